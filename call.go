@@ -1,0 +1,249 @@
+package sitemap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// call is the state of one Parse call: a snapshot of the configuration, the
+// counters of its limits, and the sitemaps it has requested.
+type call struct {
+	ctx  context.Context
+	s    *S
+	cfg  config
+	root string // the URL passed to Parse
+	f    *fetcher
+
+	fetched, urls, valErrs counter
+	slots                  slots
+	wg                     sync.WaitGroup
+
+	mu        sync.Mutex
+	requested map[string]bool // sitemapKey of every sitemap requested
+
+	sitemapLimit, urlLimit, valErrLimit sync.Once
+	cut                                 atomic.Bool // the context ended the call early
+}
+
+func newCall(ctx context.Context, s *S, cfg config, root string) *call {
+	return &call{
+		ctx:       ctx,
+		s:         s,
+		cfg:       cfg,
+		root:      root,
+		f:         newFetcher(&cfg),
+		fetched:   counter{limit: int64(cfg.maxSitemaps)},
+		urls:      counter{limit: int64(cfg.maxURLs)},
+		valErrs:   counter{limit: int64(cfg.maxValidationErrors)},
+		slots:     newSlots(cfg.maxConcurrency),
+		requested: map[string]bool{},
+	}
+}
+
+// child is a sitemap that a document lists, to be followed.
+type child struct {
+	loc, key string
+}
+
+// run reads the document passed to Parse and everything it leads to, and
+// returns the error about that document, or the one of a call cut short.
+func (c *call) run(content *string) error {
+	robots := isRobotsURL(c.root)
+	if content == nil {
+		if err := checkRootURL(c.root); err != nil {
+			verr := &ValidationError{URL: c.root, Err: err}
+			c.s.record(verr)
+			return verr
+		}
+	}
+	c.requested[sitemapKey(c.root)] = true
+
+	level := 0
+	if robots {
+		level = -1 // a robots.txt is no level: what it names is level 0
+	}
+	children, err := c.read(c.root, content, level, robots)
+	if err != nil {
+		return err
+	}
+	c.follow(children, level+1)
+	c.wg.Wait()
+	if c.cut.Load() {
+		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
+		c.s.record(perr)
+		return perr
+	}
+	return nil
+}
+
+// checkRootURL checks the URL passed to Parse before it is fetched.
+func checkRootURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("unsupported scheme %q", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return errors.New("missing host")
+	}
+	return nil
+}
+
+// read fetches (unless content is given), decodes and parses one document
+// at the given level, commits what it yielded, and returns the sitemaps it
+// lists that are to be followed. The error is the one recorded about the
+// document.
+func (c *call) read(loc string, content *string, level int, robots bool) ([]child, error) {
+	var body io.Reader
+	final := loc
+	if content != nil {
+		body = strings.NewReader(*content)
+	} else {
+		rc, f, err := c.f.get(c.ctx, loc)
+		if err != nil {
+			c.noteCut()
+			nerr := &NetworkError{URL: loc, Err: err}
+			c.s.record(nerr)
+			return nil, nerr
+		}
+		defer rc.Close()
+		body, final = rc, f
+	}
+	base, err := url.Parse(final)
+	if err != nil {
+		base = &url.URL{}
+	}
+	d := newDoc(c, base, final, level)
+	if err := d.parse(body, robots); err != nil {
+		d.discard()
+		var be *bodyError
+		var rerr error
+		if errors.As(err, &be) {
+			c.noteCut()
+			rerr = &NetworkError{URL: loc, Err: be.err}
+		} else {
+			rerr = &ParseError{URL: final, Err: err}
+		}
+		c.s.record(rerr)
+		return nil, rerr
+	}
+	if !c.s.commit(d.urls, d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
+		c.limitSitemaps()
+	}
+	if len(d.children) > 0 && level+1 > c.cfg.maxDepth {
+		for _, ch := range d.children {
+			if c.followed(ch.loc) {
+				c.s.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
+				break
+			}
+		}
+		return nil, nil
+	}
+	return d.children, nil
+}
+
+// noteCut marks the call as cut short when its context has ended, which a
+// failed request may be the first to show.
+func (c *call) noteCut() {
+	if c.ctx.Err() != nil {
+		c.cut.Store(true)
+	}
+}
+
+// followed reports whether the follow rules let the sitemap at loc be
+// fetched.
+func (c *call) followed(loc string) bool {
+	return len(c.cfg.followRE) == 0 || matchAny(c.cfg.followRE, loc)
+}
+
+func matchAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// follow fetches and parses the sitemaps a document lists, at level, and
+// what they list in turn: one after the other in the order listed, or each
+// in a goroutine of its own once a slot is free.
+func (c *call) follow(children []child, level int) {
+	for _, ch := range children {
+		if c.ctx.Err() != nil {
+			c.cut.Store(true)
+			return
+		}
+		if !c.followed(ch.loc) || !c.claim(ch.key) {
+			continue
+		}
+		if c.urls.full() {
+			// A sitemap is left out: it may hold URLs.
+			c.limitURLs()
+			return
+		}
+		if !c.fetched.take() {
+			c.limitSitemaps()
+			return
+		}
+		if !c.cfg.multiThread {
+			grand, _ := c.read(ch.loc, nil, level, false)
+			c.follow(grand, level+1)
+			continue
+		}
+		if err := c.slots.acquire(c.ctx); err != nil {
+			c.cut.Store(true)
+			return
+		}
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			grand, _ := c.read(ch.loc, nil, level, false)
+			// The slot is given back before the sitemaps this one lists
+			// are followed, which wait for slots of their own.
+			c.slots.release()
+			c.follow(grand, level+1)
+		}()
+	}
+}
+
+// claim reports whether the sitemap with key has not been requested yet in
+// this call, and marks it as requested.
+func (c *call) claim(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.requested[key] {
+		return false
+	}
+	c.requested[key] = true
+	return true
+}
+
+// The errors of the limits of a call, each recorded once.
+
+func (c *call) limitSitemaps() {
+	c.sitemapLimit.Do(func() {
+		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d sitemaps reached", c.cfg.maxSitemaps), ErrMaxSitemaps}})
+	})
+}
+
+func (c *call) limitURLs() {
+	c.urlLimit.Do(func() {
+		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d URLs reached", c.cfg.maxURLs), ErrMaxURLs}})
+	})
+}
+
+func (c *call) limitValidationErrors() {
+	c.valErrLimit.Do(func() {
+		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d validation errors reached", c.cfg.maxValidationErrors), ErrMaxValidationErrors}})
+	})
+}

@@ -1,0 +1,219 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/text/encoding/htmlindex"
+)
+
+// This file is the decode stage: bytes in, text out. It undoes gzip (every
+// member, capped at the size limit), drops a UTF-8 byte order mark, tells
+// XML from text, and transcodes an XML document whose declaration names an
+// encoding other than UTF-8.
+
+// decodeError is an error of the decode stage, reported as a *ParseError.
+type decodeError struct{ err error }
+
+func (e *decodeError) Error() string { return e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+var (
+	errUTF16 = errors.New("UTF-16 and UTF-32 documents are not supported")
+	bom      = []byte{0xEF, 0xBB, 0xBF}
+)
+
+// errUnsupportedEncoding is the cause of the *ParseError of a document
+// whose declaration names an encoding the package cannot read.
+type errUnsupportedEncoding struct{ name string }
+
+func (e errUnsupportedEncoding) Error() string {
+	return fmt.Sprintf("unsupported encoding %q", e.name)
+}
+
+// peekSize is how much of a document is looked at to tell its format and
+// its encoding.
+const peekSize = 1024
+
+// decode undoes the compression of r and drops a byte order mark. maxSize
+// caps the content, decompressed.
+func decode(r io.Reader, maxSize int64) (*bufio.Reader, error) {
+	br := bufio.NewReaderSize(r, 32<<10)
+	magic, err := br.Peek(2)
+	if err != nil && !isEOF(err) {
+		return nil, err
+	}
+	var out io.Reader = br
+	limitErr := &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, gzipError(err)
+		}
+		z.Multistream(false)
+		out = &gzipMembers{br: br, z: z}
+		limitErr = errDecompressedLimit(maxSize).(*limitError)
+	}
+	dr := bufio.NewReaderSize(&limitedReader{r: out, left: maxSize, err: limitErr}, 32<<10)
+	if b, err := dr.Peek(3); err == nil && bytes.Equal(b, bom) {
+		dr.Discard(3)
+	} else if err != nil && !isEOF(err) {
+		return nil, err
+	}
+	return dr, nil
+}
+
+// gzipError is the cause of content that could not be decompressed.
+func gzipError(err error) error {
+	var be *bodyError
+	if errors.As(err, &be) {
+		return err
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return &decodeError{fmt.Errorf("gzip decompression failed: %w", err)}
+}
+
+// gzipMembers reads every member of a gzip file, and ignores what follows
+// the last one when it is no member (a newline, say).
+type gzipMembers struct {
+	br   *bufio.Reader
+	z    *gzip.Reader
+	done bool
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for !g.done {
+		n, err := g.z.Read(p)
+		if err == io.EOF {
+			next, _ := g.br.Peek(2)
+			if len(next) == 2 && next[0] == 0x1f && next[1] == 0x8b {
+				if err := g.z.Reset(g.br); err != nil {
+					return n, gzipError(err)
+				}
+				g.z.Multistream(false)
+			} else {
+				g.done = true
+			}
+			err = nil
+		}
+		if err != nil {
+			return n, gzipError(err)
+		}
+		if n > 0 || len(p) == 0 {
+			return n, nil
+		}
+	}
+	return 0, io.EOF
+}
+
+// limitedReader fails with err once more than left bytes were read.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	err  error
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &decodeError{l.err}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n + int(l.left), &decodeError{l.err}
+	}
+	return n, err
+}
+
+// isXML reports whether the decoded document is XML: its first byte that
+// is not white space is '<'. The white space before it is dropped. A
+// UTF-16 or UTF-32 document is an error, and so is one of white space only.
+func isXML(r *bufio.Reader) (bool, error) {
+	for first := true; ; first = false {
+		head, err := r.Peek(peekSize)
+		if err != nil && !isEOF(err) {
+			return false, err
+		}
+		if first && (len(head) >= 2 && (head[0] == 0xFE && head[1] == 0xFF || head[0] == 0xFF && head[1] == 0xFE) ||
+			len(head) >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 0xFE && head[3] == 0xFF ||
+			len(head) >= 2 && (head[0] == '<' && head[1] == 0 || head[0] == 0 && head[1] == '<')) {
+			return false, &decodeError{errUTF16}
+		}
+		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
+		r.Discard(ws)
+		if ws < len(head) {
+			return head[ws] == '<', nil
+		}
+		if err != nil {
+			return false, &decodeError{errEmpty}
+		}
+	}
+}
+
+// transcode returns r reading UTF-8, transcoding it from the encoding its
+// XML declaration names. A document without one is UTF-8.
+func transcode(r *bufio.Reader) (io.Reader, error) {
+	head, _ := r.Peek(peekSize)
+	label := declaredEncoding(head)
+	if label == "" {
+		return r, nil
+	}
+	l := strings.ToLower(label)
+	if strings.HasPrefix(l, "utf-16") || strings.HasPrefix(l, "utf-32") || strings.HasPrefix(l, "ucs") {
+		return nil, &decodeError{errUnsupportedEncoding{label}}
+	}
+	enc, err := htmlindex.Get(label)
+	if err != nil {
+		return nil, &decodeError{errUnsupportedEncoding{label}}
+	}
+	name, _ := htmlindex.Name(enc)
+	switch name {
+	case "utf-8":
+		return r, nil
+	case "replacement", "utf-16be", "utf-16le":
+		return nil, &decodeError{errUnsupportedEncoding{label}}
+	}
+	return enc.NewDecoder().Reader(r), nil
+}
+
+// declaredEncoding returns the encoding that the XML declaration at the
+// start of head names, or "" when there is none.
+func declaredEncoding(head []byte) string {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if !bytes.HasPrefix(head, []byte("<?xml")) {
+		return ""
+	}
+	end := bytes.Index(head, []byte("?>"))
+	if end < 0 {
+		return ""
+	}
+	decl := head[5:end]
+	i := bytes.Index(decl, []byte("encoding"))
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '=' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
+		return ""
+	}
+	q := rest[0]
+	j := bytes.IndexByte(rest[1:], q)
+	if j < 0 {
+		return ""
+	}
+	return string(rest[1 : 1+j])
+}

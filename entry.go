@@ -1,0 +1,326 @@
+package sitemap
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// This file is the translate stage: it checks the raw entries a parse stage
+// hands on, in tolerant or strict mode, and turns them into the URLs,
+// sitemaps and validation errors of one document.
+
+// errNoLoc is the cause of the *ValidationError of an entry without a
+// location.
+var errNoLoc = errors.New("<loc> of an entry is empty or missing")
+
+// errNoURLLines is the cause of the *ParseError of a text document with no
+// line that is a URL.
+var errNoURLLines = errors.New("not a sitemap: no XML root element, and no line begins with http:// or https://")
+
+// More formats, besides the XML ones of parse_xml.go.
+const (
+	formatText docFormat = iota + 100
+	formatRobots
+)
+
+// doc gathers what one document yields until it is committed to the
+// results, all together, or discarded when the document turns out to be
+// broken. It is the sink of the parse stages.
+type doc struct {
+	c       *call
+	base    *url.URL // the URL the document was served from
+	baseStr string
+	level   int
+	strict  bool
+	format  docFormat
+	lines   int // the URL lines of a text sitemap
+
+	urls     []URL
+	sitemaps []Sitemap
+	keys     []string
+	children []child
+	errs     []error
+	nURLs    int64 // URLs and validation errors taken from the limits
+	nValErrs int64
+
+	changeFreqs map[string]*URLChangeFreq
+}
+
+func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
+	return &doc{c: c, base: base, baseStr: baseStr, level: level, strict: c.cfg.strict}
+}
+
+// parse decodes body and runs the parse stage its format calls for.
+func (d *doc) parse(body io.Reader, robots bool) error {
+	r, err := decode(body, d.c.cfg.maxResponseSize)
+	if err != nil {
+		return unwrapDecode(err)
+	}
+	if robots {
+		d.format = formatRobots
+		return unwrapDecode(parseRobots(r, d))
+	}
+	xml, err := isXML(r)
+	if err != nil {
+		return unwrapDecode(err)
+	}
+	if !xml {
+		d.format = formatText
+		if err := parseText(r, d); err != nil {
+			return unwrapDecode(err)
+		}
+		if d.lines == 0 {
+			return errNoURLLines
+		}
+		return nil
+	}
+	tr, err := transcode(r)
+	if err != nil {
+		return unwrapDecode(err)
+	}
+	return unwrapDecode(parseXML(newTokenizer(tr, d.strict), d.strict, d))
+}
+
+// newTokenizer returns the tokenizer the XML parse stage reads from.
+func newTokenizer(r io.Reader, strict bool) tokenizer {
+	return newStdTokenizer(r, strict)
+}
+
+// unwrapDecode turns an error of the decode stage into its cause.
+func unwrapDecode(err error) error {
+	var de *decodeError
+	if errors.As(err, &de) {
+		return de.err
+	}
+	return err
+}
+
+// discard gives back what the document took from the limits of the call.
+func (d *doc) discard() {
+	d.c.urls.giveBack(d.nURLs)
+	d.c.valErrs.giveBack(d.nValErrs)
+}
+
+// invalid records a *ValidationError, within the limit of the call.
+func (d *doc) invalid(u string, err error) {
+	if !d.c.valErrs.take() {
+		d.c.limitValidationErrors()
+		return
+	}
+	d.nValErrs++
+	d.errs = append(d.errs, &ValidationError{URL: shorten(u), Err: err})
+}
+
+// shorten cuts a URL that a hostile document made huge to a length an error
+// can name: its first 2,048 bytes and an ellipsis.
+func shorten(s string) string {
+	if len(s) <= 2*maxURLLength {
+		return s
+	}
+	s = s[:maxURLLength]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+func (d *doc) root(f docFormat) { d.format = f }
+
+func (d *doc) begin() bool {
+	if d.format == formatIndex || d.format == formatRobots {
+		return true
+	}
+	if d.c.urls.full() {
+		d.c.limitURLs()
+		return false
+	}
+	return true
+}
+
+func (d *doc) entry(e *rawEntry) bool {
+	if e.sitemap {
+		d.sitemapEntry(e)
+		return true
+	}
+	return d.pageEntry(e)
+}
+
+// location checks the location of an entry; ok is false when the entry is
+// to be skipped.
+func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
+	raw := e.loc.text()
+	if len(raw) == 0 {
+		if !e.feed {
+			d.invalid(d.baseStr, errNoLoc)
+		}
+		return "", false
+	}
+	written := string(raw)
+	loc, err := normalizeLoc(written, d.base, d.strict)
+	if err == nil && d.strict && sameSite {
+		err = checkSameSite(loc, d.base)
+	}
+	if err != nil {
+		d.invalid(written, err)
+		return "", false
+	}
+	return loc, true
+}
+
+// date parses the date of an entry: nil when there is none or it is empty,
+// nil and reported when it cannot be parsed (ok is false then).
+func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
+	raw := v.text()
+	if len(raw) == 0 {
+		return nil, true
+	}
+	var tm time.Time
+	if rfc822 {
+		tm, ok = parseRFC822(raw)
+	} else {
+		tm, ok = parseW3CDate(raw)
+	}
+	if !ok {
+		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
+		return nil, false
+	}
+	return &LastModTime{tm}, true
+}
+
+func (d *doc) sitemapEntry(e *rawEntry) {
+	loc, ok := d.location(e, d.format == formatIndex)
+	if !ok {
+		return
+	}
+	// A date that cannot be parsed costs only itself, in both modes.
+	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
+	key := sitemapKey(loc)
+	d.sitemaps = append(d.sitemaps, Sitemap{Loc: loc, LastMod: lastmod})
+	d.keys = append(d.keys, key)
+	d.children = append(d.children, child{loc: loc, key: key})
+}
+
+func (d *doc) pageEntry(e *rawEntry) bool {
+	if d.format == formatText {
+		d.lines++
+	}
+	loc, ok := d.location(e, d.format == formatURLSet)
+	if !ok {
+		return true
+	}
+	u := URL{Loc: loc}
+	// In strict mode the values of a <url> must parse, or the entry is
+	// skipped; every value that fails is reported.
+	strictURL := d.strict && d.format == formatURLSet
+	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
+	u.LastMod = lastmod
+	keep := ok || !strictURL
+	if raw := e.changefreq.text(); len(raw) > 0 {
+		cf, known := changeFreqOf(raw, d.strict)
+		if !known && d.strict {
+			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
+			keep = false
+		} else {
+			u.ChangeFreq = d.changeFreq(cf)
+		}
+	}
+	if e.priority.set {
+		raw := e.priority.text()
+		p, ok := parseFloat32(raw)
+		switch {
+		case !ok:
+			d.invalid(loc, fmt.Errorf("invalid <priority> value %q", raw))
+			keep = keep && !strictURL
+		case d.strict && (p < 0 || p > 1):
+			d.invalid(loc, fmt.Errorf("strict mode: <priority> value %q is not between 0.0 and 1.0", raw))
+			keep = false
+		default:
+			u.Priority = &p
+		}
+	}
+	if !keep {
+		return true
+	}
+	d.extensions(e, &u)
+	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
+		return true
+	}
+	if !d.c.urls.take() {
+		d.c.limitURLs()
+		return false
+	}
+	d.nURLs++
+	d.urls = append(d.urls, u)
+	return true
+}
+
+// changeFreqOf returns the <changefreq> value raw stands for: in tolerant
+// mode a value of the protocol in any letter case is that value. known
+// reports whether it is one of the protocol's.
+func changeFreqOf(raw []byte, strict bool) (cf string, known bool) {
+	for _, v := range [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever} {
+		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldASCII(raw, string(v)) {
+			return string(v), true
+		}
+	}
+	return string(raw), false
+}
+
+func equalFoldASCII(b []byte, s string) bool {
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// changeFreq returns the pointer the URLs of the document share for cf.
+func (d *doc) changeFreq(cf string) *URLChangeFreq {
+	if p, ok := d.changeFreqs[cf]; ok {
+		return p
+	}
+	if d.changeFreqs == nil {
+		d.changeFreqs = map[string]*URLChangeFreq{}
+	}
+	p := new(URLChangeFreq)
+	*p = URLChangeFreq(cf)
+	d.changeFreqs[cf] = p
+	return p
+}
+
+// parseFloat32 parses a decimal number; an empty value is 0. Hexadecimal
+// floats, infinities and NaN, which strconv knows, are no decimal numbers.
+func parseFloat32(raw []byte) (float32, bool) {
+	if len(raw) == 0 {
+		return 0, true
+	}
+	for _, c := range raw {
+		if !('0' <= c && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(string(raw), 32)
+	if err != nil {
+		return 0, false
+	}
+	return float32(f), true
+}
+
+// parseInt parses a whole number; an empty value is 0.
+func parseInt(raw []byte) (int, bool) {
+	if len(raw) == 0 {
+		return 0, true
+	}
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil
+}

@@ -1,0 +1,59 @@
+package sitemap
+
+import "fmt"
+
+// A ConfigError records a value that a Set* method rejected. It belongs to
+// the instance: it stays in [S.GetErrors] until the same setter is given a
+// valid value, and while it is there, Parse parses nothing.
+type ConfigError struct {
+	Field string // the name of the setting, such as "maxDepth"
+	Err   error  // why the value was rejected
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("config %q: %v", e.Field, e.Err) }
+
+// Unwrap returns the cause.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// A NetworkError records a document that could not be fetched: the request
+// failed, the server answered with a status other than 200 OK, the body
+// broke off, or it is larger than the response size limit.
+type NetworkError struct {
+	URL string // the URL that was requested
+	Err error  // the cause
+}
+
+func (e *NetworkError) Error() string { return fmt.Sprintf("fetch %q: %v", e.URL, e.Err) }
+
+// Unwrap returns the cause.
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// A ParseError records a document that could not be parsed, a limit of a
+// call that was reached, or a call that its context cut short.
+//
+// For a document, URL is the URL the document was served from (after
+// redirects); for the depth limit, the sitemap index whose sitemaps were not
+// followed; for the other limits and for a call cut short, the URL passed to
+// Parse or ParseContext.
+type ParseError struct {
+	URL string
+	Err error // the cause
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("parse %q: %v", e.URL, e.Err) }
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// A ValidationError records an entry or a value that was rejected, or a
+// value that could not be parsed. URL is the rejected URL, or the page or
+// sitemap the rejected value belongs to.
+type ValidationError struct {
+	URL string
+	Err error // the cause
+}
+
+func (e *ValidationError) Error() string { return fmt.Sprintf("validate %q: %v", e.URL, e.Err) }
+
+// Unwrap returns the cause.
+func (e *ValidationError) Unwrap() error { return e.Err }

@@ -1,0 +1,250 @@
+package sitemap
+
+import (
+	"fmt"
+)
+
+// This file translates the extensions of a <url>: images, news, videos and
+// alternate links, in tolerant or strict mode.
+
+// maxVideoTags is how many <video:tag> a video may have in strict mode.
+const maxVideoTags = 32
+
+// The ranges strict mode holds the numbers of a video to.
+const (
+	minVideoDuration = 1
+	maxVideoDuration = 28800 // eight hours, in seconds
+	maxVideoRating   = 5.0
+)
+
+// extensions adds the extensions of e to u. page is u.Loc, which the errors
+// that are not about a URL name.
+func (d *doc) extensions(e *rawEntry, u *URL) {
+	page := u.Loc
+	for i := range e.images {
+		if im, ok := d.image(&e.images[i], page); ok {
+			u.Images = append(u.Images, im)
+		}
+	}
+	if e.hasNews {
+		u.News = d.news(&e.news, page)
+	}
+	for i := range e.videos {
+		if v, ok := d.video(&e.videos[i], page); ok {
+			u.Videos = append(u.Videos, v)
+		}
+	}
+	for i := range e.links {
+		if l, ok := d.link(&e.links[i], page); ok {
+			u.Hreflangs = append(u.Hreflangs, l)
+		}
+	}
+}
+
+// keyURL checks the URL an image, a video or an alternate link is known
+// by. ok is false when the item is to be left out: silently in tolerant
+// mode when the URL is empty, reported otherwise.
+func (d *doc) keyURL(v *value, what, page string) (string, bool) {
+	raw := v.text()
+	if len(raw) == 0 {
+		if d.strict {
+			d.invalid(page, fmt.Errorf("strict mode: %s is empty", what))
+		}
+		return "", false
+	}
+	written := string(raw)
+	if !d.strict && (v.cut || len(written) > maxURLLength) {
+		d.invalid(written, fmt.Errorf("URL is longer than %s characters", "2,048"))
+		return "", false
+	}
+	out, err := normalizeExtURL(written, d.strict)
+	if err != nil {
+		d.invalid(written, err)
+		return "", false
+	}
+	return out, true
+}
+
+// optionalURL checks a URL that an item need not give: one that strict
+// mode does not accept is reported, and returned as written.
+func (d *doc) optionalURL(v *value) string {
+	raw := v.text()
+	if len(raw) == 0 {
+		return ""
+	}
+	written := string(raw)
+	out, err := normalizeExtURL(written, d.strict)
+	if err != nil {
+		d.invalid(written, err)
+		return written
+	}
+	return out
+}
+
+func (d *doc) image(r *rawImage, page string) (Image, bool) {
+	loc, ok := d.keyURL(&r.loc, "image <loc>", page)
+	if !ok {
+		return Image{}, false
+	}
+	return Image{
+		Loc:         loc,
+		Title:       str(&r.title),
+		Caption:     str(&r.caption),
+		GeoLocation: str(&r.geoLocation),
+		License:     d.optionalURL(&r.license),
+	}, true
+}
+
+func (d *doc) news(r *rawNews, page string) *News {
+	n := &News{
+		Publication: NewsPublication{Name: str(&r.name), Language: str(&r.language)},
+		Title:       str(&r.title),
+	}
+	date, ok := d.date(&r.publicationDate, "news:publication_date", false, page)
+	n.PublicationDate = date
+	if d.strict {
+		for _, f := range []struct{ name, v string }{
+			{"title", n.Title}, {"name", n.Publication.Name}, {"language", n.Publication.Language},
+		} {
+			if f.v == "" {
+				d.invalid(page, fmt.Errorf("strict mode: news <%s> is empty", f.name))
+			}
+		}
+		// A date that cannot be parsed is reported as such, once.
+		if date == nil && ok {
+			d.invalid(page, fmt.Errorf("strict mode: news <publication_date> is empty"))
+		}
+	}
+	return n
+}
+
+func (d *doc) video(r *rawVideo, page string) (Video, bool) {
+	thumb, ok := d.keyURL(&r.thumbnailLoc, "video <thumbnail_loc>", page)
+	if !ok {
+		return Video{}, false
+	}
+	v := Video{
+		ThumbnailLoc:         thumb,
+		Title:                str(&r.title),
+		Description:          str(&r.description),
+		ContentLoc:           d.optionalURL(&r.contentLoc),
+		PlayerLoc:            d.optionalURL(&r.playerLoc),
+		FamilyFriendly:       str(&r.familyFriendly),
+		RequiresSubscription: str(&r.requiresSubscription),
+		Live:                 str(&r.live),
+	}
+	v.ExpirationDate, _ = d.date(&r.expirationDate, "video:expiration_date", false, page)
+	v.PublicationDate, _ = d.date(&r.publicationDate, "video:publication_date", false, page)
+	if r.duration.set {
+		v.Duration = d.integer(&r.duration, "video:duration", page)
+	}
+	if r.viewCount.set {
+		v.ViewCount = d.integer(&r.viewCount, "video:view_count", page)
+	}
+	if r.rating.set {
+		raw := r.rating.text()
+		if f, ok := parseFloat32(raw); ok {
+			v.Rating = &f
+		} else {
+			d.invalid(page, fmt.Errorf("invalid <video:rating> value %q", raw))
+		}
+	}
+	if r.restriction.set {
+		v.Restriction = &VideoRestriction{Relationship: str(&r.restrictionRel), Value: str(&r.restriction)}
+	}
+	if r.platform.set {
+		v.Platform = &VideoPlatform{Relationship: str(&r.platformRel), Value: str(&r.platform)}
+	}
+	if r.uploader.set {
+		v.Uploader = &VideoUploader{Value: str(&r.uploader), Info: d.optionalURL(&r.uploaderInfo)}
+	}
+	if r.nTags > 0 {
+		v.Tags = make([]string, r.nTags)
+		for i := range r.nTags {
+			v.Tags[i] = str(&r.tags[i])
+		}
+	}
+	if d.strict {
+		d.checkVideo(&v, page)
+	}
+	return v, true
+}
+
+// checkVideo reports, for strict mode, every field of v that is missing or
+// out of range. The video is kept whatever it reports.
+func (d *doc) checkVideo(v *Video, page string) {
+	bad := func(format string, args ...any) { d.invalid(page, fmt.Errorf("strict mode: "+format, args...)) }
+	if v.Title == "" {
+		bad("video <title> is empty")
+	}
+	if v.Description == "" {
+		bad("video <description> is empty")
+	}
+	if v.ContentLoc == "" && v.PlayerLoc == "" {
+		bad("video has neither <content_loc> nor <player_loc>")
+	}
+	if v.Duration != nil && (*v.Duration < minVideoDuration || *v.Duration > maxVideoDuration) {
+		bad("video <duration> %d is not between %d and %d", *v.Duration, minVideoDuration, maxVideoDuration)
+	}
+	if v.Rating != nil && (*v.Rating < 0 || *v.Rating > maxVideoRating) {
+		bad("video <rating> %g is not between 0.0 and 5.0", *v.Rating)
+	}
+	if len(v.Tags) > maxVideoTags {
+		bad("video has %d <tag> elements, more than %d", len(v.Tags), maxVideoTags)
+	}
+	for _, f := range []struct{ name, v string }{
+		{"family_friendly", v.FamilyFriendly}, {"requires_subscription", v.RequiresSubscription}, {"live", v.Live},
+	} {
+		if f.v != "" && f.v != "yes" && f.v != "no" {
+			bad("video <%s> value %q is neither yes nor no", f.name, f.v)
+		}
+	}
+	if v.Restriction != nil && !isAllowDeny(v.Restriction.Relationship) {
+		bad("video <restriction> relationship %q is neither allow nor deny", v.Restriction.Relationship)
+	}
+	if v.Platform != nil && !isAllowDeny(v.Platform.Relationship) {
+		bad("video <platform> relationship %q is neither allow nor deny", v.Platform.Relationship)
+	}
+}
+
+func isAllowDeny(s string) bool { return s == "allow" || s == "deny" }
+
+// integer parses a whole number of a video; nil and reported when it cannot
+// be parsed.
+func (d *doc) integer(v *value, name, page string) *int {
+	raw := v.text()
+	n, ok := parseInt(raw)
+	if !ok {
+		d.invalid(page, fmt.Errorf("invalid <%s> value %q", name, raw))
+		return nil
+	}
+	return &n
+}
+
+func (d *doc) link(r *rawLink, page string) (AlternateLink, bool) {
+	href, ok := d.keyURL(&r.href, "alternate link href", page)
+	if !ok {
+		return AlternateLink{}, false
+	}
+	l := AlternateLink{Rel: str(&r.rel), Hreflang: str(&r.hreflang), Href: href}
+	if d.strict {
+		if l.Rel != "alternate" {
+			d.invalid(href, fmt.Errorf("strict mode: alternate link rel %q is not \"alternate\"", l.Rel))
+			return AlternateLink{}, false
+		}
+		if l.Hreflang == "" {
+			d.invalid(href, fmt.Errorf("strict mode: alternate link hreflang is empty"))
+			return AlternateLink{}, false
+		}
+	}
+	return l, true
+}
+
+// str returns the text of v without the white space around it.
+func str(v *value) string {
+	t := v.text()
+	if len(t) == 0 {
+		return ""
+	}
+	return string(t)
+}

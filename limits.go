@@ -1,0 +1,118 @@
+package sitemap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+)
+
+// The sentinels that the error of a limit wraps, so that errors.Is tells
+// which limit was reached.
+var (
+	// ErrMaxResponseSize is wrapped by the *NetworkError of a response
+	// larger than the size limit, and by the *ParseError of content that
+	// decompresses beyond it. See [S.SetMaxResponseSize].
+	ErrMaxResponseSize = errors.New("sitemap: response size limit exceeded")
+	// ErrMaxDepth is wrapped by the *ParseError of a sitemap index whose
+	// sitemaps were not followed. See [S.SetMaxDepth].
+	ErrMaxDepth = errors.New("sitemap: depth limit reached")
+	// ErrMaxSitemaps is wrapped by the *ParseError recorded when a call
+	// reaches its sitemap limit. See [S.SetMaxSitemaps].
+	ErrMaxSitemaps = errors.New("sitemap: sitemap limit reached")
+	// ErrMaxURLs is wrapped by the *ParseError recorded when a call reaches
+	// its URL limit. See [S.SetMaxURLs].
+	ErrMaxURLs = errors.New("sitemap: URL limit reached")
+	// ErrMaxValidationErrors is wrapped by the *ParseError recorded when a
+	// call reaches its limit on validation errors. See
+	// [S.SetMaxValidationErrors].
+	ErrMaxValidationErrors = errors.New("sitemap: validation error limit reached")
+)
+
+// limitError is the cause of the error of a limit: its message is its own,
+// and errors.Is finds the sentinel behind it.
+type limitError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *limitError) Error() string { return e.msg }
+func (e *limitError) Unwrap() error { return e.sentinel }
+
+func errSizeLimit(limit int64) error {
+	return &limitError{fmt.Sprintf("response is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
+}
+
+func errDecompressedLimit(limit int64) error {
+	return &limitError{fmt.Sprintf("decompressed content is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
+}
+
+func errDepthLimit(depth int) error {
+	return &limitError{fmt.Sprintf("max recursion depth of %d reached", depth), ErrMaxDepth}
+}
+
+// counter is a limit of a call counted across its goroutines: sitemaps
+// requested, sitemaps listed, URLs collected or validation errors recorded.
+// A limit of 0 is no limit.
+type counter struct {
+	limit int64
+	n     atomic.Int64
+	hit   atomic.Bool // something had to be left out
+}
+
+// take reserves one unit; it reports false, and marks the limit as reached,
+// when none is left.
+func (c *counter) take() bool {
+	if c.limit <= 0 {
+		c.n.Add(1)
+		return true
+	}
+	for {
+		n := c.n.Load()
+		if n >= c.limit {
+			c.hit.Store(true)
+			return false
+		}
+		if c.n.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// full reports whether no unit is left.
+func (c *counter) full() bool { return c.limit > 0 && c.n.Load() >= c.limit }
+
+// giveBack returns k units taken by a document that turned out to be
+// broken, whose entries are discarded.
+func (c *counter) giveBack(k int64) { c.n.Add(-k) }
+
+// slots bounds how many sitemaps are worked on at the same time
+// (SetMaxConcurrency). A nil *slots is no bound.
+type slots chan struct{}
+
+func newSlots(n int) slots {
+	if n <= 0 {
+		return nil
+	}
+	return make(slots, n)
+}
+
+// acquire waits for a free slot, or for ctx to be done.
+func (s slots) acquire(ctx context.Context) error {
+	if s == nil {
+		return ctx.Err()
+	}
+	select {
+	case s <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// release gives a slot back.
+func (s slots) release() {
+	if s != nil {
+		<-s
+	}
+}

@@ -1,0 +1,87 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// This file is the parse stage of plain-text sitemaps, and the line reader
+// that robots.go shares.
+
+// maxLineLength bounds the part of a line that is kept. A longer line is
+// handed on cut, marked as such, and the rest of it is read past without
+// being kept, so a line of any length costs no more memory than this.
+const maxLineLength = maxValueLength
+
+// eachLine calls fn for every line of r, without its line ending (LF or
+// CRLF). cut is true for a line longer than maxLineLength, of which line is
+// the beginning. fn returns false to stop.
+func eachLine(r *bufio.Reader, fn func(line []byte, cut bool) bool) error {
+	var long []byte // the beginning of a line longer than r's buffer
+	cut := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if !cut {
+				if room := maxLineLength - len(long); room < len(chunk) {
+					long, cut = append(long, chunk[:max(room, 0)]...), true
+				} else {
+					long = append(long, chunk...)
+				}
+			}
+			continue
+		}
+		line := chunk
+		if len(long) > 0 || cut {
+			if !cut {
+				if room := maxLineLength - len(long); room < len(chunk) {
+					long, cut = append(long, chunk[:max(room, 0)]...), true
+				} else {
+					long = append(long, chunk...)
+				}
+			}
+			line = long
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) > 0 || err == nil {
+			if !fn(line, cut) {
+				return nil
+			}
+		}
+		long, cut = long[:0], false
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// parseText reads a text sitemap: every line that begins with http:// or
+// https:// is the location of a page. Other lines are skipped.
+func parseText(r *bufio.Reader, sink entrySink) error {
+	var e rawEntry
+	return eachLine(r, func(line []byte, cut bool) bool {
+		if !hasHTTPPrefix(line) {
+			return true
+		}
+		if !sink.begin() {
+			return false
+		}
+		e.reset(false, false)
+		e.loc.set = true
+		e.loc.append(line)
+		e.loc.cut = e.loc.cut || cut
+		return sink.entry(&e)
+	})
+}
+
+// hasHTTPPrefix reports whether line begins with http:// or https://, in
+// any letter case.
+func hasHTTPPrefix(line []byte) bool {
+	return len(line) >= 7 && bytes.EqualFold(line[:7], []byte("http://")) ||
+		len(line) >= 8 && bytes.EqualFold(line[:8], []byte("https://"))
+}

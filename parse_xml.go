@@ -1,0 +1,645 @@
+package sitemap
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+)
+
+// This file is the XML parse stage: one token loop for every XML format (a
+// urlset, a sitemap index, RSS and Atom feeds) that hands one raw entry at a
+// time to a sink. It knows nothing of HTTP, gzip, limits or results.
+
+// The namespaces of the extensions.
+const (
+	nsImage = "http://www.google.com/schemas/sitemap-image/1.1"
+	nsNews  = "http://www.google.com/schemas/sitemap-news/0.9"
+	nsVideo = "http://www.google.com/schemas/sitemap-video/1.1"
+	nsXHTML = "http://www.w3.org/1999/xhtml"
+	nsDC    = "http://purl.org/dc/elements/1.1/"
+	nsRDF   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+)
+
+// maxValueLength bounds the text kept of one value. No value of a sitemap
+// comes near it (a location has at most 2,048 characters); a value that is
+// longer is marked as cut, so that the parse of a hostile document never
+// holds more than this much of one value.
+const maxValueLength = 64 << 10
+
+// docFormat is the kind of an XML document, told by its root element.
+type docFormat uint8
+
+const (
+	formatUnknown docFormat = iota
+	formatURLSet
+	formatIndex
+	formatRSS  // RSS 2.0 and 0.9x: <rss><channel><item>
+	formatRDF  // RSS 1.0 and 0.90: <rdf:RDF><item>
+	formatAtom // Atom 1.0 and 0.3: <feed><entry>
+)
+
+// What the parse stage reports of documents it cannot read.
+var (
+	errEmpty       = errors.New("document is empty")
+	errNoRoot      = errors.New("document has no root element")
+	errEntryCutOff = errors.New("document ends inside an entry")
+)
+
+// errNotSitemap is the cause of the *ParseError of an XML document whose
+// root element is none that the package reads.
+type errNotSitemap struct{ root string }
+
+func (e errNotSitemap) Error() string {
+	return fmt.Sprintf("not a sitemap: root element <%s> is none of urlset, sitemapindex, rss, RDF or feed", e.root)
+}
+
+// value is the raw text of one element or attribute of an entry.
+type value struct {
+	b   []byte
+	set bool // the element or attribute was there
+	cut bool // the text was longer than maxValueLength
+}
+
+func (v *value) reset() { v.b, v.set, v.cut = v.b[:0], false, false }
+
+func (v *value) append(b []byte) {
+	if room := maxValueLength - len(v.b); len(b) > room {
+		b, v.cut = b[:max(room, 0)], true
+	}
+	v.b = append(v.b, b...)
+}
+
+// text returns the value without the white space around it.
+func (v *value) text() []byte { return bytes.TrimSpace(v.b) }
+
+// rawEntry is one entry of a document as it was read, before it is checked:
+// a <url>, a <sitemap>, an RSS item, an Atom entry or a line of a text
+// sitemap. Its buffers are reused from one entry to the next.
+type rawEntry struct {
+	sitemap    bool   // a <sitemap> of an index, not a page
+	feed       bool   // an RSS item or an Atom entry, which may lack a link
+	dateName   string // the element the date was read from, for errors
+	dateRFC822 bool   // the date is an RSS <pubDate>
+	loc        value  // <loc>, <link>, or the href of an Atom <link>
+	lastmod    value  // <lastmod>, <pubDate>, <updated>
+	changefreq value  // <changefreq>
+	priority   value  // <priority>
+	images     []rawImage
+	videos     []rawVideo
+	links      []rawLink
+	news       rawNews
+	hasNews    bool
+}
+
+type rawImage struct {
+	loc, title, caption, geoLocation, license value
+}
+
+type rawNews struct {
+	name, language, publicationDate, title value
+}
+
+type rawVideo struct {
+	thumbnailLoc, title, description, contentLoc, playerLoc      value
+	duration, expirationDate, rating, viewCount, publicationDate value
+	familyFriendly, requiresSubscription, live                   value
+	restriction, restrictionRel, platform, platformRel           value
+	uploader, uploaderInfo                                       value
+	tags                                                         []value
+	nTags                                                        int
+}
+
+type rawLink struct {
+	rel, hreflang, href value
+}
+
+func (e *rawEntry) reset(sitemap, feed bool) {
+	e.sitemap, e.feed, e.dateName, e.dateRFC822 = sitemap, feed, "lastmod", false
+	e.loc.reset()
+	e.lastmod.reset()
+	e.changefreq.reset()
+	e.priority.reset()
+	e.images = e.images[:0]
+	e.videos = e.videos[:0]
+	e.links = e.links[:0]
+	e.hasNews = false
+}
+
+// grow extends s by one element, reusing the buffers of an element that a
+// previous entry left behind.
+func grow[T any](s []T) ([]T, *T) {
+	if len(s) < cap(s) {
+		s = s[:len(s)+1]
+	} else {
+		var zero T
+		s = append(s, zero)
+	}
+	return s, &s[len(s)-1]
+}
+
+func (im *rawImage) reset() {
+	for _, v := range []*value{&im.loc, &im.title, &im.caption, &im.geoLocation, &im.license} {
+		v.reset()
+	}
+}
+
+func (n *rawNews) reset() {
+	for _, v := range []*value{&n.name, &n.language, &n.publicationDate, &n.title} {
+		v.reset()
+	}
+}
+
+func (v *rawVideo) reset() {
+	for _, f := range []*value{&v.thumbnailLoc, &v.title, &v.description, &v.contentLoc, &v.playerLoc,
+		&v.duration, &v.expirationDate, &v.rating, &v.viewCount, &v.publicationDate,
+		&v.familyFriendly, &v.requiresSubscription, &v.live,
+		&v.restriction, &v.restrictionRel, &v.platform, &v.platformRel, &v.uploader, &v.uploaderInfo} {
+		f.reset()
+	}
+	v.nTags = 0
+}
+
+func (l *rawLink) reset() { l.rel.reset(); l.hreflang.reset(); l.href.reset() }
+
+// entrySink takes the entries of a document.
+type entrySink interface {
+	// root is called once the root element has told the format.
+	root(f docFormat)
+	// begin is called when an entry starts; false stops the document
+	// there, unread.
+	begin() bool
+	// entry takes a complete entry; false stops the document.
+	entry(e *rawEntry) bool
+}
+
+// The parts of an entry that hold parts of their own.
+type part uint8
+
+const (
+	partNone part = iota
+	partImage
+	partVideo
+	partNews
+	partPublication
+)
+
+// xmlParser is the state of the token loop over one document.
+type xmlParser struct {
+	t      tokenizer
+	sink   entrySink
+	strict bool
+
+	format  docFormat
+	rootNS  []byte
+	depth   int
+	rootEnd bool
+
+	e          rawEntry
+	entryDepth int // depth of the open entry; 0 when none is open
+	part       part
+	partDepth  int
+	inPub      bool // inside <news:publication>
+	pubDepth   int
+	field      *value // the value the text goes to
+	fieldDepth int
+	discard    value
+	atomLinked bool // the Atom entry has its link
+	err        error
+}
+
+// parseXML reads an XML document from t and hands its entries to sink.
+func parseXML(t tokenizer, strict bool, sink entrySink) error {
+	p := &xmlParser{t: t, sink: sink, strict: strict}
+	return p.run()
+}
+
+func (p *xmlParser) run() error {
+	for {
+		tok, err := p.t.next()
+		if err != nil {
+			if isEOF(err) {
+				if p.format == formatUnknown {
+					return errNoRoot
+				}
+				if p.entryDepth > 0 {
+					return errEntryCutOff
+				}
+				return nil
+			}
+			var se *xml.SyntaxError
+			if !p.strict && errors.As(err, &se) && se.Msg == "unexpected EOF" && p.format != formatUnknown {
+				// Tolerant mode reads past end tags that are missing at
+				// the end of the document, as long as no entry is cut
+				// in two.
+				if p.entryDepth > 0 {
+					return errEntryCutOff
+				}
+				return nil
+			}
+			return err
+		}
+		switch tok.kind {
+		case tokStart:
+			p.depth++
+			if !p.start(tok) {
+				return p.err
+			}
+		case tokEnd:
+			if !p.end(tok) {
+				return nil
+			}
+			p.depth--
+		case tokText:
+			if p.field != nil {
+				p.field.append(tok.text)
+			}
+		}
+	}
+}
+
+// start handles a start element; false stops the document.
+func (p *xmlParser) start(tok *xmlToken) bool {
+	name := tok.name
+	if p.format == formatUnknown {
+		switch string(name.local) {
+		case "urlset":
+			p.format = formatURLSet
+		case "sitemapindex":
+			p.format = formatIndex
+		case "rss":
+			p.format = formatRSS
+		case "RDF":
+			p.format = formatRDF
+		case "feed":
+			p.format = formatAtom
+		default:
+			p.err = errNotSitemap{string(name.local)}
+			return false
+		}
+		p.rootNS = append(p.rootNS[:0], name.space...)
+		p.sink.root(p.format)
+		return true
+	}
+	if p.rootEnd || p.field != nil {
+		return true
+	}
+	if p.isEntry(name) {
+		if p.entryDepth > 0 {
+			// The entry before lacks its end tag: it ends here.
+			if !p.sink.entry(&p.e) {
+				return false
+			}
+		}
+		if !p.sink.begin() {
+			return false
+		}
+		p.e.reset(p.format == formatIndex, p.format == formatRSS || p.format == formatRDF || p.format == formatAtom)
+		p.entryDepth, p.part, p.inPub, p.field, p.atomLinked = p.depth, partNone, false, nil, false
+		return true
+	}
+	if p.entryDepth == 0 {
+		return true
+	}
+	switch p.part {
+	case partNone:
+		p.entryChild(tok)
+	case partImage:
+		p.imageChild(name)
+	case partVideo:
+		p.videoChild(tok)
+	case partNews, partPublication:
+		p.newsChild(name)
+	}
+	return true
+}
+
+// isEntry reports whether name starts an entry of the document's format.
+func (p *xmlParser) isEntry(name xmlName) bool {
+	switch p.format {
+	case formatURLSet:
+		return string(name.local) == "url" && bytes.Equal(name.space, p.rootNS)
+	case formatIndex:
+		return string(name.local) == "sitemap" && bytes.Equal(name.space, p.rootNS)
+	case formatRSS:
+		return string(name.local) == "item" && bytes.Equal(name.space, p.rootNS)
+	case formatRDF:
+		return string(name.local) == "item" && string(name.space) != nsRDF
+	case formatAtom:
+		return string(name.local) == "entry" && bytes.Equal(name.space, p.rootNS)
+	}
+	return false
+}
+
+// collect sends the text of the element that starts to v; a value that is
+// there already keeps its first text.
+func (p *xmlParser) collect(v *value) {
+	if v.set {
+		v = &p.discard
+		v.reset()
+	}
+	v.set = true
+	p.field, p.fieldDepth = v, p.depth
+}
+
+func (p *xmlParser) openPart(k part) {
+	p.part, p.partDepth = k, p.depth
+}
+
+func (p *xmlParser) entryChild(tok *xmlToken) {
+	name := tok.name
+	local := string(name.local)
+	switch p.format {
+	case formatURLSet, formatIndex:
+		if bytes.Equal(name.space, p.rootNS) {
+			switch local {
+			case "loc":
+				p.collect(&p.e.loc)
+			case "lastmod":
+				p.collect(&p.e.lastmod)
+			case "changefreq":
+				if p.format == formatURLSet {
+					p.collect(&p.e.changefreq)
+				}
+			case "priority":
+				if p.format == formatURLSet {
+					p.collect(&p.e.priority)
+				}
+			}
+			return
+		}
+		if p.format == formatIndex {
+			return
+		}
+		switch nsOf(name.space) {
+		case nsKindImage:
+			if local == "image" {
+				var im *rawImage
+				p.e.images, im = grow(p.e.images)
+				im.reset()
+				p.openPart(partImage)
+			}
+		case nsKindVideo:
+			if local == "video" {
+				var v *rawVideo
+				p.e.videos, v = grow(p.e.videos)
+				v.reset()
+				p.openPart(partVideo)
+			}
+		case nsKindNews:
+			if local == "news" {
+				if p.e.hasNews {
+					return // the first <news:news> of an entry is the one kept
+				}
+				p.e.hasNews = true
+				p.e.news.reset()
+				p.openPart(partNews)
+			}
+		case nsKindXHTML:
+			if local == "link" {
+				var l *rawLink
+				p.e.links, l = grow(p.e.links)
+				l.reset()
+				for _, a := range tok.attrs {
+					if len(a.name.space) != 0 {
+						continue
+					}
+					switch string(a.name.local) {
+					case "rel":
+						setAttr(&l.rel, a.value)
+					case "hreflang":
+						setAttr(&l.hreflang, a.value)
+					case "href":
+						setAttr(&l.href, a.value)
+					}
+				}
+			}
+		}
+	case formatRSS:
+		if !bytes.Equal(name.space, p.rootNS) {
+			return
+		}
+		switch local {
+		case "link":
+			p.collect(&p.e.loc)
+		case "pubDate":
+			p.e.dateName, p.e.dateRFC822 = "pubDate", true
+			p.collect(&p.e.lastmod)
+		}
+	case formatRDF:
+		switch {
+		case local == "link" && string(name.space) != nsRDF:
+			p.collect(&p.e.loc)
+		case local == "date" && string(name.space) == nsDC:
+			p.e.dateName = "dc:date"
+			p.collect(&p.e.lastmod)
+		}
+	case formatAtom:
+		if !bytes.Equal(name.space, p.rootNS) {
+			return
+		}
+		switch local {
+		case "link":
+			if p.atomLinked {
+				return
+			}
+			var rel, href []byte
+			hasRel, hasHref := false, false
+			for _, a := range tok.attrs {
+				if len(a.name.space) != 0 {
+					continue
+				}
+				switch string(a.name.local) {
+				case "rel":
+					rel, hasRel = bytes.TrimSpace(a.value), true
+				case "href":
+					href, hasHref = a.value, true
+				}
+			}
+			if hasRel && string(rel) != "alternate" {
+				return
+			}
+			p.atomLinked = true
+			if hasHref {
+				p.e.loc.reset()
+				p.e.loc.set = true
+				p.e.loc.append(href)
+			}
+		case "updated", "modified": // Atom 1.0, Atom 0.3
+			p.e.dateName = local
+			p.collect(&p.e.lastmod)
+		}
+	}
+}
+
+func setAttr(v *value, b []byte) {
+	v.reset()
+	v.set = true
+	v.append(b)
+}
+
+func (p *xmlParser) imageChild(name xmlName) {
+	if nsOf(name.space) != nsKindImage {
+		return
+	}
+	im := &p.e.images[len(p.e.images)-1]
+	switch string(name.local) {
+	case "loc":
+		p.collect(&im.loc)
+	case "title":
+		p.collect(&im.title)
+	case "caption":
+		p.collect(&im.caption)
+	case "geo_location":
+		p.collect(&im.geoLocation)
+	case "license":
+		p.collect(&im.license)
+	}
+}
+
+func (p *xmlParser) newsChild(name xmlName) {
+	if nsOf(name.space) != nsKindNews {
+		return
+	}
+	n := &p.e.news
+	switch string(name.local) {
+	case "publication":
+		if !p.inPub {
+			p.inPub, p.pubDepth = true, p.depth
+		}
+	case "name":
+		p.collect(&n.name)
+	case "language":
+		p.collect(&n.language)
+	case "publication_date":
+		p.collect(&n.publicationDate)
+	case "title":
+		p.collect(&n.title)
+	}
+}
+
+func (p *xmlParser) videoChild(tok *xmlToken) {
+	if nsOf(tok.name.space) != nsKindVideo {
+		return
+	}
+	v := &p.e.videos[len(p.e.videos)-1]
+	attr := func(local string, dst *value) {
+		for _, a := range tok.attrs {
+			if len(a.name.space) == 0 && string(a.name.local) == local {
+				setAttr(dst, a.value)
+				return
+			}
+		}
+	}
+	switch string(tok.name.local) {
+	case "thumbnail_loc":
+		p.collect(&v.thumbnailLoc)
+	case "title":
+		p.collect(&v.title)
+	case "description":
+		p.collect(&v.description)
+	case "content_loc":
+		p.collect(&v.contentLoc)
+	case "player_loc":
+		p.collect(&v.playerLoc)
+	case "duration":
+		p.collect(&v.duration)
+	case "expiration_date":
+		p.collect(&v.expirationDate)
+	case "rating":
+		p.collect(&v.rating)
+	case "view_count":
+		p.collect(&v.viewCount)
+	case "publication_date":
+		p.collect(&v.publicationDate)
+	case "family_friendly":
+		p.collect(&v.familyFriendly)
+	case "requires_subscription":
+		p.collect(&v.requiresSubscription)
+	case "live":
+		p.collect(&v.live)
+	case "restriction":
+		if !v.restriction.set {
+			attr("relationship", &v.restrictionRel)
+		}
+		p.collect(&v.restriction)
+	case "platform":
+		if !v.platform.set {
+			attr("relationship", &v.platformRel)
+		}
+		p.collect(&v.platform)
+	case "uploader":
+		if !v.uploader.set {
+			attr("info", &v.uploaderInfo)
+		}
+		p.collect(&v.uploader)
+	case "tag":
+		var t *value
+		v.tags, t = grow(v.tags[:v.nTags])
+		v.nTags = len(v.tags)
+		t.reset()
+		p.collect(t)
+	}
+}
+
+// end handles an end element; false stops the document.
+func (p *xmlParser) end(tok *xmlToken) bool {
+	d := p.depth
+	switch {
+	case p.field != nil && d == p.fieldDepth:
+		p.field = nil
+	case p.inPub && d == p.pubDepth:
+		p.inPub = false
+	case p.part != partNone && d == p.partDepth:
+		p.part = partNone
+	case p.entryDepth > 0 && d <= p.entryDepth:
+		// d < entryDepth when the end tag of the entry is missing and an
+		// enclosing element ends.
+		p.entryDepth, p.part, p.inPub, p.field = 0, partNone, false, nil
+		return p.sink.entry(&p.e)
+	case d == 1:
+		p.rootEnd = true
+	}
+	return true
+}
+
+// nsKind is a namespace the parser knows.
+type nsKind uint8
+
+const (
+	nsKindOther nsKind = iota
+	nsKindImage
+	nsKindNews
+	nsKindVideo
+	nsKindXHTML
+)
+
+// nsOf tells which extension a namespace URI is. Besides the exact URIs it
+// knows the variants seen on the web (https, a trailing slash) and, for a
+// document that uses a prefix it does not declare, the customary prefix.
+func nsOf(space []byte) nsKind {
+	switch string(space) {
+	case nsImage, "image":
+		return nsKindImage
+	case nsNews, "news":
+		return nsKindNews
+	case nsVideo, "video":
+		return nsKindVideo
+	case nsXHTML, "xhtml":
+		return nsKindXHTML
+	case "":
+		return nsKindOther
+	}
+	s := bytes.TrimSuffix(space, []byte("/"))
+	switch {
+	case bytes.HasSuffix(s, []byte("google.com/schemas/sitemap-image/1.1")):
+		return nsKindImage
+	case bytes.HasSuffix(s, []byte("google.com/schemas/sitemap-news/0.9")):
+		return nsKindNews
+	case bytes.HasSuffix(s, []byte("google.com/schemas/sitemap-video/1.1")):
+		return nsKindVideo
+	case bytes.HasSuffix(s, []byte("www.w3.org/1999/xhtml")):
+		return nsKindXHTML
+	}
+	return nsKindOther
+}

@@ -1,0 +1,49 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+)
+
+// This file recognises a robots.txt by its URL and reads its Sitemap: lines.
+
+// isRobotsURL reports whether the document at rawURL is read as a
+// robots.txt: the last segment of its path is robots.txt, in any letter
+// case. A query or a fragment is no part of the path.
+func isRobotsURL(rawURL string) bool {
+	path := rawURL
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.EqualFold(path, "robots.txt")
+}
+
+// parseRobots hands the value of every Sitemap: line of a robots.txt to
+// sink as the location of a sitemap. The name of the directive is matched
+// in any letter case, the line may be indented, and a # starts a comment.
+func parseRobots(r *bufio.Reader, sink entrySink) error {
+	var e rawEntry
+	return eachLine(r, func(line []byte, cut bool) bool {
+		if i := bytes.IndexByte(line, '#'); i >= 0 {
+			line, cut = line[:i], false
+		}
+		line = bytes.TrimLeft(line, " \t")
+		const directive = "sitemap"
+		if len(line) < len(directive) || !bytes.EqualFold(line[:len(directive)], []byte(directive)) {
+			return true
+		}
+		rest := bytes.TrimLeft(line[len(directive):], " \t")
+		if len(rest) == 0 || rest[0] != ':' {
+			return true
+		}
+		e.reset(true, false)
+		e.loc.set = true
+		e.loc.append(rest[1:])
+		e.loc.cut = e.loc.cut || cut
+		return sink.entry(&e)
+	})
+}

@@ -1,0 +1,229 @@
+package sitemap
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+)
+
+// S reads sitemaps. Create one with [New], configure it with its Set*
+// methods, then call [S.Parse] or [S.ParseContext] and read the results with
+// [S.GetURLs], [S.URLs], [S.GetSitemaps] and [S.GetErrors].
+//
+// All methods are safe for concurrent use. Calls of Parse on one instance
+// are serialised; the getters never wait for a running call and return what
+// it has collected so far.
+type S struct {
+	parsing sync.Mutex // serialises the calls of Parse
+
+	mu  sync.Mutex // guards everything below
+	cfg config
+
+	// configErrs are the outstanding *ConfigError values, by setting, in
+	// the order they were first recorded.
+	configErrs []*ConfigError
+
+	// The results of the latest call. urls and errs grow by append only, so
+	// that a slice handed out earlier, cut to its length, never changes.
+	urls       []URL
+	callErrs   []error
+	errs       []error // configErrs then callErrs, as GetErrors returns them
+	sitemaps   []Sitemap
+	sitemapPos map[string]int // sitemap key → index in sitemaps
+}
+
+// errConfigOutstanding is returned by Parse while a *ConfigError is
+// outstanding.
+var errConfigOutstanding = errors.New("errors occurred before parsing, see GetErrors() for details")
+
+// New returns an instance with the default configuration: see the Default*
+// constants.
+func New() *S {
+	s := &S{cfg: defaultConfig()}
+	s.reset()
+	return s
+}
+
+// reset discards the results of the previous call. s.mu is held.
+func (s *S) reset() {
+	s.urls = []URL{}
+	s.callErrs = nil
+	s.sitemaps = []Sitemap{}
+	s.sitemapPos = map[string]int{}
+	s.rebuildErrs()
+}
+
+// setConfigError records err as the *ConfigError of field, or clears the
+// one of field when err is nil. s.mu is held.
+func (s *S) setConfigError(field string, err *ConfigError) {
+	i := -1
+	for j, e := range s.configErrs {
+		if e.Field == field {
+			i = j
+		}
+	}
+	switch {
+	case i < 0 && err == nil:
+		return
+	case i < 0:
+		s.configErrs = append(s.configErrs, err)
+	case err == nil:
+		s.configErrs = append(s.configErrs[:i:i], s.configErrs[i+1:]...)
+	default:
+		s.configErrs = append(s.configErrs[:i:i], s.configErrs[i+1:]...)
+		s.configErrs = append(s.configErrs, err)
+	}
+	s.rebuildErrs()
+}
+
+// rebuildErrs makes errs anew from the configuration and call errors, in a
+// new array, so that a slice handed out before is left as it is.
+func (s *S) rebuildErrs() {
+	errs := make([]error, 0, len(s.configErrs)+len(s.callErrs))
+	for _, e := range s.configErrs {
+		errs = append(errs, e)
+	}
+	s.errs = append(errs, s.callErrs...)
+}
+
+// Parse reads the document at url and the sitemaps it leads to. It is
+// ParseContext with [context.Background].
+func (s *S) Parse(url string, urlContent *string) (*S, error) {
+	return s.ParseContext(context.Background(), url, urlContent)
+}
+
+// ParseContext reads the document at url, and the sitemaps it lists, to the
+// depth and within the limits configured. The document is fetched, unless
+// urlContent is not nil: then it is the document, located at url, and
+// nothing is fetched for it. A url whose last path segment is robots.txt (in
+// any letter case) is read as a robots.txt.
+//
+// The results of the previous call are discarded first. The error returned
+// is about the document at url only: nil when it was fetched and parsed,
+// otherwise the *ValidationError, *NetworkError or *ParseError that
+// [S.GetErrors] holds about it; what goes wrong further on is only recorded
+// in GetErrors. While a *ConfigError is outstanding, nothing is parsed and an
+// untyped error is returned. A call that ctx cuts short returns a
+// *ParseError that wraps the context's error.
+//
+// ParseContext returns s, so that its results can be read in a chain.
+func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
+	s.parsing.Lock()
+	defer s.parsing.Unlock()
+
+	s.mu.Lock()
+	s.reset()
+	cfg := s.cfg
+	outstanding := len(s.configErrs) > 0
+	s.mu.Unlock()
+	if outstanding {
+		return s, errConfigOutstanding
+	}
+	c := newCall(ctx, s, cfg, url)
+	return s, c.run(urlContent)
+}
+
+// commit adds what a document yielded to the results. The URLs of a
+// document appear together.
+func (s *S) commit(urls []URL, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.urls = append(s.urls, urls...)
+	if len(errs) > 0 {
+		s.callErrs = append(s.callErrs, errs...)
+		s.errs = append(s.errs, errs...)
+	}
+	listedAll = true
+	for i, sm := range sitemaps {
+		if j, ok := s.sitemapPos[keys[i]]; ok {
+			if old := s.sitemaps[j].LastMod; sm.LastMod != nil && (old == nil || sm.LastMod.After(old.Time)) {
+				s.sitemaps[j].LastMod = sm.LastMod
+			}
+			continue
+		}
+		if maxSitemaps > 0 && len(s.sitemaps) >= maxSitemaps {
+			listedAll = false
+			continue
+		}
+		s.sitemapPos[keys[i]] = len(s.sitemaps)
+		s.sitemaps = append(s.sitemaps, sm)
+	}
+	return listedAll
+}
+
+// record adds one error of the call to the results.
+func (s *S) record(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.callErrs = append(s.callErrs, err)
+	s.errs = append(s.errs, err)
+}
+
+// GetURLs returns the URLs the latest call collected, in the list the
+// instance keeps: it must not be changed, the URLs in it included. It has no
+// spare capacity, so append copies it, and it never changes afterwards. It
+// is never nil. For URLs of the caller's own, use [S.URLs].
+func (s *S) GetURLs() []URL {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.urls[:len(s.urls):len(s.urls)]
+}
+
+// GetURLCount returns how many URLs [S.GetURLs] returns.
+func (s *S) GetURLCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.urls)
+}
+
+// GetRandomURLs returns n of the URLs, chosen at random, none twice: all of
+// them in random order when n is larger than their number, an empty slice
+// when n is 0 or less. Each is a copy that is the caller's own.
+func (s *S) GetRandomURLs(n int) []URL {
+	urls := s.GetURLs()
+	n = min(max(n, 0), len(urls))
+	out := make([]URL, 0, n)
+	for _, i := range rand.Perm(len(urls))[:n] {
+		out = append(out, copyURL(&urls[i]))
+	}
+	return out
+}
+
+// GetSitemaps returns the sitemaps that the documents of the latest call
+// list, fetched or not, each once, in the order they were found: the
+// Sitemap: lines of a robots.txt and the entries of every sitemap index that
+// was read. The slice is a copy, dates included, and is never nil.
+func (s *S) GetSitemaps() []Sitemap {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Sitemap, len(s.sitemaps))
+	for i, sm := range s.sitemaps {
+		out[i] = Sitemap{Loc: sm.Loc, LastMod: copyTime(sm.LastMod)}
+	}
+	return out
+}
+
+// GetSitemapCount returns how many sitemaps [S.GetSitemaps] returns.
+func (s *S) GetSitemapCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sitemaps)
+}
+
+// GetErrors returns the outstanding *ConfigError values followed by the
+// errors of the latest call, in the list the instance keeps: it must not be
+// changed. It has no spare capacity, so append copies it, and it never
+// changes afterwards. For a list of the caller's own, use [S.Errors].
+func (s *S) GetErrors() []error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.errs[:len(s.errs):len(s.errs)]
+}
+
+// GetErrorsCount returns how many errors [S.GetErrors] returns.
+func (s *S) GetErrorsCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.errs)
+}
