@@ -54,7 +54,7 @@ import "time"
 // without a time is midnight UTC.
 func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
 	n := len(s)
-	year, ok := fixedDigits(s, 0, 4)
+	year, ok := dateDigits(s, 0, 4)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -63,7 +63,7 @@ func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
 		if s[4] != '-' {
 			return time.Time{}, false
 		}
-		if month, ok = fixedDigits(s, 5, 2); !ok {
+		if month, ok = dateDigits(s, 5, 2); !ok {
 			return time.Time{}, false
 		}
 	}
@@ -71,7 +71,7 @@ func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
 		if s[7] != '-' {
 			return time.Time{}, false
 		}
-		if day, ok = fixedDigits(s, 8, 2); !ok {
+		if day, ok = dateDigits(s, 8, 2); !ok {
 			return time.Time{}, false
 		}
 	}
@@ -86,22 +86,22 @@ func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
 	if s[10] != 'T' && s[10] != 't' {
 		return time.Time{}, false
 	}
-	hour, ok1 := fixedDigits(s, 11, 2)
-	minute, ok2 := fixedDigits(s, 14, 2)
+	hour, ok1 := dateDigits(s, 11, 2)
+	minute, ok2 := dateDigits(s, 14, 2)
 	if !ok1 || !ok2 || s[13] != ':' {
 		return time.Time{}, false
 	}
 	i := 16
 	sec, nsec := 0, 0
 	if i < n && s[i] == ':' {
-		if sec, ok = fixedDigits(s, 17, 2); !ok {
+		if sec, ok = dateDigits(s, 17, 2); !ok {
 			return time.Time{}, false
 		}
 		i = 19
 		if i < n && s[i] == '.' {
 			i++
 			start := i
-			for ; i < n && isDigit(s[i]); i++ {
+			for ; i < n && isDateDigit(s[i]); i++ {
 				if i-start < 9 {
 					nsec = nsec*10 + int(s[i]-'0')
 				}
@@ -137,7 +137,7 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 	case s[i] != '+' && s[i] != '-':
 		return nil, false
 	}
-	hh, ok := fixedDigits(s, i+1, 2)
+	hh, ok := dateDigits(s, i+1, 2)
 	if !ok {
 		return nil, false
 	}
@@ -145,12 +145,12 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 	switch n - i {
 	case 3: // +hh
 	case 5: // +hhmm
-		mm, ok = fixedDigits(s, i+3, 2)
+		mm, ok = dateDigits(s, i+3, 2)
 	case 6: // +hh:mm
 		if s[i+3] != ':' {
 			return nil, false
 		}
-		mm, ok = fixedDigits(s, i+4, 2)
+		mm, ok = dateDigits(s, i+4, 2)
 	default:
 		return nil, false
 	}
@@ -198,30 +198,30 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
 	n := len(s)
 	i := 0
-	if n > 0 && !isDigit(s[0]) {
+	if n > 0 && !isDateDigit(s[0]) {
 		// The day of the week, then a comma.
-		if n < 4 || nameIndex(s, 0, 3, weekdayNames) < 0 || s[3] != ',' {
+		if n < 4 || dateNameIndex(s, 0, 3, rfc822Weekdays) < 0 || s[3] != ',' {
 			return time.Time{}, false
 		}
-		i = skipSpace(s, 4)
+		i = skipDateSpace(s, 4)
 	}
 
-	day, i, ok := varDigits(s, i, 1, 2)
+	day, i, ok := dateDigitRun(s, i, 1, 2)
 	if !ok {
 		return time.Time{}, false
 	}
-	if i, ok = requireSpace(s, i); !ok {
+	if i, ok = dateFieldSpace(s, i); !ok {
 		return time.Time{}, false
 	}
-	month := nameIndex(s, i, 3, monthNames) + 1
+	month := dateNameIndex(s, i, 3, rfc822Months) + 1
 	if month == 0 {
 		return time.Time{}, false
 	}
-	if i, ok = requireSpace(s, i+3); !ok {
+	if i, ok = dateFieldSpace(s, i+3); !ok {
 		return time.Time{}, false
 	}
 	start := i
-	year, i, ok := varDigits(s, i, 2, 4)
+	year, i, ok := dateDigitRun(s, i, 2, 4)
 	switch {
 	case !ok || i-start == 3:
 		return time.Time{}, false
@@ -234,19 +234,19 @@ func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
 	if !validDate(year, month, day) {
 		return time.Time{}, false
 	}
-	if i, ok = requireSpace(s, i); !ok {
+	if i, ok = dateFieldSpace(s, i); !ok {
 		return time.Time{}, false
 	}
 
-	hour, ok1 := fixedDigits(s, i, 2)
-	minute, ok2 := fixedDigits(s, i+3, 2)
+	hour, ok1 := dateDigits(s, i, 2)
+	minute, ok2 := dateDigits(s, i+3, 2)
 	if !ok1 || !ok2 || s[i+2] != ':' {
 		return time.Time{}, false
 	}
 	i += 5
 	sec := 0
 	if i < n && s[i] == ':' {
-		if sec, ok = fixedDigits(s, i+1, 2); !ok {
+		if sec, ok = dateDigits(s, i+1, 2); !ok {
 			return time.Time{}, false
 		}
 		i += 3
@@ -254,7 +254,7 @@ func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
 	if !validClock(hour, minute, sec) {
 		return time.Time{}, false
 	}
-	if i, ok = requireSpace(s, i); !ok {
+	if i, ok = dateFieldSpace(s, i); !ok {
 		return time.Time{}, false
 	}
 
@@ -270,15 +270,15 @@ func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
 func rfc822Zone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 	n := len(s)
 	if s[i] == '+' || s[i] == '-' {
-		hh, ok1 := fixedDigits(s, i+1, 2)
-		mm, ok2 := fixedDigits(s, i+3, 2)
+		hh, ok1 := dateDigits(s, i+1, 2)
+		mm, ok2 := dateDigits(s, i+3, 2)
 		if !ok1 || !ok2 || n-i != 5 {
 			return nil, false
 		}
 		return offsetZone(s[i] == '-', hh, mm)
 	}
 	for _, z := range rfc822Zones {
-		if len(z.name) == n-i && equalFoldASCII(s, i, z.name) {
+		if len(z.name) == n-i && equalFoldDateName(s, i, z.name) {
 			return z.loc, true
 		}
 	}
@@ -384,31 +384,31 @@ func validClock(hour, minute, sec int) bool {
 	return hour <= 23 && minute <= 59 && sec <= 59
 }
 
-// weekdayNames and monthNames hold the three-letter English names, in lower
-// case, one after the other.
+// rfc822Weekdays and rfc822Months hold the three-letter English names, in
+// lower case, one after the other.
 const (
-	weekdayNames = "montuewedthufrisatsun"
-	monthNames   = "janfebmaraprmayjunjulaugsepoctnovdec"
+	rfc822Weekdays = "montuewedthufrisatsun"
+	rfc822Months   = "janfebmaraprmayjunjulaugsepoctnovdec"
 )
 
-// nameIndex returns the index in names of the name of width letters that
-// starts at s[i], without regard to case, or -1 when there is none.
-func nameIndex[T ~string | ~[]byte](s T, i, width int, names string) int {
+// dateNameIndex returns the index in names of the name of width letters
+// that starts at s[i], without regard to case, or -1 when there is none.
+func dateNameIndex[T ~string | ~[]byte](s T, i, width int, names string) int {
 	if i+width > len(s) {
 		return -1
 	}
 	for k := 0; k+width <= len(names); k += width {
-		if equalFoldASCII(s, i, names[k:k+width]) {
+		if equalFoldDateName(s, i, names[k:k+width]) {
 			return k / width
 		}
 	}
 	return -1
 }
 
-// equalFoldASCII reports whether s[i:i+len(name)] is name without regard to
-// case. name holds only ASCII letters, which is what lets a byte be folded
-// by its 0x20 bit alone. s must hold len(name) bytes from i.
-func equalFoldASCII[T ~string | ~[]byte](s T, i int, name string) bool {
+// equalFoldDateName reports whether s[i:i+len(name)] is name without
+// regard to case. name holds only ASCII letters, which is what lets a byte
+// be folded by its 0x20 bit alone. s must hold len(name) bytes from i.
+func equalFoldDateName[T ~string | ~[]byte](s T, i int, name string) bool {
 	for k := range len(name) {
 		if s[i+k]|0x20 != name[k]|0x20 {
 			return false
@@ -417,15 +417,15 @@ func equalFoldASCII[T ~string | ~[]byte](s T, i int, name string) bool {
 	return true
 }
 
-// fixedDigits returns the number written by the width decimal digits that
+// dateDigits returns the number written by the width decimal digits that
 // start at s[i], and false when s has fewer or another byte is among them.
-func fixedDigits[T ~string | ~[]byte](s T, i, width int) (int, bool) {
+func dateDigits[T ~string | ~[]byte](s T, i, width int) (int, bool) {
 	if i < 0 || i+width > len(s) {
 		return 0, false
 	}
 	v := 0
 	for ; width > 0; i, width = i+1, width-1 {
-		if !isDigit(s[i]) {
+		if !isDateDigit(s[i]) {
 			return 0, false
 		}
 		v = v*10 + int(s[i]-'0')
@@ -433,34 +433,34 @@ func fixedDigits[T ~string | ~[]byte](s T, i, width int) (int, bool) {
 	return v, true
 }
 
-// varDigits returns the number written by the decimal digits that start
+// dateDigitRun returns the number written by the decimal digits that start
 // at s[i], at most most of them, and the index after them; false when there
 // are fewer than least.
-func varDigits[T ~string | ~[]byte](s T, i, least, most int) (int, int, bool) {
+func dateDigitRun[T ~string | ~[]byte](s T, i, least, most int) (int, int, bool) {
 	v, start := 0, i
-	for ; i < len(s) && i-start < most && isDigit(s[i]); i++ {
+	for ; i < len(s) && i-start < most && isDateDigit(s[i]); i++ {
 		v = v*10 + int(s[i]-'0')
 	}
 	return v, i, i-start >= least
 }
 
-// skipSpace returns the index of the first byte from s[i] on that is not
-// white space (space, tab, CR, LF, as XML counts it).
-func skipSpace[T ~string | ~[]byte](s T, i int) int {
-	for i < len(s) && isSpace(s[i]) {
+// skipDateSpace returns the index of the first byte from s[i] on that is
+// not white space (space, tab, CR, LF, as XML counts it).
+func skipDateSpace[T ~string | ~[]byte](s T, i int) int {
+	for i < len(s) && isDateSpace(s[i]) {
 		i++
 	}
 	return i
 }
 
-// requireSpace is skipSpace for a place that must hold white space, and
-// something after it: it returns false when s[i] is not white space or when
+// dateFieldSpace is skipDateSpace for the white space between two fields of
+// an RFC 822 date: it returns false when s[i] is not white space or when
 // only white space follows.
-func requireSpace[T ~string | ~[]byte](s T, i int) (int, bool) {
-	j := skipSpace(s, i)
+func dateFieldSpace[T ~string | ~[]byte](s T, i int) (int, bool) {
+	j := skipDateSpace(s, i)
 	return j, j > i && j < len(s)
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isDateDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+func isDateSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

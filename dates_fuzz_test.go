@@ -56,7 +56,7 @@ func checkFuzzedDate(t *testing.T, in string, got time.Time, ok bool, layout str
 		t.Fatalf("parse(%q) = %v, in time.Local", in, got)
 	}
 	_, off := got.Zone()
-	if off <= -24*hour || off >= 24*hour {
+	if d := time.Duration(off) * time.Second; d <= -24*time.Hour || d >= 24*time.Hour {
 		t.Fatalf("parse(%q) = %v, with offset %d", in, got, off)
 	}
 
