@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
@@ -307,7 +308,7 @@ func checkDate(t *testing.T, c dateCase, parse func(string) (time.Time, bool), p
 	}
 	zone, off := got.Zone()
 	if time.Duration(off)*time.Second != c.off || zone != c.zone {
-		t.Errorf("parse(%q) is in zone %q, offset %d; want %q, %d", c.in, zone, off, c.zone, c.off)
+		t.Errorf("parse(%q) is in zone %q, offset %v; want %q, %v", c.in, zone, time.Duration(off)*time.Second, c.zone, c.off)
 	}
 	if c.zone == "UTC" && got.Location() != time.UTC {
 		t.Errorf("parse(%q) is in %v; want time.UTC", c.in, got.Location())
@@ -323,6 +324,74 @@ func sameDate(t1 time.Time, ok1 bool, t2 time.Time, ok2 bool) bool {
 	name1, off1 := t1.Zone()
 	name2, off2 := t2.Zone()
 	return ok1 == ok2 && t1.Equal(t2) && name1 == name2 && off1 == off2
+}
+
+// TestParseDatesReadWhatTimeWrites formats random times with the layouts
+// of the time package that write the forms each parser takes, and checks
+// that the parser reads them back as the same instant and offset: the
+// tables pick the cases, this covers the calendar and the offsets at large.
+func TestParseDatesReadWhatTimeWrites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	named := []*time.Location{time.UTC}
+	for _, z := range rfc822Zones {
+		named = append(named, z.loc)
+	}
+	for range 5000 {
+		off := (rng.IntN(2*24*60-1) - (24*60 - 1)) * 60 // -23:59 to +23:59
+		year := rng.IntN(10000)
+		// A day past the end of its month becomes one of the next month.
+		local := time.Date(year, time.Month(1+rng.IntN(12)), 1+rng.IntN(31), rng.IntN(24), rng.IntN(60), rng.IntN(60), rng.IntN(1e9), time.FixedZone("", off))
+		w3c := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.000Z07:00", "2006-01-02t15:04:05-0700"}
+		if off%3600 == 0 { // -07 would leave the minutes out
+			w3c = append(w3c, "2006-01-02T15:04:05-07")
+		}
+		for _, layout := range w3c {
+			checkReadBack(t, local, layout, parseW3CDate[string])
+		}
+		if u := local.UTC(); inYears(u) { // a value without a zone is UTC
+			checkReadBack(t, u, "2006-01-02T15:04:05.999999999", parseW3CDate[string])
+			checkReadBack(t, u, "2006-01-02", parseW3CDate[string])
+		}
+
+		local = local.Add(-time.Duration(local.Nanosecond()))
+		rfc822 := []string{time.RFC1123Z, "2 Jan 2006 15:04:05 -0700", "Mon,  2 Jan 2006 15:04 -0700"}
+		if 1969 <= year && year <= 2068 {
+			rfc822 = append(rfc822, "Mon, 02 Jan 06 15:04:05 -0700", time.RFC822Z)
+		}
+		for _, layout := range rfc822 {
+			checkReadBack(t, local, layout, parseRFC822[string])
+		}
+		if n := local.In(named[rng.IntN(len(named))]); inYears(n) {
+			checkReadBack(t, n, time.RFC1123, parseRFC822[string])
+		}
+	}
+}
+
+// inYears reports whether tm lies in the years 0 to 9999 of its zone, the
+// years a date can write with four digits.
+func inYears(tm time.Time) bool { return 0 <= tm.Year() && tm.Year() <= 9999 }
+
+// checkReadBack checks that parse reads tm, formatted with layout, as the
+// instant and offset tm has, to the precision layout writes (which
+// time.Parse tells). A layout with a zone name writes the seconds, and
+// time.Parse would read its name as +0000 unless it is the local zone's
+// (the reason why parseRFC822 does not use it), so there tm is the answer.
+func checkReadBack(t *testing.T, tm time.Time, layout string, parse func(string) (time.Time, bool)) {
+	t.Helper()
+	in := tm.Format(layout)
+	want := tm
+	if !strings.Contains(layout, "MST") {
+		var err error
+		if want, err = time.Parse(layout, in); err != nil {
+			t.Fatalf("time.Parse(%q, %q): %v", layout, in, err)
+		}
+	}
+	got, ok := parse(in)
+	_, gotOff := got.Zone()
+	_, wantOff := tm.Zone()
+	if !ok || !got.Equal(want) || gotOff != wantOff {
+		t.Fatalf("parse(%q) = %v, %v; want %v, offset %d", in, got, ok, want, wantOff)
+	}
 }
 
 // TestParseDatesDoNotAllocate checks that a valid value costs no
