@@ -1,9 +1,9 @@
 module github.com/gositemap/sitemap
 
-go 1.26
+go 1.26.0
 
 require (
-	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
