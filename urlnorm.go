@@ -273,7 +273,7 @@ func checkStrict(s string) error {
 	if !isHTTPScheme(s[:colon]) {
 		return strictErr(unsupportedScheme(s[:colon]))
 	}
-	n := 0 // characters: bytes that do not continue a UTF-8 sequence
+	ascii := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -289,14 +289,18 @@ func checkStrict(s string) error {
 			return strictErr(errControl)
 		case isForbidden(c):
 			return strictErr(forbiddenChar(c))
-		}
-		if c < 0x80 || c >= 0xC0 {
-			n++
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 	}
 	// Decision (STRICT-17): strict mode counts the characters of the URL as
 	// written, a character that is not in ASCII counting once; it encodes
-	// nothing, so no encoded length is there to count.
+	// nothing, so no encoded length is there to count. A byte that is no
+	// part of a UTF-8 character counts as one, as in utf8.RuneCount.
+	n := len(s)
+	if !ascii {
+		n = utf8.RuneCountInString(s)
+	}
 	if n > maxURLLength {
 		return strictErr(errTooLong)
 	}

@@ -188,6 +188,10 @@ var locTests = []locTest{
 	// urlOfLength counts bytes, and "é" is one character of two bytes.
 	{name: "STRICT-17 2048 characters, one not in ASCII", raw: urlOfLength(2049, "é"), strict: true, base: testSitemap, want: urlOfLength(2049, "é")},
 	{name: "STRICT-17 2049 characters, one not in ASCII", raw: urlOfLength(2050, "é"), strict: true, base: testSitemap, wantErr: "strict mode: URL is longer than 2,048 characters"},
+	// Found by FuzzNormalizeLoc: bytes that continue no UTF-8 sequence were
+	// not counted, so 2,049 characters passed.
+	{name: "STRICT-17 fuzz: stray UTF-8 continuation bytes count", raw: "https://example.com/" + strings.Repeat("a", 906) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118), strict: true, base: testSitemap, wantErr: "strict mode: URL is longer than 2,048 characters"},
+	{name: "STRICT-17 stray UTF-8 continuation bytes, 2048", raw: "https://example.com/" + strings.Repeat("a", 905) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118), strict: true, base: testSitemap, want: "https://example.com/" + strings.Repeat("a", 905) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118)},
 }
 
 // parseBase parses the base of a test case, "" standing for nil.
