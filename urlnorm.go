@@ -348,13 +348,18 @@ func sameHostName(a, b string) bool {
 	if isASCII(a) && isASCII(b) {
 		return false
 	}
-	if x, ok := idnaToASCII(a); ok {
-		a = x
+	return strings.EqualFold(punycodeOrSelf(a), punycodeOrSelf(b))
+}
+
+// punycodeOrSelf returns the Punycode form of a host name that is not in
+// ASCII, or the name itself where it is ASCII or no valid domain name.
+func punycodeOrSelf(name string) string {
+	if !isASCII(name) {
+		if a, ok := idnaToASCII(name); ok {
+			return a
+		}
 	}
-	if x, ok := idnaToASCII(b); ok {
-		b = x
-	}
-	return strings.EqualFold(a, b)
+	return name
 }
 
 // portOrDefault returns the port of u, or the default one of its scheme
@@ -402,7 +407,9 @@ func normalizeExtURL(raw string, strict bool) (string, error) {
 
 // sitemapKey returns the key under which a sitemap is requested once in a
 // call (IDN-7, GETSITEMAPS-10): the URL with the scheme and the host in
-// lower case, the host in its Punycode form and a default port left out;
+// lower case, the host in its Punycode form (a name that is no valid domain
+// name decoded, with its ASCII letters in lower case) and a default port
+// left out;
 // the user information, the path, the query and the fragment are kept as
 // written. A loc that does not parse, or names no host, is its own key.
 func sitemapKey(loc string) string {
@@ -418,16 +425,15 @@ func sitemapKey(loc string) string {
 	hostPort := loc[authStart:authEnd]
 	hostPort = hostPort[strings.LastIndexByte(hostPort, '@')+1:]
 
-	var host string
+	host := punycodeOrSelf(u.Hostname())
 	if strings.HasPrefix(u.Host, "[") {
-		host = "[" + strings.ToLower(u.Hostname()) + "]"
-	} else {
-		host = u.Hostname()
-		if a, ok := idnaToASCII(host); ok && !isASCII(host) {
-			host = a
-		}
-		host = strings.ToLower(host)
+		host = "[" + host + "]"
 	}
+	// Only ASCII letters are put in lower case. A name that is no valid
+	// domain name keeps its other characters as they are: in lower case
+	// some are valid (U+04C0 is not, U+04CF is), and the key of the key
+	// would be another one.
+	host = lowerASCII(host)
 	port := u.Port()
 	if port == portOrDefault(&url.URL{Scheme: u.Scheme}) {
 		port = ""
@@ -436,6 +442,23 @@ func sitemapKey(loc string) string {
 		return loc // already in the form of a key
 	}
 	return u.Scheme + loc[colon:authStart] + loc[authStart:authEnd-len(hostPort)] + host + portSuffix(port) + loc[authEnd:]
+}
+
+// lowerASCII returns s with its ASCII letters in lower case and its other
+// characters as they are.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 func portSuffix(port string) string {

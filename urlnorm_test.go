@@ -124,6 +124,8 @@ var locTests = []locTest{
 	{name: "IDN-8 ASCII host kept as written", raw: "https://Example.com/page", base: testSitemap, want: "https://Example.com/page"},
 	{name: "IDN-8 upper-case Punycode kept as written", raw: "https://XN--BCHER-KVA.example/page", base: testSitemap, want: "https://XN--BCHER-KVA.example/page"},
 	{name: "IDN-9 no valid domain name", raw: "https://bücher_x.example/page", base: testSitemap, want: "https://b%C3%BCcher_x.example/page"},
+	{name: "IDN-9 fuzz: U+04C0 no valid domain name", raw: "http://Ӏ", base: "0", want: "http://%D3%80"},
+	{name: "IDN-5 U+04CF valid domain name", raw: "http://ӏ", base: testSitemap, want: "http://xn--s5a"},
 	{name: "IDN-9 already as net/url writes it", raw: "https://b%C3%BCcher_x.example/page", base: testSitemap, want: "https://b%C3%BCcher_x.example/page"},
 	{name: "IDN-5 percent-encoded Unicode host", raw: "https://b%C3%BCcher.example/page", base: testSitemap, want: "https://xn--bcher-kva.example/page"},
 	{name: "IDN-5 fullwidth letters mapped", raw: "https://ｅｘａｍｐｌｅ.com/page", base: testSitemap, want: "https://example.com/page"},
@@ -485,7 +487,14 @@ func TestSitemapKey(t *testing.T) {
 		{"https port in http kept", "http://example.com:443/s.xml", "http://example.com:443/s.xml"},
 		{"user information kept", "https://User@Example.com/s.xml", "https://User@example.com/s.xml"},
 		{"IPv6", "https://[FE80::1]:443/s.xml", "https://[fe80::1]/s.xml"},
-		{"no valid domain name", "https://BÜCHER_x.example/s.xml", "https://bücher_x.example/s.xml"},
+		{"no valid domain name", "https://BÜCHER_x.example/s.xml", "https://bÜcher_x.example/s.xml"},
+		{"no valid domain name, percent-encoded", "https://B%C3%9CCHER_x.example/s.xml", "https://bÜcher_x.example/s.xml"},
+		// Found by FuzzNormalizeLoc: U+04C0 is no valid domain name, its
+		// lower case U+04CF is, so lower-casing it made the key of the key
+		// another one.
+		{"fuzz: no valid domain name, valid in lower case", "http://Ӏ", "http://Ӏ"},
+		{"fuzz: no valid domain name, valid in lower case, percent-encoded", "http://%D3%80", "http://Ӏ"},
+		{"valid in lower case", "http://ӏ", "http://xn--s5a"},
 		{"no path", "https://Example.com", "https://example.com"},
 		{"path kept as written", "https://example.com/a%20b/c d", "https://example.com/a%20b/c d"},
 		{"unparseable", "https://::/s.xml", "https://::/s.xml"},
