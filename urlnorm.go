@@ -505,10 +505,12 @@ func authority(s string, colon int) (start, end int) {
 		return start, start
 	}
 	start += 2
-	if i := strings.IndexAny(s[start:], "/?#"); i >= 0 {
-		return start, start + i
+	for end = start; end < len(s); end++ {
+		if c := s[end]; c == '/' || c == '?' || c == '#' {
+			break
+		}
 	}
-	return start, len(s)
+	return start, end
 }
 
 // encodeTail returns s with what follows its authority, from index from
@@ -534,6 +536,10 @@ func encodeTail(s string, from int) string {
 	first := -1
 	var inQuery, inFragment, firstInQuery, firstInFragment bool
 	for i := from; i < len(s); i++ {
+		c := s[i]
+		if c > ' ' && c < 0x7F && c != '%' && c != '?' && c != '#' && !isForbidden(c) {
+			continue // the common case, kept short
+		}
 		if escapeAt(s, i, &inQuery, &inFragment) {
 			if n == 0 {
 				first, firstInQuery, firstInFragment = i, inQuery, inFragment
