@@ -409,9 +409,9 @@ func normalizeExtURL(raw string, strict bool) (string, error) {
 // call (IDN-7, GETSITEMAPS-10): the URL with the scheme and the host in
 // lower case, the host in its Punycode form (a name that is no valid domain
 // name decoded, with its ASCII letters in lower case) and a default port
-// left out;
-// the user information, the path, the query and the fragment are kept as
-// written. A loc that does not parse, or names no host, is its own key.
+// left out; the user information, the path, the query and the fragment are
+// kept as written. A loc that does not parse, or names no host, is its own
+// key.
 func sitemapKey(loc string) string {
 	u, err := url.Parse(loc)
 	if err != nil || u.Host == "" {

@@ -133,6 +133,8 @@ var locTests = []locTest{
 	{name: "IDN user information kept", raw: "https://user:pw@bücher.example/page", base: testSitemap, want: "https://user:pw@xn--bcher-kva.example/page"},
 	{name: "IDN host with query only", raw: "https://bücher.example?q=1", base: testSitemap, want: "https://xn--bcher-kva.example?q=1"},
 	{name: "IPv6 host kept", raw: "https://[::1]:8080/a b", base: testSitemap, want: "https://[::1]:8080/a%20b"},
+	{name: "host as net/url reads it, < included", raw: "https://a<b.example/p", base: testSitemap, want: "https://a<b.example/p"},
+	{name: "host as net/url reads it, strict", raw: "https://a<b.example/p", strict: true, base: testSitemap, wantErr: `strict mode: URL contains the character '<', which it has to give as "%3C"`},
 	{name: "space in host", raw: "https://exa mple.com/", base: testSitemap, wantErr: `parse "https://exa mple.com/": invalid character " " in host name`},
 
 	// Bases that are no HTTP URL, or none at all: no panic.
@@ -215,6 +217,23 @@ func TestNormalizeLoc(t *testing.T) {
 			got, err := normalizeLoc(tt.raw, parseBase(t, tt.base), tt.strict)
 			checkResult(t, got, err, tt.want, tt.wantErr)
 		})
+	}
+}
+
+// TestNormalizeLocIsIdempotent: what tolerant mode returns, it returns
+// unchanged, whatever the base; FuzzNormalizeLoc checks the same on any
+// input.
+func TestNormalizeLocIsIdempotent(t *testing.T) {
+	for _, tt := range locTests {
+		if tt.strict || tt.wantErr != "" {
+			continue
+		}
+		for _, base := range []string{tt.base, "", "https://other.example/dir/sitemap.xml"} {
+			got, err := normalizeLoc(tt.want, parseBase(t, base), false)
+			if err != nil || got != tt.want {
+				t.Errorf("%s: normalizeLoc(%q, %q) = %q, %v", tt.name, short(tt.want), base, short(got), err)
+			}
+		}
 	}
 }
 
