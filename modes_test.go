@@ -126,7 +126,7 @@ func TestModesLength(t *testing.T) {
 	exact := prefix + strings.Repeat("a", 2048-len(prefix))
 	over := exact + "a"
 	// 2,047 characters written, 2,049 once the space is encoded.
-	encodedOver := prefix + strings.Repeat("a", 2046-len(prefix)) + " "
+	encodedOver := prefix + " " + strings.Repeat("a", 2046-len(prefix))
 	for _, strict := range []bool{false, true} {
 		locs, _ := mParse(t, strict, base, mURLSet(exact))
 		if len(locs) != 1 {
