@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"fmt"
+	"unicode/utf8"
 )
 
 // This file translates the extensions of a <url>: images, news, videos and
@@ -53,7 +54,10 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 		return "", false
 	}
 	written := string(raw)
-	if !d.strict && (v.cut || len(written) > maxURLLength) {
+	// Tolerant mode asks no more of the URL than that it is there and of
+	// at most 2,048 characters, counted as written: a character that is
+	// not in ASCII counts once (EXTURL-15, decision).
+	if !d.strict && (v.cut || len(written) > maxURLLength && utf8.RuneCountInString(written) > maxURLLength) {
 		d.invalid(written, fmt.Errorf("URL is longer than %s characters", "2,048"))
 		return "", false
 	}
