@@ -358,3 +358,25 @@ func TestModesSitemapLocations(t *testing.T) {
 		}
 	}
 }
+
+// TestModesTolerantLinkElements is the regression test of an AutoClose list
+// that closed every <link> at once: RSS links and xhtml:link elements with
+// content were rejected in tolerant mode.
+func TestModesTolerantLinkElements(t *testing.T) {
+	rss := `<rss version="2.0"><channel><item><link>https://example.com/post</link></item></channel></rss>`
+	hreflang := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+	  <url><loc>https://example.com/en</loc>
+	    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de">
+	    </xhtml:link>
+	  </url></urlset>`
+	for _, strict := range []bool{false, true} {
+		s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/feed.xml", &rss)
+		if err != nil || s.GetURLCount() != 1 {
+			t.Errorf("strict=%v: RSS: %v, %d URLs", strict, err, s.GetURLCount())
+		}
+		s, err = sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &hreflang)
+		if err != nil || s.GetURLCount() != 1 || len(s.GetURLs()[0].Hreflangs) != 1 {
+			t.Errorf("strict=%v: xhtml:link: %v, %d URLs", strict, err, s.GetURLCount())
+		}
+	}
+}
