@@ -136,8 +136,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 // isXML reports whether the decoded document is XML: its first byte that
-// is not white space is '<'. The white space before it is dropped. A
-// UTF-16 or UTF-32 document is an error, and so is one of white space only.
+// is not white space is '<'. The white space before it is dropped, but for
+// the indentation of the first line of a text document. A UTF-16 or UTF-32
+// document is an error, and so is one of white space only.
 func isXML(r *bufio.Reader) (bool, error) {
 	for first := true; ; first = false {
 		head, err := r.Peek(peekSize)
@@ -150,12 +151,25 @@ func isXML(r *bufio.Reader) (bool, error) {
 			return false, &decodeError{errUTF16}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
-		r.Discard(ws)
 		if ws < len(head) {
-			return head[ws] == '<', nil
+			if head[ws] == '<' {
+				r.Discard(ws)
+				return true, nil
+			}
+			// A text document: its first line keeps its indentation, so
+			// that it is read like any other line.
+			r.Discard(bytes.LastIndexByte(head[:ws], '\n') + 1)
+			return false, nil
 		}
 		if err != nil {
 			return false, &decodeError{errEmpty}
+		}
+		// White space only so far: drop it, but for the indentation of the
+		// line it ends in (one byte of it is enough to tell).
+		if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
+			r.Discard(nl + 1)
+		} else {
+			r.Discard(len(head) - 1)
 		}
 	}
 }
