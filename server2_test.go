@@ -281,8 +281,20 @@ func ct2Is(errs []error, target error) int {
 func ct2Equal(t *testing.T, what string, got, want []string) {
 	t.Helper()
 	if !slices.Equal(got, want) {
-		t.Errorf("%s:\n got  %v\n want %v", what, got, want)
+		t.Errorf("%s:\n got  %q\n want %q", what, ct2Short(got), ct2Short(want))
 	}
+}
+
+// ct2Short cuts long strings for a readable failure message.
+func ct2Short(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if len(s) > 300 {
+			s = s[:300] + "…"
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // ct2NoErrors fails the test when s recorded any error.
