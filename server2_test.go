@@ -376,12 +376,17 @@ func (tr *ct2Transport) Requests() []*http.Request {
 
 // ct2Fake is an http.RoundTripper that answers from a map of absolute URLs
 // to documents and never touches the network, so that tests can use hosts
-// such as example.com. An unknown URL is a 404.
+// such as example.com. An unknown URL is a 404; a document that begins
+// with ct2FakeRedirect is a 302.
 type ct2Fake struct {
 	mu   sync.Mutex
 	docs map[string]string
 	log  []string
 }
+
+// ct2FakeRedirect begins a document of ct2Fake that is a redirect to the
+// URL that follows it.
+const ct2FakeRedirect = "REDIRECT "
 
 func ct2NewFake(docs map[string]string) *ct2Fake { return &ct2Fake{docs: docs} }
 
@@ -392,8 +397,14 @@ func (f *ct2Fake) RoundTrip(req *http.Request) (*http.Response, error) {
 	f.log = append(f.log, u)
 	body, ok := f.docs[u]
 	status, code := "200 OK", http.StatusOK
-	if !ok {
+	header := http.Header{}
+	switch {
+	case !ok:
 		status, code = "404 Not Found", http.StatusNotFound
+	case strings.HasPrefix(body, ct2FakeRedirect):
+		status, code = "302 Found", http.StatusFound
+		header.Set("Location", strings.TrimPrefix(body, ct2FakeRedirect))
+		body = ""
 	}
 	return &http.Response{
 		Status:        status,
@@ -401,7 +412,7 @@ func (f *ct2Fake) RoundTrip(req *http.Request) (*http.Response, error) {
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        http.Header{},
+		Header:        header,
 		Body:          io.NopCloser(strings.NewReader(body)),
 		ContentLength: int64(len(body)),
 		Request:       req,
