@@ -336,3 +336,35 @@ func TestCT2RobotsGzip(t *testing.T) {
 		})
 	}
 }
+
+func TestCT2RobotsDetectionLastPathSegmentOnly(t *testing.T) {
+	// ROBOTS-1, ROBOTS-3: it is the last segment of the path that counts,
+	// not a host named robots.txt; a segment is compared unescaped.
+	content := "Sitemap: https://example.com/named.xml\nhttps://example.com/text-page\n"
+	tests := []struct {
+		url    string
+		robots bool
+	}{
+		{"https://robots.txt", false},
+		{"https://robots.txt/", false},
+		{"https://robots.txt?x=1", false},
+		{"https://robots.txt/sitemap.txt", false},
+		{"https://robots.txt/robots.txt", true},
+		{"https://example.com/robots%2Etxt", true},
+		{"https://example.com/a%2Frobots.txt", false},
+		{"https://example.com/ROBOTS.TXT?v=2#x", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			s, err := sitemap.New().SetFollow([]string{`^$`}).Parse(tt.url, &content)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			robots := s.GetSitemapCount() == 1 && s.GetURLCount() == 0
+			text := s.GetSitemapCount() == 0 && s.GetURLCount() == 1
+			if !robots && !text || robots != tt.robots {
+				t.Errorf("read as robots.txt: %v, want %v (sitemaps %q, URLs %q)", robots, tt.robots, ct2SitemapLocs(s.GetSitemaps()), ct2Locs(s.GetURLs()))
+			}
+		})
+	}
+}
