@@ -124,7 +124,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		return 0, &decodeError{l.err}
 	}
-	if int64(len(p)) > l.left+1 {
+	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
+	// a limit of math.MaxInt64.)
+	if size := int64(len(p)); size > 0 && size-1 > l.left {
 		p = p[:l.left+1]
 	}
 	n, err := l.r.Read(p)
