@@ -2,6 +2,7 @@ package sitemap_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -338,6 +339,52 @@ func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
 					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), tt.want)
 				})
 			}
+		})
+	}
+}
+
+func TestCT2TextLongLines(t *testing.T) {
+	// TEXT-2, TOLERANT-6: a line of any length, around the size of the
+	// reader's buffer and past what is kept of a line, is read past, and
+	// the lines after it are read; a URL line that long is rejected.
+	for _, n := range []int{4095, 4096, 32767, 32768, 32769, 65535, 65536, 65537, 200000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			comment := "#" + strings.Repeat("x", n-1)
+			content := comment + "\nhttps://example.com/after-comment\n" + comment + "\r\nhttps://example.com/after-crlf\n"
+			s, err := sitemap.New().Parse("https://example.com/sitemap.txt", &content)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			ct2NoErrors(t, s)
+			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
+		})
+	}
+}
+
+func TestCT2TextLongURLLineRejected(t *testing.T) {
+	// TOLERANT-6, ROBOTS-12: a URL line longer than 2,048 characters, as
+	// long as the reader's buffer or longer than what is kept of a line,
+	// is rejected, and the lines after it are read.
+	for _, n := range []int{4095, 32768, 65537, 200000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			comment := "#" + strings.Repeat("x", n-1)
+			long := "https://example.com/" + strings.Repeat("a", n)
+			content := long + "\nhttps://example.com/after\n"
+			s, err := sitemap.New().Parse("https://example.com/sitemap.txt", &content)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/after"})
+			if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %q, want one *ValidationError", ct2Short(ct2Msgs(s.GetErrors())))
+			}
+
+			robots := "Sitemap: " + long + "\n" + comment + "\nSitemap: https://example.com/after.xml\n"
+			s, err = sitemap.New().SetFollow([]string{`^$`}).Parse("https://example.com/robots.txt", &robots)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/after.xml"})
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -983,5 +984,67 @@ func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
 	ct2One(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 	if s.GetErrorsCount() != 5 {
 		t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+	}
+}
+
+func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
+	// MAXSIZE-6, MAXSIZE-7, MAXDEPTH-8, MAXSITEMAPS-14, MAXURLS-10,
+	// MAXVALERR-9, MAXCONC-6, TIMEOUT-1, TIMEOUT-2, CONFIG-11 (decision):
+	// a rejected value records a *ConfigError for its setting and leaves
+	// the value as it was.
+	tests := []struct {
+		field string
+		good  func(*sitemap.S) *sitemap.S
+		bad   func(*sitemap.S) *sitemap.S
+		get   func(*sitemap.S) int64
+		want  int64
+	}{
+		{"maxResponseSize", func(s *sitemap.S) *sitemap.S { return s.SetMaxResponseSize(math.MaxInt64) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxResponseSize(0) },
+			func(s *sitemap.S) int64 { return s.GetMaxResponseSize() }, math.MaxInt64},
+		{"maxResponseSize", func(s *sitemap.S) *sitemap.S { return s.SetMaxResponseSize(1) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxResponseSize(-1) },
+			func(s *sitemap.S) int64 { return s.GetMaxResponseSize() }, 1},
+		{"maxDepth", func(s *sitemap.S) *sitemap.S { return s.SetMaxDepth(3) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxDepth(0) },
+			func(s *sitemap.S) int64 { return int64(s.GetMaxDepth()) }, 3},
+		{"maxSitemaps", func(s *sitemap.S) *sitemap.S { return s.SetMaxSitemaps(0) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxSitemaps(-1) },
+			func(s *sitemap.S) int64 { return int64(s.GetMaxSitemaps()) }, 0},
+		{"maxURLs", func(s *sitemap.S) *sitemap.S { return s.SetMaxURLs(7) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxURLs(-7) },
+			func(s *sitemap.S) int64 { return int64(s.GetMaxURLs()) }, 7},
+		{"maxValidationErrors", func(s *sitemap.S) *sitemap.S { return s.SetMaxValidationErrors(0) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxValidationErrors(-2) },
+			func(s *sitemap.S) int64 { return int64(s.GetMaxValidationErrors()) }, 0},
+		{"maxConcurrency", func(s *sitemap.S) *sitemap.S { return s.SetMaxConcurrency(0) }, func(s *sitemap.S) *sitemap.S { return s.SetMaxConcurrency(-1) },
+			func(s *sitemap.S) int64 { return int64(s.GetMaxConcurrency()) }, 0},
+		{"fetchTimeout", func(s *sitemap.S) *sitemap.S { return s.SetFetchTimeout(65535) }, func(s *sitemap.S) *sitemap.S { return s.SetFetchTimeout(0) },
+			func(s *sitemap.S) int64 { return int64(s.GetFetchTimeout()) }, 65535},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			s := tt.good(sitemap.New())
+			ct2NoErrors(t, s)
+			tt.bad(s)
+			cerrs := ct2Of[*sitemap.ConfigError](s.GetErrors())
+			if len(cerrs) != 1 || cerrs[0].Field != tt.field || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %q, want one *ConfigError for %s", ct2Msgs(s.GetErrors()), tt.field)
+			}
+			if got := tt.get(s); got != tt.want {
+				t.Errorf("value %d after a rejected one, want %d", got, tt.want)
+			}
+			tt.good(s)
+			ct2NoErrors(t, s)
+		})
+	}
+	// The largest size limit is a limit all the same: a document is read,
+	// passed in or fetched, compressed or not.
+	srv := ct2NewServer(t)
+	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml.gz")))
+	srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
+	srv.Bytes("/b.xml.gz", ct2Gzip(t, ct2URLSet("https://example.com/b")))
+	content := ct2URLSet("https://example.com/a")
+	s, err := sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse("https://example.com/sitemap.xml", &content)
+	if err != nil || s.GetURLCount() != 1 {
+		t.Errorf("MaxInt64, passed in: err %v, %d URLs", err, s.GetURLCount())
+	}
+	s, err = sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse(srv.URL("/index.xml"), nil)
+	if err != nil || s.GetURLCount() != 2 || s.GetErrorsCount() != 0 {
+		t.Errorf("MaxInt64, fetched: err %v, %d URLs, errors %q", err, s.GetURLCount(), ct2Msgs(s.GetErrors()))
 	}
 }
