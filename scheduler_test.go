@@ -220,9 +220,9 @@ func (h *ct2HeldTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 func TestCT2MaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
 	// MAXCONC-3, MAXCONC-4: a sitemap waiting for a slot has no goroutine;
-	// with a limit of 1 and 1,000 sitemaps listed, the goroutines of the
-	// call stay few while the first request is held.
-	const total = 1000
+	// with a limit of 1 and 400 sitemaps listed, the goroutines of the call
+	// stay few while the first request is held.
+	const total = 400
 	held := &ct2HeldTransport{fake: ct2FakeSite(total), arrived: make(chan string, total), release: make(chan struct{})}
 	before := runtime.NumGoroutine()
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: held}).SetMaxConcurrency(1)
