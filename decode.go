@@ -74,8 +74,10 @@ func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err err
 			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		out = getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
-		done = func() { putReader(out); putReader(br) }
+		zr := getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		// zr, not out: a return with an error sets out to nil before done
+		// runs.
+		out, done = zr, func() { putReader(zr); putReader(br) }
 	}
 	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
 		out.Discard(3)
