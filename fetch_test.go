@@ -326,3 +326,15 @@ func TestCT2FetchFailures(t *testing.T) {
 		}
 	})
 }
+
+func TestCT2UserAgentOnRedirects(t *testing.T) {
+	// UA-1: a request that a redirect leads to carries the user agent too.
+	srv := ct2NewServer(t)
+	srv.Redirect("/old.xml", "/new.xml")
+	srv.Doc("/new.xml", ct2URLSet("https://example.com/a"))
+	if _, err := sitemap.New().SetUserAgent("RedirectBot/1").Parse(srv.URL("/old.xml"), nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	ct2Equal(t, "requests", srv.Log(), []string{"/old.xml", "/new.xml"})
+	ct2Equal(t, "agents", srv.Agents(), []string{"RedirectBot/1", "RedirectBot/1"})
+}
