@@ -427,6 +427,13 @@ func TestDocuments(t *testing.T) {
 			{indexURLs[1], time.Date(2024, 2, 20, 0, 0, 0, 0, time.UTC)},
 			{indexURLs[2], time.Time{}},
 		}},
+		// The sample of the README's set-up command.
+		{"sitemap.xml", nil, []page{
+			{indexURLs[0], time.Date(2024, 3, 1, 8, 0, 0, 0, time.UTC)},
+			{teapot, time.Date(2024, 2, 20, 0, 0, 0, 0, time.UTC)},
+			{kettle, time.Date(2024, 2, 22, 0, 0, 0, 0, time.UTC)},
+			{indexURLs[2], time.Time{}},
+		}},
 		{"sitemap-products.xml.gz", nil, []page{
 			{teapot, time.Date(2024, 2, 20, 0, 0, 0, 0, time.UTC)},
 			{cups, time.Date(2024, 2, 21, 0, 0, 0, 0, time.UTC)},
