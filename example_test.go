@@ -39,8 +39,8 @@ func exampleHost(srv *httptest.Server, s string) string {
 	return strings.ReplaceAll(s, srv.URL, "https://example.com")
 }
 
-// urlset returns a sitemap that lists locs.
-func urlset(locs ...string) string {
+// exampleURLSet returns a sitemap that lists locs.
+func exampleURLSet(locs ...string) string {
 	var b strings.Builder
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for _, loc := range locs {
@@ -50,8 +50,8 @@ func urlset(locs ...string) string {
 	return b.String()
 }
 
-// sitemapIndex returns a sitemap index that lists locs.
-func sitemapIndex(locs ...string) string {
+// exampleIndex returns a sitemap index that lists locs.
+func exampleIndex(locs ...string) string {
 	var b strings.Builder
 	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for _, loc := range locs {
@@ -98,7 +98,7 @@ func ExampleS_Parse() {
 // With nil content, the document is fetched.
 func ExampleS_Parse_fetch() {
 	srv := exampleServer(map[string]string{
-		"/sitemap.xml": urlset("https://example.com/", "https://example.com/contact"),
+		"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/contact"),
 	})
 	defer srv.Close()
 
@@ -114,7 +114,7 @@ func ExampleS_Parse_fetch() {
 
 func ExampleS_ParseContext() {
 	srv := exampleServer(map[string]string{
-		"/sitemap.xml": urlset("https://example.com/", "https://example.com/contact"),
+		"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/contact"),
 	})
 	defer srv.Close()
 
@@ -130,7 +130,7 @@ func ExampleS_ParseContext() {
 // A call whose context ends before its first request gets the
 // *NetworkError of that request, which wraps the error of the context.
 func ExampleS_ParseContext_cancelled() {
-	srv := exampleServer(map[string]string{"/sitemap.xml": urlset("https://example.com/")})
+	srv := exampleServer(map[string]string{"/sitemap.xml": exampleURLSet("https://example.com/")})
 	defer srv.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -146,7 +146,7 @@ func ExampleS_SetUserAgent() {
 	agents := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		agents <- r.UserAgent()
-		io.WriteString(w, urlset("https://example.com/"))
+		io.WriteString(w, exampleURLSet("https://example.com/"))
 	}))
 	defer srv.Close()
 
@@ -192,9 +192,9 @@ func ExampleS_SetMaxResponseSize() {
 
 func ExampleS_SetMaxDepth() {
 	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml":   sitemapIndex("/sitemap-index-2.xml"),
-		"/sitemap-index-2.xml": sitemapIndex("/sitemap.xml"),
-		"/sitemap.xml":         urlset("https://example.com/"),
+		"/sitemap-index.xml":   exampleIndex("/sitemap-index-2.xml"),
+		"/sitemap-index-2.xml": exampleIndex("/sitemap.xml"),
+		"/sitemap.xml":         exampleURLSet("https://example.com/"),
 	})
 	defer srv.Close()
 
@@ -217,10 +217,10 @@ func ExampleS_SetMaxConcurrency() {
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		if r.URL.Path == "/sitemap-index.xml" {
-			io.WriteString(w, sitemapIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml"))
+			io.WriteString(w, exampleIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml"))
 			return
 		}
-		io.WriteString(w, urlset("https://example.com"+strings.TrimSuffix(r.URL.Path, ".xml")))
+		io.WriteString(w, exampleURLSet("https://example.com"+strings.TrimSuffix(r.URL.Path, ".xml")))
 	}))
 	defer srv.Close()
 
@@ -236,12 +236,12 @@ func ExampleS_SetMaxConcurrency() {
 
 func ExampleS_SetMaxSitemaps() {
 	srv := exampleServer(map[string]string{
-		"/a.xml": urlset("https://example.com/a"),
-		"/b.xml": urlset("https://example.com/b"),
-		"/c.xml": urlset("https://example.com/c"),
+		"/a.xml": exampleURLSet("https://example.com/a"),
+		"/b.xml": exampleURLSet("https://example.com/b"),
+		"/c.xml": exampleURLSet("https://example.com/c"),
 	})
 	defer srv.Close()
-	index := sitemapIndex(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
+	index := exampleIndex(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
 
 	// One at a time, so that it is the first two that are fetched.
 	s, err := sitemap.New().SetMaxSitemaps(2).SetMultiThread(false).
@@ -256,7 +256,7 @@ func ExampleS_SetMaxSitemaps() {
 }
 
 func ExampleS_SetMaxURLs() {
-	content := urlset("https://example.com/1", "https://example.com/2", "https://example.com/3",
+	content := exampleURLSet("https://example.com/1", "https://example.com/2", "https://example.com/3",
 		"https://example.com/4", "https://example.com/5")
 	s, err := sitemap.New().SetMaxURLs(3).Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(err, s.GetURLCount())
@@ -270,7 +270,7 @@ func ExampleS_SetMaxURLs() {
 
 func ExampleS_SetMaxValidationErrors() {
 	// Three entries without a location, and one with.
-	content := urlset("", "", "", "https://example.com/")
+	content := exampleURLSet("", "", "", "https://example.com/")
 	s, _ := sitemap.New().SetMaxValidationErrors(2).Parse("https://example.com/sitemap.xml", &content)
 
 	var invalid, limit int
@@ -293,10 +293,10 @@ func ExampleS_SetMaxValidationErrors() {
 
 func ExampleS_SetMultiThread() {
 	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": sitemapIndex("/c.xml", "/a.xml", "/b.xml"),
-		"/a.xml":             urlset("https://example.com/a"),
-		"/b.xml":             urlset("https://example.com/b"),
-		"/c.xml":             urlset("https://example.com/c"),
+		"/sitemap-index.xml": exampleIndex("/c.xml", "/a.xml", "/b.xml"),
+		"/a.xml":             exampleURLSet("https://example.com/a"),
+		"/b.xml":             exampleURLSet("https://example.com/b"),
+		"/c.xml":             exampleURLSet("https://example.com/c"),
 	})
 	defer srv.Close()
 
@@ -338,9 +338,9 @@ func ExampleS_SetStrict() {
 
 func ExampleS_SetFollow() {
 	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml":    sitemapIndex("/sitemap-products.xml", "/sitemap-blog.xml"),
-		"/sitemap-products.xml": urlset("https://example.com/products/teapot"),
-		"/sitemap-blog.xml":     urlset("https://example.com/blog/tea"),
+		"/sitemap-index.xml":    exampleIndex("/sitemap-products.xml", "/sitemap-blog.xml"),
+		"/sitemap-products.xml": exampleURLSet("https://example.com/products/teapot"),
+		"/sitemap-blog.xml":     exampleURLSet("https://example.com/blog/tea"),
 	})
 	defer srv.Close()
 
@@ -363,7 +363,7 @@ func ExampleS_SetFollow() {
 }
 
 func ExampleS_SetRules() {
-	content := urlset("https://example.com/", "https://example.com/products/teapot",
+	content := exampleURLSet("https://example.com/", "https://example.com/products/teapot",
 		"https://example.com/category/tea", "https://example.com/about")
 	s, err := sitemap.New().SetRules([]string{`/products/`, `/category/`}).
 		Parse("https://example.com/sitemap.xml", &content)
@@ -379,12 +379,12 @@ func ExampleS_SetRules() {
 	// https://example.com/category/tea
 }
 
-// countingTransport counts the requests that go through it.
-type countingTransport struct {
+// exampleTransport counts the requests that go through it.
+type exampleTransport struct {
 	n atomic.Int32
 }
 
-func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+func (t *exampleTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	t.n.Add(1)
 	return http.DefaultTransport.RoundTrip(r)
 }
@@ -393,13 +393,13 @@ func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // the place of the fetch timeout.
 func ExampleS_SetHTTPClient() {
 	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": sitemapIndex("/a.xml", "/b.xml"),
-		"/a.xml":             urlset("https://example.com/a"),
-		"/b.xml":             urlset("https://example.com/b"),
+		"/sitemap-index.xml": exampleIndex("/a.xml", "/b.xml"),
+		"/a.xml":             exampleURLSet("https://example.com/a"),
+		"/b.xml":             exampleURLSet("https://example.com/b"),
 	})
 	defer srv.Close()
 
-	transport := &countingTransport{}
+	transport := &exampleTransport{}
 	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	s := sitemap.New().SetHTTPClient(client)
 	if _, err := s.Parse(srv.URL+"/sitemap-index.xml", nil); err != nil {
@@ -557,7 +557,7 @@ func ExampleS_GetURLs() {
 
 // The URLs the iterator yields are copies: they may be changed and sorted.
 func ExampleS_URLs() {
-	content := urlset("https://example.com/b", "https://example.com/c", "https://example.com/a")
+	content := exampleURLSet("https://example.com/b", "https://example.com/c", "https://example.com/a")
 	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	if err != nil {
 		fmt.Println(err)
@@ -586,7 +586,7 @@ func ExampleS_GetURLCount() {
 }
 
 func ExampleS_GetRandomURLs() {
-	content := urlset("https://example.com/1", "https://example.com/2", "https://example.com/3",
+	content := exampleURLSet("https://example.com/1", "https://example.com/2", "https://example.com/3",
 		"https://example.com/4", "https://example.com/5")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 
@@ -639,7 +639,7 @@ func ExampleS_GetSitemapCount() {
 // wrong further on is in GetErrors.
 func ExampleS_GetErrors() {
 	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": sitemapIndex("/missing.xml", "ftp://example.com/sitemap.xml"),
+		"/sitemap-index.xml": exampleIndex("/missing.xml", "ftp://example.com/sitemap.xml"),
 	})
 	defer srv.Close()
 
@@ -674,7 +674,7 @@ func ExampleS_Errors() {
 }
 
 func ExampleS_GetErrorsCount() {
-	content := urlset("https://example.com/", "", "ftp://example.com/file")
+	content := exampleURLSet("https://example.com/", "", "ftp://example.com/file")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(s.GetURLCount(), s.GetErrorsCount())
 	// Output:
@@ -684,7 +684,7 @@ func ExampleS_GetErrorsCount() {
 // A rejected setting is a *ConfigError, which stays until the setting is
 // given a valid value; until then, Parse parses nothing.
 func ExampleConfigError() {
-	content := urlset("https://example.com/")
+	content := exampleURLSet("https://example.com/")
 	s := sitemap.New().SetMaxDepth(0)
 	_, err := s.Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(err)
@@ -742,7 +742,7 @@ func ExampleNetworkError_Error() {
 // A response over the size limit is a *NetworkError that wraps
 // ErrMaxResponseSize.
 func ExampleNetworkError_Unwrap() {
-	srv := exampleServer(map[string]string{"/sitemap.xml": urlset("https://example.com/", "https://example.com/about")})
+	srv := exampleServer(map[string]string{"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/about")})
 	defer srv.Close()
 
 	_, err := sitemap.New().SetMaxResponseSize(50).Parse(srv.URL+"/sitemap.xml", nil)
@@ -774,7 +774,7 @@ func ExampleParseError_Error() {
 
 // The *ParseError of a limit wraps the sentinel of that limit.
 func ExampleParseError_Unwrap() {
-	content := urlset("https://example.com/1", "https://example.com/2")
+	content := exampleURLSet("https://example.com/1", "https://example.com/2")
 	s, _ := sitemap.New().SetMaxURLs(1).Parse("https://example.com/sitemap.xml", &content)
 	var parseErr *sitemap.ParseError
 	errors.As(s.GetErrors()[0], &parseErr)
@@ -806,7 +806,7 @@ func ExampleValidationError_Error() {
 }
 
 func ExampleValidationError_Unwrap() {
-	content := urlset("")
+	content := exampleURLSet("")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	var valErr *sitemap.ValidationError
 	errors.As(s.GetErrors()[0], &valErr)
@@ -839,7 +839,7 @@ func ExampleLastModTime() {
 
 // The error of a limit that was reached tells the limit with errors.Is.
 func Example_limitErrors() {
-	content := urlset("https://example.com/1", "https://example.com/2", "", "")
+	content := exampleURLSet("https://example.com/1", "https://example.com/2", "", "")
 	s, _ := sitemap.New().SetMaxURLs(1).SetMaxValidationErrors(1).Parse("https://example.com/sitemap.xml", &content)
 	for _, err := range s.GetErrors() {
 		switch {
@@ -891,8 +891,8 @@ func Example_sitemapIndex() {
   <sitemap><loc>sitemap-pages.xml</loc><lastmod>2024-03-01</lastmod></sitemap>
   <sitemap><loc>sitemap-posts.xml</loc></sitemap>
 </sitemapindex>`,
-		"/sitemap-pages.xml": urlset("https://example.com/", "https://example.com/about"),
-		"/sitemap-posts.xml": urlset("https://example.com/blog/first-post"),
+		"/sitemap-pages.xml": exampleURLSet("https://example.com/", "https://example.com/about"),
+		"/sitemap-posts.xml": exampleURLSet("https://example.com/blog/first-post"),
 	})
 	defer srv.Close()
 
@@ -925,8 +925,8 @@ Disallow: /cart/
 Sitemap: /sitemap-pages.xml
   sitemap: /sitemap-posts.xml # the blog
 `,
-		"/sitemap-pages.xml": urlset("https://example.com/"),
-		"/sitemap-posts.xml": urlset("https://example.com/blog/first-post"),
+		"/sitemap-pages.xml": exampleURLSet("https://example.com/"),
+		"/sitemap-posts.xml": exampleURLSet("https://example.com/blog/first-post"),
 	})
 	defer srv.Close()
 
@@ -995,7 +995,7 @@ not a URL
 func Example_gzip() {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	io.WriteString(zw, urlset("https://example.com/", "https://example.com/about"))
+	io.WriteString(zw, exampleURLSet("https://example.com/", "https://example.com/about"))
 	zw.Close()
 
 	content := buf.String()
