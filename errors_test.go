@@ -293,15 +293,17 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 // not when a setter records or clears an error, not when a call starts.
 func TestCt1GetErrorsList(t *testing.T) {
 	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/m1.xml", "{base}/m2.xml")},
+		// Three errors recorded one by one: a list grown by append would
+		// have room to spare.
+		"/index.xml": {Body: ct1Index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
 	})
 	s := sitemap.New().SetMultiThread(false)
 	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 		t.Fatal(err)
 	}
 	a, b := s.GetErrors(), s.GetErrors()
-	if len(a) != 2 {
-		t.Fatalf("errors %q, want 2", ct1Messages(a))
+	if len(a) != 3 {
+		t.Fatalf("errors %q, want 3", ct1Messages(a))
 	}
 	if &a[0] != &b[0] {
 		t.Error("two GetErrors() calls return different arrays: the list is copied")
@@ -313,15 +315,15 @@ func TestCt1GetErrorsList(t *testing.T) {
 	first := a[0]
 	c := append(a, errors.New("appended"))
 	c[0] = errors.New("set in the appended copy")
-	if s.GetErrorsCount() != 2 || s.GetErrors()[0] != first {
+	if s.GetErrorsCount() != 3 || s.GetErrors()[0] != first {
 		t.Errorf("appending to the result reached the instance: %q", ct1Messages(s.GetErrors()))
 	}
 	// ERRORS-1: a configuration error recorded now comes first.
 	s.SetMaxURLs(-1)
 	now := s.GetErrors()
 	var ce *sitemap.ConfigError
-	if len(now) != 3 || !errors.As(now[0], &ce) || now[1] != a[0] || now[2] != a[1] {
-		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's two errors", ct1Messages(now))
+	if len(now) != 4 || !errors.As(now[0], &ce) || now[1] != a[0] || now[2] != a[1] || now[3] != a[2] {
+		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's three errors", ct1Messages(now))
 	}
 	s.SetMaxURLs(0)
 	if got := ct1Messages(s.GetErrors()); !slices.Equal(got, want) {
@@ -334,7 +336,7 @@ func TestCt1GetErrorsList(t *testing.T) {
 	if got := ct1Messages(a); !slices.Equal(got, want) || a[0] != first {
 		t.Errorf("a slice returned earlier changed: %q", got)
 	}
-	if got := ct1Messages(now); len(got) != 3 {
+	if got := ct1Messages(now); len(got) != 4 {
 		t.Errorf("a slice returned earlier changed: %q", got)
 	}
 }

@@ -160,25 +160,41 @@ func ct1Within(t *testing.T, d time.Duration, what string, f func()) {
 }
 
 // ct1Blocker is a handler that announces each request it gets on entered
-// and answers body only once release is closed (or the request ends).
+// and answers only once Release is called. Created before the server, it
+// releases its requests when the test ends, so that a test that fails while
+// a request is held does not leave the server's Close waiting for it.
 type ct1Blocker struct {
 	entered chan string
 	release chan struct{}
+	once    sync.Once
 }
 
-func newCt1Blocker() *ct1Blocker {
-	return &ct1Blocker{entered: make(chan string, 16), release: make(chan struct{})}
+func newCt1Blocker(t testing.TB) *ct1Blocker {
+	b := &ct1Blocker{entered: make(chan string, 16), release: make(chan struct{})}
+	t.Cleanup(b.Release)
+	return b
+}
+
+// Release lets every request held, and every later one, be answered.
+func (b *ct1Blocker) Release() { b.once.Do(func() { close(b.release) }) }
+
+// Wait holds a request until Release is called or the request ends; it
+// reports whether the request is to be answered.
+func (b *ct1Blocker) Wait(r *http.Request) bool {
+	b.entered <- r.URL.Path
+	select {
+	case <-b.release:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 func (b *ct1Blocker) handler(body func() string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		b.entered <- r.URL.Path
-		select {
-		case <-b.release:
-		case <-r.Context().Done():
-			return
+		if b.Wait(r) {
+			fmt.Fprint(w, body())
 		}
-		fmt.Fprint(w, body())
 	}
 }
 

@@ -430,7 +430,7 @@ func TestCt1PatternsApply(t *testing.T) {
 func TestCt1SetMultiThreadApplies(t *testing.T) {
 	t.Run("on", func(t *testing.T) {
 		// Both sitemaps are requested before either is answered.
-		b := newCt1Blocker()
+		b := newCt1Blocker(t)
 		srv := ct1Serve(t, map[string]ct1Resp{
 			"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/b.xml")},
 			"/a.xml":     {Handler: b.handler(func() string { return ct1URLSet("https://example.com/a") })},
@@ -441,7 +441,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 		go func() { _, err := s.Parse(srv.URL+"/index.xml", nil); done <- err }()
 		ct1Recv(t, b.entered, "the first sitemap request")
 		ct1Recv(t, b.entered, "the second sitemap request while the first is open")
-		close(b.release)
+		b.Release()
 		if err := ct1Recv(t, done, "Parse"); err != nil {
 			t.Fatal(err)
 		}

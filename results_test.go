@@ -169,7 +169,18 @@ func ct1SharesMemory(c, orig *sitemap.URL) string {
 // GETURLS-1, GETURLS-2, GETURLS-3: GetURLs returns the list the instance
 // keeps, with no spare capacity, so that append copies it.
 func TestCt1GetURLsSharedList(t *testing.T) {
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet("https://example.com/1", "https://example.com/2", "https://example.com/3"))
+	// Three sitemaps, three commits: the list grows by append, and would
+	// have room to spare if it were handed out as it is.
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/index.xml": {Body: ct1Index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml")},
+		"/1.xml":     {Body: ct1URLSet("https://example.com/1")},
+		"/2.xml":     {Body: ct1URLSet("https://example.com/2")},
+		"/3.xml":     {Body: ct1URLSet("https://example.com/3")},
+	})
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, b := s.GetURLs(), s.GetURLs()
 	if len(a) != 3 {
 		t.Fatalf("%d URLs, want 3", len(a))
