@@ -893,3 +893,45 @@ func TestCt1ReuseInstance(t *testing.T) {
 		}
 	})
 }
+
+// GETSITEMAPS-13, GETSITEMAPS-14, MULTI-6: with multi-threading off, a call
+// gives its sitemaps, URLs and errors in the same order every time.
+func TestCt1SequentialOrderRepeats(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/robots.txt": {Body: "Sitemap: {base}/i1.xml\nSitemap: {base}/i2.xml\n"},
+		"/i1.xml":     {Body: ct1Index("{base}/a.xml", "{base}/missing-1.xml", "{base}/b.xml")},
+		"/i2.xml":     {Body: ct1Index("{base}/c.xml", "{base}/a.xml", "{base}/missing-2.xml")},
+		"/a.xml":      {Body: ct1URLSet("{base}/a1", "", "{base}/a2")},
+		"/b.xml":      {Body: ct1URLSet("{base}/b1", "ftp://example.com/b")},
+		"/c.xml":      {Body: ct1URLSet("{base}/c1")},
+	})
+	s := sitemap.New().SetMultiThread(false)
+	var first [3][]string
+	for call := range 5 {
+		if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+			t.Fatal(err)
+		}
+		got := [3][]string{ct1SitemapLocs(s.GetSitemaps()), ct1Locs(s.GetURLs()), ct1Messages(s.GetErrors())}
+		if call == 0 {
+			first = got
+			wantSitemaps := []string{srv.URL + "/i1.xml", srv.URL + "/i2.xml", srv.URL + "/a.xml", srv.URL + "/missing-1.xml",
+				srv.URL + "/b.xml", srv.URL + "/c.xml", srv.URL + "/missing-2.xml"}
+			if !slices.Equal(got[0], wantSitemaps) {
+				t.Errorf("GetSitemaps() = %q, want %q", got[0], wantSitemaps)
+			}
+			wantURLs := []string{srv.URL + "/a1", srv.URL + "/a2", srv.URL + "/b1", srv.URL + "/c1"}
+			if !slices.Equal(got[1], wantURLs) {
+				t.Errorf("GetURLs() = %q, want %q", got[1], wantURLs)
+			}
+			if len(got[2]) != 4 {
+				t.Errorf("errors %q, want 4", got[2])
+			}
+			continue
+		}
+		for i, what := range []string{"sitemaps", "URLs", "errors"} {
+			if !slices.Equal(got[i], first[i]) {
+				t.Errorf("call %d: %s %q, the first call gave %q", call, what, got[i], first[i])
+			}
+		}
+	}
+}
