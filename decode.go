@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -40,32 +41,50 @@ func (e errUnsupportedEncoding) Error() string {
 // its encoding.
 const peekSize = 1024
 
+// readers keeps the buffered readers of documents that were read, so that
+// a call of many small documents does not allocate one for each.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+
+func getReader(r io.Reader) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
 // decode undoes the compression of r and drops a byte order mark. maxSize
-// caps the content, decompressed.
-func decode(r io.Reader, maxSize int64) (*bufio.Reader, error) {
-	br := bufio.NewReaderSize(r, 32<<10)
+// caps the content, decompressed. done gives the buffers back once the
+// document is read.
+func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err error) {
+	br := getReader(&limitedReader{r: r, left: maxSize,
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}})
+	done = func() { putReader(br) }
+	out = br
 	magic, err := br.Peek(2)
 	if err != nil && !isEOF(err) {
-		return nil, err
+		return nil, done, err
 	}
-	var out io.Reader = br
-	limitErr := &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, gzipError(err)
+			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		out = &gzipMembers{br: br, z: z}
-		limitErr = errDecompressedLimit(maxSize).(*limitError)
+		zr := getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		// zr, not out: a return with an error sets out to nil before done
+		// runs.
+		out, done = zr, func() { putReader(zr); putReader(br) }
 	}
-	dr := bufio.NewReaderSize(&limitedReader{r: out, left: maxSize, err: limitErr}, 32<<10)
-	if b, err := dr.Peek(3); err == nil && bytes.Equal(b, bom) {
-		dr.Discard(3)
+	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
+		out.Discard(3)
 	} else if err != nil && !isEOF(err) {
-		return nil, err
+		return nil, done, err
 	}
-	return dr, nil
+	return out, done, nil
 }
 
 // gzipError is the cause of content that could not be decompressed.
@@ -124,7 +143,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		return 0, &decodeError{l.err}
 	}
-	if int64(len(p)) > l.left+1 {
+	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
+	// a limit of math.MaxInt64.)
+	if size := int64(len(p)); size > 0 && size-1 > l.left {
 		p = p[:l.left+1]
 	}
 	n, err := l.r.Read(p)
@@ -136,8 +157,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 // isXML reports whether the decoded document is XML: its first byte that
-// is not white space is '<'. The white space before it is dropped. A
-// UTF-16 or UTF-32 document is an error, and so is one of white space only.
+// is not white space is '<'. The white space before it is dropped, but for
+// the indentation of the first line of a text document. A UTF-16 or UTF-32
+// document is an error, and so is one of white space only.
 func isXML(r *bufio.Reader) (bool, error) {
 	for first := true; ; first = false {
 		head, err := r.Peek(peekSize)
@@ -150,12 +172,25 @@ func isXML(r *bufio.Reader) (bool, error) {
 			return false, &decodeError{errUTF16}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
-		r.Discard(ws)
 		if ws < len(head) {
-			return head[ws] == '<', nil
+			if head[ws] == '<' {
+				r.Discard(ws)
+				return true, nil
+			}
+			// A text document: its first line keeps its indentation, so
+			// that it is read like any other line.
+			r.Discard(bytes.LastIndexByte(head[:ws], '\n') + 1)
+			return false, nil
 		}
 		if err != nil {
 			return false, &decodeError{errEmpty}
+		}
+		// White space only so far: drop it, but for the indentation of the
+		// line it ends in (one byte of it is enough to tell).
+		if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
+			r.Discard(nl + 1)
+		} else {
+			r.Discard(len(head) - 1)
 		}
 	}
 }

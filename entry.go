@@ -57,7 +57,8 @@ func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
 
 // parse decodes body and runs the parse stage its format calls for.
 func (d *doc) parse(body io.Reader, robots bool) error {
-	r, err := decode(body, d.c.cfg.maxResponseSize)
+	r, done, err := decode(body, d.c.cfg.maxResponseSize)
+	defer done()
 	if err != nil {
 		return unwrapDecode(err)
 	}
@@ -213,6 +214,11 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if !ok {
 		return true
 	}
+	// A page the URL rules leave out is not looked at further: its values
+	// are none of the caller's concern.
+	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
+		return true
+	}
 	u := URL{Loc: loc}
 	// In strict mode the values of a <url> must parse, or the entry is
 	// skipped; every value that fails is reported.
@@ -247,14 +253,14 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return true
 	}
 	d.extensions(e, &u)
-	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
-		return true
-	}
 	if !d.c.urls.take() {
 		d.c.limitURLs()
 		return false
 	}
 	d.nURLs++
+	if d.c.emit != nil {
+		return d.c.emitItem(item{u: u})
+	}
 	d.urls = append(d.urls, u)
 	return true
 }
