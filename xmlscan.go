@@ -72,6 +72,10 @@ type scanEntry struct {
 	autoClose bool // an element of xml.HTMLAutoClose (tolerant mode only)
 	off, mid  int
 	end       int
+	// space is the namespace URI of an element as translated when it
+	// started. Its end element translates the same: the bindings below it
+	// do not change while it is open.
+	space []byte
 }
 
 // scanTokenizer is the fast tokenizer; see newScanTokenizer.
@@ -91,6 +95,7 @@ type scanTokenizer struct {
 	inCDATA bool     // the next bytes continue a CDATA section
 
 	stk   []scanEntry
+	binds []int  // the indexes in stk of the bindings, innermost last
 	arena []byte // the names and URIs of stk
 	depth int
 
@@ -178,7 +183,10 @@ func (t *scanTokenizer) startElement() (*xmlToken, error) {
 	if t.depth > maxNesting {
 		return nil, errTooDeep
 	}
-	t.tok.name.space = t.translate(t.tok.name.space, t.tok.name.local, true)
+	// Translated from the arena's copy, the space outlives the buffer.
+	e := &t.stk[len(t.stk)-1]
+	e.space = t.translate(t.arena[e.off:e.mid], t.tok.name.local, true)
+	t.tok.name.space = e.space
 	attrs := t.tok.attrs[:0]
 	for _, a := range t.tok.attrs {
 		a.name.space = t.translate(a.name.space, a.name.local, false)
@@ -200,7 +208,9 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 	e.mid = len(t.arena)
 	t.arena = append(t.arena, b...)
 	e.end = len(t.arena)
-	if !binding && !t.strict {
+	if binding {
+		t.binds = append(t.binds, len(t.stk))
+	} else if !t.strict {
 		e.autoClose = isAutoClose(b)
 	}
 	t.stk = append(t.stk, e)
@@ -228,7 +238,7 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 			t.needClose = true
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
-			*tok = xmlToken{kind: tokEnd, name: xmlName{sp, sl}, attrs: tok.attrs[:0]}
+			tok.set(tokEnd, sp, sl, nil)
 			return tok, nil
 		}
 		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
@@ -241,12 +251,12 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 		return nil, t.syntaxError("element <"+string(sl)+"> in space "+string(sp)+
 			" closed by </"+string(local)+"> in space "+ns, t.pos)
 	}
-	space := t.translate(prefix, local, true)
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		t.arena = t.arena[:t.stk[len(t.stk)-1].off]
 		t.stk = t.stk[:len(t.stk)-1]
+		t.binds = t.binds[:len(t.binds)-1]
 	}
-	*tok = xmlToken{kind: tokEnd, name: xmlName{space, local}, attrs: tok.attrs[:0]}
+	tok.set(tokEnd, s.space, local, nil)
 	return tok, nil
 }
 
@@ -264,36 +274,51 @@ func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
 	case len(prefix) == 0 && bytes.Equal(local, xmlnsBytes):
 		return prefix
 	}
-	for i := len(t.stk) - 1; i >= 0; i-- {
-		e := &t.stk[i]
-		if e.binding && bytes.Equal(t.arena[e.off:e.mid], prefix) {
+	for i := len(t.binds) - 1; i >= 0; i-- {
+		e := &t.stk[t.binds[i]]
+		if string(t.arena[e.off:e.mid]) == string(prefix) {
 			return t.arena[e.mid:e.end]
 		}
 	}
 	return prefix
 }
 
+// set makes tok a token with no attributes, field by field: assigning a
+// composite literal to a token costs a copy through the stack.
+func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
+	tok.kind = kind
+	tok.name.space = space
+	tok.name.local = local
+	tok.attrs = tok.attrs[:0]
+	tok.text = text
+}
+
 // isAutoClose reports whether an element named local closes by itself in
-// tolerant mode: strings.EqualFold against xml.HTMLAutoClose, with a quick
-// answer for the ASCII names that make up nearly every document.
+// tolerant mode, as strings.EqualFold against xml.HTMLAutoClose tells, with
+// a switch for the ASCII names that make up nearly every document.
 func isAutoClose(local []byte) bool {
-	ascii := true
-	for _, c := range local {
+	var low [8]byte
+	for i, c := range local {
 		if c >= utf8.RuneSelf {
-			ascii = false
-			break
+			// Unicode folds U+212A KELVIN SIGN to 'k' and U+017F LONG S to 's'.
+			for _, s := range xml.HTMLAutoClose {
+				if strings.EqualFold(s, string(local)) {
+					return true
+				}
+			}
+			return false
 		}
+		if i == len(low) {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
 	}
-	if ascii && (len(local) < 2 || len(local) > 8) {
-		return false
-	}
-	for _, s := range xml.HTMLAutoClose {
-		if ascii && len(s) != len(local) {
-			continue
-		}
-		if strings.EqualFold(s, string(local)) {
-			return true
-		}
+	switch string(low[:len(local)]) {
+	case "basefont", "br", "area", "link", "img", "param", "hr", "input", "col", "frame", "isindex", "base", "meta":
+		return true
 	}
 	return false
 }
@@ -367,7 +392,7 @@ func (t *scanTokenizer) wait() error {
 func (t *scanTokenizer) rawToken() (rawKind, error) {
 	if t.needClose {
 		t.needClose = false
-		t.tok = xmlToken{kind: tokEnd, name: xmlName{t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:]}, attrs: t.tok.attrs[:0]}
+		t.tok.set(tokEnd, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
 		return rawEnd, nil
 	}
 	if t.inCDATA {
@@ -423,7 +448,7 @@ func (t *scanTokenizer) text() (rawKind, error) {
 			return 0, err
 		}
 		t.pos += n
-		t.tok = xmlToken{kind: tokText, text: out, attrs: t.tok.attrs[:0]}
+		t.tok.set(tokText, nil, nil, out)
 		return rawText, nil
 	}
 }
@@ -458,7 +483,7 @@ func (t *scanTokenizer) cdata() (rawKind, error) {
 		}
 		t.pos += n + skip
 		t.inCDATA = skip == 0
-		t.tok = xmlToken{kind: tokText, text: out, attrs: t.tok.attrs[:0]}
+		t.tok.set(tokText, nil, nil, out)
 		return rawText, nil
 	}
 }
@@ -737,7 +762,7 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 			return 0, err
 		}
 		t.pos += i + 1
-		t.tok = xmlToken{kind: tokEnd, name: xmlName{prefix, local}, attrs: t.tok.attrs[:0]}
+		t.tok.set(tokEnd, prefix, local, nil)
 		return rawEnd, nil
 	}
 }
@@ -784,7 +809,7 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
-	t.tok = xmlToken{kind: tokStart, name: xmlName{prefix, local}, attrs: t.tok.attrs[:0]}
+	t.tok.set(tokStart, prefix, local, nil)
 	t.quoted = t.quoted[:0]
 	for {
 		i = skipSpace(b, i)
@@ -863,18 +888,14 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 // is missing or has more than one colon is the syntax error msg.
 func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byte, j int, err error) {
 	j = i
-	colons, colon, ascii := 0, 0, true
-	for ; j < len(b); j++ {
-		c := b[j]
-		if !nameByte[c] {
+	var seen uint8
+	for j < len(b) {
+		c := nameClass[b[j]]
+		if c == 0 {
 			break
 		}
-		if c == ':' {
-			colons++
-			colon = j
-		} else if c >= utf8.RuneSelf {
-			ascii = false
-		}
+		seen |= c
+		j++
 	}
 	if j == len(b) {
 		return nil, nil, 0, errNeedMore
@@ -883,16 +904,20 @@ func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byt
 	if len(name) == 0 {
 		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
 	}
-	if ascii && !firstASCII[name[0]] || !ascii && !isName(name) {
+	if seen&nameNonASCII == 0 && !firstASCII[name[0]] || seen&nameNonASCII != 0 && !isName(name) {
 		return nil, nil, 0, t.syntaxError("invalid XML name: "+string(name), t.pos+i)
 	}
-	switch {
-	case colons > 1:
-		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
-	case colons == 0 || colon == i || colon == j-1:
+	if seen&nameColon == 0 {
 		return name[:0], name, j, nil
 	}
-	return b[i:colon], b[colon+1 : j], j, nil
+	colon := bytes.IndexByte(name, ':')
+	switch {
+	case bytes.IndexByte(name[colon+1:], ':') >= 0:
+		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
+	case colon == 0 || colon == len(name)-1:
+		return name[:0], name, j, nil
+	}
+	return name[:colon], name[colon+1:], j, nil
 }
 
 // skipSpace is Decoder.space: the index of the first byte at or after b[i]
@@ -1080,8 +1105,16 @@ func skipDirective(b []byte, i int) (int, bool) {
 	return 0, false
 }
 
+// The classes of the bytes of a name in nameClass.
+const (
+	nameASCII    = 1 << iota // an ASCII byte of a name other than ':'
+	nameColon                // ':'
+	nameNonASCII             // a byte of a multi-byte character
+)
+
 // Byte classes.
 var (
+	nameClass    [256]uint8
 	nameByte     [256]bool // a byte of a name as Decoder.readName reads it
 	firstASCII   [256]bool // an ASCII byte that may start a name
 	refByte      [256]bool // a byte a reference may go on with, after '&'
@@ -1097,6 +1130,14 @@ func init() {
 		digit := '0' <= b && b <= '9'
 		nameByte[c] = letter || digit || b == '_' || b == ':' || b == '.' || b == '-' || b >= utf8.RuneSelf
 		firstASCII[c] = letter || b == '_' || b == ':'
+		switch {
+		case b == ':':
+			nameClass[c] = nameColon
+		case b >= utf8.RuneSelf:
+			nameClass[c] = nameNonASCII
+		case nameByte[c]:
+			nameClass[c] = nameASCII
+		}
 		refByte[c] = nameByte[c] || b == '#'
 		plainByte[c] = b == '\t' || b == '\n' || b >= 0x20 && b < utf8.RuneSelf && b != '&' && b != ']'
 		unquotedByte[c] = letter || digit || b == '_' || b == ':' || b == '-'

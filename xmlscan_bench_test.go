@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 )
 
@@ -43,9 +44,11 @@ func genImageSitemap(n int) []byte {
 	return b.Bytes()
 }
 
+// The benchmark documents are made on first use, not when the test binary
+// starts, so that tests and fuzz workers do not pay for them.
 var (
-	benchURLSet = genURLSet(50_000)
-	benchImages = genImageSitemap(50_000)
+	benchURLSet = sync.OnceValue(func() []byte { return genURLSet(50_000) })
+	benchImages = sync.OnceValue(func() []byte { return genImageSitemap(50_000) })
 )
 
 // benchTokenize reads doc to its end through the tokenizer newTk makes.
@@ -69,8 +72,8 @@ func benchTokenize(b *testing.B, doc []byte, newTk func(io.Reader) tokenizer) {
 
 func BenchmarkTokenizeStd(b *testing.B) {
 	newTk := func(r io.Reader) tokenizer { return newStdTokenizer(r, true) }
-	b.Run("urlset", func(b *testing.B) { benchTokenize(b, benchURLSet, newTk) })
-	b.Run("image", func(b *testing.B) { benchTokenize(b, benchImages, newTk) })
+	b.Run("urlset", func(b *testing.B) { benchTokenize(b, benchURLSet(), newTk) })
+	b.Run("image", func(b *testing.B) { benchTokenize(b, benchImages(), newTk) })
 }
 
 func BenchmarkTokenizeScan(b *testing.B) {
@@ -80,7 +83,7 @@ func BenchmarkTokenizeScan(b *testing.B) {
 			mode = "tolerant"
 		}
 		newTk := func(r io.Reader) tokenizer { return newScanTokenizer(r, strict) }
-		b.Run("urlset/"+mode, func(b *testing.B) { benchTokenize(b, benchURLSet, newTk) })
-		b.Run("image/"+mode, func(b *testing.B) { benchTokenize(b, benchImages, newTk) })
+		b.Run("urlset/"+mode, func(b *testing.B) { benchTokenize(b, benchURLSet(), newTk) })
+		b.Run("image/"+mode, func(b *testing.B) { benchTokenize(b, benchImages(), newTk) })
 	}
 }

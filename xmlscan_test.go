@@ -408,24 +408,53 @@ func TestScanTokenizerEndlessText(t *testing.T) {
 }
 
 func TestScanTokenizerAllocs(t *testing.T) {
-	doc := genURLSet(200)
-	rd := bytes.NewReader(doc)
-	tk := newScanTokenizer(rd, true).(*scanTokenizer)
-	drain := func() {
-		rd.Reset(doc)
-		*tk = scanTokenizer{r: rd, strict: true, buf: tk.buf, lines: 1, stk: tk.stk[:0], arena: tk.arena[:0], tok: xmlToken{attrs: tk.tok.attrs[:0]}, quoted: tk.quoted[:0], toClose: tk.toClose[:0]}
-		for {
-			if _, err := tk.next(); err != nil {
-				if err != io.EOF {
-					t.Fatal(err)
+	// What a document costs does not grow with its tokens: 5 URLs and 500
+	// cost the same few allocations, made when the tokenizer starts.
+	allocs := func(doc []byte, strict bool) float64 {
+		rd := bytes.NewReader(doc)
+		return testing.AllocsPerRun(5, func() {
+			rd.Reset(doc)
+			tk := newScanTokenizer(rd, strict)
+			for {
+				if _, err := tk.next(); err != nil {
+					if err != io.EOF {
+						t.Fatal(err)
+					}
+					return
 				}
-				return
+			}
+		})
+	}
+	for _, strict := range []bool{true, false} {
+		for _, gen := range []func(int) []byte{genURLSet, genImageSitemap} {
+			small, large := allocs(gen(5), strict), allocs(gen(500), strict)
+			if large != small || small > 16 {
+				t.Errorf("strict %v: %v allocations for 5 URLs, %v for 500", strict, small, large)
 			}
 		}
 	}
-	drain()
-	if n := testing.AllocsPerRun(10, drain); n != 0 {
-		t.Errorf("got %v allocations reading %d bytes, want 0", n, len(doc))
+}
+
+func TestIsAutoClose(t *testing.T) {
+	for _, s := range xml.HTMLAutoClose {
+		for _, name := range []string{s, strings.ToUpper(s), strings.ToUpper(s[:1]) + s[1:]} {
+			if !isAutoClose([]byte(name)) {
+				t.Errorf("isAutoClose(%q) = false", name)
+			}
+		}
+		if isAutoClose([]byte(s + "x")) {
+			t.Errorf("isAutoClose(%q) = true", s+"x")
+		}
+	}
+	for _, name := range []string{"lin\u212a", "ba\u017fe", "LIN\u212a"} {
+		if !isAutoClose([]byte(name)) {
+			t.Errorf("isAutoClose(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"", "b", "loc", "url", "basefonts", "été"} {
+		if isAutoClose([]byte(name)) {
+			t.Errorf("isAutoClose(%q) = true", name)
+		}
 	}
 }
 
