@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -203,17 +204,24 @@ func (t *scanTokenizer) startElement() (*xmlToken, error) {
 // push records an open element prefix:local, or a binding of prefix to the
 // URI value.
 func (t *scanTokenizer) push(binding bool, a, b []byte) {
-	e := scanEntry{binding: binding, off: len(t.arena)}
+	n := len(t.stk)
+	if n < cap(t.stk) {
+		t.stk = t.stk[:n+1]
+	} else {
+		t.stk = append(t.stk, scanEntry{})
+	}
+	e := &t.stk[n]
+	e.binding, e.autoClose, e.space = binding, false, nil
+	e.off = len(t.arena)
 	t.arena = append(t.arena, a...)
 	e.mid = len(t.arena)
 	t.arena = append(t.arena, b...)
 	e.end = len(t.arena)
 	if binding {
-		t.binds = append(t.binds, len(t.stk))
+		t.binds = append(t.binds, n)
 	} else if !t.strict {
 		e.autoClose = isAutoClose(b)
 	}
-	t.stk = append(t.stk, e)
 }
 
 // popElement is Decoder.popElement: it closes the innermost element with the
@@ -223,7 +231,7 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 	if n == 0 || t.stk[n-1].binding {
 		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
 	}
-	s := t.stk[n-1]
+	s := &t.stk[n-1]
 	t.stk = t.stk[:n-1]
 	t.depth--
 	// The popped bytes stay in the arena's array until the next push, which
@@ -536,10 +544,7 @@ func textCut(b []byte, mode textMode) int {
 // otherwise b ends before a byte that ends any reference. at is b's offset
 // in the buffer, for the line of an error.
 func (t *scanTokenizer) decode(b []byte, mode textMode, eof bool, at int) ([]byte, error) {
-	i := 0
-	for i < len(b) && plainByte[b[i]] {
-		i++
-	}
+	i := plainPrefix(b)
 	if i == len(b) {
 		return b, nil
 	}
@@ -602,6 +607,32 @@ func (t *scanTokenizer) decode(b []byte, mode textMode, eof bool, at int) ([]byt
 		}
 	}
 	return b[:w], nil
+}
+
+// plainPrefix is the length of the run of plainByte at the front of b. It
+// looks at eight bytes at a time while none of them is below 0x20, above
+// 0x7F, '&' or ']'.
+func plainPrefix(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for {
+		for ; i+8 <= len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			amp, bracket := x^(ones*'&'), x^(ones*']')
+			if (x-ones*0x20)&^x&highs|x&highs|(amp-ones)&^amp&highs|(bracket-ones)&^bracket&highs != 0 {
+				break
+			}
+		}
+		// Byte by byte up to the next block: past a tab or a newline, or to
+		// what needs a second look.
+		k := min(i+8, len(b))
+		for i < k && plainByte[b[i]] {
+			i++
+		}
+		if i < k || i == len(b) {
+			return i
+		}
+	}
 }
 
 // reference reads the reference at b[i] == '&' as Decoder.text does and
@@ -740,6 +771,29 @@ func isInCharacterRange(r rune) bool {
 
 // endTag reads an end tag "</name S? >".
 func (t *scanTokenizer) endTag() (rawKind, error) {
+	// Nearly always the end tag is "</" and the name of the open element,
+	// checked when it started, then '>'.
+	if n := len(t.stk); n > 0 && !t.stk[n-1].binding {
+		e := &t.stk[n-1]
+		prefix, local := t.arena[e.off:e.mid], t.arena[e.mid:e.end]
+		b := t.buf[t.pos+2 : t.end]
+		i := len(local) + 1
+		if len(prefix) > 0 {
+			i += len(prefix) + 1
+		}
+		if i <= len(b) && b[i-1] == '>' {
+			if len(prefix) == 0 && string(b[:i-1]) == string(local) {
+				t.pos += 2 + i
+				t.tok.set(tokEnd, b[:0], b[:i-1], nil)
+				return rawEnd, nil
+			}
+			if len(prefix) > 0 && string(b[:len(prefix)]) == string(prefix) && b[len(prefix)] == ':' && string(b[len(prefix)+1:i-1]) == string(local) {
+				t.pos += 2 + i
+				t.tok.set(tokEnd, b[:len(prefix)], b[len(prefix)+1:i-1], nil)
+				return rawEnd, nil
+			}
+		}
+	}
 	for {
 		b := t.buf[t.pos:t.end]
 		prefix, local, i, err := t.nsName(b, 2, "expected element name after </")
@@ -889,10 +943,15 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byte, j int, err error) {
 	j = i
 	var seen uint8
+	colon, colons := 0, 0
 	for j < len(b) {
 		c := nameClass[b[j]]
 		if c == 0 {
 			break
+		}
+		if c == nameColon {
+			colon = j - i
+			colons++
 		}
 		seen |= c
 		j++
@@ -907,12 +966,10 @@ func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byt
 	if seen&nameNonASCII == 0 && !firstASCII[name[0]] || seen&nameNonASCII != 0 && !isName(name) {
 		return nil, nil, 0, t.syntaxError("invalid XML name: "+string(name), t.pos+i)
 	}
-	if seen&nameColon == 0 {
-		return name[:0], name, j, nil
-	}
-	colon := bytes.IndexByte(name, ':')
 	switch {
-	case bytes.IndexByte(name[colon+1:], ':') >= 0:
+	case colons == 0:
+		return name[:0], name, j, nil
+	case colons > 1:
 		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
 	case colon == 0 || colon == len(name)-1:
 		return name[:0], name, j, nil
@@ -1157,6 +1214,24 @@ func init() {
 func isName(s []byte) bool {
 	if len(s) == 0 {
 		return false
+	}
+	ascii := true
+	for _, c := range s {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if !firstASCII[s[0]] {
+			return false
+		}
+		for _, c := range s {
+			if !nameByte[c] {
+				return false
+			}
+		}
+		return true
 	}
 	c, n := utf8.DecodeRune(s)
 	if c == utf8.RuneError && n == 1 {

@@ -458,6 +458,25 @@ func TestIsAutoClose(t *testing.T) {
 	}
 }
 
+func TestPlainPrefix(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for _, at := range []int{0, 3, 7, 8, 9, 15, 16, 20} {
+			b := []byte(strings.Repeat("abcdefgh", 3))
+			b[at] = byte(c)
+			want := len(b)
+			if !plainByte[c] {
+				want = at
+			}
+			if got := plainPrefix(b); got != want {
+				t.Fatalf("byte %#x at %d: got %d, want %d", c, at, got, want)
+			}
+		}
+	}
+	if got := plainPrefix([]byte("\n\t\n\tabcdefghijklmnop\nqrstuvw&")); got != 28 {
+		t.Errorf("got %d, want 28", got)
+	}
+}
+
 func TestHTMLEntityNotLonger(t *testing.T) {
 	// decode unescapes in place: no replacement may be longer than its
 	// reference.
