@@ -117,6 +117,7 @@ func newScanTokenizerSize(r io.Reader, strict bool, size int) *scanTokenizer {
 	return &scanTokenizer{r: r, strict: strict, buf: make([]byte, max(size, 16)), lines: 1}
 }
 
+// next implements tokenizer. After an error it returns the same error.
 func (t *scanTokenizer) next() (*xmlToken, error) {
 	if t.err != nil {
 		return nil, t.err
@@ -147,7 +148,7 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 		if !t.strict && len(t.stk) > 0 {
 			// Decoder.autoClose: an element of HTMLAutoClose closes before
 			// any token other than its own end element.
-			top := t.stk[len(t.stk)-1]
+			top := &t.stk[len(t.stk)-1]
 			if !top.binding && top.autoClose {
 				local := t.arena[top.mid:top.end]
 				if kind != rawEnd || !strings.EqualFold(string(t.tok.name.local), string(local)) {
@@ -345,12 +346,13 @@ func (t *scanTokenizer) eofError() error {
 	return t.rerr
 }
 
-// more reads more of the input after buf[pos:end], moving those bytes to the
-// front of the buffer and growing it if they fill it. It reads until the
-// buffer is full, so that a token retried after each call is scanned a
-// number of times logarithmic in its size. It reports whether it read
-// anything; when it did not, t.rerr is set.
-func (t *scanTokenizer) more() bool {
+// more reads at least want (> 0) more bytes of the input after buf[pos:end],
+// or until the buffer is full, moving buf[pos:end] to the front of the
+// buffer and growing it if they fill it. A token cut short by end asks for
+// as many bytes again as it has, so that it is scanned a number of times
+// logarithmic in its size, whatever the size of the reads. more reports
+// whether it read anything; when it did not, t.rerr is set.
+func (t *scanTokenizer) more(want int) bool {
 	if t.rerr != nil {
 		return false
 	}
@@ -364,7 +366,7 @@ func (t *scanTokenizer) more() bool {
 		t.buf = b
 	}
 	start := t.end
-	for empty := 0; t.end < len(t.buf); {
+	for empty := 0; t.end < len(t.buf) && t.end-start < want; {
 		n, err := t.r.Read(t.buf[t.end:])
 		if n < 0 || n > len(t.buf)-t.end {
 			t.rerr = errors.New("xml scanner: reader returned an invalid count")
@@ -389,7 +391,7 @@ func (t *scanTokenizer) more() bool {
 // wait is called when the token at pos runs past end: it reads more, or
 // returns the error that ends the token.
 func (t *scanTokenizer) wait() error {
-	if t.more() {
+	if t.more(max(t.end-t.pos, 1)) {
 		return nil
 	}
 	return t.eofError()
@@ -407,7 +409,7 @@ func (t *scanTokenizer) rawToken() (rawKind, error) {
 		return t.cdata()
 	}
 	for t.pos == t.end {
-		if !t.more() {
+		if !t.more(1) {
 			return 0, t.rerr
 		}
 	}
@@ -442,11 +444,11 @@ func (t *scanTokenizer) text() (rawKind, error) {
 			case t.rerr != nil:
 				n, eof = len(b), true
 			case t.pos > 0 || t.end < len(t.buf):
-				t.more()
+				t.more(max(len(b), 1))
 				continue
 			default:
 				if n = textCut(b, modeText); n == 0 {
-					t.more()
+					t.more(max(len(b), 1))
 					continue
 				}
 			}
@@ -475,11 +477,11 @@ func (t *scanTokenizer) cdata() (rawKind, error) {
 			case t.rerr != nil:
 				return 0, t.rerr
 			case t.pos > 0 || t.end < len(t.buf):
-				t.more()
+				t.more(max(len(b), 1))
 				continue
 			default:
 				if n = textCut(b, modeCDATA); n == 0 {
-					t.more()
+					t.more(max(len(b), 1))
 					continue
 				}
 				skip = 0

@@ -33,8 +33,8 @@ func genImageSitemap(n int) []byte {
 	for i := range n {
 		fmt.Fprintf(&b, "  <url>\n    <loc>https://www.example.com/gallery/album-%d/page-%d.html</loc>\n    <lastmod>2024-05-%02d</lastmod>\n", i%211, i, i%28+1)
 		for j := range 2 + i%4 {
-			fmt.Fprintf(&b, "    <image:image>\n      <image:loc>https://cdn.example.com/images/album-%d/photo-%d-%d-large.jpg</image:loc>\n", i%211, i, j)
-			fmt.Fprintf(&b, "      <image:title>Photo %d of album %d: the harbour at dusk</image:title>\n", j, i)
+			fmt.Fprintf(&b, "    <image:image>\n      <image:loc>https://cdn.example.com/images/album-%d/photo-%d-%d.jpg</image:loc>\n", i%211, i, j)
+			fmt.Fprintf(&b, "      <image:title>Photo %d of album %d</image:title>\n", j, i)
 			fmt.Fprintf(&b, "      <image:caption>Taken by photographer %d &amp; friends</image:caption>\n    </image:image>\n", i%1000)
 		}
 		b.WriteString("  </url>\n")

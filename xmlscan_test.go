@@ -331,6 +331,38 @@ func TestScanTokenizerLongTag(t *testing.T) {
 	checkSame(t, doc, false, true)
 }
 
+// chunkReader reads at most n bytes at a time.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (r chunkReader) Read(p []byte) (int, error) { return r.r.Read(p[:min(len(p), r.n)]) }
+
+func TestScanTokenizerHugeTagSmallReads(t *testing.T) {
+	// An 8 MB attribute value arriving 64 bytes at a time is scanned a
+	// logarithmic number of times, not once per read, which would take
+	// hundreds of gigabytes of scanning.
+	doc := `<a x="` + strings.Repeat("v", 8<<20) + `"/>`
+	done := make(chan error, 1)
+	go func() {
+		tk := newScanTokenizer(chunkReader{strings.NewReader(doc), 64}, true)
+		tok, err := tk.next()
+		if err == nil && (tok.kind != tokStart || len(tok.attrs) != 1 || len(tok.attrs[0].value) != 8<<20) {
+			err = fmt.Errorf("got %+v", tok.name)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("timed out")
+	}
+}
+
 func TestScanTokenizerDeep(t *testing.T) {
 	for _, n := range []int{maxNesting, maxNesting + 1} {
 		doc := strings.Repeat("<a>", n) + strings.Repeat("</a>", n)
