@@ -69,10 +69,9 @@ const (
 // encoding/xml: an open element, or a namespace binding made by the element
 // above it. Its bytes are arena[off:end], split at mid.
 type scanEntry struct {
-	binding   bool // a binding prefix=arena[off:mid] URI=arena[mid:end]; else an element prefix:local
-	autoClose bool // an element of xml.HTMLAutoClose (tolerant mode only)
-	off, mid  int
-	end       int
+	binding  bool // a binding prefix=arena[off:mid] URI=arena[mid:end]; else an element prefix:local
+	off, mid int
+	end      int
 	// space is the namespace URI of an element as translated when it
 	// started. Its end element translates the same: the bindings below it
 	// do not change while it is open.
@@ -95,10 +94,13 @@ type scanTokenizer struct {
 	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
 	inCDATA bool     // the next bytes continue a CDATA section
 
-	stk   []scanEntry
-	binds []int  // the indexes in stk of the bindings, innermost last
-	arena []byte // the names and URIs of stk
-	depth int
+	stk []scanEntry
+	// autoTop tells that the top of stk is an element of HTMLAutoClose. No
+	// such element is ever below the top: the token after it closes it.
+	autoTop bool
+	binds   []int  // the indexes in stk of the bindings, innermost last
+	arena   []byte // the names and URIs of stk
+	depth   int
 
 	needClose bool   // the next raw token is the end element toClose
 	toClose   []byte // prefix + local of that end element
@@ -145,16 +147,14 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 				return nil, err
 			}
 		}
-		if !t.strict && len(t.stk) > 0 {
+		if t.autoTop {
 			// Decoder.autoClose: an element of HTMLAutoClose closes before
 			// any token other than its own end element.
 			top := &t.stk[len(t.stk)-1]
-			if !top.binding && top.autoClose {
-				local := t.arena[top.mid:top.end]
-				if kind != rawEnd || !strings.EqualFold(string(t.tok.name.local), string(local)) {
-					t.held = kind
-					return t.popElement(&t.endTok, t.arena[top.off:top.mid], local)
-				}
+			local := t.arena[top.mid:top.end]
+			if kind != rawEnd || !strings.EqualFold(string(t.tok.name.local), string(local)) {
+				t.held = kind
+				return t.popElement(&t.endTok, t.arena[top.off:top.mid], local)
 			}
 		}
 		switch kind {
@@ -212,7 +212,8 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 		t.stk = append(t.stk, scanEntry{})
 	}
 	e := &t.stk[n]
-	e.binding, e.autoClose, e.space = binding, false, nil
+	e.binding, e.space = binding, nil
+	t.autoTop = false
 	e.off = len(t.arena)
 	t.arena = append(t.arena, a...)
 	e.mid = len(t.arena)
@@ -221,7 +222,7 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 	if binding {
 		t.binds = append(t.binds, n)
 	} else if !t.strict {
-		e.autoClose = isAutoClose(b)
+		t.autoTop = isAutoClose(b)
 	}
 }
 
@@ -235,6 +236,7 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 	s := &t.stk[n-1]
 	t.stk = t.stk[:n-1]
 	t.depth--
+	t.autoTop = false
 	// The popped bytes stay in the arena's array until the next push, which
 	// comes after the caller is done with this token.
 	t.arena = t.arena[:s.off]
@@ -306,6 +308,11 @@ func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
 // tolerant mode, as strings.EqualFold against xml.HTMLAutoClose tells, with
 // a switch for the ASCII names that make up nearly every document.
 func isAutoClose(local []byte) bool {
+	// The names start with one of "abcfhilmp"; U+017F LONG S makes
+	// "baſefont" 9 bytes long.
+	if len(local) < 2 || len(local) > 9 || local[0] < utf8.RuneSelf && autoCloseFirst>>(local[0]|0x20-'a')&1 == 0 {
+		return false
+	}
 	var low [8]byte
 	for i, c := range local {
 		if c >= utf8.RuneSelf {
@@ -331,6 +338,11 @@ func isAutoClose(local []byte) bool {
 	}
 	return false
 }
+
+// autoCloseFirst has bit c-'a' set for each letter c that starts a name of
+// xml.HTMLAutoClose.
+const autoCloseFirst = 1<<('a'-'a') | 1<<('b'-'a') | 1<<('c'-'a') | 1<<('f'-'a') |
+	1<<('h'-'a') | 1<<('i'-'a') | 1<<('l'-'a') | 1<<('m'-'a') | 1<<('p'-'a')
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
 func (t *scanTokenizer) syntaxError(msg string, at int) error {
