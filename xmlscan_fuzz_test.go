@@ -3,6 +3,7 @@ package sitemap
 import (
 	"bytes"
 	"io"
+	"slices"
 	"testing"
 	"testing/iotest"
 )
@@ -105,14 +106,14 @@ func FuzzScanDifferential(f *testing.F) {
 			if (gotErr == io.EOF) != ok {
 				t.Fatalf("strict %v: scanner error %v, encoding/xml error %v\ngot  %q\nwant %q", strict, errText(gotErr), errText(wantErr), got, want)
 			}
-			if ok && !equalStrings(got, want) {
+			if ok && !slices.Equal(got, want) {
 				t.Fatalf("strict %v: streams differ\ngot  %q\nwant %q", strict, got, want)
 			}
 			small, smallErr := tokenStream(newScanTokenizerSize(iotest.OneByteReader(bytes.NewReader(doc)), strict, 16))
 			if (smallErr == io.EOF) != ok {
 				t.Fatalf("strict %v, one byte at a time: scanner error %v, encoding/xml error %v", strict, errText(smallErr), errText(wantErr))
 			}
-			if ok && !equalStrings(small, want) {
+			if ok && !slices.Equal(small, want) {
 				t.Fatalf("strict %v, one byte at a time: streams differ\ngot  %q\nwant %q", strict, small, want)
 			}
 		}

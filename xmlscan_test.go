@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -262,7 +263,7 @@ func checkSame(t *testing.T, doc string, strict bool) {
 		if (gotErr == io.EOF) != (wantErr == io.EOF) {
 			t.Fatalf("%s: got error %v, want %v\ngot  %q\nwant %q", rd.name, errText(gotErr), errText(wantErr), got, want)
 		}
-		if !equalStrings(got, want) {
+		if !slices.Equal(got, want) {
 			t.Fatalf("%s: streams differ\ngot  %q\nwant %q\n(errors %v, %v)", rd.name, got, want, errText(gotErr), errText(wantErr))
 		}
 		if g, w := errMsg(gotErr), errMsg(wantErr); g != w {
@@ -278,18 +279,6 @@ func errMsg(err error) string {
 		return se.Msg
 	}
 	return errText(err)
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestScanTokenizer(t *testing.T) {
