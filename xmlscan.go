@@ -1,0 +1,1583 @@
+package sitemap
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file is the fast tokenizer behind the seam of token.go. It reads the
+// document into one reusable buffer, finds the end of each token with
+// bytes.IndexByte, and hands out slices of that buffer, so a token costs no
+// allocation once the buffer, the attribute slice and the element stack have
+// grown to the document's shape.
+//
+// Its tokens are those of stdTokenizer, quirks included: encoding/xml is the
+// reference, so wherever encoding/xml (Decoder.Token, with Strict on, or off
+// with HTMLAutoClose and HTMLEntity) departs from the XML specification, the
+// scanner departs the same way. The comments below name the function of
+// encoding/xml/xml.go whose behaviour each piece copies.
+
+// scanBufSize is the size the scanner's buffer starts at. The buffer grows
+// only while a single tag, comment, processing instruction or directive does
+// not fit in it; character data is handed out in chunks instead.
+const scanBufSize = 64 << 10
+
+// errScanUnsupported is the error the scanner would return for a document it
+// cannot read exactly as encoding/xml does, before handing out any token that
+// could be wrong, so that the caller can read the document again with
+// newStdTokenizer. The scanner handles everything encoding/xml does, so
+// today it never returns it; the parse stage may still test for it.
+var errScanUnsupported = errors.New("xml scanner: the document needs the encoding/xml tokenizer")
+
+// errNeedMore tells a scanning function that the token runs past the bytes
+// read so far.
+var errNeedMore = errors.New("xml scanner: need more input")
+
+var (
+	xmlnsBytes = []byte("xmlns")
+	xmlBytes   = []byte("xml")
+	xmlURLb    = []byte("http://www.w3.org/XML/1998/namespace")
+)
+
+// rawKind is what rawToken read.
+type rawKind uint8
+
+const (
+	rawStart rawKind = iota + 1
+	rawEnd
+	rawText
+	rawSkip // a comment, a processing instruction or a directive
+)
+
+// textMode tells decode which kind of text it unescapes.
+type textMode uint8
+
+const (
+	modeText  textMode = iota // character data: references, \r, and no "]]>"
+	modeAttr                  // a quoted attribute value: references and \r
+	modeCDATA                 // a CDATA section: \r only
+)
+
+// scanEntry is one entry of the scanner's stack, which mirrors the stack of
+// encoding/xml: an open element, or a namespace binding made by the element
+// above it. Its bytes are arena[off:end], split at mid.
+type scanEntry struct {
+	binding  bool // a binding prefix=arena[off:mid] URI=arena[mid:end]; else an element prefix:local
+	off, mid int
+	end      int
+	// space is the namespace URI of an element as translated when it
+	// started. Its end element translates the same: the bindings below it
+	// do not change while it is open.
+	space []byte
+}
+
+// scanTokenizer is the fast tokenizer; see newScanTokenizer.
+type scanTokenizer struct {
+	r        io.Reader
+	strict   bool
+	buf      []byte
+	pos, end int   // the unread bytes are buf[pos:end]
+	rerr     error // the error of the last read: no more bytes come after buf[:end]
+	err      error // the error next returned; it ends the document
+	lines    int   // 1 + the number of '\n' read so far
+
+	tok     xmlToken // the token being read, or the raw token held back
+	endTok  xmlToken // an end element invented to close an HTMLAutoClose element
+	held    rawKind  // tok is a raw token read but not yet returned
+	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
+	inCDATA bool     // the next bytes continue a CDATA section
+
+	stk []scanEntry
+	// autoTop tells that the top of stk is an element of HTMLAutoClose. No
+	// such element is ever below the top: the token after it closes it.
+	autoTop bool
+	binds   []int  // the indexes in stk of the bindings, innermost last
+	arena   []byte // the names and URIs of stk
+	depth   int
+
+	needClose bool   // the next raw token is the end element toClose
+	toClose   []byte // prefix + local of that end element
+	toCloseAt int    // where the local name starts in toClose
+}
+
+// newScanTokenizer returns the fast tokenizer reading r, which is already
+// UTF-8, strict or tolerant, with the semantics of newStdTokenizer(r, strict).
+func newScanTokenizer(r io.Reader, strict bool) tokenizer {
+	return newScanTokenizerSize(r, strict, scanBufSize)
+}
+
+// newScanTokenizerSize is newScanTokenizer with a buffer of size bytes to
+// start with; tests use tiny buffers to cross every chunk boundary.
+func newScanTokenizerSize(r io.Reader, strict bool, size int) *scanTokenizer {
+	return &scanTokenizer{r: r, strict: strict, buf: make([]byte, max(size, 16)), lines: 1}
+}
+
+// next implements tokenizer. After an error it returns the same error.
+func (t *scanTokenizer) next() (*xmlToken, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
+	tok, err := t.token()
+	if err != nil {
+		t.err = err
+		return nil, err
+	}
+	return tok, nil
+}
+
+// token is Decoder.Token: it reads a raw token, closes an HTMLAutoClose
+// element, resolves namespaces and matches end elements to start elements.
+func (t *scanTokenizer) token() (*xmlToken, error) {
+	for {
+		kind := t.held
+		t.held = 0
+		if kind == 0 {
+			var err error
+			if kind, err = t.rawToken(); err != nil {
+				if err == io.EOF && len(t.stk) > 0 {
+					return nil, t.syntaxError("unexpected EOF", t.end)
+				}
+				return nil, err
+			}
+		}
+		if t.autoTop {
+			// Decoder.autoClose: an element of HTMLAutoClose closes before
+			// any token other than its own end element.
+			top := &t.stk[len(t.stk)-1]
+			local := t.arena[top.mid:top.end]
+			if kind != rawEnd || !strings.EqualFold(string(t.tok.name.local), string(local)) {
+				t.held = kind
+				return t.popElement(&t.endTok, t.arena[top.off:top.mid], local)
+			}
+		}
+		switch kind {
+		case rawStart:
+			return t.startElement()
+		case rawEnd:
+			return t.popElement(&t.tok, t.tok.name.space, t.tok.name.local)
+		case rawText:
+			return &t.tok, nil
+		}
+	}
+}
+
+// startElement is the StartElement case of Decoder.Token: the namespace
+// declarations among the attributes apply to the element's own name and
+// attributes.
+func (t *scanTokenizer) startElement() (*xmlToken, error) {
+	for _, a := range t.tok.attrs {
+		switch {
+		case bytes.Equal(a.name.space, xmlnsBytes):
+			t.push(true, a.name.local, a.value)
+		case len(a.name.space) == 0 && bytes.Equal(a.name.local, xmlnsBytes):
+			t.push(true, nil, a.value)
+		}
+	}
+	t.push(false, t.tok.name.space, t.tok.name.local)
+	t.depth++
+	if t.depth > maxNesting {
+		return nil, errTooDeep
+	}
+	// Translated from the arena's copy, the space outlives the buffer.
+	e := &t.stk[len(t.stk)-1]
+	e.space = t.translate(t.arena[e.off:e.mid], t.tok.name.local, true)
+	t.tok.name.space = e.space
+	attrs := t.tok.attrs[:0]
+	for _, a := range t.tok.attrs {
+		a.name.space = t.translate(a.name.space, a.name.local, false)
+		// stdTokenizer drops what looks like a declaration once translated.
+		if bytes.Equal(a.name.space, xmlnsBytes) || len(a.name.space) == 0 && bytes.Equal(a.name.local, xmlnsBytes) {
+			continue
+		}
+		attrs = append(attrs, a)
+	}
+	t.tok.attrs = attrs
+	return &t.tok, nil
+}
+
+// push records an open element prefix:local, or a binding of prefix to the
+// URI value.
+func (t *scanTokenizer) push(binding bool, a, b []byte) {
+	n := len(t.stk)
+	if n < cap(t.stk) {
+		t.stk = t.stk[:n+1]
+	} else {
+		t.stk = append(t.stk, scanEntry{})
+	}
+	e := &t.stk[n]
+	e.binding, e.space = binding, nil
+	t.autoTop = false
+	e.off = len(t.arena)
+	t.arena = append(t.arena, a...)
+	e.mid = len(t.arena)
+	t.arena = append(t.arena, b...)
+	e.end = len(t.arena)
+	if binding {
+		t.binds = append(t.binds, n)
+	} else if !t.strict {
+		t.autoTop = isAutoClose(b)
+	}
+}
+
+// popElement is Decoder.popElement: it closes the innermost element with the
+// end element prefix:local, and puts the end element in tok.
+func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlToken, error) {
+	n := len(t.stk)
+	if n == 0 || t.stk[n-1].binding {
+		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
+	}
+	s := &t.stk[n-1]
+	t.stk = t.stk[:n-1]
+	t.depth--
+	t.autoTop = false
+	// The popped bytes stay in the arena's array until the next push, which
+	// comes after the caller is done with this token.
+	t.arena = t.arena[:s.off]
+	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
+	if !bytes.Equal(sl, local) {
+		if !t.strict {
+			// encoding/xml returns the open element's name untranslated, ends
+			// the end element it read next, and leaves the namespace
+			// bindings of the element it closed on its stack.
+			t.needClose = true
+			t.toClose = append(append(t.toClose[:0], prefix...), local...)
+			t.toCloseAt = len(prefix)
+			tok.set(tokEnd, sp, sl, nil)
+			return tok, nil
+		}
+		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
+	}
+	if !bytes.Equal(sp, prefix) {
+		ns := string(prefix)
+		if ns == "" {
+			ns = `""`
+		}
+		return nil, t.syntaxError("element <"+string(sl)+"> in space "+string(sp)+
+			" closed by </"+string(local)+"> in space "+ns, t.pos)
+	}
+	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
+		t.arena = t.arena[:t.stk[len(t.stk)-1].off]
+		t.stk = t.stk[:len(t.stk)-1]
+		t.binds = t.binds[:len(t.binds)-1]
+	}
+	tok.set(tokEnd, s.space, local, nil)
+	return tok, nil
+}
+
+// translate is Decoder.translate: the namespace URI of the name prefix:local.
+// The default namespace applies to elements only; an unbound prefix stands
+// for itself.
+func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
+	switch {
+	case bytes.Equal(prefix, xmlnsBytes):
+		return prefix
+	case len(prefix) == 0 && !element:
+		return prefix
+	case bytes.Equal(prefix, xmlBytes):
+		return xmlURLb
+	case len(prefix) == 0 && bytes.Equal(local, xmlnsBytes):
+		return prefix
+	}
+	for i := len(t.binds) - 1; i >= 0; i-- {
+		e := &t.stk[t.binds[i]]
+		if string(t.arena[e.off:e.mid]) == string(prefix) {
+			return t.arena[e.mid:e.end]
+		}
+	}
+	return prefix
+}
+
+// set makes tok a token with no attributes, field by field: assigning a
+// composite literal to a token costs a copy through the stack.
+func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
+	tok.kind = kind
+	tok.name.space = space
+	tok.name.local = local
+	tok.attrs = tok.attrs[:0]
+	tok.text = text
+}
+
+// isAutoClose reports whether an element named local closes by itself in
+// tolerant mode, as strings.EqualFold against xml.HTMLAutoClose tells, with
+// a switch for the ASCII names that make up nearly every document.
+func isAutoClose(local []byte) bool {
+	// The names start with one of "abcfhilmp"; U+017F LONG S makes
+	// "baſefont" 9 bytes long.
+	if len(local) < 2 || len(local) > 9 || local[0] < utf8.RuneSelf && autoCloseFirst>>(local[0]|0x20-'a')&1 == 0 {
+		return false
+	}
+	var low [8]byte
+	for i, c := range local {
+		if c >= utf8.RuneSelf {
+			// Unicode folds U+212A KELVIN SIGN to 'k' and U+017F LONG S to 's'.
+			for _, s := range xml.HTMLAutoClose {
+				if strings.EqualFold(s, string(local)) {
+					return true
+				}
+			}
+			return false
+		}
+		if i == len(low) {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	switch string(low[:len(local)]) {
+	case "basefont", "br", "area", "link", "img", "param", "hr", "input", "col", "frame", "isindex", "base", "meta":
+		return true
+	}
+	return false
+}
+
+// autoCloseFirst has bit c-'a' set for each letter c that starts a name of
+// xml.HTMLAutoClose.
+const autoCloseFirst = 1<<('a'-'a') | 1<<('b'-'a') | 1<<('c'-'a') | 1<<('f'-'a') |
+	1<<('h'-'a') | 1<<('i'-'a') | 1<<('l'-'a') | 1<<('m'-'a') | 1<<('p'-'a')
+
+// syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
+func (t *scanTokenizer) syntaxError(msg string, at int) error {
+	at = min(max(at, t.pos), t.end)
+	return &xml.SyntaxError{Msg: msg, Line: t.lines - bytes.Count(t.buf[at:t.end], []byte{'\n'})}
+}
+
+// eofError is the error of a token cut short by the end of the input.
+func (t *scanTokenizer) eofError() error {
+	if t.rerr == io.EOF {
+		return t.syntaxError("unexpected EOF", t.end)
+	}
+	return t.rerr
+}
+
+// more reads at least want (> 0) more bytes of the input after buf[pos:end],
+// or until the buffer is full, moving buf[pos:end] to the front of the
+// buffer and growing it if they fill it. A token cut short by end asks for
+// as many bytes again as it has, so that it is scanned a number of times
+// logarithmic in its size, whatever the size of the reads. more reports
+// whether it read anything; when it did not, t.rerr is set.
+func (t *scanTokenizer) more(want int) bool {
+	if t.rerr != nil {
+		return false
+	}
+	if t.pos > 0 {
+		t.end = copy(t.buf, t.buf[t.pos:t.end])
+		t.pos = 0
+	}
+	if t.end == len(t.buf) {
+		b := make([]byte, 2*len(t.buf))
+		copy(b, t.buf[:t.end])
+		t.buf = b
+	}
+	start := t.end
+	for empty := 0; t.end < len(t.buf) && t.end-start < want; {
+		n, err := t.r.Read(t.buf[t.end:])
+		if n < 0 || n > len(t.buf)-t.end {
+			t.rerr = errors.New("xml scanner: reader returned an invalid count")
+			break
+		}
+		t.end += n
+		if err != nil {
+			t.rerr = err
+			break
+		}
+		if n == 0 {
+			if empty++; empty >= 100 {
+				t.rerr = io.ErrNoProgress
+				break
+			}
+		}
+	}
+	t.lines += bytes.Count(t.buf[start:t.end], []byte{'\n'})
+	return t.end > start
+}
+
+// wait is called when the token at pos runs past end: it reads more, or
+// returns the error that ends the token.
+func (t *scanTokenizer) wait() error {
+	if t.more(max(t.end-t.pos, 1)) {
+		return nil
+	}
+	return t.eofError()
+}
+
+// rawToken is Decoder.rawToken: it reads the next token, its names
+// untranslated, into t.tok.
+func (t *scanTokenizer) rawToken() (rawKind, error) {
+	if t.needClose {
+		t.needClose = false
+		t.tok.set(tokEnd, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
+		return rawEnd, nil
+	}
+	if t.inCDATA {
+		return t.cdata()
+	}
+	for t.pos == t.end {
+		if !t.more(1) {
+			return 0, t.rerr
+		}
+	}
+	if t.buf[t.pos] != '<' {
+		return t.text()
+	}
+	for t.end-t.pos < 2 {
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+	switch t.buf[t.pos+1] {
+	case '/':
+		return t.endTag()
+	case '?':
+		return t.procInst()
+	case '!':
+		return t.bang()
+	}
+	return t.startTag()
+}
+
+// text reads character data up to the next '<', or as much of it as fills
+// the buffer.
+func (t *scanTokenizer) text() (rawKind, error) {
+	for {
+		b := t.buf[t.pos:t.end]
+		n := bytes.IndexByte(b, '<')
+		eof := false
+		if n < 0 {
+			switch {
+			case t.rerr != nil:
+				n, eof = len(b), true
+			case t.pos > 0 || t.end < len(t.buf):
+				t.more(max(len(b), 1))
+				continue
+			default:
+				if n = textCut(b, modeText); n == 0 {
+					t.more(max(len(b), 1))
+					continue
+				}
+			}
+		}
+		out, err := t.decode(b[:n], modeText, eof, t.pos)
+		if err != nil {
+			return 0, err
+		}
+		t.pos += n
+		t.tok.set(tokText, nil, nil, out)
+		return rawText, nil
+	}
+}
+
+// cdata reads a CDATA section, after its "<![CDATA[", up to its "]]>", or as
+// much of it as fills the buffer.
+func (t *scanTokenizer) cdata() (rawKind, error) {
+	for {
+		b := t.buf[t.pos:t.end]
+		n := bytes.Index(b, []byte("]]>"))
+		skip := 3
+		if n < 0 {
+			switch {
+			case t.rerr == io.EOF:
+				return 0, t.syntaxError("unexpected EOF in CDATA section", t.end)
+			case t.rerr != nil:
+				return 0, t.rerr
+			case t.pos > 0 || t.end < len(t.buf):
+				t.more(max(len(b), 1))
+				continue
+			default:
+				if n = textCut(b, modeCDATA); n == 0 {
+					t.more(max(len(b), 1))
+					continue
+				}
+				skip = 0
+			}
+		}
+		out, err := t.decode(b[:n], modeCDATA, false, t.pos)
+		if err != nil {
+			return 0, err
+		}
+		t.pos += n + skip
+		t.inCDATA = skip == 0
+		t.tok.set(tokText, nil, nil, out)
+		return rawText, nil
+	}
+}
+
+// textCut returns how much of b, character data that fills the buffer, can
+// be handed out now: all but a reference that may go on, a '\r' that may be
+// followed by '\n', a "]" or "]]" that may be followed by '>', or the start
+// of a multi-byte character.
+func textCut(b []byte, mode textMode) int {
+	n := len(b)
+	if mode != modeCDATA {
+		if a := bytes.LastIndexByte(b, '&'); a >= 0 {
+			i := a + 1
+			for i < n && (refByte[b[i]]) {
+				i++
+			}
+			if i == n {
+				return a
+			}
+		}
+	}
+	switch {
+	case b[n-1] == '\r':
+		return n - 1
+	case b[n-1] == ']':
+		if n >= 2 && b[n-2] == ']' {
+			return n - 2
+		}
+		return n - 1
+	}
+	for k := 1; k <= 3 && k <= n; k++ {
+		c := b[n-k]
+		if c < utf8.RuneSelf {
+			break
+		}
+		if c >= 0xC0 {
+			if !utf8.FullRune(b[n-k:]) {
+				return n - k
+			}
+			break
+		}
+	}
+	return n
+}
+
+// decode is Decoder.text after the reading: it unescapes b in place (no
+// replacement is longer than what it replaces), rewrites "\r\n" and '\r' as
+// '\n', and checks that the result is UTF-8 of XML characters. eof tells
+// that b ends the input, so that a reference cut short by it is an error;
+// otherwise b ends before a byte that ends any reference. at is b's offset
+// in the buffer, for the line of an error.
+func (t *scanTokenizer) decode(b []byte, mode textMode, eof bool, at int) ([]byte, error) {
+	i := plainPrefix(b)
+	if i == len(b) {
+		return b, nil
+	}
+	w := i
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case plainByte[c]:
+			j := i + 1
+			for j < len(b) && plainByte[b[j]] {
+				j++
+			}
+			w += copy(b[w:], b[i:j])
+			i = j
+		case c == '\r':
+			b[w] = '\n'
+			w++
+			i++
+			if i < len(b) && b[i] == '\n' {
+				i++
+			}
+		case c == ']':
+			if mode == modeText && i+2 < len(b) && b[i+1] == ']' && b[i+2] == '>' {
+				return nil, t.syntaxError("unescaped ]]> not in CDATA section", at+i)
+			}
+			b[w] = c
+			w++
+			i++
+		case c == '&' && mode != modeCDATA:
+			nw, j, err := t.reference(b, i, w, eof, at)
+			if err != nil {
+				return nil, err
+			}
+			if nw < 0 {
+				// Tolerant mode keeps what is not a reference as it is;
+				// the bytes after '&' are read again as text.
+				b[w] = c
+				w++
+				i++
+				continue
+			}
+			w, i = nw, j
+		case c < utf8.RuneSelf:
+			if c != '&' && c != ']' && c < 0x20 {
+				return nil, t.syntaxError(fmt.Sprintf("illegal character code %U", rune(c)), at+i)
+			}
+			b[w] = c
+			w++
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return nil, t.syntaxError("invalid UTF-8", at+i)
+			}
+			if !isInCharacterRange(r) {
+				return nil, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at+i)
+			}
+			w += copy(b[w:], b[i:i+size])
+			i += size
+		}
+	}
+	return b[:w], nil
+}
+
+// plainPrefix is the length of the run of plainByte at the front of b. It
+// looks at eight bytes at a time while none of them is below 0x20, above
+// 0x7F, '&' or ']'.
+func plainPrefix(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for {
+		for ; i+8 <= len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			amp, bracket := x^(ones*'&'), x^(ones*']')
+			if (x-ones*0x20)&^x&highs|x&highs|(amp-ones)&^amp&highs|(bracket-ones)&^bracket&highs != 0 {
+				break
+			}
+		}
+		// Byte by byte up to the next block: past a tab or a newline, or to
+		// what needs a second look.
+		k := min(i+8, len(b))
+		for i < k && plainByte[b[i]] {
+			i++
+		}
+		if i < k || i == len(b) {
+			return i
+		}
+	}
+}
+
+// reference reads the reference at b[i] == '&' as Decoder.text does and
+// writes its replacement at b[w:], which is never longer than the reference.
+// It returns the index after the replacement and the index after the
+// reference, or nw < 0 for what tolerant mode keeps as text.
+func (t *scanTokenizer) reference(b []byte, i, w int, eof bool, at int) (nw, j int, err error) {
+	// cut is a reference that reaches the end of b: the end of the input,
+	// or a byte that is not ';' and is read again as text.
+	cut := func() (int, int, error) {
+		if eof {
+			return -1, 0, t.eofError()
+		}
+		return t.notReference(b, i, j, at)
+	}
+	j = i + 1
+	if j == len(b) {
+		return cut()
+	}
+	nw = -1
+	if b[j] == '#' {
+		j++
+		if j == len(b) {
+			return cut()
+		}
+		base := uint64(10)
+		if b[j] == 'x' {
+			base = 16
+			if j++; j == len(b) {
+				return cut()
+			}
+		}
+		start := j
+		var n uint64
+		for j < len(b) {
+			d := uint64(digitVal[b[j]])
+			if d >= base {
+				break
+			}
+			if n <= unicode.MaxRune {
+				n = n*base + d
+			}
+			j++
+		}
+		if j == len(b) {
+			return cut()
+		}
+		if b[j] == ';' {
+			j++
+			if j-1 > start && n <= unicode.MaxRune {
+				// A surrogate becomes U+FFFD, as string(rune(n)) does.
+				r := rune(n)
+				if !utf8.ValidRune(r) {
+					r = utf8.RuneError
+				}
+				if !isInCharacterRange(r) {
+					return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at+i)
+				}
+				nw = w + utf8.EncodeRune(b[w:], r)
+			}
+		}
+	} else {
+		start := j
+		for j < len(b) && nameByte[b[j]] {
+			j++
+		}
+		if j == len(b) {
+			return cut()
+		}
+		if b[j] == ';' {
+			name := b[start:j]
+			j++
+			if isName(name) {
+				if c := predefinedEntity(name); c != 0 {
+					b[w] = c
+					nw = w + 1
+				} else if !t.strict {
+					if s, ok := xml.HTMLEntity[string(name)]; ok {
+						for _, r := range s {
+							if !isInCharacterRange(r) {
+								return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at+i)
+							}
+						}
+						nw = w + copy(b[w:], s)
+					}
+				}
+			}
+		}
+	}
+	if nw >= 0 {
+		return nw, j, nil
+	}
+	return t.notReference(b, i, j, at)
+}
+
+// notReference is b[i:j], read from '&' on, that is not a reference: an
+// error in strict mode, text in tolerant mode.
+func (t *scanTokenizer) notReference(b []byte, i, j, at int) (int, int, error) {
+	if t.strict {
+		ent := string(b[i:j])
+		if ent[len(ent)-1] != ';' {
+			ent += " (no semicolon)"
+		}
+		return -1, 0, t.syntaxError("invalid character entity "+ent, at+i)
+	}
+	return -1, 0, nil
+}
+
+// predefinedEntity is the character of one of the five entities XML
+// predefines, or 0.
+func predefinedEntity(name []byte) byte {
+	switch string(name) {
+	case "lt":
+		return '<'
+	case "gt":
+		return '>'
+	case "amp":
+		return '&'
+	case "apos":
+		return '\''
+	case "quot":
+		return '"'
+	}
+	return 0
+}
+
+// isInCharacterRange is the function of encoding/xml: r is a Char of XML 1.0.
+func isInCharacterRange(r rune) bool {
+	return r == 0x09 ||
+		r == 0x0A ||
+		r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// endTag reads an end tag "</name S? >".
+func (t *scanTokenizer) endTag() (rawKind, error) {
+	// Nearly always the end tag is "</" and the name of the open element,
+	// checked when it started, then '>'.
+	if n := len(t.stk); n > 0 && !t.stk[n-1].binding {
+		e := &t.stk[n-1]
+		prefix, local := t.arena[e.off:e.mid], t.arena[e.mid:e.end]
+		b := t.buf[t.pos+2 : t.end]
+		i := len(local) + 1
+		if len(prefix) > 0 {
+			i += len(prefix) + 1
+		}
+		if i <= len(b) && b[i-1] == '>' {
+			if len(prefix) == 0 && string(b[:i-1]) == string(local) {
+				t.pos += 2 + i
+				t.tok.set(tokEnd, b[:0], b[:i-1], nil)
+				return rawEnd, nil
+			}
+			if len(prefix) > 0 && string(b[:len(prefix)]) == string(prefix) && b[len(prefix)] == ':' && string(b[len(prefix)+1:i-1]) == string(local) {
+				t.pos += 2 + i
+				t.tok.set(tokEnd, b[:len(prefix)], b[len(prefix)+1:i-1], nil)
+				return rawEnd, nil
+			}
+		}
+	}
+	for {
+		b := t.buf[t.pos:t.end]
+		prefix, local, i, err := t.nsName(b, 2, "expected element name after </")
+		if err == nil {
+			i = skipSpace(b, i)
+			switch {
+			case i == len(b):
+				err = errNeedMore
+			case b[i] != '>':
+				return 0, t.syntaxError("invalid characters between </"+string(local)+" and >", t.pos+i)
+			}
+		}
+		if err == errNeedMore {
+			if err = t.wait(); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		t.pos += i + 1
+		t.tok.set(tokEnd, prefix, local, nil)
+		return rawEnd, nil
+	}
+}
+
+// startTag reads a start tag with its attributes, then unescapes the
+// attribute values in place: the tag is read whole before anything in it
+// changes, since reading it again after more input would see the changes.
+func (t *scanTokenizer) startTag() (rawKind, error) {
+	for {
+		n, empty, err := t.parseStart(t.buf[t.pos:t.end])
+		if err == errNeedMore {
+			if err = t.wait(); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		for i := range t.tok.attrs {
+			if !t.quoted[i] {
+				continue
+			}
+			a := &t.tok.attrs[i]
+			at := t.pos + (cap(t.buf[t.pos:]) - cap(a.value))
+			if a.value, err = t.decode(a.value, modeAttr, false, at); err != nil {
+				return 0, err
+			}
+		}
+		if empty {
+			t.needClose = true
+			t.toClose = append(append(t.toClose[:0], t.tok.name.space...), t.tok.name.local...)
+			t.toCloseAt = len(t.tok.name.space)
+		}
+		t.pos += n
+		return rawStart, nil
+	}
+}
+
+// parseStart reads the start tag at the front of b into t.tok without
+// changing b. It returns the length of the tag and whether it ends in "/>".
+func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
+	prefix, local, i, err := t.nsName(b, 1, "expected element name after <")
+	if err != nil {
+		return 0, false, err
+	}
+	t.tok.set(tokStart, prefix, local, nil)
+	t.quoted = t.quoted[:0]
+	for {
+		i = skipSpace(b, i)
+		if i == len(b) {
+			return 0, false, errNeedMore
+		}
+		switch b[i] {
+		case '/':
+			if i+1 == len(b) {
+				return 0, false, errNeedMore
+			}
+			if b[i+1] != '>' {
+				return 0, false, t.syntaxError("expected /> in element", t.pos+i)
+			}
+			return i + 2, true, nil
+		case '>':
+			return i + 1, false, nil
+		}
+		var a xmlAttr
+		if a.name.space, a.name.local, i, err = t.nsName(b, i, "expected attribute name in element"); err != nil {
+			return 0, false, err
+		}
+		i = skipSpace(b, i)
+		if i == len(b) {
+			return 0, false, errNeedMore
+		}
+		quoted := false
+		switch {
+		case b[i] != '=':
+			if t.strict {
+				return 0, false, t.syntaxError("attribute name without = in element", t.pos+i)
+			}
+			a.value = a.name.local
+		default:
+			if i = skipSpace(b, i+1); i == len(b) {
+				return 0, false, errNeedMore
+			}
+			switch q := b[i]; {
+			case q == '"' || q == '\'':
+				v := b[i+1:]
+				k := bytes.IndexByte(v, q)
+				if k >= 0 {
+					v = v[:k]
+				}
+				if lt := bytes.IndexByte(v, '<'); lt >= 0 {
+					return 0, false, t.syntaxError("unescaped < inside quoted string", t.pos+i+1+lt)
+				}
+				if k < 0 {
+					return 0, false, errNeedMore
+				}
+				a.value = v
+				quoted = true
+				i += k + 2
+			case t.strict:
+				return 0, false, t.syntaxError("unquoted or missing attribute value in element", t.pos+i)
+			default:
+				// Tolerant mode reads an unquoted value as HTML does.
+				k := i
+				for k < len(b) && unquotedByte[b[k]] {
+					k++
+				}
+				if k == len(b) {
+					return 0, false, errNeedMore
+				}
+				a.value = b[i:k]
+				i = k
+			}
+		}
+		t.tok.attrs = append(t.tok.attrs, a)
+		t.quoted = append(t.quoted, quoted)
+	}
+}
+
+// nsName is Decoder.nsname at b[i]: a name, split at its colon into a
+// prefix and a local name. It returns the index after the name; a name that
+// is missing or has more than one colon is the syntax error msg.
+func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byte, j int, err error) {
+	j = i
+	var seen uint8
+	colon, colons := 0, 0
+	for j < len(b) {
+		c := nameClass[b[j]]
+		if c == 0 {
+			break
+		}
+		if c == nameColon {
+			colon = j - i
+			colons++
+		}
+		seen |= c
+		j++
+	}
+	if j == len(b) {
+		return nil, nil, 0, errNeedMore
+	}
+	name := b[i:j]
+	if len(name) == 0 {
+		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
+	}
+	if seen&nameNonASCII == 0 && !firstASCII[name[0]] || seen&nameNonASCII != 0 && !isName(name) {
+		return nil, nil, 0, t.syntaxError("invalid XML name: "+string(name), t.pos+i)
+	}
+	switch {
+	case colons == 0:
+		return name[:0], name, j, nil
+	case colons > 1:
+		return nil, nil, 0, t.syntaxError(msg, t.pos+i)
+	case colon == 0 || colon == len(name)-1:
+		return name[:0], name, j, nil
+	}
+	return name[:colon], name[colon+1:], j, nil
+}
+
+// skipSpace is Decoder.space: the index of the first byte at or after b[i]
+// that is not XML white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\r', '\n', '\t':
+			i++
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// procInst skips a processing instruction; if it is the XML declaration, its
+// version must be 1.0, as in Decoder.rawToken. Its encoding is not looked at:
+// the input is UTF-8 already.
+func (t *scanTokenizer) procInst() (rawKind, error) {
+	for {
+		b := t.buf[t.pos:t.end]
+		i := 2
+		for i < len(b) && nameByte[b[i]] {
+			i++
+		}
+		err := errNeedMore
+		if i < len(b) {
+			target := b[2:i]
+			switch {
+			case len(target) == 0:
+				return 0, t.syntaxError("expected target name after <?", t.pos+2)
+			case !isName(target):
+				return 0, t.syntaxError("invalid XML name: "+string(target), t.pos+2)
+			}
+			i = skipSpace(b, i)
+			if k := bytes.Index(b[i:], []byte("?>")); k >= 0 {
+				if string(target) == "xml" {
+					if v := procInstParam("version", b[i:i+k]); len(v) > 0 && string(v) != "1.0" {
+						return 0, fmt.Errorf("xml: unsupported version %q; only version 1.0 is supported", v)
+					}
+				}
+				t.pos += i + k + 2
+				return rawSkip, nil
+			}
+		}
+		if err = t.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// procInstParam is procInst of encoding/xml: the value of param="..." or
+// param='...' in s, or nil.
+func procInstParam(param string, s []byte) []byte {
+	lenp := len(param) + 1
+	i := 0
+	var sep byte
+	for i < len(s) {
+		sub := s[i:]
+		k := indexParam(sub, param)
+		if k < 0 || lenp+k >= len(sub) {
+			return nil
+		}
+		i += lenp + k + 1
+		if c := sub[lenp+k]; c == '\'' || c == '"' {
+			sep = c
+			break
+		}
+	}
+	if sep == 0 {
+		return nil
+	}
+	j := bytes.IndexByte(s[i:], sep)
+	if j < 0 {
+		return nil
+	}
+	return s[i : i+j]
+}
+
+// indexParam is the index of param + "=" in s, or -1.
+func indexParam(s []byte, param string) int {
+	for off := 0; ; {
+		k := bytes.Index(s[off:], []byte(param))
+		if k < 0 {
+			return -1
+		}
+		k += off
+		if k+len(param) < len(s) && s[k+len(param)] == '=' {
+			return k
+		}
+		off = k + 1
+	}
+}
+
+// bang reads what starts with "<!": a comment, a CDATA section or a
+// directive.
+func (t *scanTokenizer) bang() (rawKind, error) {
+	for {
+		b := t.buf[t.pos:t.end]
+		if len(b) >= 3 {
+			switch b[2] {
+			case '-':
+				if len(b) >= 4 {
+					if b[3] != '-' {
+						return 0, t.syntaxError("invalid sequence <!- not part of <!--", t.pos+3)
+					}
+					if k := bytes.Index(b[4:], []byte("--")); k >= 0 && 4+k+2 < len(b) {
+						if b[4+k+2] != '>' {
+							return 0, t.syntaxError(`invalid sequence "--" not allowed in comments`, t.pos+4+k+2)
+						}
+						t.pos += 4 + k + 3
+						return rawSkip, nil
+					}
+				}
+			case '[':
+				const open = "<![CDATA["
+				k := 3
+				for k < len(b) && k < len(open) && b[k] == open[k] {
+					k++
+				}
+				if k == len(open) {
+					t.pos += k
+					t.inCDATA = true
+					return t.cdata()
+				}
+				if k < len(b) {
+					return 0, t.syntaxError("invalid <![ sequence", t.pos+k)
+				}
+			default:
+				if n, ok := skipDirective(b, 3); ok {
+					t.pos += n
+					return rawSkip, nil
+				}
+			}
+		}
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// skipDirective reads a directive such as <!DOCTYPE ...> from b[i], after
+// "<!" and the byte after it, as Decoder.rawToken does: angle brackets nest
+// outside quotes, and a comment inside is skipped. It returns the length of
+// the directive, or false if it runs past b.
+func skipDirective(b []byte, i int) (int, bool) {
+	var inquote byte
+	depth := 0
+	for i < len(b) {
+		c := b[i]
+		i++
+		if inquote == 0 && c == '>' && depth == 0 {
+			return i, true
+		}
+	handle:
+		switch {
+		case c == inquote:
+			inquote = 0
+		case inquote != 0:
+		case c == '\'' || c == '"':
+			inquote = c
+		case c == '>':
+			depth--
+		case c == '<':
+			const open = "!--"
+			for k := 0; k < len(open); k++ {
+				if i == len(b) {
+					return 0, false
+				}
+				c = b[i]
+				i++
+				if c != open[k] {
+					depth++
+					goto handle
+				}
+			}
+			k := bytes.Index(b[i:], []byte("-->"))
+			if k < 0 {
+				return 0, false
+			}
+			i += k + 3
+		}
+	}
+	return 0, false
+}
+
+// The classes of the bytes of a name in nameClass.
+const (
+	nameASCII    = 1 << iota // an ASCII byte of a name other than ':'
+	nameColon                // ':'
+	nameNonASCII             // a byte of a multi-byte character
+)
+
+// Byte classes.
+var (
+	nameClass    [256]uint8
+	nameByte     [256]bool // a byte of a name as Decoder.readName reads it
+	firstASCII   [256]bool // an ASCII byte that may start a name
+	refByte      [256]bool // a byte a reference may go on with, after '&'
+	plainByte    [256]bool // character data that needs no second look
+	unquotedByte [256]bool // a byte of an unquoted attribute value
+	digitVal     [256]uint8
+)
+
+func init() {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		letter := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+		digit := '0' <= b && b <= '9'
+		nameByte[c] = letter || digit || b == '_' || b == ':' || b == '.' || b == '-' || b >= utf8.RuneSelf
+		firstASCII[c] = letter || b == '_' || b == ':'
+		switch {
+		case b == ':':
+			nameClass[c] = nameColon
+		case b >= utf8.RuneSelf:
+			nameClass[c] = nameNonASCII
+		case nameByte[c]:
+			nameClass[c] = nameASCII
+		}
+		refByte[c] = nameByte[c] || b == '#'
+		plainByte[c] = b == '\t' || b == '\n' || b >= 0x20 && b < utf8.RuneSelf && b != '&' && b != ']'
+		unquotedByte[c] = letter || digit || b == '_' || b == ':' || b == '-'
+		digitVal[c] = 255
+		switch {
+		case digit:
+			digitVal[c] = b - '0'
+		case 'a' <= b && b <= 'f':
+			digitVal[c] = b - 'a' + 10
+		case 'A' <= b && b <= 'F':
+			digitVal[c] = b - 'A' + 10
+		}
+	}
+}
+
+// isName is the function of encoding/xml: s is a Name of XML 1.0.
+func isName(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	ascii := true
+	for _, c := range s {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if !firstASCII[s[0]] {
+			return false
+		}
+		for _, c := range s {
+			if !nameByte[c] {
+				return false
+			}
+		}
+		return true
+	}
+	c, n := utf8.DecodeRune(s)
+	if c == utf8.RuneError && n == 1 {
+		return false
+	}
+	if !unicode.Is(first, c) {
+		return false
+	}
+	for n < len(s) {
+		s = s[n:]
+		c, n = utf8.DecodeRune(s)
+		if c == utf8.RuneError && n == 1 {
+			return false
+		}
+		if !unicode.Is(first, c) && !unicode.Is(second, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// The tables first and second are copied from encoding/xml (Copyright 2009
+// The Go Authors, BSD-style license), which made them from Appendix B of
+// XML 1.0: first is Letter | '_' | ':', second is the rest of NameChar.
+var first = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{0x003A, 0x003A, 1},
+		{0x0041, 0x005A, 1},
+		{0x005F, 0x005F, 1},
+		{0x0061, 0x007A, 1},
+		{0x00C0, 0x00D6, 1},
+		{0x00D8, 0x00F6, 1},
+		{0x00F8, 0x00FF, 1},
+		{0x0100, 0x0131, 1},
+		{0x0134, 0x013E, 1},
+		{0x0141, 0x0148, 1},
+		{0x014A, 0x017E, 1},
+		{0x0180, 0x01C3, 1},
+		{0x01CD, 0x01F0, 1},
+		{0x01F4, 0x01F5, 1},
+		{0x01FA, 0x0217, 1},
+		{0x0250, 0x02A8, 1},
+		{0x02BB, 0x02C1, 1},
+		{0x0386, 0x0386, 1},
+		{0x0388, 0x038A, 1},
+		{0x038C, 0x038C, 1},
+		{0x038E, 0x03A1, 1},
+		{0x03A3, 0x03CE, 1},
+		{0x03D0, 0x03D6, 1},
+		{0x03DA, 0x03E0, 2},
+		{0x03E2, 0x03F3, 1},
+		{0x0401, 0x040C, 1},
+		{0x040E, 0x044F, 1},
+		{0x0451, 0x045C, 1},
+		{0x045E, 0x0481, 1},
+		{0x0490, 0x04C4, 1},
+		{0x04C7, 0x04C8, 1},
+		{0x04CB, 0x04CC, 1},
+		{0x04D0, 0x04EB, 1},
+		{0x04EE, 0x04F5, 1},
+		{0x04F8, 0x04F9, 1},
+		{0x0531, 0x0556, 1},
+		{0x0559, 0x0559, 1},
+		{0x0561, 0x0586, 1},
+		{0x05D0, 0x05EA, 1},
+		{0x05F0, 0x05F2, 1},
+		{0x0621, 0x063A, 1},
+		{0x0641, 0x064A, 1},
+		{0x0671, 0x06B7, 1},
+		{0x06BA, 0x06BE, 1},
+		{0x06C0, 0x06CE, 1},
+		{0x06D0, 0x06D3, 1},
+		{0x06D5, 0x06D5, 1},
+		{0x06E5, 0x06E6, 1},
+		{0x0905, 0x0939, 1},
+		{0x093D, 0x093D, 1},
+		{0x0958, 0x0961, 1},
+		{0x0985, 0x098C, 1},
+		{0x098F, 0x0990, 1},
+		{0x0993, 0x09A8, 1},
+		{0x09AA, 0x09B0, 1},
+		{0x09B2, 0x09B2, 1},
+		{0x09B6, 0x09B9, 1},
+		{0x09DC, 0x09DD, 1},
+		{0x09DF, 0x09E1, 1},
+		{0x09F0, 0x09F1, 1},
+		{0x0A05, 0x0A0A, 1},
+		{0x0A0F, 0x0A10, 1},
+		{0x0A13, 0x0A28, 1},
+		{0x0A2A, 0x0A30, 1},
+		{0x0A32, 0x0A33, 1},
+		{0x0A35, 0x0A36, 1},
+		{0x0A38, 0x0A39, 1},
+		{0x0A59, 0x0A5C, 1},
+		{0x0A5E, 0x0A5E, 1},
+		{0x0A72, 0x0A74, 1},
+		{0x0A85, 0x0A8B, 1},
+		{0x0A8D, 0x0A8D, 1},
+		{0x0A8F, 0x0A91, 1},
+		{0x0A93, 0x0AA8, 1},
+		{0x0AAA, 0x0AB0, 1},
+		{0x0AB2, 0x0AB3, 1},
+		{0x0AB5, 0x0AB9, 1},
+		{0x0ABD, 0x0AE0, 0x23},
+		{0x0B05, 0x0B0C, 1},
+		{0x0B0F, 0x0B10, 1},
+		{0x0B13, 0x0B28, 1},
+		{0x0B2A, 0x0B30, 1},
+		{0x0B32, 0x0B33, 1},
+		{0x0B36, 0x0B39, 1},
+		{0x0B3D, 0x0B3D, 1},
+		{0x0B5C, 0x0B5D, 1},
+		{0x0B5F, 0x0B61, 1},
+		{0x0B85, 0x0B8A, 1},
+		{0x0B8E, 0x0B90, 1},
+		{0x0B92, 0x0B95, 1},
+		{0x0B99, 0x0B9A, 1},
+		{0x0B9C, 0x0B9C, 1},
+		{0x0B9E, 0x0B9F, 1},
+		{0x0BA3, 0x0BA4, 1},
+		{0x0BA8, 0x0BAA, 1},
+		{0x0BAE, 0x0BB5, 1},
+		{0x0BB7, 0x0BB9, 1},
+		{0x0C05, 0x0C0C, 1},
+		{0x0C0E, 0x0C10, 1},
+		{0x0C12, 0x0C28, 1},
+		{0x0C2A, 0x0C33, 1},
+		{0x0C35, 0x0C39, 1},
+		{0x0C60, 0x0C61, 1},
+		{0x0C85, 0x0C8C, 1},
+		{0x0C8E, 0x0C90, 1},
+		{0x0C92, 0x0CA8, 1},
+		{0x0CAA, 0x0CB3, 1},
+		{0x0CB5, 0x0CB9, 1},
+		{0x0CDE, 0x0CDE, 1},
+		{0x0CE0, 0x0CE1, 1},
+		{0x0D05, 0x0D0C, 1},
+		{0x0D0E, 0x0D10, 1},
+		{0x0D12, 0x0D28, 1},
+		{0x0D2A, 0x0D39, 1},
+		{0x0D60, 0x0D61, 1},
+		{0x0E01, 0x0E2E, 1},
+		{0x0E30, 0x0E30, 1},
+		{0x0E32, 0x0E33, 1},
+		{0x0E40, 0x0E45, 1},
+		{0x0E81, 0x0E82, 1},
+		{0x0E84, 0x0E84, 1},
+		{0x0E87, 0x0E88, 1},
+		{0x0E8A, 0x0E8D, 3},
+		{0x0E94, 0x0E97, 1},
+		{0x0E99, 0x0E9F, 1},
+		{0x0EA1, 0x0EA3, 1},
+		{0x0EA5, 0x0EA7, 2},
+		{0x0EAA, 0x0EAB, 1},
+		{0x0EAD, 0x0EAE, 1},
+		{0x0EB0, 0x0EB0, 1},
+		{0x0EB2, 0x0EB3, 1},
+		{0x0EBD, 0x0EBD, 1},
+		{0x0EC0, 0x0EC4, 1},
+		{0x0F40, 0x0F47, 1},
+		{0x0F49, 0x0F69, 1},
+		{0x10A0, 0x10C5, 1},
+		{0x10D0, 0x10F6, 1},
+		{0x1100, 0x1100, 1},
+		{0x1102, 0x1103, 1},
+		{0x1105, 0x1107, 1},
+		{0x1109, 0x1109, 1},
+		{0x110B, 0x110C, 1},
+		{0x110E, 0x1112, 1},
+		{0x113C, 0x1140, 2},
+		{0x114C, 0x1150, 2},
+		{0x1154, 0x1155, 1},
+		{0x1159, 0x1159, 1},
+		{0x115F, 0x1161, 1},
+		{0x1163, 0x1169, 2},
+		{0x116D, 0x116E, 1},
+		{0x1172, 0x1173, 1},
+		{0x1175, 0x119E, 0x119E - 0x1175},
+		{0x11A8, 0x11AB, 0x11AB - 0x11A8},
+		{0x11AE, 0x11AF, 1},
+		{0x11B7, 0x11B8, 1},
+		{0x11BA, 0x11BA, 1},
+		{0x11BC, 0x11C2, 1},
+		{0x11EB, 0x11F0, 0x11F0 - 0x11EB},
+		{0x11F9, 0x11F9, 1},
+		{0x1E00, 0x1E9B, 1},
+		{0x1EA0, 0x1EF9, 1},
+		{0x1F00, 0x1F15, 1},
+		{0x1F18, 0x1F1D, 1},
+		{0x1F20, 0x1F45, 1},
+		{0x1F48, 0x1F4D, 1},
+		{0x1F50, 0x1F57, 1},
+		{0x1F59, 0x1F5B, 0x1F5B - 0x1F59},
+		{0x1F5D, 0x1F5D, 1},
+		{0x1F5F, 0x1F7D, 1},
+		{0x1F80, 0x1FB4, 1},
+		{0x1FB6, 0x1FBC, 1},
+		{0x1FBE, 0x1FBE, 1},
+		{0x1FC2, 0x1FC4, 1},
+		{0x1FC6, 0x1FCC, 1},
+		{0x1FD0, 0x1FD3, 1},
+		{0x1FD6, 0x1FDB, 1},
+		{0x1FE0, 0x1FEC, 1},
+		{0x1FF2, 0x1FF4, 1},
+		{0x1FF6, 0x1FFC, 1},
+		{0x2126, 0x2126, 1},
+		{0x212A, 0x212B, 1},
+		{0x212E, 0x212E, 1},
+		{0x2180, 0x2182, 1},
+		{0x3007, 0x3007, 1},
+		{0x3021, 0x3029, 1},
+		{0x3041, 0x3094, 1},
+		{0x30A1, 0x30FA, 1},
+		{0x3105, 0x312C, 1},
+		{0x4E00, 0x9FA5, 1},
+		{0xAC00, 0xD7A3, 1},
+	},
+}
+
+var second = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{0x002D, 0x002E, 1},
+		{0x0030, 0x0039, 1},
+		{0x00B7, 0x00B7, 1},
+		{0x02D0, 0x02D1, 1},
+		{0x0300, 0x0345, 1},
+		{0x0360, 0x0361, 1},
+		{0x0387, 0x0387, 1},
+		{0x0483, 0x0486, 1},
+		{0x0591, 0x05A1, 1},
+		{0x05A3, 0x05B9, 1},
+		{0x05BB, 0x05BD, 1},
+		{0x05BF, 0x05BF, 1},
+		{0x05C1, 0x05C2, 1},
+		{0x05C4, 0x0640, 0x0640 - 0x05C4},
+		{0x064B, 0x0652, 1},
+		{0x0660, 0x0669, 1},
+		{0x0670, 0x0670, 1},
+		{0x06D6, 0x06DC, 1},
+		{0x06DD, 0x06DF, 1},
+		{0x06E0, 0x06E4, 1},
+		{0x06E7, 0x06E8, 1},
+		{0x06EA, 0x06ED, 1},
+		{0x06F0, 0x06F9, 1},
+		{0x0901, 0x0903, 1},
+		{0x093C, 0x093C, 1},
+		{0x093E, 0x094C, 1},
+		{0x094D, 0x094D, 1},
+		{0x0951, 0x0954, 1},
+		{0x0962, 0x0963, 1},
+		{0x0966, 0x096F, 1},
+		{0x0981, 0x0983, 1},
+		{0x09BC, 0x09BC, 1},
+		{0x09BE, 0x09BF, 1},
+		{0x09C0, 0x09C4, 1},
+		{0x09C7, 0x09C8, 1},
+		{0x09CB, 0x09CD, 1},
+		{0x09D7, 0x09D7, 1},
+		{0x09E2, 0x09E3, 1},
+		{0x09E6, 0x09EF, 1},
+		{0x0A02, 0x0A3C, 0x3A},
+		{0x0A3E, 0x0A3F, 1},
+		{0x0A40, 0x0A42, 1},
+		{0x0A47, 0x0A48, 1},
+		{0x0A4B, 0x0A4D, 1},
+		{0x0A66, 0x0A6F, 1},
+		{0x0A70, 0x0A71, 1},
+		{0x0A81, 0x0A83, 1},
+		{0x0ABC, 0x0ABC, 1},
+		{0x0ABE, 0x0AC5, 1},
+		{0x0AC7, 0x0AC9, 1},
+		{0x0ACB, 0x0ACD, 1},
+		{0x0AE6, 0x0AEF, 1},
+		{0x0B01, 0x0B03, 1},
+		{0x0B3C, 0x0B3C, 1},
+		{0x0B3E, 0x0B43, 1},
+		{0x0B47, 0x0B48, 1},
+		{0x0B4B, 0x0B4D, 1},
+		{0x0B56, 0x0B57, 1},
+		{0x0B66, 0x0B6F, 1},
+		{0x0B82, 0x0B83, 1},
+		{0x0BBE, 0x0BC2, 1},
+		{0x0BC6, 0x0BC8, 1},
+		{0x0BCA, 0x0BCD, 1},
+		{0x0BD7, 0x0BD7, 1},
+		{0x0BE7, 0x0BEF, 1},
+		{0x0C01, 0x0C03, 1},
+		{0x0C3E, 0x0C44, 1},
+		{0x0C46, 0x0C48, 1},
+		{0x0C4A, 0x0C4D, 1},
+		{0x0C55, 0x0C56, 1},
+		{0x0C66, 0x0C6F, 1},
+		{0x0C82, 0x0C83, 1},
+		{0x0CBE, 0x0CC4, 1},
+		{0x0CC6, 0x0CC8, 1},
+		{0x0CCA, 0x0CCD, 1},
+		{0x0CD5, 0x0CD6, 1},
+		{0x0CE6, 0x0CEF, 1},
+		{0x0D02, 0x0D03, 1},
+		{0x0D3E, 0x0D43, 1},
+		{0x0D46, 0x0D48, 1},
+		{0x0D4A, 0x0D4D, 1},
+		{0x0D57, 0x0D57, 1},
+		{0x0D66, 0x0D6F, 1},
+		{0x0E31, 0x0E31, 1},
+		{0x0E34, 0x0E3A, 1},
+		{0x0E46, 0x0E46, 1},
+		{0x0E47, 0x0E4E, 1},
+		{0x0E50, 0x0E59, 1},
+		{0x0EB1, 0x0EB1, 1},
+		{0x0EB4, 0x0EB9, 1},
+		{0x0EBB, 0x0EBC, 1},
+		{0x0EC6, 0x0EC6, 1},
+		{0x0EC8, 0x0ECD, 1},
+		{0x0ED0, 0x0ED9, 1},
+		{0x0F18, 0x0F19, 1},
+		{0x0F20, 0x0F29, 1},
+		{0x0F35, 0x0F39, 2},
+		{0x0F3E, 0x0F3F, 1},
+		{0x0F71, 0x0F84, 1},
+		{0x0F86, 0x0F8B, 1},
+		{0x0F90, 0x0F95, 1},
+		{0x0F97, 0x0F97, 1},
+		{0x0F99, 0x0FAD, 1},
+		{0x0FB1, 0x0FB7, 1},
+		{0x0FB9, 0x0FB9, 1},
+		{0x20D0, 0x20DC, 1},
+		{0x20E1, 0x3005, 0x3005 - 0x20E1},
+		{0x302A, 0x302F, 1},
+		{0x3031, 0x3035, 1},
+		{0x3099, 0x309A, 1},
+		{0x309D, 0x309E, 1},
+		{0x30FC, 0x30FE, 1},
+	},
+}

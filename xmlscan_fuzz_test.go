@@ -1,0 +1,121 @@
+package sitemap
+
+import (
+	"bytes"
+	"io"
+	"slices"
+	"testing"
+	"testing/iotest"
+)
+
+// fuzzSeeds are realistic documents of every format the parse stage reads.
+var fuzzSeeds = []string{
+	`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
+        xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"
+        xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"
+        xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <url>
+    <loc>https://example.com/page?a=1&amp;b=2</loc>
+    <lastmod>2024-03-01T10:00:00+01:00</lastmod>
+    <changefreq>weekly</changefreq>
+    <priority>0.5</priority>
+    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/page"/>
+    <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/page" />
+    <image:image>
+      <image:loc>https://example.com/a.jpg</image:loc>
+      <image:caption><![CDATA[A caption & more]]></image:caption>
+    </image:image>
+    <news:news>
+      <news:publication><news:name>The Paper</news:name><news:language>en</news:language></news:publication>
+      <news:publication_date>2024-03-01</news:publication_date>
+      <news:title>Headline &#8212; &quot;quoted&quot;</news:title>
+    </news:news>
+    <video:video>
+      <video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc>
+      <video:title>Grilling steaks</video:title>
+      <video:description>Alkis shows you how.</video:description>
+      <video:player_loc allow_embed="yes">https://example.com/player?v=1</video:player_loc>
+      <video:duration>600</video:duration>
+      <video:restriction relationship="allow">IE GB US CA</video:restriction>
+      <video:tag>steak</video:tag>
+    </video:video>
+  </url>
+</urlset>`,
+	"<?xml version='1.0' encoding='UTF-8'?>\r\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\r\n" +
+		"  <sitemap>\r\n    <loc>https://example.com/sitemap1.xml.gz</loc>\r\n    <lastmod>2024-01-01</lastmod>\r\n  </sitemap>\r\n" +
+		"  <!-- more to come -->\r\n</sitemapindex>\r\n",
+	`<?xml version="1.0"?>
+<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>
+<!DOCTYPE urlset PUBLIC "-//W3C//DTD" "http://example.com/sitemap.dtd" [
+  <!ENTITY site "https://example.com">
+  <!-- a > comment -->
+]>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>&site;/x</loc></url></urlset>`,
+	`<?xml version="1.0" encoding="ISO-8859-1"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel>
+  <title>News &amp; Views</title>
+  <link>https://example.com/</link>
+  <atom:link href="https://example.com/feed" rel="self" type="application/rss+xml" />
+  <item>
+    <title>First post</title>
+    <link>https://example.com/1</link>
+    <description>&lt;p&gt;Hello&lt;/p&gt;&nbsp;<![CDATA[<b>bold</b>]]></description>
+    <pubDate>Mon, 02 Jan 2006 15:04:05 -0700</pubDate>
+    <dc:creator>A. Writer</dc:creator>
+    <guid isPermaLink="false">id-1</guid>
+  </item>
+</channel>
+</rss>`,
+	`<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
+  <title type="text">Example Feed</title>
+  <link href="http://example.org/"/>
+  <updated>2003-12-13T18:30:02Z</updated>
+  <author><name>John Doe</name></author>
+  <id>urn:uuid:60a76c80-d399-11d9-b93C-0003939e0af6</id>
+  <entry>
+    <title>Atom-Powered Robots Run Amok</title>
+    <link rel="alternate" href="http://example.org/2003/12/13/atom03"/>
+    <id>urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a</id>
+    <updated>2003-12-13T18:30:02Z</updated>
+    <summary type="html">Some &lt;b&gt;text&lt;/b&gt;.</summary>
+  </entry>
+</feed>`,
+	`<html><head><title>Not a sitemap</title><meta name=robots content=noindex></head><body><p>Fish &amp chips<br>&copy; 2024</body></html>`,
+}
+
+// FuzzScanDifferential feeds the same bytes to encoding/xml and to the
+// scanner. In both modes they must accept or reject the document alike, and
+// when encoding/xml accepts it they must give the same tokens; the scanner
+// must give them through a one-byte reader into a tiny buffer too.
+func FuzzScanDifferential(f *testing.F) {
+	for _, c := range scanCases {
+		f.Add([]byte(c.doc))
+	}
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		for _, strict := range []bool{true, false} {
+			want, wantErr := tokenStream(newStdTokenizer(bytes.NewReader(doc), strict))
+			got, gotErr := tokenStream(newScanTokenizer(bytes.NewReader(doc), strict))
+			ok := wantErr == io.EOF
+			if (gotErr == io.EOF) != ok {
+				t.Fatalf("strict %v: scanner error %v, encoding/xml error %v\ngot  %q\nwant %q", strict, errText(gotErr), errText(wantErr), got, want)
+			}
+			if ok && !slices.Equal(got, want) {
+				t.Fatalf("strict %v: streams differ\ngot  %q\nwant %q", strict, got, want)
+			}
+			small, smallErr := tokenStream(newScanTokenizerSize(iotest.OneByteReader(bytes.NewReader(doc)), strict, 16))
+			if (smallErr == io.EOF) != ok {
+				t.Fatalf("strict %v, one byte at a time: scanner error %v, encoding/xml error %v", strict, errText(smallErr), errText(wantErr))
+			}
+			if ok && !slices.Equal(small, want) {
+				t.Fatalf("strict %v, one byte at a time: streams differ\ngot  %q\nwant %q", strict, small, want)
+			}
+		}
+	})
+}
