@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -114,7 +115,7 @@ func fuzzExtParse(data []byte, strict bool, oneByte bool) fuzzExtResult {
 		tok = newTokenizer(iotest.OneByteReader(r), strict)
 	}
 	err := parseXML(tok, strict, d)
-	return fuzzExtResult{urls: d.urls, valErrs: d.errs, callErrs: s.GetErrors(), err: err}
+	return fuzzExtResult{urls: slices.Concat(d.urls...), valErrs: d.errs, callErrs: s.GetErrors(), err: err}
 }
 
 func FuzzParseURLSet(f *testing.F) {

@@ -348,11 +348,11 @@ func (p *xmlParser) openPart(k part) {
 
 func (p *xmlParser) entryChild(tok *xmlToken) {
 	name := tok.name
-	local := string(name.local)
+	local := name.local // compared as string(local), which does not allocate
 	switch p.format {
 	case formatURLSet, formatIndex:
 		if bytes.Equal(name.space, p.rootNS) {
-			switch local {
+			switch string(local) {
 			case "loc":
 				p.collect(&p.e.loc)
 			case "lastmod":
@@ -373,21 +373,21 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 		}
 		switch nsOf(name.space) {
 		case nsKindImage:
-			if local == "image" {
+			if string(local) == "image" {
 				var im *rawImage
 				p.e.images, im = grow(p.e.images)
 				im.reset()
 				p.openPart(partImage)
 			}
 		case nsKindVideo:
-			if local == "video" {
+			if string(local) == "video" {
 				var v *rawVideo
 				p.e.videos, v = grow(p.e.videos)
 				v.reset()
 				p.openPart(partVideo)
 			}
 		case nsKindNews:
-			if local == "news" {
+			if string(local) == "news" {
 				if p.e.hasNews {
 					return // the first <news:news> of an entry is the one kept
 				}
@@ -396,7 +396,7 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 				p.openPart(partNews)
 			}
 		case nsKindXHTML:
-			if local == "link" {
+			if string(local) == "link" {
 				var l *rawLink
 				p.e.links, l = grow(p.e.links)
 				l.reset()
@@ -419,7 +419,7 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 		if !bytes.Equal(name.space, p.rootNS) {
 			return
 		}
-		switch local {
+		switch string(local) {
 		case "link":
 			p.collect(&p.e.loc)
 		case "pubDate":
@@ -428,9 +428,9 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 		}
 	case formatRDF:
 		switch {
-		case local == "link" && string(name.space) != nsRDF:
+		case string(local) == "link" && string(name.space) != nsRDF:
 			p.collect(&p.e.loc)
-		case local == "date" && string(name.space) == nsDC:
+		case string(local) == "date" && string(name.space) == nsDC:
 			p.e.dateName = "dc:date"
 			p.collect(&p.e.lastmod)
 		}
@@ -438,7 +438,7 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 		if !bytes.Equal(name.space, p.rootNS) {
 			return
 		}
-		switch local {
+		switch string(local) {
 		case "link":
 			if p.atomLinked {
 				return
@@ -465,8 +465,11 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 				p.e.loc.set = true
 				p.e.loc.append(href)
 			}
-		case "updated", "modified": // Atom 1.0, Atom 0.3
-			p.e.dateName = local
+		case "updated": // Atom 1.0
+			p.e.dateName = "updated"
+			p.collect(&p.e.lastmod)
+		case "modified": // Atom 0.3
+			p.e.dateName = "modified"
 			p.collect(&p.e.lastmod)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"sync"
 )
 
@@ -126,10 +127,17 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 
 // commit adds what a document yielded to the results. The URLs of a
 // document appear together.
-func (s *S) commit(urls []URL, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+func (s *S) commit(urls [][]URL, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+	n := 0
+	for _, chunk := range urls {
+		n += len(chunk)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.urls = append(s.urls, urls...)
+	s.urls = slices.Grow(s.urls, n)
+	for _, chunk := range urls {
+		s.urls = append(s.urls, chunk...)
+	}
 	if len(errs) > 0 {
 		s.callErrs = append(s.callErrs, errs...)
 		s.errs = append(s.errs, errs...)

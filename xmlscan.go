@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -20,7 +19,7 @@ import (
 //
 // Its tokens are those of stdTokenizer, quirks included: encoding/xml is the
 // reference, so wherever encoding/xml (Decoder.Token, with Strict on, or off
-// with HTMLAutoClose and HTMLEntity) departs from the XML specification, the
+// with HTMLEntity and no AutoClose list) departs from the XML specification, the
 // scanner departs the same way. The comments below name the function of
 // encoding/xml/xml.go whose behaviour each piece copies.
 
@@ -28,13 +27,6 @@ import (
 // only while a single tag, comment, processing instruction or directive does
 // not fit in it; character data is handed out in chunks instead.
 const scanBufSize = 64 << 10
-
-// errScanUnsupported is the error the scanner would return for a document it
-// cannot read exactly as encoding/xml does, before handing out any token that
-// could be wrong, so that the caller can read the document again with
-// newStdTokenizer. The scanner handles everything encoding/xml does, so
-// today it never returns it; the parse stage may still test for it.
-var errScanUnsupported = errors.New("xml scanner: the document needs the encoding/xml tokenizer")
 
 // errNeedMore tells a scanning function that the token runs past the bytes
 // read so far.
@@ -89,18 +81,14 @@ type scanTokenizer struct {
 	lines    int   // 1 + the number of '\n' read so far
 
 	tok     xmlToken // the token being read, or the raw token held back
-	endTok  xmlToken // an end element invented to close an HTMLAutoClose element
 	held    rawKind  // tok is a raw token read but not yet returned
 	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
 	inCDATA bool     // the next bytes continue a CDATA section
 
-	stk []scanEntry
-	// autoTop tells that the top of stk is an element of HTMLAutoClose. No
-	// such element is ever below the top: the token after it closes it.
-	autoTop bool
-	binds   []int  // the indexes in stk of the bindings, innermost last
-	arena   []byte // the names and URIs of stk
-	depth   int
+	stk   []scanEntry
+	binds []int  // the indexes in stk of the bindings, innermost last
+	arena []byte // the names and URIs of stk
+	depth int
 
 	needClose bool   // the next raw token is the end element toClose
 	toClose   []byte // prefix + local of that end element
@@ -132,8 +120,9 @@ func (t *scanTokenizer) next() (*xmlToken, error) {
 	return tok, nil
 }
 
-// token is Decoder.Token: it reads a raw token, closes an HTMLAutoClose
-// element, resolves namespaces and matches end elements to start elements.
+// token is Decoder.Token: it reads a raw token, resolves namespaces and
+// matches end elements to start elements. Like stdTokenizer it has no
+// AutoClose list.
 func (t *scanTokenizer) token() (*xmlToken, error) {
 	for {
 		kind := t.held
@@ -145,16 +134,6 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 					return nil, t.syntaxError("unexpected EOF", t.end)
 				}
 				return nil, err
-			}
-		}
-		if t.autoTop {
-			// Decoder.autoClose: an element of HTMLAutoClose closes before
-			// any token other than its own end element.
-			top := &t.stk[len(t.stk)-1]
-			local := t.arena[top.mid:top.end]
-			if kind != rawEnd || !strings.EqualFold(string(t.tok.name.local), string(local)) {
-				t.held = kind
-				return t.popElement(&t.endTok, t.arena[top.off:top.mid], local)
 			}
 		}
 		switch kind {
@@ -213,7 +192,6 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 	}
 	e := &t.stk[n]
 	e.binding, e.space = binding, nil
-	t.autoTop = false
 	e.off = len(t.arena)
 	t.arena = append(t.arena, a...)
 	e.mid = len(t.arena)
@@ -221,8 +199,6 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 	e.end = len(t.arena)
 	if binding {
 		t.binds = append(t.binds, n)
-	} else if !t.strict {
-		t.autoTop = isAutoClose(b)
 	}
 }
 
@@ -236,7 +212,6 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 	s := &t.stk[n-1]
 	t.stk = t.stk[:n-1]
 	t.depth--
-	t.autoTop = false
 	// The popped bytes stay in the arena's array until the next push, which
 	// comes after the caller is done with this token.
 	t.arena = t.arena[:s.off]
@@ -303,46 +278,6 @@ func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
 	tok.attrs = tok.attrs[:0]
 	tok.text = text
 }
-
-// isAutoClose reports whether an element named local closes by itself in
-// tolerant mode, as strings.EqualFold against xml.HTMLAutoClose tells, with
-// a switch for the ASCII names that make up nearly every document.
-func isAutoClose(local []byte) bool {
-	// The names start with one of "abcfhilmp"; U+017F LONG S makes
-	// "baſefont" 9 bytes long.
-	if len(local) < 2 || len(local) > 9 || local[0] < utf8.RuneSelf && autoCloseFirst>>(local[0]|0x20-'a')&1 == 0 {
-		return false
-	}
-	var low [8]byte
-	for i, c := range local {
-		if c >= utf8.RuneSelf {
-			// Unicode folds U+212A KELVIN SIGN to 'k' and U+017F LONG S to 's'.
-			for _, s := range xml.HTMLAutoClose {
-				if strings.EqualFold(s, string(local)) {
-					return true
-				}
-			}
-			return false
-		}
-		if i == len(low) {
-			return false
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	switch string(low[:len(local)]) {
-	case "basefont", "br", "area", "link", "img", "param", "hr", "input", "col", "frame", "isindex", "base", "meta":
-		return true
-	}
-	return false
-}
-
-// autoCloseFirst has bit c-'a' set for each letter c that starts a name of
-// xml.HTMLAutoClose.
-const autoCloseFirst = 1<<('a'-'a') | 1<<('b'-'a') | 1<<('c'-'a') | 1<<('f'-'a') |
-	1<<('h'-'a') | 1<<('i'-'a') | 1<<('l'-'a') | 1<<('m'-'a') | 1<<('p'-'a')
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
 func (t *scanTokenizer) syntaxError(msg string, at int) error {

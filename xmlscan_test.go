@@ -12,7 +12,6 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
-	"unicode"
 )
 
 // scanCases are tiny documents read by both tokenizers in both modes.
@@ -237,8 +236,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// readers are the ways a case is fed to the scanner.
-var readers = []struct {
+// scanReaders are the ways a case is fed to the scanner.
+var scanReaders = []struct {
 	name string
 	wrap func(string) io.Reader
 	size int // the scanner's first buffer size
@@ -252,13 +251,13 @@ var readers = []struct {
 	{"DataErrReader", func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) }, 17},
 }
 
-// checkSame compares the scanner, fed every way of readers, with encoding/xml
+// checkSame compares the scanner, fed every way of scanReaders, with encoding/xml
 // on doc: the token streams and the errors must be the same, but for the
 // line number of an error.
 func checkSame(t *testing.T, doc string, strict bool) {
 	t.Helper()
 	want, wantErr := tokenStream(newStdTokenizer(strings.NewReader(doc), strict))
-	for _, rd := range readers {
+	for _, rd := range scanReaders {
 		got, gotErr := tokenStream(newScanTokenizerSize(rd.wrap(doc), strict, rd.size))
 		if (gotErr == io.EOF) != (wantErr == io.EOF) {
 			t.Fatalf("%s: got error %v, want %v\ngot  %q\nwant %q", rd.name, errText(gotErr), errText(wantErr), got, want)
@@ -452,29 +451,6 @@ func TestScanTokenizerAllocs(t *testing.T) {
 	}
 }
 
-func TestIsAutoClose(t *testing.T) {
-	for _, s := range xml.HTMLAutoClose {
-		for _, name := range []string{s, strings.ToUpper(s), strings.ToUpper(s[:1]) + s[1:]} {
-			if !isAutoClose([]byte(name)) {
-				t.Errorf("isAutoClose(%q) = false", name)
-			}
-		}
-		if isAutoClose([]byte(s + "x")) {
-			t.Errorf("isAutoClose(%q) = true", s+"x")
-		}
-	}
-	for _, name := range []string{"lin\u212a", "ba\u017fe", "LIN\u212a", "ba\u017fefont", "i\u017findex"} {
-		if !isAutoClose([]byte(name)) {
-			t.Errorf("isAutoClose(%q) = false", name)
-		}
-	}
-	for _, name := range []string{"", "b", "loc", "url", "image", "basefonts", "ba\u017fefonts", "été", "_br", ":br", "9br"} {
-		if isAutoClose([]byte(name)) {
-			t.Errorf("isAutoClose(%q) = true", name)
-		}
-	}
-}
-
 func TestPlainPrefix(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		for _, at := range []int{0, 3, 7, 8, 9, 15, 16, 20} {
@@ -491,51 +467,6 @@ func TestPlainPrefix(t *testing.T) {
 	}
 	if got := plainPrefix([]byte("\n\t\n\tabcdefghijklmnop\nqrstuvw&")); got != 28 {
 		t.Errorf("got %d, want 28", got)
-	}
-}
-
-func TestIsAutoCloseFolds(t *testing.T) {
-	// isAutoClose agrees with strings.EqualFold against xml.HTMLAutoClose on
-	// every name made by swapping up to two letters for a rune that folds
-	// to them, and on those names cut short or made longer.
-	ref := func(name string) bool {
-		for _, s := range xml.HTMLAutoClose {
-			if strings.EqualFold(s, name) {
-				return true
-			}
-		}
-		return false
-	}
-	orbit := func(r rune) []rune {
-		rs := []rune{r}
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			rs = append(rs, f)
-		}
-		return rs
-	}
-	check := func(name string) {
-		for _, n := range []string{name, name[:len(name)-1], name + "x", "x" + name} {
-			if got, want := isAutoClose([]byte(n)), ref(n); got != want {
-				t.Errorf("isAutoClose(%q) = %v, want %v", n, got, want)
-			}
-		}
-	}
-	for _, s := range xml.HTMLAutoClose {
-		rs := []rune(s)
-		for i := range rs {
-			for _, a := range orbit(rs[i]) {
-				for j := i; j < len(rs); j++ {
-					for _, b := range orbit(rs[j]) {
-						v := append([]rune(nil), rs...)
-						v[i] = a
-						if j > i {
-							v[j] = b
-						}
-						check(string(v))
-					}
-				}
-			}
-		}
 	}
 }
 
