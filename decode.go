@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -40,32 +41,48 @@ func (e errUnsupportedEncoding) Error() string {
 // its encoding.
 const peekSize = 1024
 
+// readers keeps the buffered readers of documents that were read, so that
+// a call of many small documents does not allocate one for each.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+
+func getReader(r io.Reader) *bufio.Reader {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
+}
+
 // decode undoes the compression of r and drops a byte order mark. maxSize
-// caps the content, decompressed.
-func decode(r io.Reader, maxSize int64) (*bufio.Reader, error) {
-	br := bufio.NewReaderSize(r, 32<<10)
+// caps the content, decompressed. done gives the buffers back once the
+// document is read.
+func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err error) {
+	br := getReader(&limitedReader{r: r, left: maxSize,
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}})
+	done = func() { putReader(br) }
+	out = br
 	magic, err := br.Peek(2)
 	if err != nil && !isEOF(err) {
-		return nil, err
+		return nil, done, err
 	}
-	var out io.Reader = br
-	limitErr := &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, gzipError(err)
+			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		out = &gzipMembers{br: br, z: z}
-		limitErr = errDecompressedLimit(maxSize).(*limitError)
+		out = getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		done = func() { putReader(out); putReader(br) }
 	}
-	dr := bufio.NewReaderSize(&limitedReader{r: out, left: maxSize, err: limitErr}, 32<<10)
-	if b, err := dr.Peek(3); err == nil && bytes.Equal(b, bom) {
-		dr.Discard(3)
+	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
+		out.Discard(3)
 	} else if err != nil && !isEOF(err) {
-		return nil, err
+		return nil, done, err
 	}
-	return dr, nil
+	return out, done, nil
 }
 
 // gzipError is the cause of content that could not be decompressed.

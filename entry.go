@@ -57,7 +57,8 @@ func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
 
 // parse decodes body and runs the parse stage its format calls for.
 func (d *doc) parse(body io.Reader, robots bool) error {
-	r, err := decode(body, d.c.cfg.maxResponseSize)
+	r, done, err := decode(body, d.c.cfg.maxResponseSize)
+	defer done()
 	if err != nil {
 		return unwrapDecode(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 )
 
 const maxURLLength = 2048
@@ -46,21 +45,3 @@ func normalizeExtURL(raw string, strict bool) (string, error) {
 }
 
 func sitemapKey(loc string) string { return loc }
-
-func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
-	for _, l := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02", "2006-01", "2006"} {
-		if t, err := time.Parse(l, string(s)); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
-	for _, l := range []string{time.RFC1123, time.RFC1123Z} {
-		if t, err := time.Parse(l, string(s)); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}

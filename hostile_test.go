@@ -1,0 +1,699 @@
+package sitemap_test
+
+// The torture suite: one named test a hostile input, each built in code,
+// each guarded by a timer so that a hang fails instead of blocking, each
+// checking the typed error and sentinel it must end in, that what was good
+// in the other documents is kept, and that the heap stays bounded.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+const hNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
+
+// hGuard fails the test when f has not returned within d.
+func hGuard(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("did not finish within %v", d)
+	}
+}
+
+// hPeakHeap runs f and returns the largest heap in use seen while it ran,
+// above the heap in use before it started.
+func hPeakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	wg.Wait()
+	if p := peak.Load(); p > base {
+		return p - base
+	}
+	return 0
+}
+
+// hSite serves an index at /index.xml listing /good.xml and /bad.xml; the
+// good urlset has two URLs, and bad is the handler under test.
+func hSite(t *testing.T, bad http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	// Absolute locations, which strict mode requires.
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>http://%s/good.xml</loc></sitemap><sitemap><loc>http://%[2]s/bad.xml</loc></sitemap></sitemapindex>`, hNS, r.Host)
+	})
+	mux.HandleFunc("/good.xml", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<urlset %s><url><loc>http://%s/good-1</loc></url><url><loc>http://%[2]s/good-2</loc></url></urlset>`, hNS, r.Host)
+	})
+	mux.HandleFunc("/bad.xml", bad)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// hCheckGood checks that the URLs of /good.xml were kept.
+func hCheckGood(t *testing.T, s *sitemap.S, srv *httptest.Server) {
+	t.Helper()
+	want := map[string]bool{srv.URL + "/good-1": true, srv.URL + "/good-2": true}
+	for _, u := range s.GetURLs() {
+		delete(want, u.Loc)
+	}
+	if len(want) > 0 {
+		t.Errorf("URLs of the good sitemap missing: %v (got %d URLs)", want, s.GetURLCount())
+	}
+}
+
+// hOneError returns the only error of type E recorded about url.
+func hOneError[E error](t *testing.T, s *sitemap.S, url string) E {
+	t.Helper()
+	var found []E
+	for err := range s.Errors() {
+		var e E
+		if errors.As(err, &e) && strings.Contains(err.Error(), fmt.Sprintf("%q", url)) {
+			found = append(found, e)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("want one %T about %s, got %d; errors: %v", *new(E), url, len(found), s.GetErrors())
+	}
+	return found[0]
+}
+
+func hParse(t *testing.T, s *sitemap.S, url string, limit time.Duration) (err error, heap uint64) {
+	t.Helper()
+	hGuard(t, limit, func() {
+		heap = hPeakHeap(func() { _, err = s.Parse(url, nil) })
+	})
+	t.Logf("peak heap above baseline: %.1f MiB", float64(heap)/(1<<20))
+	return err, heap
+}
+
+const mib = 1 << 20
+
+// hNew returns an instance whose requests may take long, so that a loaded
+// machine does not turn a test of something else into one of the timeout.
+func hNew() *sitemap.S { return sitemap.New().SetFetchTimeout(60) }
+
+func TestHostileGzipBomb(t *testing.T) {
+	// 100 members of 10 MiB of zeros each: 1 GiB that compresses to about
+	// 1 MiB. The decompressed size is capped at the response size limit.
+	var member bytes.Buffer
+	z, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	z.Write(make([]byte, 10*mib))
+	z.Close()
+	bomb := bytes.Repeat(member.Bytes(), 100)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { w.Write(bomb) })
+	s := hNew()
+	err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
+	if !errors.Is(pe, sitemap.ErrMaxResponseSize) {
+		t.Errorf("error %v does not wrap ErrMaxResponseSize", pe)
+	}
+	hCheckGood(t, s, srv)
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB for a gzip bomb", heap/mib)
+	}
+}
+
+func TestHostileGzipTruncatedLastMember(t *testing.T) {
+	var buf bytes.Buffer
+	for _, part := range []string{`<urlset ` + hNS + `><url><loc>/a</loc></url>`, `<url><loc>/b</loc></url></urlset>`} {
+		z := gzip.NewWriter(&buf)
+		z.Write([]byte(part))
+		z.Close()
+	}
+	cut := buf.Bytes()[:buf.Len()-6]
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { w.Write(cut) })
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
+	if got, want := pe.Err.Error(), "gzip decompression failed: unexpected EOF"; got != want {
+		t.Errorf("cause %q, want %q", got, want)
+	}
+	for _, u := range s.GetURLs() {
+		if strings.HasSuffix(u.Loc, "/a") || strings.HasSuffix(u.Loc, "/b") {
+			t.Errorf("URL %s of a document that could not be decompressed was kept", u.Loc)
+		}
+	}
+	hCheckGood(t, s, srv)
+}
+
+func TestHostileMillionNestedElements(t *testing.T) {
+	doc := `<urlset ` + hNS + `><url>` + strings.Repeat("<a>", 1_000_000) + strings.Repeat("</a>", 1_000_000) + `</url></urlset>`
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, doc) })
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			s := hNew().SetStrict(strict)
+			err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
+			hCheckGood(t, s, srv)
+			if heap > 64*mib {
+				t.Errorf("peak heap %d MiB", heap/mib)
+			}
+		})
+	}
+}
+
+// hEndless writes prefix, then fill bytes until the client goes away or n
+// bytes have been written.
+func hEndless(prefix string, fill byte, n int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, prefix)
+		chunk := bytes.Repeat([]byte{fill}, 64<<10)
+		for written := 0; written < n; written += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func TestHostileHugeLocWithoutEnd(t *testing.T) {
+	// 100 MB of a <loc> that never ends: the response size limit (50 MB by
+	// default) ends it.
+	srv := hSite(t, hEndless(`<urlset `+hNS+`><url><loc>https://example.com/`, 'a', 100*mib))
+	s := hNew()
+	err, heap := hParse(t, s, srv.URL+"/index.xml", 30*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	if !errors.Is(ne, sitemap.ErrMaxResponseSize) {
+		t.Errorf("error %v does not wrap ErrMaxResponseSize", ne)
+	}
+	hCheckGood(t, s, srv)
+	if heap > 200*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+func TestHostileLongLineInTextSitemap(t *testing.T) {
+	// A 10 MB line, then a good URL: the line costs only itself.
+	body := "https://example.com/" + strings.Repeat("x", 10*mib) + "\nhttps://example.com/after\n"
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
+	s := hNew()
+	err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	var after bool
+	for _, u := range s.GetURLs() {
+		after = after || u.Loc == "https://example.com/after"
+		if len(u.Loc) > 2048 {
+			t.Errorf("URL of %d characters kept", len(u.Loc))
+		}
+	}
+	if !after {
+		t.Errorf("the URL after the long line is missing")
+	}
+	var ve *sitemap.ValidationError
+	if !hHas(s, &ve) || len(ve.URL) > 4*2048 {
+		t.Errorf("want a ValidationError naming the long URL shortened, got %v", ve)
+	}
+	hCheckGood(t, s, srv)
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+func hHas[E error](s *sitemap.S, target *E) bool {
+	for err := range s.Errors() {
+		if errors.As(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHostileLongLineInRobots(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "Disallow: /"+strings.Repeat("x", 10*mib)+"\nSitemap: "+srv.URL+"/s.xml\n")
+	})
+	mux.HandleFunc("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<urlset %s><url><loc>/p</loc></url></urlset>`, hNS)
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/robots.txt", 20*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if s.GetURLCount() != 1 {
+		t.Errorf("got %d URLs, want the 1 of the sitemap after the long line; errors %v", s.GetURLCount(), s.GetErrors())
+	}
+}
+
+// hCounting serves documents by path and counts the requests of each.
+type hCounting struct {
+	mu    sync.Mutex
+	count map[string]int
+	docs  map[string]string
+}
+
+func (h *hCounting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.count[r.URL.Path]++
+	doc, ok := h.docs[r.URL.Path]
+	h.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	io.WriteString(w, doc)
+}
+
+func hServe(t *testing.T, docs map[string]string) (*httptest.Server, *hCounting) {
+	h := &hCounting{count: map[string]int{}, docs: docs}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, h
+}
+
+func hIndex(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<sitemapindex ` + hNS + `>`)
+	for _, l := range locs {
+		b.WriteString(`<sitemap><loc>` + l + `</loc></sitemap>`)
+	}
+	b.WriteString(`</sitemapindex>`)
+	return b.String()
+}
+
+func TestHostileIndexListsItself(t *testing.T) {
+	srv, h := hServe(t, map[string]string{
+		"/index.xml": hIndex("/index.xml", "/good.xml"),
+		"/good.xml":  `<urlset ` + hNS + `><url><loc>/p</loc></url></urlset>`,
+	})
+	for _, multi := range []bool{true, false} {
+		h.count = map[string]int{}
+		s := hNew().SetMultiThread(multi)
+		if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		if h.count["/index.xml"] != 1 || h.count["/good.xml"] != 1 {
+			t.Errorf("requests %v, want each once", h.count)
+		}
+		if s.GetURLCount() != 1 || s.GetSitemapCount() != 2 {
+			t.Errorf("got %d URLs and %d sitemaps, want 1 and 2", s.GetURLCount(), s.GetSitemapCount())
+		}
+	}
+}
+
+func TestHostileIndexesListEachOther(t *testing.T) {
+	srv, h := hServe(t, map[string]string{
+		"/a.xml": hIndex("/b.xml", "/pa.xml"),
+		"/b.xml": hIndex("/a.xml", "/pb.xml"),
+		"/pa.xml": `<urlset ` + hNS + `><url><loc>/pa</loc></url></urlset>`,
+		"/pb.xml": `<urlset ` + hNS + `><url><loc>/pb</loc></url></urlset>`,
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/a.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	for path, n := range h.count {
+		if n != 1 {
+			t.Errorf("%s requested %d times", path, n)
+		}
+	}
+	if s.GetURLCount() != 2 {
+		t.Errorf("got %d URLs, want 2", s.GetURLCount())
+	}
+}
+
+func TestHostileRobotsListsItself(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var n atomic.Int32
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		fmt.Fprintf(w, "Sitemap: %s/robots.txt\n", srv.URL)
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/robots.txt", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if n.Load() != 1 {
+		t.Errorf("robots.txt requested %d times", n.Load())
+	}
+}
+
+func TestHostileChainDeeperThanDepthLimit(t *testing.T) {
+	docs := map[string]string{}
+	const n = 30
+	for i := range n {
+		docs[fmt.Sprintf("/i%d.xml", i)] = hIndex(fmt.Sprintf("/i%d.xml", i+1), fmt.Sprintf("/u%d.xml", i))
+		docs[fmt.Sprintf("/u%d.xml", i)] = fmt.Sprintf(`<urlset %s><url><loc>/p%d</loc></url></urlset>`, hNS, i)
+	}
+	srv, h := hServe(t, docs)
+	s := hNew() // depth 10
+	if err, _ := hParse(t, s, srv.URL+"/i0.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := h.count["/i11.xml"]; got != 0 {
+		t.Errorf("index beyond the depth limit requested %d times", got)
+	}
+	var depthErrs int
+	for err := range s.Errors() {
+		if errors.Is(err, sitemap.ErrMaxDepth) {
+			depthErrs++
+		}
+	}
+	if depthErrs != 1 {
+		t.Errorf("got %d depth errors, want 1: %v", depthErrs, s.GetErrors())
+	}
+	// Levels 0..9 have URL sitemaps at levels 1..10.
+	if s.GetURLCount() != 10 {
+		t.Errorf("got %d URLs, want 10", s.GetURLCount())
+	}
+}
+
+// hInProcess is a transport that serves requests from a handler in the
+// same process, so that tens of thousands of requests take no sockets.
+type hInProcess struct{ h http.Handler }
+
+func (t hInProcess) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
+	var idx strings.Builder
+	idx.WriteString(`<sitemapindex ` + hNS + `>`)
+	for i := range 50_000 {
+		fmt.Fprintf(&idx, `<sitemap><loc>https://example.com/s%d.xml</loc></sitemap>`, i)
+	}
+	idx.WriteString(`</sitemapindex>`)
+	index := idx.String()
+	var requests atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if r.URL.Path == "/index.xml" {
+			io.WriteString(w, index)
+			return
+		}
+		fmt.Fprintf(w, `<urlset %s><url><loc>%s/page</loc></url></urlset>`, hNS, strings.TrimSuffix(r.URL.Path, ".xml"))
+	})
+	s := hNew().SetHTTPClient(&http.Client{Transport: hInProcess{h}})
+	err, heap := hParse(t, s, "https://example.com/index.xml", 60*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := requests.Load(); got != 50_001 {
+		t.Errorf("%d requests, want 50,001", got)
+	}
+	if s.GetURLCount() != 50_000 || s.GetSitemapCount() != 50_000 {
+		t.Errorf("got %d URLs and %d sitemaps, want 50,000 each", s.GetURLCount(), s.GetSitemapCount())
+	}
+	if n := s.GetErrorsCount(); n != 0 {
+		t.Errorf("%d errors, first %v", n, s.GetErrors()[0])
+	}
+	if heap > 256*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+func TestHostileOneByteASecond(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-release:
+				return
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				w.Write([]byte(" "))
+				w.(http.Flusher).Flush()
+			}
+		}
+	})
+	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	hCheckGood(t, s, srv)
+}
+
+func TestHostileBodyNeverEnds(t *testing.T) {
+	srv := hSite(t, hEndless(`<urlset `+hNS+`>`, ' ', 1<<40))
+	s := hNew().SetMaxResponseSize(4 * mib)
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 20*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	if !errors.Is(ne, sitemap.ErrMaxResponseSize) {
+		t.Errorf("error %v does not wrap ErrMaxResponseSize", ne)
+	}
+	hCheckGood(t, s, srv)
+}
+
+func TestHostileConnectionResetMidBody(t *testing.T) {
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n<urlset " + hNS + "><url><loc>/x</loc></url>")
+		buf.Flush()
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.SetLinger(0) // close with a reset
+		}
+		conn.Close()
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	if s.GetURLCount() != 2 {
+		t.Errorf("got %d URLs, want only the 2 good ones", s.GetURLCount())
+	}
+	hCheckGood(t, s, srv)
+}
+
+func TestHostileContentLengthLargerThanBody(t *testing.T) {
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "5000")
+		io.WriteString(w, `<urlset `+hNS+`><url><loc>/x</loc></url></urlset>`)
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	if !errors.Is(ne, io.ErrUnexpectedEOF) {
+		t.Errorf("error %v does not wrap io.ErrUnexpectedEOF", ne)
+	}
+	if s.GetURLCount() != 2 {
+		t.Errorf("got %d URLs, want only the 2 good ones: a short body is no whole document", s.GetURLCount())
+	}
+}
+
+func TestHostileRedirectLoop(t *testing.T) {
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/bad.xml", http.StatusFound)
+	})
+	s := hNew()
+	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+	hCheckGood(t, s, srv)
+}
+
+func TestHostileErrorStatuses(t *testing.T) {
+	for _, code := range []int{http.StatusInternalServerError, http.StatusTooManyRequests, http.StatusNotFound} {
+		t.Run(fmt.Sprint(code), func(t *testing.T) {
+			srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "3600")
+				http.Error(w, "no", code)
+			})
+			s := hNew()
+			if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
+			if !strings.Contains(ne.Error(), fmt.Sprint(code)) {
+				t.Errorf("error %v does not name the status %d", ne, code)
+			}
+			hCheckGood(t, s, srv)
+		})
+	}
+}
+
+// hBadDocuments are documents served as /bad.xml that must each end in a
+// *ParseError, costing only themselves.
+var hBadDocuments = map[string]string{
+	"html page":     "<!DOCTYPE html><html><head><title>Not found</title></head><body><a href=\"/x\">x</a></body></html>",
+	"empty body":    "",
+	"white space":   " \n\t\r\n   ",
+	"utf-16":        "\xff\xfe<\x00u\x00r\x00l\x00s\x00e\x00t\x00>\x00",
+	"utf-16 no bom": "<\x00?\x00x\x00m\x00l\x00",
+}
+
+func TestHostileDocuments(t *testing.T) {
+	for name, body := range hBadDocuments {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
+				srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
+				s := hNew().SetStrict(strict)
+				if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
+				hCheckGood(t, s, srv)
+				// As the document passed in, it fails Parse.
+				_, err := hNew().SetStrict(strict).Parse("https://example.com/sitemap.xml", &body)
+				var pe *sitemap.ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("Parse of the content returned %v, want a *ParseError", err)
+				}
+			})
+		}
+	}
+}
+
+func TestHostileInvalidUTF8AndNUL(t *testing.T) {
+	for name, loc := range map[string]string{
+		"invalid utf-8": "https://example.com/\xff\xfe",
+		"nul":           "https://example.com/a\x00b",
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := `<urlset ` + hNS + `><url><loc>` + loc + `</loc></url></urlset>`
+			srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
+			s := hNew()
+			if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			// encoding/xml rejects both in either mode: the document is
+			// no XML, and costs only itself.
+			hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
+			hCheckGood(t, s, srv)
+		})
+	}
+}
+
+func TestHostileEntityExpansion(t *testing.T) {
+	// A billion laughs: nothing a DTD declares is expanded.
+	var dtd strings.Builder
+	dtd.WriteString(`<?xml version="1.0"?><!DOCTYPE urlset [<!ENTITY lol "lol">`)
+	for i := 1; i < 10; i++ {
+		fmt.Fprintf(&dtd, `<!ENTITY lol%d "%s">`, i, strings.Repeat(fmt.Sprintf("&lol%d;", i-1), 10))
+	}
+	dtd.WriteString(`]>`)
+	body := dtd.String() + `<urlset ` + hNS + `><url><loc>https://example.com/&lol9;</loc></url><url><loc>https://example.com/plain</loc></url></urlset>`
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			s := hNew().SetStrict(strict)
+			var err error
+			heap := uint64(0)
+			hGuard(t, 10*time.Second, func() {
+				heap = hPeakHeap(func() { _, err = s.Parse("https://example.com/sitemap.xml", &body) })
+			})
+			if heap > 32*mib {
+				t.Errorf("peak heap %d MiB", heap/mib)
+			}
+			for _, u := range s.GetURLs() {
+				if strings.Contains(u.Loc, "lollol") {
+					t.Errorf("entity expanded into %.80s", u.Loc)
+				}
+			}
+			if strict {
+				var pe *sitemap.ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("strict mode: got %v, want a *ParseError for an undeclared entity", err)
+				}
+			} else if err != nil {
+				t.Errorf("tolerant mode: %v", err)
+			}
+		})
+	}
+}
+
+func TestHostileContextCutsLongCall(t *testing.T) {
+	// A server that never answers; the context's deadline ends the call.
+	block := make(chan struct{})
+	defer close(block)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	s := hNew()
+	var err error
+	hGuard(t, 10*time.Second, func() { _, err = s.ParseContext(ctx, srv.URL+"/index.xml", nil) })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ParseContext returned %v, want one wrapping context.DeadlineExceeded", err)
+	}
+	hCheckGood(t, s, srv)
+}
