@@ -30,6 +30,49 @@ type call struct {
 
 	sitemapLimit, urlLimit, valErrLimit sync.Once
 	cut                                 atomic.Bool // the context ended the call early
+
+	// A streaming call (S.Stream) hands its URLs and errors to emit
+	// instead of keeping the URLs; stop is closed when the loop that reads
+	// them has ended.
+	emit chan<- item
+	stop <-chan struct{}
+}
+
+// item is a URL or an error that a streaming call hands on.
+type item struct {
+	u   URL
+	err error
+}
+
+// emitItem hands it to the loop of a streaming call; false when the loop
+// has ended. A call that does not stream keeps everything, and emits
+// nothing.
+func (c *call) emitItem(it item) bool {
+	if c.emit == nil {
+		return true
+	}
+	select {
+	case c.emit <- it:
+		return true
+	case <-c.stop:
+		return false
+	}
+}
+
+// record adds an error to the results of the call.
+func (c *call) record(err error) {
+	c.s.record(err)
+	c.emitItem(item{err: err})
+}
+
+// stopped reports whether the loop of a streaming call has ended.
+func (c *call) stopped() bool {
+	select {
+	case <-c.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 func newCall(ctx context.Context, s *S, cfg config, root string) *call {
@@ -59,7 +102,7 @@ func (c *call) run(content *string) error {
 	if content == nil {
 		if err := checkRootURL(c.root); err != nil {
 			verr := &ValidationError{URL: c.root, Err: err}
-			c.s.record(verr)
+			c.record(verr)
 			return verr
 		}
 	}
@@ -75,9 +118,9 @@ func (c *call) run(content *string) error {
 	}
 	c.follow(children, level+1)
 	c.wg.Wait()
-	if c.cut.Load() {
+	if c.cut.Load() && !c.stopped() {
 		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
-		c.s.record(perr)
+		c.record(perr)
 		return perr
 	}
 	return nil
@@ -112,7 +155,7 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		if err != nil {
 			c.noteCut()
 			nerr := &NetworkError{URL: loc, Err: err}
-			c.s.record(nerr)
+			c.record(nerr)
 			return nil, nerr
 		}
 		defer rc.Close()
@@ -133,16 +176,19 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		} else {
 			rerr = &ParseError{URL: final, Err: err}
 		}
-		c.s.record(rerr)
+		c.record(rerr)
 		return nil, rerr
 	}
 	if !c.s.commit(d.urls, d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
 		c.limitSitemaps()
 	}
+	for _, err := range d.errs {
+		c.emitItem(item{err: err})
+	}
 	if len(d.children) > 0 && level+1 > c.cfg.maxDepth {
 		for _, ch := range d.children {
 			if c.followed(ch.loc) {
-				c.s.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
+				c.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
 				break
 			}
 		}
@@ -232,18 +278,18 @@ func (c *call) claim(key string) bool {
 
 func (c *call) limitSitemaps() {
 	c.sitemapLimit.Do(func() {
-		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d sitemaps reached", c.cfg.maxSitemaps), ErrMaxSitemaps}})
+		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d sitemaps reached", c.cfg.maxSitemaps), ErrMaxSitemaps}})
 	})
 }
 
 func (c *call) limitURLs() {
 	c.urlLimit.Do(func() {
-		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d URLs reached", c.cfg.maxURLs), ErrMaxURLs}})
+		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d URLs reached", c.cfg.maxURLs), ErrMaxURLs}})
 	})
 }
 
 func (c *call) limitValidationErrors() {
 	c.valErrLimit.Do(func() {
-		c.s.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d validation errors reached", c.cfg.maxValidationErrors), ErrMaxValidationErrors}})
+		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d validation errors reached", c.cfg.maxValidationErrors), ErrMaxValidationErrors}})
 	})
 }

@@ -258,6 +258,9 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return false
 	}
 	d.nURLs++
+	if d.c.emit != nil {
+		return d.c.emitItem(item{u: u})
+	}
 	d.urls = append(d.urls, u)
 	return true
 }

@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"fmt"
+	"unicode/utf8"
 )
 
 // This file translates the extensions of a <url>: images, news, videos and
@@ -53,7 +54,10 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 		return "", false
 	}
 	written := string(raw)
-	if !d.strict && (v.cut || len(written) > maxURLLength) {
+	// Tolerant mode asks no more of the URL than that it is there and of
+	// at most 2,048 characters, counted as written: a character that is
+	// not in ASCII counts once (EXTURL-15, decision).
+	if !d.strict && (v.cut || len(written) > maxURLLength && utf8.RuneCountInString(written) > maxURLLength) {
 		d.invalid(written, fmt.Errorf("URL is longer than %s characters", "2,048"))
 		return "", false
 	}
@@ -103,17 +107,17 @@ func (d *doc) news(r *rawNews, page string) *News {
 	date, ok := d.date(&r.publicationDate, "news:publication_date", false, page)
 	n.PublicationDate = date
 	if d.strict {
-		for _, f := range []struct{ name, v string }{
-			{"title", n.Title}, {"name", n.Publication.Name}, {"language", n.Publication.Language},
-		} {
-			if f.v == "" {
-				d.invalid(page, fmt.Errorf("strict mode: news <%s> is empty", f.name))
+		// In the order of the elements in a news sitemap. A date that
+		// cannot be parsed has been reported as such, and only so.
+		missing := func(name string, empty bool) {
+			if empty {
+				d.invalid(page, fmt.Errorf("strict mode: news <%s> is empty", name))
 			}
 		}
-		// A date that cannot be parsed is reported as such, once.
-		if date == nil && ok {
-			d.invalid(page, fmt.Errorf("strict mode: news <publication_date> is empty"))
-		}
+		missing("name", n.Publication.Name == "")
+		missing("language", n.Publication.Language == "")
+		missing("publication_date", date == nil && ok)
+		missing("title", n.Title == "")
 	}
 	return n
 }
@@ -165,14 +169,16 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 		}
 	}
 	if d.strict {
-		d.checkVideo(&v, page)
+		d.checkVideo(&v, r, page)
 	}
 	return v, true
 }
 
 // checkVideo reports, for strict mode, every field of v that is missing or
-// out of range. The video is kept whatever it reports.
-func (d *doc) checkVideo(v *Video, page string) {
+// out of range; r is what v was read from, whose numbers an error quotes as
+// written, as the one of a <priority> does. The video is kept whatever it
+// reports.
+func (d *doc) checkVideo(v *Video, r *rawVideo, page string) {
 	bad := func(format string, args ...any) { d.invalid(page, fmt.Errorf("strict mode: "+format, args...)) }
 	if v.Title == "" {
 		bad("video <title> is empty")
@@ -184,10 +190,10 @@ func (d *doc) checkVideo(v *Video, page string) {
 		bad("video has neither <content_loc> nor <player_loc>")
 	}
 	if v.Duration != nil && (*v.Duration < minVideoDuration || *v.Duration > maxVideoDuration) {
-		bad("video <duration> %d is not between %d and %d", *v.Duration, minVideoDuration, maxVideoDuration)
+		bad("video <duration> value %q is not between %d and %d", r.duration.text(), minVideoDuration, maxVideoDuration)
 	}
 	if v.Rating != nil && (*v.Rating < 0 || *v.Rating > maxVideoRating) {
-		bad("video <rating> %g is not between 0.0 and 5.0", *v.Rating)
+		bad("video <rating> value %q is not between 0.0 and 5.0", r.rating.text())
 	}
 	if len(v.Tags) > maxVideoTags {
 		bad("video has %d <tag> elements, more than %d", len(v.Tags), maxVideoTags)

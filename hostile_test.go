@@ -356,8 +356,8 @@ func TestHostileIndexListsItself(t *testing.T) {
 
 func TestHostileIndexesListEachOther(t *testing.T) {
 	srv, h := hServe(t, map[string]string{
-		"/a.xml": hIndex("/b.xml", "/pa.xml"),
-		"/b.xml": hIndex("/a.xml", "/pb.xml"),
+		"/a.xml":  hIndex("/b.xml", "/pa.xml"),
+		"/b.xml":  hIndex("/a.xml", "/pb.xml"),
 		"/pa.xml": `<urlset ` + hNS + `><url><loc>/pa</loc></url></urlset>`,
 		"/pb.xml": `<urlset ` + hNS + `><url><loc>/pb</loc></url></urlset>`,
 	})

@@ -125,8 +125,8 @@ func TestModesLength(t *testing.T) {
 	prefix := "https://example.com/"
 	exact := prefix + strings.Repeat("a", 2048-len(prefix))
 	over := exact + "a"
-	// 2,046 characters written, over 2,048 once the space is encoded.
-	encodedOver := prefix + strings.Repeat("a", 2046-len(prefix)-1) + " "
+	// 2,047 characters written, 2,049 once the space is encoded.
+	encodedOver := prefix + " " + strings.Repeat("a", 2046-len(prefix))
 	for _, strict := range []bool{false, true} {
 		locs, _ := mParse(t, strict, base, mURLSet(exact))
 		if len(locs) != 1 {
@@ -355,6 +355,28 @@ func TestModesSitemapLocations(t *testing.T) {
 		}
 		if !ftp {
 			t.Errorf("strict=%v: no error for the ftp Sitemap: line: %v", strict, s.GetErrors())
+		}
+	}
+}
+
+// TestModesTolerantLinkElements is the regression test of an AutoClose list
+// that closed every <link> at once: RSS links and xhtml:link elements with
+// content were rejected in tolerant mode.
+func TestModesTolerantLinkElements(t *testing.T) {
+	rss := `<rss version="2.0"><channel><item><link>https://example.com/post</link></item></channel></rss>`
+	hreflang := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+	  <url><loc>https://example.com/en</loc>
+	    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de">
+	    </xhtml:link>
+	  </url></urlset>`
+	for _, strict := range []bool{false, true} {
+		s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/feed.xml", &rss)
+		if err != nil || s.GetURLCount() != 1 {
+			t.Errorf("strict=%v: RSS: %v, %d URLs", strict, err, s.GetURLCount())
+		}
+		s, err = sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &hreflang)
+		if err != nil || s.GetURLCount() != 1 || len(s.GetURLs()[0].Hreflangs) != 1 {
+			t.Errorf("strict=%v: xhtml:link: %v, %d URLs", strict, err, s.GetURLCount())
 		}
 	}
 }

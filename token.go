@@ -57,7 +57,8 @@ type xmlToken struct {
 // clean end of the input; any other error ends the document. In strict mode
 // the document must be well-formed; in tolerant mode a tokenizer reads past
 // an unescaped &, an entity it does not know and a missing or mismatched end
-// tag the way encoding/xml does with Strict off. Comments, processing
+// tag the way encoding/xml does with Strict off, HTML's entities known and
+// no AutoClose list. Comments, processing
 // instructions and directives (a DOCTYPE among them) are skipped, and no
 // entity a DTD declares is ever expanded.
 type tokenizer interface {
@@ -77,7 +78,10 @@ func newStdTokenizer(r io.Reader, strict bool) *stdTokenizer {
 	d := xml.NewDecoder(r)
 	d.Strict = strict
 	if !strict {
-		d.AutoClose = xml.HTMLAutoClose
+		// No AutoClose list: HTML's would close a <link> (RSS, xhtml:link)
+		// at once. A missing end tag is read past all the same, since
+		// non-strict encoding/xml closes an element whose end tag does not
+		// match.
 		d.Entity = xml.HTMLEntity
 	}
 	// The content reaches the decoder transcoded, so whatever encoding the

@@ -1,0 +1,220 @@
+package sitemap_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// sIndexSite serves /index.xml listing n urlsets of per URLs each, and a
+// broken /broken.xml.
+func sIndexSite(t *testing.T, n, per int) *httptest.Server {
+	t.Helper()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/index.xml":
+			var b strings.Builder
+			b.WriteString(`<sitemapindex ` + hNS + `>`)
+			for i := range n {
+				fmt.Fprintf(&b, `<sitemap><loc>/s%d.xml</loc></sitemap>`, i)
+			}
+			b.WriteString(`<sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>`)
+			io.WriteString(w, b.String())
+		case r.URL.Path == "/broken.xml":
+			io.WriteString(w, "<html></html>")
+		default:
+			var b strings.Builder
+			b.WriteString(`<urlset ` + hNS + `>`)
+			for i := range per {
+				fmt.Fprintf(&b, `<url><loc>%s/%d</loc></url>`, strings.TrimSuffix(r.URL.Path, ".xml"), i)
+			}
+			b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
+			io.WriteString(w, b.String())
+		}
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestStreamSameAsParse: a streaming call yields what ParseContext keeps,
+// and keeps none of it.
+func TestStreamSameAsParse(t *testing.T) {
+	srv := sIndexSite(t, 20, 50)
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprintf("multithread=%v", multi), func(t *testing.T) {
+			ref, err := sitemap.New().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := sitemap.New().SetMultiThread(multi)
+			var locs, errs []string
+			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+				if err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+				locs = append(locs, u.Loc)
+			}
+			var want, wantErrs []string
+			for _, u := range ref.GetURLs() {
+				want = append(want, u.Loc)
+			}
+			for _, e := range ref.GetErrors() {
+				wantErrs = append(wantErrs, e.Error())
+			}
+			if !multi {
+				if !slices.Equal(locs, want) {
+					t.Errorf("sequential order differs: got %d URLs, want %d", len(locs), len(want))
+				}
+			}
+			slices.Sort(locs)
+			slices.Sort(want)
+			slices.Sort(errs)
+			slices.Sort(wantErrs)
+			if !slices.Equal(locs, want) || len(locs) != 1000 {
+				t.Errorf("got %d URLs, want the %d of ParseContext", len(locs), len(want))
+			}
+			if !slices.Equal(errs, wantErrs) {
+				t.Errorf("errors %q, want %q", errs, wantErrs)
+			}
+			if s.GetURLCount() != 0 {
+				t.Errorf("a streaming call kept %d URLs", s.GetURLCount())
+			}
+			if s.GetSitemapCount() != 21 || s.GetErrorsCount() != len(wantErrs) {
+				t.Errorf("GetSitemaps %d, GetErrors %d: want 21 and %d", s.GetSitemapCount(), s.GetErrorsCount(), len(wantErrs))
+			}
+		})
+	}
+}
+
+// TestStreamBreakCancels: breaking out of the loop cancels the requests in
+// flight and returns once the goroutines of the call have ended.
+func TestStreamBreakCancels(t *testing.T) {
+	var inFlight, cancelled atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		b.WriteString(`<sitemapindex ` + hNS + `><sitemap><loc>/fast.xml</loc></sitemap>`)
+		for i := range 8 {
+			fmt.Fprintf(&b, `<sitemap><loc>/slow%d.xml</loc></sitemap>`, i)
+		}
+		b.WriteString(`</sitemapindex>`)
+		io.WriteString(w, b.String())
+	})
+	mux.HandleFunc("/fast.xml", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<urlset %s><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>`, hNS)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		inFlight.Add(1)
+		<-r.Context().Done()
+		cancelled.Add(1)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	before := runtime.NumGoroutine()
+	s := sitemap.New().SetFetchTimeout(60)
+	var got int
+	hGuard(t, 10*time.Second, func() {
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			if err != nil {
+				t.Errorf("error %v", err)
+				continue
+			}
+			got++
+			_ = u
+			// Wait until the slow sitemaps are being requested, then leave.
+			for inFlight.Load() < 8 {
+				time.Sleep(time.Millisecond)
+			}
+			break
+		}
+	})
+	if got != 1 {
+		t.Errorf("loop ran %d times", got)
+	}
+	for i := 0; cancelled.Load() < 8 && i < 1000; i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if cancelled.Load() != 8 {
+		t.Errorf("%d of 8 requests in flight were cancelled", cancelled.Load())
+	}
+	for _, err := range s.GetErrors() {
+		var pe *sitemap.ParseError
+		if errors.As(err, &pe) && errors.Is(err, context.Canceled) {
+			t.Errorf("a loop that ended recorded %v", err)
+		}
+	}
+	srv.CloseClientConnections()
+	for i := 0; runtime.NumGoroutine() > before+2 && i < 200; i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		t.Errorf("%d goroutines before, %d after", before, n)
+	}
+}
+
+// TestStreamLimitsAndConfig: the URL limit counts the URLs handed on, and
+// an outstanding *ConfigError is the only thing the loop gets.
+func TestStreamLimitsAndConfig(t *testing.T) {
+	srv := sIndexSite(t, 5, 10)
+	s := sitemap.New().SetMultiThread(false).SetMaxURLs(15)
+	var n int
+	var limit bool
+	for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+		if err == nil {
+			n++
+		} else if errors.Is(err, sitemap.ErrMaxURLs) {
+			limit = true
+		}
+	}
+	if n != 15 || !limit {
+		t.Errorf("got %d URLs and limit error %v, want 15 and true", n, limit)
+	}
+
+	s = sitemap.New().SetMaxDepth(0)
+	var errs []error
+	for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+		if err == nil {
+			t.Errorf("URL %s with a configuration error outstanding", u.Loc)
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) != 1 || errs[0].Error() != "errors occurred before parsing, see GetErrors() for details" {
+		t.Errorf("got %v", errs)
+	}
+}
+
+func ExampleS_Stream() {
+	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>/first</loc></url>
+  <url><lastmod>2024-01-15</lastmod></url>
+  <url><loc>/second</loc></url>
+</urlset>`
+	s := sitemap.New()
+	for u, err := range s.Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(u.Loc)
+	}
+	fmt.Println("kept:", s.GetURLCount())
+	// Output:
+	// https://example.com/first
+	// https://example.com/second
+	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
+	// kept: 0
+}

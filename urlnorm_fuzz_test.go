@@ -1,0 +1,179 @@
+package sitemap
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzNormalizeLoc checks the properties of normalizeLoc on any location
+// and any base (LOC-9, TOLERANT-6, STRICT-16): a URL that tolerant mode
+// returns is an absolute HTTP or HTTPS URL that names a host, parses, is
+// ASCII, holds nothing tolerant mode encodes and at most maxURLLength
+// characters, and comes back unchanged from tolerant mode, from
+// normalizeExtURL and, where its query holds none of the characters strict
+// mode rejects, from strict mode. Strict mode returns the location as
+// written or rejects it. Neither panics.
+func FuzzNormalizeLoc(f *testing.F) {
+	for _, tt := range locTests {
+		f.Add(tt.raw, tt.base)
+	}
+	for _, tt := range siteTests {
+		f.Add(tt.loc, tt.base)
+	}
+	f.Fuzz(func(t *testing.T, raw, baseRaw string) {
+		base, err := url.Parse(baseRaw)
+		if err != nil {
+			base = nil
+		}
+
+		if out, err := normalizeLoc(raw, base, true); err == nil {
+			checkStrictOutput(t, raw, out)
+			if err := checkSameSite(out, base); err == nil && base == nil {
+				t.Errorf("checkSameSite(%q, nil) = nil", out)
+			}
+			if u, _ := url.Parse(out); u != nil {
+				if err := checkSameSite(out, u); err != nil {
+					t.Errorf("checkSameSite(%q, itself) = %v", out, err)
+				}
+			}
+			key := sitemapKey(out)
+			if again := sitemapKey(key); again != key {
+				t.Errorf("sitemapKey(%q) = %q, then %q", out, key, again)
+			}
+		}
+
+		out, err := normalizeLoc(raw, base, false)
+		if err != nil {
+			return
+		}
+		checkTolerantOutput(t, out)
+		if again, err := normalizeLoc(out, base, false); err != nil || again != out {
+			t.Errorf("normalizeLoc(%q) = %q, then %q, %v", raw, out, again, err)
+		}
+		if again, err := normalizeLoc(out, nil, false); err != nil || again != out {
+			t.Errorf("normalizeLoc(%q, nil base) = %q, %v; want it unchanged", out, again, err)
+		}
+		if ext, err := normalizeExtURL(out, false); err != nil || ext != out {
+			t.Errorf("normalizeExtURL(%q) = %q, %v; want it unchanged", out, ext, err)
+		}
+		u, _ := url.Parse(out)
+		if !strings.ContainsAny(out, "\"<>\\^`{|}") {
+			if strict, err := normalizeLoc(out, base, true); err != nil || strict != out {
+				t.Errorf("strict normalizeLoc(%q) = %q, %v; want it unchanged", out, strict, err)
+			}
+		}
+		if err := checkSameSite(out, u); err != nil {
+			t.Errorf("checkSameSite(%q, itself) = %v", out, err)
+		}
+		key := sitemapKey(out)
+		if again := sitemapKey(key); again != key {
+			t.Errorf("sitemapKey(%q) = %q, then %q", out, key, again)
+		}
+	})
+}
+
+// FuzzNormalizeExtURL checks normalizeExtURL on any URL of an extension
+// (EXTURL-8 to EXTURL-14): tolerant mode never fails, returns an encoded
+// URL with the properties of a tolerant location or the URL as written,
+// and returns what it returned unchanged; strict mode returns the URL as
+// written or rejects it, as normalizeLoc does in strict mode.
+func FuzzNormalizeExtURL(f *testing.F) {
+	for _, tt := range extTests {
+		f.Add(tt.raw)
+	}
+	for _, tt := range locTests {
+		f.Add(tt.raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		out, err := normalizeExtURL(raw, false)
+		if err != nil {
+			t.Fatalf("tolerant normalizeExtURL(%q): %v", raw, err)
+		}
+		if out != strings.TrimSpace(raw) {
+			checkTolerantOutput(t, out)
+			if loc, err := normalizeLoc(raw, nil, false); err != nil || loc != out {
+				t.Errorf("normalizeExtURL(%q) = %q, normalizeLoc = %q, %v", raw, out, loc, err)
+			}
+		}
+		if again, err := normalizeExtURL(out, false); err != nil || again != out {
+			t.Errorf("normalizeExtURL(%q) = %q, then %q, %v", raw, out, again, err)
+		}
+
+		strict, err := normalizeExtURL(raw, true)
+		loc, locErr := normalizeLoc(raw, nil, true)
+		if strict != loc || (err == nil) != (locErr == nil) || err != nil && err.Error() != locErr.Error() {
+			t.Errorf("strict normalizeExtURL(%q) = %q, %v; normalizeLoc = %q, %v", raw, strict, err, loc, locErr)
+		}
+		if err == nil {
+			checkStrictOutput(t, raw, strict)
+		}
+	})
+}
+
+// checkStrictOutput checks what strict mode accepted: the location as
+// written, trimmed, an absolute HTTP or HTTPS URL that names a host and
+// holds no space, no control character and no forbidden character.
+func checkStrictOutput(t *testing.T, raw, out string) {
+	t.Helper()
+	if out != strings.TrimSpace(raw) {
+		t.Errorf("strict mode returned %q for %q", out, raw)
+	}
+	u, err := url.Parse(out)
+	if err != nil {
+		t.Fatalf("strict mode accepted %q, which does not parse: %v", out, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
+		t.Errorf("strict mode accepted %q: scheme %q, host %q", out, u.Scheme, u.Hostname())
+	}
+	if utf8.RuneCountInString(out) > maxURLLength {
+		t.Errorf("strict mode accepted %d characters", utf8.RuneCountInString(out))
+	}
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c <= ' ' || c == 0x7F || isForbidden(c) {
+			t.Errorf("strict mode accepted %q with %q in it", out, c)
+		}
+	}
+}
+
+// checkTolerantOutput checks a URL tolerant mode returned (LOC-9,
+// TOLERANT-6): absolute HTTP or HTTPS with a host, parses, ASCII without
+// space or control character, every % the beginning of an escape, none of
+// the characters " < > \ ^ ` { | } in the path or the fragment, at most
+// maxURLLength characters.
+func checkTolerantOutput(t *testing.T, out string) {
+	t.Helper()
+	u, err := url.Parse(out)
+	if err != nil {
+		t.Fatalf("tolerant mode returned %q, which does not parse: %v", out, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
+		t.Errorf("tolerant mode returned %q: scheme %q, host %q", out, u.Scheme, u.Hostname())
+	}
+	if len(out) > maxURLLength {
+		t.Errorf("tolerant mode returned %d characters", len(out))
+	}
+	if !strings.HasPrefix(out, u.Scheme+":") {
+		t.Fatalf("tolerant mode returned %q, scheme not in lower case", out)
+	}
+	_, authEnd := authority(out, len(u.Scheme))
+	inQuery, inFragment := false, false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case c <= ' ' || c >= 0x7F:
+			t.Fatalf("tolerant mode returned %q with byte %#x in it", out, c)
+		case c == '%' && (i+2 >= len(out) || !isHex(out[i+1]) || !isHex(out[i+2])):
+			t.Fatalf("tolerant mode returned %q with a %% that begins no escape", out)
+		case i < authEnd:
+			// The host is as net/url reads and writes it.
+		case c == '?' && !inFragment:
+			inQuery = true
+		case c == '#' && !inFragment:
+			inQuery, inFragment = false, true
+		case isForbidden(c) && !inQuery:
+			t.Fatalf("tolerant mode returned %q with %q outside the query", out, c)
+		}
+	}
+}
