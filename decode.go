@@ -74,8 +74,10 @@ func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err err
 			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		out = getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
-		done = func() { putReader(out); putReader(br) }
+		zr := getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		// zr, not out: a return with an error sets out to nil before done
+		// runs.
+		out, done = zr, func() { putReader(zr); putReader(br) }
 	}
 	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
 		out.Discard(3)
@@ -141,7 +143,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		return 0, &decodeError{l.err}
 	}
-	if int64(len(p)) > l.left+1 {
+	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
+	// a limit of math.MaxInt64.)
+	if size := int64(len(p)); size > 0 && size-1 > l.left {
 		p = p[:l.left+1]
 	}
 	n, err := l.r.Read(p)
@@ -153,8 +157,9 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 // isXML reports whether the decoded document is XML: its first byte that
-// is not white space is '<'. The white space before it is dropped. A
-// UTF-16 or UTF-32 document is an error, and so is one of white space only.
+// is not white space is '<'. The white space before it is dropped, but for
+// the indentation of the first line of a text document. A UTF-16 or UTF-32
+// document is an error, and so is one of white space only.
 func isXML(r *bufio.Reader) (bool, error) {
 	for first := true; ; first = false {
 		head, err := r.Peek(peekSize)
@@ -167,12 +172,25 @@ func isXML(r *bufio.Reader) (bool, error) {
 			return false, &decodeError{errUTF16}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
-		r.Discard(ws)
 		if ws < len(head) {
-			return head[ws] == '<', nil
+			if head[ws] == '<' {
+				r.Discard(ws)
+				return true, nil
+			}
+			// A text document: its first line keeps its indentation, so
+			// that it is read like any other line.
+			r.Discard(bytes.LastIndexByte(head[:ws], '\n') + 1)
+			return false, nil
 		}
 		if err != nil {
 			return false, &decodeError{errEmpty}
+		}
+		// White space only so far: drop it, but for the indentation of the
+		// line it ends in (one byte of it is enough to tell).
+		if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
+			r.Discard(nl + 1)
+		} else {
+			r.Discard(len(head) - 1)
 		}
 	}
 }

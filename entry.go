@@ -216,6 +216,11 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if !ok {
 		return true
 	}
+	// A page the URL rules leave out is not looked at further: its values
+	// are none of the caller's concern.
+	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
+		return true
+	}
 	u := URL{Loc: loc}
 	// In strict mode the values of a <url> must parse, or the entry is
 	// skipped; every value that fails is reported.
@@ -250,9 +255,6 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return true
 	}
 	d.extensions(e, &u)
-	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
-		return true
-	}
 	if !d.c.urls.take() {
 		d.c.limitURLs()
 		return false

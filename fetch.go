@@ -88,7 +88,9 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	}
 	// Read one byte beyond the limit, to tell a body of exactly the limit
 	// from a longer one.
-	if int64(len(p)) > b.left+1 {
+	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
+	// a limit of math.MaxInt64.)
+	if size := int64(len(p)); size > 0 && size-1 > b.left {
 		p = p[:b.left+1]
 	}
 	n, err := b.rc.Read(p)

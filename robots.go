@@ -3,6 +3,7 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
+	"net/url"
 	"strings"
 )
 
@@ -10,14 +11,20 @@ import (
 
 // isRobotsURL reports whether the document at rawURL is read as a
 // robots.txt: the last segment of its path is robots.txt, in any letter
-// case. A query or a fragment is no part of the path.
+// case. A query or a fragment is no part of the path, and neither is the
+// host; the segment is compared unescaped.
 func isRobotsURL(rawURL string) bool {
 	path := rawURL
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
+	if u, err := url.Parse(rawURL); err == nil {
+		path = u.EscapedPath()
+	} else if i := strings.IndexAny(path, "?#"); i >= 0 {
 		path = path[:i]
 	}
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		path = path[i+1:]
+	}
+	if seg, err := url.PathUnescape(path); err == nil {
+		path = seg
 	}
 	return strings.EqualFold(path, "robots.txt")
 }

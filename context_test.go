@@ -1,0 +1,281 @@
+package sitemap_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// ct2CutCheck checks the outcome of a call cut short: it returns the
+// *ParseError naming root and wrapping cause, recorded once, and the
+// *NetworkError of every request that was under way, wrapping cause too.
+// wantNet are the paths of those requests.
+func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root string, cause error, wantNet []string) {
+	t.Helper()
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) || perr.URL != root || !errors.Is(err, cause) {
+		t.Fatalf("Parse error = %v, want *ParseError naming %s wrapping %v", err, root, cause)
+	}
+	if perr.Err != cause {
+		t.Errorf("ParseError.Err = %v, want the error of the context itself", perr.Err)
+	}
+	errs := s.GetErrors()
+	calls := 0
+	for _, e := range errs {
+		if e == err {
+			calls++
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the returned error is %d times in GetErrors, want once: %q", calls, ct2Msgs(errs))
+	}
+	var net []string
+	for _, n := range ct2Of[*sitemap.NetworkError](errs) {
+		if !errors.Is(n, cause) {
+			t.Errorf("%v does not wrap %v", n, cause)
+		}
+		net = append(net, n.URL)
+	}
+	var want []string
+	for _, p := range wantNet {
+		want = append(want, srv.URL(p))
+	}
+	// In which order requests under way fail is up to the scheduler.
+	slices.Sort(net)
+	slices.Sort(want)
+	ct2Equal(t, "requests cut", net, want)
+	if len(errs) != 1+len(wantNet) {
+		t.Errorf("errors %q: nothing else is recorded", ct2Msgs(errs))
+	}
+}
+
+// ct2Ender ends a context: with cancel, or as a deadline that passes.
+type ct2Ender struct {
+	name  string
+	cause error
+	make  func() (context.Context, func())
+}
+
+var ct2Enders = []ct2Ender{
+	{"cancel", context.Canceled, func() (context.Context, func()) {
+		return context.WithCancel(context.Background())
+	}},
+	{"deadline", context.DeadlineExceeded, func() (context.Context, func()) {
+		c := ct2NewManualCtx()
+		return c, func() { c.end(context.DeadlineExceeded) }
+	}},
+}
+
+func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
+	// CTX-1, CTX-2, CTX-3, CTX-5, CTX-6, CTX-7, CTX-8, MAXCONC-7: the
+	// sitemap under way is reported, the ones not reached are not; what was
+	// collected before is kept. With a concurrency of 1 the sitemaps after
+	// the held one wait for a slot, and the wait ends at once.
+	for _, end := range ct2Enders {
+		for _, mode := range []string{"sequential", "multi, 1 slot"} {
+			t.Run(end.name+"/"+mode, func(t *testing.T) {
+				srv := ct2NewServer(t)
+				arrived := make(chan string, 1)
+				aborted := make(chan struct{})
+				srv.Doc("/u.xml", ct2URLSet("https://example.com/u1", "https://example.com/u2"))
+				srv.Doc("/i.xml", ct2Index(srv.URL("/hold.xml"), srv.URL("/never-1.xml"), srv.URL("/never-2.xml")))
+				srv.Handle("/hold.xml", func(w http.ResponseWriter, r *http.Request) {
+					arrived <- r.URL.Path
+					select {
+					case <-r.Context().Done():
+						close(aborted)
+					case <-srv.stop:
+					}
+				})
+				srv.Doc("/never-1.xml", ct2URLSet("https://example.com/n1"))
+				srv.Doc("/never-2.xml", ct2URLSet("https://example.com/n2"))
+				// /hold.xml is on the second level, so that the context
+				// reaches nested requests (CTX-1); nothing else is listed
+				// after /i.xml, so that with one slot /hold.xml is the
+				// next request and the ones after it wait for its slot.
+				srv.Doc("/index.xml", ct2Index(srv.URL("/u.xml"), srv.URL("/i.xml")))
+				ctx, stop := end.make()
+				defer stop()
+				s := sitemap.New()
+				if mode == "sequential" {
+					s.SetMultiThread(false)
+				} else {
+					s.SetMaxConcurrency(1)
+				}
+				wait := ct2Async(t, func() (*sitemap.S, error) { return s.ParseContext(ctx, srv.URL("/index.xml"), nil) })
+				ct2Recv(t, arrived, "the held request")
+				stop()
+				s, err := wait()
+				ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, []string{"/hold.xml"})
+				ct2Recv(t, aborted, "the held request to be aborted")
+				ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/u1", "https://example.com/u2"})
+				for _, p := range []string{"/never-1.xml", "/never-2.xml"} {
+					if srv.Hits(p) != 0 {
+						t.Errorf("%s requested after the call was cut", p)
+					}
+				}
+				// GETSITEMAPS: what the indexes read listed is kept.
+				if s.GetSitemapCount() != 5 {
+					t.Errorf("%d sitemaps listed", s.GetSitemapCount())
+				}
+			})
+		}
+	}
+}
+
+func TestCT2ContextCutManyInFlight(t *testing.T) {
+	// CTX-6, CTX-8: with every sitemap under way, each is reported and the
+	// call once.
+	for _, end := range ct2Enders {
+		t.Run(end.name, func(t *testing.T) {
+			srv := ct2NewServer(t)
+			const n = 6
+			arrived := make(chan string, n)
+			var locs, paths []string
+			for i := 1; i <= n; i++ {
+				p := fmt.Sprintf("/hold-%d.xml", i)
+				srv.Block(p, arrived)
+				locs = append(locs, srv.URL(p))
+				paths = append(paths, p)
+			}
+			srv.Doc("/index.xml", ct2Index(locs...))
+			ctx, stop := end.make()
+			defer stop()
+			wait := ct2Async(t, func() (*sitemap.S, error) {
+				return sitemap.New().SetMaxConcurrency(0).ParseContext(ctx, srv.URL("/index.xml"), nil)
+			})
+			for range n {
+				ct2Recv(t, arrived, "the held requests")
+			}
+			stop()
+			s, err := wait()
+			errs := s.GetErrors()
+			if len(ct2Of[*sitemap.NetworkError](errs)) != n {
+				t.Errorf("errors %q, want a *NetworkError for each of %d sitemaps", ct2Msgs(errs), n)
+			}
+			ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, paths)
+		})
+	}
+}
+
+func TestCT2ContextCutTheRoot(t *testing.T) {
+	// CTX-9: when the request for the root is cut, the call returns and
+	// records that *NetworkError alone: before the headers, and while the
+	// body is read.
+	for _, end := range ct2Enders {
+		for _, midBody := range []bool{false, true} {
+			for _, multi := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/midBody=%v/multi=%v", end.name, midBody, multi), func(t *testing.T) {
+					srv := ct2NewServer(t)
+					arrived := make(chan string, 1)
+					srv.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+						if midBody {
+							w.Write([]byte("Sitemap: " + srv.URL("/a.xml") + "\nSitemap: "))
+							w.(http.Flusher).Flush()
+						}
+						arrived <- r.URL.Path
+						select {
+						case <-r.Context().Done():
+						case <-srv.stop:
+						}
+					})
+					srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
+					ctx, stop := end.make()
+					defer stop()
+					wait := ct2Async(t, func() (*sitemap.S, error) {
+						return sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.URL("/robots.txt"), nil)
+					})
+					ct2Recv(t, arrived, "the root request")
+					stop()
+					s, err := wait()
+					var nerr *sitemap.NetworkError
+					if !errors.As(err, &nerr) || nerr.URL != srv.URL("/robots.txt") || !errors.Is(err, end.cause) {
+						t.Fatalf("Parse error = %v, want *NetworkError for the root wrapping %v", err, end.cause)
+					}
+					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
+						t.Errorf("GetErrors = %q, want the *NetworkError alone", ct2Msgs(got))
+					}
+					if srv.Hits("/a.xml") != 0 || s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
+						t.Errorf("the cut root yielded: requests %q, %d URLs, %d sitemaps", srv.Log(), s.GetURLCount(), s.GetSitemapCount())
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
+	// CTX-8: a request whose body was being read when the context ended is
+	// a *NetworkError too, not a *ParseError, and nothing of it is kept.
+	srv := ct2NewServer(t)
+	arrived := make(chan string, 1)
+	body := ct2URLSet("https://example.com/p1", "https://example.com/p2", "https://example.com/p3")
+	srv.Handle("/half.xml", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(body[:len(body)/2]))
+		w.(http.Flusher).Flush()
+		arrived <- r.URL.Path
+		select {
+		case <-r.Context().Done():
+		case <-srv.stop:
+		}
+	})
+	content := ct2Index(srv.URL("/half.xml"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wait := ct2Async(t, func() (*sitemap.S, error) {
+		return sitemap.New().ParseContext(ctx, srv.URL("/index.xml"), &content)
+	})
+	ct2Recv(t, arrived, "the request")
+	cancel()
+	s, err := wait()
+	ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), context.Canceled, []string{"/half.xml"})
+	if s.GetURLCount() != 0 {
+		t.Errorf("kept %d URLs of a document cut in two", s.GetURLCount())
+	}
+}
+
+func TestCT2ContextRealDeadline(t *testing.T) {
+	// CTX-5, CTX-6, CTX-8 with a real deadline: when it passes is up to the
+	// clock, so only what holds whenever it passes is checked.
+	srv := ct2NewServer(t)
+	var locs []string
+	for i := 1; i <= 4; i++ {
+		p := fmt.Sprintf("/hold-%d.xml", i)
+		srv.Block(p, nil)
+		locs = append(locs, srv.URL(p))
+	}
+	content := ct2Index(locs...)
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprint(multi), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			var s *sitemap.S
+			var err error
+			ct2Within(t, func() {
+				s, err = sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.URL("/index.xml"), &content)
+			})
+			var perr *sitemap.ParseError
+			if !errors.As(err, &perr) || perr.URL != srv.URL("/index.xml") || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Parse error = %v", err)
+			}
+			for _, e := range s.GetErrors() {
+				var nerr *sitemap.NetworkError
+				switch {
+				case e == err:
+				case errors.As(e, &nerr) && errors.Is(e, context.DeadlineExceeded):
+				default:
+					t.Errorf("unexpected error %v", e)
+				}
+			}
+			if len(ct2Of[*sitemap.ParseError](s.GetErrors())) != 1 {
+				t.Errorf("errors %q: the call is reported once", ct2Msgs(s.GetErrors()))
+			}
+		})
+	}
+}

@@ -1,0 +1,340 @@
+package sitemap_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// ct2Site serves a small site of every level: a robots.txt naming an index
+// and a urlset, the index listing a urlset, a text sitemap and a sitemap
+// that is not there. It returns how many requests a call makes.
+func ct2Site(srv *ct2Server) int {
+	srv.Doc("/robots.txt", "User-agent: *\nSitemap: "+srv.URL("/index.xml")+"\nSitemap: "+srv.URL("/top.xml")+"\n")
+	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.txt"), srv.URL("/missing.xml")))
+	srv.Doc("/top.xml", ct2URLSet("https://example.com/top"))
+	srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
+	srv.Doc("/b.txt", "https://example.com/b\n")
+	return 6
+}
+
+func TestCT2UserAgentOnEveryRequest(t *testing.T) {
+	// UA-1, UA-3, CONFIG-1 (decision: the default names this project)
+	if !regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`).MatchString(sitemap.DefaultUserAgent) {
+		t.Errorf("DefaultUserAgent %q is not of the form NAME (+URL of its README)", sitemap.DefaultUserAgent)
+	}
+	tests := []struct {
+		name   string
+		ua     string // "" keeps the default
+		client bool
+	}{
+		{"default", "", false},
+		{"set", "MyBot/1.0 (+https://example.com/bot)", false},
+		{"set, custom client", "MyBot/2.0", true},
+		{"default, custom client", "", true},
+	}
+	for _, tt := range tests {
+		for _, multi := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/multi=%v", tt.name, multi), func(t *testing.T) {
+				srv := ct2NewServer(t)
+				n := ct2Site(srv)
+				s := sitemap.New().SetMultiThread(multi)
+				want := sitemap.DefaultUserAgent
+				if tt.ua != "" {
+					s.SetUserAgent(tt.ua)
+					want = tt.ua
+				}
+				if tt.client {
+					s.SetHTTPClient(&http.Client{})
+				}
+				if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				agents := srv.Agents()
+				if len(agents) != n {
+					t.Fatalf("%d requests, want %d: %q", len(agents), n, srv.Log())
+				}
+				for i, a := range agents {
+					if a != want {
+						t.Errorf("request %s: User-Agent %q, want %q", srv.Log()[i], a, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestCT2CustomClientForEveryRequest(t *testing.T) {
+	// CLIENT-1: every request of the instance goes through the client, on
+	// every level, in both modes and over several calls.
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprint(multi), func(t *testing.T) {
+			srv := ct2NewServer(t)
+			n := ct2Site(srv)
+			tr := &ct2Transport{}
+			client := &http.Client{Transport: tr}
+			s := sitemap.New().SetMultiThread(multi).SetHTTPClient(client)
+			if s.GetHTTPClient() != client {
+				t.Fatal("GetHTTPClient does not return the client set")
+			}
+			for call := 1; call <= 2; call++ {
+				if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if got := tr.n.Load(); got != int64(call*n) || srv.Total() != call*n {
+					t.Errorf("call %d: %d requests through the client, %d on the server; want %d", call, got, srv.Total(), call*n)
+				}
+			}
+			if s.GetURLCount() != 3 {
+				t.Errorf("%d URLs", s.GetURLCount())
+			}
+		})
+	}
+}
+
+func TestCT2CustomClientNotChanged(t *testing.T) {
+	// The caller's client is used as it is and never changed.
+	srv := ct2NewServer(t)
+	ct2Site(srv)
+	tr := &ct2Transport{}
+	client := &http.Client{Transport: tr, Timeout: 7 * time.Second}
+	if _, err := sitemap.New().SetFetchTimeout(1).SetHTTPClient(client).Parse(srv.URL("/robots.txt"), nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if client.Transport != tr || client.Timeout != 7*time.Second || client.CheckRedirect != nil || client.Jar != nil {
+		t.Errorf("client changed: %+v", client)
+	}
+}
+
+func TestCT2CustomClientNilResets(t *testing.T) {
+	// CLIENT-2, GETCONF-4
+	srv := ct2NewServer(t)
+	n := ct2Site(srv)
+	tr := &ct2Transport{}
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: tr}).SetHTTPClient(nil)
+	if s.GetHTTPClient() != nil {
+		t.Error("GetHTTPClient is not nil after SetHTTPClient(nil)")
+	}
+	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if tr.n.Load() != 0 || srv.Total() != n {
+		t.Errorf("%d requests through the old client, %d on the server", tr.n.Load(), srv.Total())
+	}
+	if s.GetURLCount() != 3 || s.GetErrorsCount() != 1 {
+		t.Errorf("%d URLs, errors %q", s.GetURLCount(), ct2Msgs(s.GetErrors()))
+	}
+}
+
+func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
+	// CLIENT-3, REDIRECT-9
+	errNoRedirects := errors.New("redirects are not followed here")
+	srv := ct2NewServer(t)
+	for i := 1; i <= 15; i++ {
+		srv.Redirect(fmt.Sprintf("/r/%d", i), fmt.Sprintf("/r/%d", i-1))
+	}
+	srv.Doc("/r/0", ct2URLSet("https://example.com/end"))
+	t.Run("last response", func(t *testing.T) {
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/1"), nil)
+		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 302 Found`, srv.URL("/r/1"))
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || err.Error() != want {
+			t.Errorf("Parse error = %v, want %s", err, want)
+		}
+	})
+	t.Run("error", func(t *testing.T) {
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return errNoRedirects }}
+		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/1"), nil)
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || nerr.URL != srv.URL("/r/1") || !errors.Is(err, errNoRedirects) {
+			t.Errorf("Parse error = %v, want *NetworkError for /r/1 wrapping the CheckRedirect error", err)
+		}
+	})
+	t.Run("more than the default", func(t *testing.T) {
+		client := &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+			if len(via) > 20 {
+				return errNoRedirects
+			}
+			return nil
+		}}
+		s, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/15"), nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/end"})
+	})
+}
+
+// ct2DeadlineTransport records the deadline of the context of every
+// request.
+type ct2DeadlineTransport struct {
+	deadlines []time.Time
+	has       []bool
+}
+
+func (d *ct2DeadlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	dl, ok := req.Context().Deadline()
+	d.deadlines = append(d.deadlines, dl)
+	d.has = append(d.has, ok)
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
+	// TIMEOUT-4: with a custom client the client's Timeout applies and the
+	// fetch timeout does not: a request gets the client's deadline or none.
+	srv := ct2NewServer(t)
+	srv.Doc("/sitemap.xml", ct2URLSet("https://example.com/a"))
+	t.Run("client without timeout", func(t *testing.T) {
+		tr := &ct2DeadlineTransport{}
+		s, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr}).Parse(srv.URL("/sitemap.xml"), nil)
+		if err != nil || s.GetURLCount() != 1 {
+			t.Fatalf("Parse: %v", err)
+		}
+		if len(tr.has) != 1 || tr.has[0] {
+			t.Errorf("request deadline %v (set %v); want none", tr.deadlines, tr.has)
+		}
+	})
+	t.Run("client with its own timeout", func(t *testing.T) {
+		tr := &ct2DeadlineTransport{}
+		start := time.Now()
+		_, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr, Timeout: time.Hour}).Parse(srv.URL("/sitemap.xml"), nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		if len(tr.has) != 1 || !tr.has[0] || tr.deadlines[0].Sub(start) < 59*time.Minute {
+			t.Errorf("request deadline %v from the start; want the client's hour", tr.deadlines[0].Sub(start))
+		}
+	})
+}
+
+func TestCT2FetchTimeout(t *testing.T) {
+	// TIMEOUT-1, TIMEOUT-3: with the default client a request that takes
+	// longer than the fetch timeout fails with a *NetworkError. The server
+	// holds the request until the test ends; the call ends after about 1 s,
+	// before the default of 3 s would have passed.
+	t.Run("root", func(t *testing.T) {
+		t.Parallel()
+		srv := ct2NewServer(t)
+		srv.Block("/slow.xml", nil)
+		start := time.Now()
+		var s *sitemap.S
+		var err error
+		ct2Within(t, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.URL("/slow.xml"), nil) })
+		if took := time.Since(start); took >= sitemap.DefaultFetchTimeout*time.Second {
+			t.Errorf("took %v: the fetch timeout of 1 s was not applied", took)
+		}
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || nerr.URL != srv.URL("/slow.xml") || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Parse error = %v, want *NetworkError for /slow.xml that is a timeout", err)
+		}
+		if got := s.GetErrors(); len(got) != 1 || got[0] != err {
+			t.Errorf("GetErrors = %q", ct2Msgs(got))
+		}
+	})
+	t.Run("listed sitemap", func(t *testing.T) {
+		t.Parallel()
+		srv := ct2NewServer(t)
+		srv.Block("/slow.xml", nil)
+		srv.Doc("/ok.xml", ct2URLSet("https://example.com/ok"))
+		srv.Doc("/index.xml", ct2Index(srv.URL("/slow.xml"), srv.URL("/ok.xml")))
+		var s *sitemap.S
+		var err error
+		ct2Within(t, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.URL("/index.xml"), nil) })
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
+		if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/slow.xml") || !errors.Is(nerrs[0], context.DeadlineExceeded) {
+			t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+		}
+		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+	})
+}
+
+func TestCT2FetchFailures(t *testing.T) {
+	// PARSE-6, PARSE-13 (decision: any status but 200 is a *NetworkError),
+	// ERRORS-4: as the root, and as a listed sitemap.
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		cause   string // "" when not fixed
+	}{
+		{"404", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "unexpected HTTP status 404 Not Found"},
+		{"500", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(500) }, "unexpected HTTP status 500 Internal Server Error"},
+		{"204", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }, "unexpected HTTP status 204 No Content"},
+		{"203 with a sitemap", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(203)
+			w.Write([]byte(ct2URLSet("https://example.com/x")))
+		}, "unexpected HTTP status 203 Non-Authoritative Information"},
+		{"301 without Location", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(301) }, "unexpected HTTP status 301 Moved Permanently"},
+		{"body cut off", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "10000")
+			w.Write([]byte(ct2URLSet("https://example.com/x", "https://example.com/y")[:150]))
+			w.(http.Flusher).Flush()
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := ct2NewServer(t)
+			srv.Handle("/bad.xml", tt.handler)
+			srv.Doc("/ok.xml", ct2URLSet("https://example.com/ok"))
+			srv.Doc("/index.xml", ct2Index(srv.URL("/bad.xml"), srv.URL("/ok.xml")))
+
+			s, err := sitemap.New().Parse(srv.URL("/bad.xml"), nil)
+			var nerr *sitemap.NetworkError
+			if !errors.As(err, &nerr) || nerr.URL != srv.URL("/bad.xml") {
+				t.Fatalf("Parse error = %v, want *NetworkError for /bad.xml", err)
+			}
+			if tt.cause != "" && err.Error() != fmt.Sprintf("fetch %q: %s", srv.URL("/bad.xml"), tt.cause) {
+				t.Errorf("message %q", err.Error())
+			}
+			if got := s.GetErrors(); len(got) != 1 || got[0] != err || s.GetURLCount() != 0 {
+				t.Errorf("errors %q, %d URLs", ct2Msgs(got), s.GetURLCount())
+			}
+
+			s, err = sitemap.New().Parse(srv.URL("/index.xml"), nil)
+			if err != nil {
+				t.Fatalf("Parse: %v (a listed sitemap does not fail the call)", err)
+			}
+			nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
+			if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/bad.xml") {
+				t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+			}
+			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+		})
+	}
+	t.Run("connection refused", func(t *testing.T) {
+		srv := ct2NewServer(t)
+		url := srv.URL("/sitemap.xml")
+		srv.Close()
+		_, err := sitemap.New().Parse(url, nil)
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || nerr.URL != url || !strings.HasPrefix(err.Error(), fmt.Sprintf("fetch %q: ", url)) {
+			t.Errorf("Parse error = %v, want *NetworkError for %s", err, url)
+		}
+	})
+}
+
+func TestCT2UserAgentOnRedirects(t *testing.T) {
+	// UA-1: a request that a redirect leads to carries the user agent too.
+	srv := ct2NewServer(t)
+	srv.Redirect("/old.xml", "/new.xml")
+	srv.Doc("/new.xml", ct2URLSet("https://example.com/a"))
+	if _, err := sitemap.New().SetUserAgent("RedirectBot/1").Parse(srv.URL("/old.xml"), nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	ct2Equal(t, "requests", srv.Log(), []string{"/old.xml", "/new.xml"})
+	ct2Equal(t, "agents", srv.Agents(), []string{"RedirectBot/1", "RedirectBot/1"})
+}
