@@ -61,13 +61,10 @@ func eachLine(r *bufio.Reader, fn func(line []byte, cut bool) bool) error {
 }
 
 // parseText reads a text sitemap: every line that begins with http:// or
-// https:// is the location of a page. Other lines are skipped. White space
-// around the URL is no part of it (VALUE-8), so an indented line counts too;
-// a line that begins with U+FEFF does not (ENC-8).
+// https:// is the location of a page. Other lines are skipped.
 func parseText(r *bufio.Reader, sink entrySink) error {
 	var e rawEntry
 	return eachLine(r, func(line []byte, cut bool) bool {
-		line = bytes.TrimLeft(line, " \t")
 		if !hasHTTPPrefix(line) {
 			return true
 		}
