@@ -198,10 +198,10 @@ func FuzzParseText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// The lines that can yield a URL: those that begin with http://
-		// or https:// once the blanks before them are left out.
+		// or https://.
 		candidates := 0
 		for line := range bytes.Lines(data) {
-			if hasHTTPPrefix(bytes.TrimLeft(line, " \t")) {
+			if hasHTTPPrefix(line) {
 				candidates++
 			}
 		}

@@ -61,11 +61,12 @@ func TestTextLines(t *testing.T) {
 	}
 }
 
-// TEXT-4, VALUE-8: the white space around a line's URL is no part of it:
-// the CR of a CRLF line ending, trailing blanks, and (decision on TEXT-5)
-// the indentation of a line, which does not keep it from being a URL line.
-// The prefix is matched in any letter case (decision on TEXT-5), the scheme
-// being a URL's scheme whatever its case.
+// TEXT-4, VALUE-8: the white space after a line's URL is no part of it:
+// the CR of a CRLF line ending and trailing blanks. Decisions on TEXT-5: an
+// indented line does not begin with http:// or https:// and is skipped,
+// the first line of the document as much as any other (main's 7c39e19);
+// the prefix is matched in any letter case, the scheme being a URL's scheme
+// whatever its case.
 func TestTextLineForms(t *testing.T) {
 	cases := []struct {
 		name, doc string
@@ -78,7 +79,7 @@ func TestTextLineForms(t *testing.T) {
 		{"CRLF without one at the end", "https://example.com/a\r\nhttps://example.com/b\r", []string{"https://example.com/a", "https://example.com/b"}, nil},
 		{"a single line", "https://example.com/a", []string{"https://example.com/a"}, nil},
 		{"trailing blanks", "https://example.com/a \t \nhttps://example.com/b\t\r\n", []string{"https://example.com/a", "https://example.com/b"}, nil},
-		{"indented", "  https://example.com/a\n\thttps://example.com/b\n \t http://example.com/c \n", []string{"https://example.com/a", "https://example.com/b", "http://example.com/c"}, nil},
+		{"indented lines are skipped", "  https://example.com/a\nhttps://example.com/b\n\thttps://example.com/c\n \t http://example.com/d \n", []string{"https://example.com/b"}, nil},
 		{"blank lines of white space", "\n \n\t\n\r\nhttps://example.com/a\n \n", []string{"https://example.com/a"}, nil},
 		{"upper-case scheme", "HTTPS://example.com/a\nHttp://example.com/b\n",
 			[]string{"https://example.com/a", "http://example.com/b"},
@@ -338,7 +339,7 @@ func TestTextThroughRobotsAndIndex(t *testing.T) {
 	docs := map[string]string{
 		"/sitemap.xml":  "https://example.com/from-xml-name\nrelative/skipped\n",
 		"/pages.txt.gz": "\xEF\xBB\xBFhttps://example.com/from-gz\r\n",
-		"/feed":         "# a text sitemap at a feed's URL\n  https://example.com/indented\n",
+		"/feed":         "# a text sitemap at a feed's URL\n  https://example.com/indented\nhttps://example.com/at-a-feed-url\n",
 		"/empty.txt":    "# nothing here\n",
 		"/robots.txt":   "Sitemap: /sitemap.xml\nSitemap: /pages.txt.gz\nSitemap: /feed\nSitemap: /empty.txt\n",
 	}
@@ -356,7 +357,7 @@ func TestTextThroughRobotsAndIndex(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := []string{"https://example.com/from-xml-name", "https://example.com/from-gz", "https://example.com/indented"}
+				want := []string{"https://example.com/from-xml-name", "https://example.com/from-gz", "https://example.com/at-a-feed-url"}
 				if got := feedLocs(s); !slices.Equal(got, want) {
 					t.Errorf("locations %q, want %q", got, want)
 				}
