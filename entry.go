@@ -49,6 +49,8 @@ type doc struct {
 	nValErrs int64
 
 	changeFreqs map[string]*URLChangeFreq
+	times       []LastModTime // what is left of the slabs of newTime and newFloat
+	floats      []float32
 }
 
 func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
@@ -195,7 +197,33 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
 		return nil, false
 	}
-	return &LastModTime{tm}, true
+	return d.newTime(tm), true
+}
+
+// slabSize is how many dates or priorities are allocated together.
+const slabSize = 256
+
+// newTime returns a *LastModTime holding t, from a slab the document
+// allocates for many of them at once, rather than one allocation each.
+func (d *doc) newTime(t time.Time) *LastModTime {
+	if len(d.times) == 0 {
+		d.times = make([]LastModTime, slabSize)
+	}
+	p := &d.times[0]
+	d.times = d.times[1:]
+	p.Time = t
+	return p
+}
+
+// newFloat returns a *float32 holding f, from a slab like newTime's.
+func (d *doc) newFloat(f float32) *float32 {
+	if len(d.floats) == 0 {
+		d.floats = make([]float32, slabSize)
+	}
+	p := &d.floats[0]
+	d.floats = d.floats[1:]
+	*p = f
+	return p
 }
 
 func (d *doc) sitemapEntry(e *rawEntry) {
@@ -248,7 +276,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 			d.invalid(loc, fmt.Errorf("strict mode: <priority> value %q is not between 0.0 and 1.0", raw))
 			keep = false
 		default:
-			u.Priority = &p
+			u.Priority = d.newFloat(p)
 		}
 	}
 	if !keep {

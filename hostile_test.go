@@ -439,9 +439,15 @@ func (t hInProcess) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
+	// Under the race detector 50,000 documents take minutes: the same test
+	// runs on 5,000 there.
+	children := 50_000
+	if raceEnabled {
+		children = 5_000
+	}
 	var idx strings.Builder
 	idx.WriteString(`<sitemapindex ` + hNS + `>`)
-	for i := range 50_000 {
+	for i := range children {
 		fmt.Fprintf(&idx, `<sitemap><loc>https://example.com/s%d.xml</loc></sitemap>`, i)
 	}
 	idx.WriteString(`</sitemapindex>`)
@@ -460,11 +466,11 @@ func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	if got := requests.Load(); got != 50_001 {
-		t.Errorf("%d requests, want 50,001", got)
+	if got := requests.Load(); got != int32(children)+1 {
+		t.Errorf("%d requests, want %d", got, children+1)
 	}
-	if s.GetURLCount() != 50_000 || s.GetSitemapCount() != 50_000 {
-		t.Errorf("got %d URLs and %d sitemaps, want 50,000 each", s.GetURLCount(), s.GetSitemapCount())
+	if s.GetURLCount() != children || s.GetSitemapCount() != children {
+		t.Errorf("got %d URLs and %d sitemaps, want %d each", s.GetURLCount(), s.GetSitemapCount(), children)
 	}
 	if n := s.GetErrorsCount(); n != 0 {
 		t.Errorf("%d errors, first %v", n, s.GetErrors()[0])

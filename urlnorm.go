@@ -166,6 +166,15 @@ func normalizeAbsolute(s string) (string, error) {
 	}
 	authStart, authEnd := authority(s, colon)
 	out := encodeTail(s, authEnd)
+	if out == s && (scheme == "https" || scheme == "http") && plainAuthority(s[authStart:authEnd]) {
+		// The common case, without url.Parse and its allocation: nothing
+		// to encode, a host of letters, digits, dots and hyphens, perhaps a
+		// port. What encodeTail leaves, net/url parses.
+		if len(out) > maxURLLength {
+			return "", errTooLong
+		}
+		return out, nil
+	}
 	u, err := url.Parse(out)
 	if err != nil {
 		return "", err
@@ -466,6 +475,29 @@ func portSuffix(port string) string {
 		return ""
 	}
 	return ":" + port
+}
+
+// plainAuthority tells whether an authority is a host name of ASCII
+// letters, digits, dots and hyphens, with a port of digits or none.
+func plainAuthority(a string) bool {
+	host, port, hasPort := strings.Cut(a, ":")
+	if host == "" {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	if hasPort {
+		for i := 0; i < len(port); i++ {
+			if port[i] < '0' || port[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // schemeEnd returns the index of the colon that ends the scheme of s, or

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// output writes the URLs, or with -sitemaps the sitemaps, of the run to
+// stdout in the format of -format.
+func (c *command) output(s *sitemap.S, o *options) error {
+	bw := bufio.NewWriter(c.stdout)
+	var err error
+	if o.sitemaps {
+		err = writeSitemaps(bw, o.format, s.GetSitemaps())
+	} else {
+		err = writeURLs(bw, o.format, s.GetURLs())
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func writeURLs(w *bufio.Writer, format string, urls []sitemap.URL) error {
+	switch format {
+	case outputJSONL:
+		enc := newJSONEncoder(w)
+		for i := range urls {
+			if err := enc.Encode(jsonURLOf(&urls[i])); err != nil {
+				return err
+			}
+		}
+	case outputCSV:
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs"})
+		for i := range urls {
+			u := &urls[i]
+			news := 0
+			if u.News != nil {
+				news = 1
+			}
+			cw.Write([]string{u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
+				strconv.Itoa(len(u.Images)), strconv.Itoa(news), strconv.Itoa(len(u.Videos)), strconv.Itoa(len(u.Hreflangs))})
+		}
+		cw.Flush()
+		return cw.Error()
+	default:
+		for i := range urls {
+			w.WriteString(urls[i].Loc)
+			if err := w.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap) error {
+	switch format {
+	case outputJSONL:
+		enc := newJSONEncoder(w)
+		for _, sm := range sitemaps {
+			if err := enc.Encode(jsonSitemap{Loc: sm.Loc, LastMod: jsonDate(sm.LastMod)}); err != nil {
+				return err
+			}
+		}
+	case outputCSV:
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"loc", "lastmod"})
+		for _, sm := range sitemaps {
+			cw.Write([]string{sm.Loc, csvDate(sm.LastMod)})
+		}
+		cw.Flush()
+		return cw.Error()
+	default:
+		for _, sm := range sitemaps {
+			w.WriteString(sm.Loc)
+			if sm.LastMod != nil {
+				w.WriteByte('\t')
+				w.WriteString(formatDate(sm.LastMod))
+			}
+			if err := w.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func newJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // URLs keep their & as it is
+	return enc
+}
+
+// formatDate writes a date in RFC 3339, with the fraction of a second
+// when there is one.
+func formatDate(t *sitemap.LastModTime) string { return t.Format(time.RFC3339Nano) }
+
+func csvDate(t *sitemap.LastModTime) string {
+	if t == nil {
+		return ""
+	}
+	return formatDate(t)
+}
+
+func csvChangeFreq(cf *sitemap.URLChangeFreq) string {
+	if cf == nil {
+		return ""
+	}
+	return string(*cf)
+}
+
+func csvFloat(f *float32) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(float64(*f), 'g', -1, 32)
+}
+
+// The JSON lines of -format jsonl. The names are part of the command's
+// interface: they do not change. A field the document does not give is
+// null; the lists and the news of the extensions are left out when the page
+// has none.
+
+type jsonSitemap struct {
+	Loc     string  `json:"loc"`
+	LastMod *string `json:"lastmod"`
+}
+
+type jsonURL struct {
+	Loc        string          `json:"loc"`
+	LastMod    *string         `json:"lastmod"`
+	ChangeFreq *string         `json:"changefreq"`
+	Priority   *float32        `json:"priority"`
+	Images     []jsonImage     `json:"images,omitempty"`
+	News       *jsonNews       `json:"news,omitempty"`
+	Videos     []jsonVideo     `json:"videos,omitempty"`
+	Hreflangs  []jsonAlternate `json:"hreflangs,omitempty"`
+}
+
+type jsonImage struct {
+	Loc         string `json:"loc"`
+	Title       string `json:"title"`
+	Caption     string `json:"caption"`
+	GeoLocation string `json:"geo_location"`
+	License     string `json:"license"`
+}
+
+type jsonNews struct {
+	Publication     jsonPublication `json:"publication"`
+	PublicationDate *string         `json:"publication_date"`
+	Title           string          `json:"title"`
+}
+
+type jsonPublication struct {
+	Name     string `json:"name"`
+	Language string `json:"language"`
+}
+
+type jsonVideo struct {
+	ThumbnailLoc         string        `json:"thumbnail_loc"`
+	Title                string        `json:"title"`
+	Description          string        `json:"description"`
+	ContentLoc           string        `json:"content_loc"`
+	PlayerLoc            string        `json:"player_loc"`
+	Duration             *int          `json:"duration"`
+	ExpirationDate       *string       `json:"expiration_date"`
+	Rating               *float32      `json:"rating"`
+	ViewCount            *int          `json:"view_count"`
+	PublicationDate      *string       `json:"publication_date"`
+	FamilyFriendly       string        `json:"family_friendly"`
+	Restriction          *jsonRelation `json:"restriction"`
+	Platform             *jsonRelation `json:"platform"`
+	RequiresSubscription string        `json:"requires_subscription"`
+	Uploader             *jsonUploader `json:"uploader"`
+	Live                 string        `json:"live"`
+	Tags                 []string      `json:"tags"`
+}
+
+type jsonRelation struct {
+	Relationship string `json:"relationship"`
+	Value        string `json:"value"`
+}
+
+type jsonUploader struct {
+	Value string `json:"value"`
+	Info  string `json:"info"`
+}
+
+type jsonAlternate struct {
+	Rel      string `json:"rel"`
+	Hreflang string `json:"hreflang"`
+	Href     string `json:"href"`
+}
+
+func jsonDate(t *sitemap.LastModTime) *string {
+	if t == nil {
+		return nil
+	}
+	s := formatDate(t)
+	return &s
+}
+
+func jsonURLOf(u *sitemap.URL) jsonURL {
+	j := jsonURL{Loc: u.Loc, LastMod: jsonDate(u.LastMod), Priority: u.Priority}
+	if u.ChangeFreq != nil {
+		cf := string(*u.ChangeFreq)
+		j.ChangeFreq = &cf
+	}
+	for _, im := range u.Images {
+		j.Images = append(j.Images, jsonImage(im))
+	}
+	if n := u.News; n != nil {
+		j.News = &jsonNews{
+			Publication:     jsonPublication(n.Publication),
+			PublicationDate: jsonDate(n.PublicationDate),
+			Title:           n.Title,
+		}
+	}
+	for i := range u.Videos {
+		j.Videos = append(j.Videos, jsonVideoOf(&u.Videos[i]))
+	}
+	for _, l := range u.Hreflangs {
+		j.Hreflangs = append(j.Hreflangs, jsonAlternate(l))
+	}
+	return j
+}
+
+func jsonVideoOf(v *sitemap.Video) jsonVideo {
+	j := jsonVideo{
+		ThumbnailLoc:         v.ThumbnailLoc,
+		Title:                v.Title,
+		Description:          v.Description,
+		ContentLoc:           v.ContentLoc,
+		PlayerLoc:            v.PlayerLoc,
+		Duration:             v.Duration,
+		ExpirationDate:       jsonDate(v.ExpirationDate),
+		Rating:               v.Rating,
+		ViewCount:            v.ViewCount,
+		PublicationDate:      jsonDate(v.PublicationDate),
+		FamilyFriendly:       v.FamilyFriendly,
+		RequiresSubscription: v.RequiresSubscription,
+		Live:                 v.Live,
+		Tags:                 v.Tags,
+	}
+	if j.Tags == nil {
+		j.Tags = []string{}
+	}
+	if r := v.Restriction; r != nil {
+		j.Restriction = &jsonRelation{Relationship: r.Relationship, Value: r.Value}
+	}
+	if p := v.Platform; p != nil {
+		j.Platform = &jsonRelation{Relationship: p.Relationship, Value: p.Value}
+	}
+	if up := v.Uploader; up != nil {
+		j.Uploader = &jsonUploader{Value: up.Value, Info: up.Info}
+	}
+	return j
+}

@@ -1,0 +1,216 @@
+package sitemap_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// ct1Resp is what a ct1Server answers for one path. In Body and in the
+// values of Header, {base} stands for the URL of the server.
+type ct1Resp struct {
+	Status  int // 0 is 200 OK
+	Body    string
+	Header  map[string]string
+	Handler http.HandlerFunc // when set, it answers instead
+}
+
+// ct1Server is an httptest server on loopback that answers from a map of
+// path → response, 404 for any other path, and counts the requests per path.
+type ct1Server struct {
+	*httptest.Server
+	mu     sync.Mutex
+	hits   map[string]int
+	agents []string // the User-Agent of every request, in order
+}
+
+func ct1Serve(t testing.TB, routes map[string]ct1Resp) *ct1Server {
+	t.Helper()
+	cs := &ct1Server{hits: map[string]int{}}
+	cs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cs.mu.Lock()
+		cs.hits[r.URL.Path]++
+		cs.agents = append(cs.agents, r.Header.Get("User-Agent"))
+		cs.mu.Unlock()
+		resp, ok := routes[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if resp.Handler != nil {
+			resp.Handler(w, r)
+			return
+		}
+		for k, v := range resp.Header {
+			w.Header().Set(k, cs.expand(v))
+		}
+		if resp.Status != 0 {
+			w.WriteHeader(resp.Status)
+		}
+		fmt.Fprint(w, cs.expand(resp.Body))
+	}))
+	t.Cleanup(cs.Close)
+	return cs
+}
+
+func (cs *ct1Server) expand(s string) string { return strings.ReplaceAll(s, "{base}", cs.URL) }
+
+// Hits returns how many requests path has had.
+func (cs *ct1Server) Hits(path string) int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.hits[path]
+}
+
+// Total returns how many requests the server has had.
+func (cs *ct1Server) Total() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	n := 0
+	for _, h := range cs.hits {
+		n += h
+	}
+	return n
+}
+
+// Agents returns the User-Agent headers of the requests so far.
+func (cs *ct1Server) Agents() []string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return append([]string(nil), cs.agents...)
+}
+
+// ct1URLSet returns a urlset of the given locations.
+func ct1URLSet(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "  <url><loc>%s</loc></url>\n", l)
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+// ct1Index returns a sitemap index of the given entries, each a location
+// optionally followed by "|" and a <lastmod> value.
+func ct1Index(entries ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, e := range entries {
+		loc, lastmod, dated := strings.Cut(e, "|")
+		if dated {
+			fmt.Fprintf(&b, "  <sitemap><loc>%s</loc><lastmod>%s</lastmod></sitemap>\n", loc, lastmod)
+		} else {
+			fmt.Fprintf(&b, "  <sitemap><loc>%s</loc></sitemap>\n", loc)
+		}
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+// ct1Locs returns the Loc of every URL.
+func ct1Locs(urls []sitemap.URL) []string {
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = u.Loc
+	}
+	return out
+}
+
+// ct1SitemapLocs returns the Loc of every sitemap.
+func ct1SitemapLocs(sms []sitemap.Sitemap) []string {
+	out := make([]string, len(sms))
+	for i, sm := range sms {
+		out[i] = sm.Loc
+	}
+	return out
+}
+
+// ct1Messages returns the message of every error.
+func ct1Messages(errs []error) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.Error()
+	}
+	return out
+}
+
+// ct1Within runs f in a goroutine and fails the test if it has not returned
+// within d: the guard against a hung test, never a synchronisation.
+func ct1Within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
+// ct1Blocker is a handler that announces each request it gets on entered
+// and answers only once Release is called. Created before the server, it
+// releases its requests when the test ends, so that a test that fails while
+// a request is held does not leave the server's Close waiting for it.
+type ct1Blocker struct {
+	entered chan string
+	release chan struct{}
+	once    sync.Once
+}
+
+func newCt1Blocker(t testing.TB) *ct1Blocker {
+	b := &ct1Blocker{entered: make(chan string, 16), release: make(chan struct{})}
+	t.Cleanup(b.Release)
+	return b
+}
+
+// Release lets every request held, and every later one, be answered.
+func (b *ct1Blocker) Release() { b.once.Do(func() { close(b.release) }) }
+
+// Wait holds a request until Release is called or the request ends; it
+// reports whether the request is to be answered.
+func (b *ct1Blocker) Wait(r *http.Request) bool {
+	b.entered <- r.URL.Path
+	select {
+	case <-b.release:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+func (b *ct1Blocker) handler(body func() string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if b.Wait(r) {
+			fmt.Fprint(w, body())
+		}
+	}
+}
+
+// ct1Guard is how long a test waits for what should happen at once before
+// it fails instead of hanging.
+const ct1Guard = 10 * time.Second
+
+// ct1Recv waits for a value on ch, failing the test after ct1Guard.
+func ct1Recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(ct1Guard):
+		t.Fatalf("timed out waiting for %s", what)
+		var zero T
+		return zero
+	}
+}

@@ -1,0 +1,773 @@
+package sitemap_test
+
+import (
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gositemap/sitemap"
+)
+
+// The messages the spec fixes.
+const ct1ErrOutstanding = "errors occurred before parsing, see GetErrors() for details"
+
+// ct1ProjectUserAgent is the default user agent: the spec's form
+// "NAME (+URL of its README)" naming this project (decision PKG-3/PKG-4).
+const ct1ProjectUserAgent = "gositemap (+https://github.com/gositemap/sitemap/blob/main/README.md)"
+
+// NEW-1, CONFIG-1..8, GETCONF-1, GETCONF-2, GETCONF-4, GETCONF-5: New()
+// carries the defaults, and every getter reads them back.
+func TestCt1NewDefaults(t *testing.T) {
+	s := sitemap.New()
+	if s == nil {
+		t.Fatal("New() = nil")
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"GetUserAgent", s.GetUserAgent(), ct1ProjectUserAgent}, // CONFIG-1 (decision PKG-3)
+		{"GetFetchTimeout", s.GetFetchTimeout(), uint16(3)},     // CONFIG-2
+		{"GetMaxResponseSize", s.GetMaxResponseSize(), int64(52428800)},
+		{"GetMaxDepth", s.GetMaxDepth(), 10},             // CONFIG-4
+		{"GetMaxConcurrency", s.GetMaxConcurrency(), 16}, // CONFIG-4
+		{"GetMaxSitemaps", s.GetMaxSitemaps(), 50000},    // CONFIG-5
+		{"GetMaxURLs", s.GetMaxURLs(), 10000000},
+		{"GetMaxValidationErrors", s.GetMaxValidationErrors(), 100000},
+		{"GetMultiThread", s.GetMultiThread(), true}, // CONFIG-6
+		{"GetStrict", s.GetStrict(), false},
+		{"GetHTTPClient", s.GetHTTPClient(), (*http.Client)(nil)}, // CONFIG-7
+		{"len(GetFollow)", len(s.GetFollow()), 0},                 // CONFIG-8
+		{"len(GetRules)", len(s.GetRules()), 0},
+		{"GetErrorsCount", s.GetErrorsCount(), 0},
+		{"GetURLCount", s.GetURLCount(), 0},
+		{"GetSitemapCount", s.GetSitemapCount(), 0},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s() = %#v, want %#v", c.name, c.got, c.want)
+		}
+	}
+	if ua := s.GetUserAgent(); !regexp1UA.MatchString(ua) {
+		t.Errorf("default user agent %q is not of the form NAME (+URL/README.md)", ua)
+	}
+}
+
+var regexp1UA = regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`)
+
+// CONFIG-1..5: the exported constants hold the values the spec gives.
+func TestCt1DefaultConstants(t *testing.T) {
+	if sitemap.DefaultUserAgent != ct1ProjectUserAgent {
+		t.Errorf("DefaultUserAgent = %q", sitemap.DefaultUserAgent)
+	}
+	if sitemap.DefaultFetchTimeout != 3 || sitemap.DefaultMaxResponseSize != 52428800 ||
+		sitemap.DefaultMaxDepth != 10 || sitemap.DefaultMaxConcurrency != 16 ||
+		sitemap.DefaultMaxSitemaps != 50000 || sitemap.DefaultMaxURLs != 10000000 ||
+		sitemap.DefaultMaxValidationErrors != 100000 {
+		t.Errorf("Default* constants differ from the spec's defaults")
+	}
+}
+
+// ct1UARoutes is a robots.txt naming an index that lists a urlset, so that
+// a call makes a request of every kind UA-1 names.
+func ct1UARoutes() map[string]ct1Resp {
+	return map[string]ct1Resp{
+		"/robots.txt": {Body: "User-agent: *\nSitemap: {base}/index.xml\n"},
+		"/index.xml":  {Body: ct1Index("{base}/a.xml")},
+		"/a.xml":      {Body: ct1URLSet("{base}/page")},
+	}
+}
+
+// CONFIG-1, UA-1: the default user agent goes with every request.
+func TestCt1DefaultUserAgentIsSent(t *testing.T) {
+	srv := ct1Serve(t, ct1UARoutes())
+	if _, err := sitemap.New().Parse(srv.URL+"/robots.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	agents := srv.Agents()
+	if len(agents) != 3 {
+		t.Fatalf("%d requests, want 3", len(agents))
+	}
+	for i, a := range agents {
+		if a != ct1ProjectUserAgent {
+			t.Errorf("request %d: User-Agent %q, want %q", i, a, ct1ProjectUserAgent)
+		}
+	}
+}
+
+// UA-1, UA-3: SetUserAgent sets the header of the root request, of the
+// sitemaps a robots.txt names and of those an index lists, with the default
+// client and with a custom one.
+func TestCt1SetUserAgentIsSent(t *testing.T) {
+	for _, custom := range []bool{false, true} {
+		t.Run(map[bool]string{false: "default client", true: "custom client"}[custom], func(t *testing.T) {
+			srv := ct1Serve(t, ct1UARoutes())
+			s := sitemap.New().SetUserAgent("YourUserAgent")
+			if custom {
+				s.SetHTTPClient(&http.Client{Timeout: 30 * time.Second})
+			}
+			if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := srv.Agents(); !slices.Equal(got, []string{"YourUserAgent", "YourUserAgent", "YourUserAgent"}) {
+				t.Errorf("User-Agent headers %q", got)
+			}
+			if s.GetURLCount() != 1 {
+				t.Errorf("GetURLCount() = %d, want 1", s.GetURLCount())
+			}
+		})
+	}
+}
+
+// ct1Setting describes one setting for the value tables: how to set a
+// value, how to read it back, and the Field of its *ConfigError.
+type ct1Setting[T comparable] struct {
+	field    string
+	set      func(*sitemap.S, T) *sitemap.S
+	get      func(*sitemap.S) T
+	prev     T   // a valid value, other than the default, set first
+	accepted []T // values that must be taken
+	rejected []T // values that must be refused
+}
+
+func (c ct1Setting[T]) run(t *testing.T) {
+	for _, v := range c.accepted {
+		t.Run("accepted", func(t *testing.T) {
+			s := sitemap.New()
+			c.set(s, c.prev)
+			if got := c.set(s, v); got != s {
+				t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
+			}
+			if got := c.get(s); got != v {
+				t.Errorf("after setting %v the getter reads %v", v, got) // GETCONF-5
+			}
+			if n := s.GetErrorsCount(); n != 0 {
+				t.Errorf("valid value %v recorded errors: %q", v, ct1Messages(s.GetErrors()))
+			}
+		})
+	}
+	for _, v := range c.rejected {
+		t.Run("rejected", func(t *testing.T) {
+			s := sitemap.New()
+			c.set(s, c.prev)
+			if got := c.set(s, v); got != s {
+				t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
+			}
+			// CONFIG-11 (decision): the setting keeps its previous value.
+			if got := c.get(s); got != c.prev {
+				t.Errorf("after the rejected value %v the getter reads %v, want the previous %v", v, got, c.prev)
+			}
+			// CONFIG-10, ERRORS-3: a *ConfigError naming the setting, at once.
+			errs := s.GetErrors()
+			if len(errs) != 1 {
+				t.Fatalf("GetErrors() = %q, want one *ConfigError", ct1Messages(errs))
+			}
+			var ce *sitemap.ConfigError
+			if !errors.As(errs[0], &ce) {
+				t.Fatalf("%T is no *ConfigError", errs[0])
+			}
+			if ce.Field != c.field {
+				t.Errorf("Field = %q, want %q", ce.Field, c.field)
+			}
+			if ce.Err == nil {
+				t.Errorf("Err is nil")
+			}
+			if want := `config "` + c.field + `": ` + ce.Err.Error(); ce.Error() != want {
+				t.Errorf("message %q, want %q", ce.Error(), want)
+			}
+			// Setting the same invalid value again replaces the error.
+			c.set(s, v)
+			if n := s.GetErrorsCount(); n != 1 {
+				t.Errorf("repeating the invalid value: %d errors, want 1", n) // REUSE-8
+			}
+			// PARSE-8: nothing is parsed while it is outstanding.
+			content := ct1URLSet("https://example.com/page")
+			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err == nil || err.Error() != ct1ErrOutstanding {
+				t.Errorf("Parse() error = %v, want %q", err, ct1ErrOutstanding)
+			}
+			// REUSE-7: a valid value clears it.
+			c.set(s, c.prev)
+			if n := s.GetErrorsCount(); n != 0 {
+				t.Errorf("after a valid value: %q", ct1Messages(s.GetErrors()))
+			}
+		})
+	}
+}
+
+// TIMEOUT-1, TIMEOUT-2, MAXSIZE-6, MAXSIZE-7, MAXDEPTH-8, MAXDEPTH-9,
+// MAXSITEMAPS-1, MAXSITEMAPS-14, MAXURLS-1, MAXURLS-10, MAXVALERR-1,
+// MAXVALERR-9, MAXCONC-1, MAXCONC-6, CONFIG-10, CONFIG-11, CONFIG-12,
+// GETCONF-1, GETCONF-2, GETCONF-5: the values every setter takes and
+// refuses, and the getter that reads them back.
+func TestCt1SetterValues(t *testing.T) {
+	t.Run("userAgent", ct1Setting[string]{
+		field: "userAgent", set: (*sitemap.S).SetUserAgent, get: (*sitemap.S).GetUserAgent,
+		prev:     "Previous/1.0",
+		accepted: []string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot"},
+		// UA-2 (open, decided by the implementation): an empty value, and
+		// one that would break the header, are refused.
+		rejected: []string{"", "bot\r\nX-Injected: 1", "bot\x00"},
+	}.run)
+	t.Run("fetchTimeout", ct1Setting[uint16]{
+		field: "fetchTimeout", set: (*sitemap.S).SetFetchTimeout, get: (*sitemap.S).GetFetchTimeout,
+		prev: 7, accepted: []uint16{1, 10, 65535}, rejected: []uint16{0},
+	}.run)
+	t.Run("maxResponseSize", ct1Setting[int64]{
+		field: "maxResponseSize", set: (*sitemap.S).SetMaxResponseSize, get: (*sitemap.S).GetMaxResponseSize,
+		prev: 4096, accepted: []int64{1, 10 * 1024 * 1024, math.MaxInt64}, rejected: []int64{0, -1, math.MinInt64},
+	}.run)
+	t.Run("maxDepth", ct1Setting[int]{
+		field: "maxDepth", set: (*sitemap.S).SetMaxDepth, get: (*sitemap.S).GetMaxDepth,
+		prev: 3, accepted: []int{1, 5, math.MaxInt}, rejected: []int{0, -1, math.MinInt},
+	}.run)
+	for _, c := range []struct {
+		field string
+		set   func(*sitemap.S, int) *sitemap.S
+		get   func(*sitemap.S) int
+	}{
+		{"maxConcurrency", (*sitemap.S).SetMaxConcurrency, (*sitemap.S).GetMaxConcurrency},
+		{"maxSitemaps", (*sitemap.S).SetMaxSitemaps, (*sitemap.S).GetMaxSitemaps},
+		{"maxURLs", (*sitemap.S).SetMaxURLs, (*sitemap.S).GetMaxURLs},
+		{"maxValidationErrors", (*sitemap.S).SetMaxValidationErrors, (*sitemap.S).GetMaxValidationErrors},
+	} {
+		// 0 is no limit and taken; negative values are refused.
+		t.Run(c.field, ct1Setting[int]{
+			field: c.field, set: c.set, get: c.get,
+			prev: 3, accepted: []int{0, 1, 1000, math.MaxInt}, rejected: []int{-1, math.MinInt},
+		}.run)
+	}
+	t.Run("multiThread", ct1Setting[bool]{
+		field: "multiThread", set: (*sitemap.S).SetMultiThread, get: (*sitemap.S).GetMultiThread,
+		prev: false, accepted: []bool{true, false},
+	}.run)
+	t.Run("strict", ct1Setting[bool]{
+		field: "strict", set: (*sitemap.S).SetStrict, get: (*sitemap.S).GetStrict,
+		prev: true, accepted: []bool{false, true},
+	}.run)
+}
+
+// ct1PatternSetter is SetFollow or SetRules with its getter.
+type ct1PatternSetter struct {
+	field string
+	set   func(*sitemap.S, []string) *sitemap.S
+	get   func(*sitemap.S) []string
+}
+
+var ct1PatternSetters = []ct1PatternSetter{
+	{"follow", (*sitemap.S).SetFollow, (*sitemap.S).GetFollow},
+	{"rules", (*sitemap.S).SetRules, (*sitemap.S).GetRules},
+}
+
+// ct1Pattern returns a pattern of exactly n characters that matches
+// "keep" and what holds it: "keep" followed by optional dashes, padded with
+// an optional 'é' (one character, two bytes) when multibyte is set.
+func ct1Pattern(n int, multibyte bool) string {
+	if !multibyte {
+		p := "keep" + strings.Repeat("-?", (n-4)/2)
+		if len(p) < n {
+			p += "."
+		}
+		return p
+	}
+	// "keep" + k × "é?" + padding: every "é?" is two characters, three
+	// bytes, so the pattern has well over 1,000 bytes.
+	p := "keep" + strings.Repeat("é?", (n-4)/2)
+	if len([]rune(p)) < n {
+		p += "."
+	}
+	return p
+}
+
+// FOLLOW-7, RULES-4, FOLLOW-11, RULES-7, CONFIG-11, REUSE-8, REUSE-10,
+// GETCONF-3, GETCONF-7: the patterns SetFollow and SetRules take and
+// refuse.
+func TestCt1PatternValues(t *testing.T) {
+	for _, ps := range ct1PatternSetters {
+		t.Run(ps.field, func(t *testing.T) {
+			for _, c := range []struct {
+				name     string
+				patterns []string
+				ok       bool
+				syntax   bool // the cause is a *syntax.Error
+			}{
+				{"one pattern", []string{`\.xml$`}, true, false},
+				{"spec example", []string{`\.xml$`, `\.xml\.gz$`}, true, false},
+				{"1,000 characters", []string{ct1Pattern(1000, false)}, true, false},
+				{"1,000 characters of 2 bytes", []string{ct1Pattern(1000, true)}, true, false},
+				{"1,001 characters", []string{ct1Pattern(1001, false)}, false, false},
+				{"1,001 characters of 2 bytes", []string{ct1Pattern(1001, true)}, false, false},
+				{"unclosed group", []string{`(`}, false, true},
+				{"unclosed class", []string{`[a-`}, false, true},
+				{"nested repetition", []string{`a**`}, false, true},
+				{"trailing backslash", []string{`\`}, false, true},
+				{"one bad among good ones", []string{`\.xml$`, `(`, `product/`}, false, true},
+				{"two bad ones", []string{`(`, strings.Repeat("a", 1001)}, false, true},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					if strings.HasPrefix(c.name, "1,00") {
+						want := map[bool]int{true: 1000, false: 1001}[c.ok]
+						if n := utf8.RuneCountInString(c.patterns[0]); n != want {
+							t.Fatalf("the fixture has %d characters, want %d", n, want)
+						}
+						// Counted in bytes, it would be over the limit.
+						if strings.Contains(c.name, "2 bytes") && len(c.patterns[0]) <= 1001 {
+							t.Fatalf("the fixture has only %d bytes", len(c.patterns[0]))
+						}
+					}
+					prev := []string{"previous"}
+					s := sitemap.New()
+					ps.set(s, prev)
+					if got := ps.set(s, c.patterns); got != s {
+						t.Fatal("setter did not return its receiver") // CONFIG-9
+					}
+					if c.ok {
+						if got := ps.get(s); !slices.Equal(got, c.patterns) {
+							t.Errorf("getter = %q, want %q", got, c.patterns)
+						}
+						if s.GetErrorsCount() != 0 {
+							t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+						}
+						return
+					}
+					if got := ps.get(s); !slices.Equal(got, prev) {
+						t.Errorf("after a rejected list the getter reads %q, want the previous %q", got, prev)
+					}
+					errs := s.GetErrors()
+					if len(errs) != 1 {
+						t.Fatalf("GetErrors() = %q, want one *ConfigError", ct1Messages(errs))
+					}
+					var ce *sitemap.ConfigError
+					if !errors.As(errs[0], &ce) || ce.Field != ps.field {
+						t.Fatalf("error %v (%T), want a *ConfigError for %q", errs[0], errs[0], ps.field)
+					}
+					var se *syntax.Error
+					if got := errors.As(errs[0], &se); got != c.syntax {
+						t.Errorf("errors.As(*syntax.Error) = %v, want %v (%v)", got, c.syntax, errs[0])
+					}
+					// REUSE-8: the same call again replaces the error.
+					ps.set(s, c.patterns)
+					if s.GetErrorsCount() != 1 {
+						t.Errorf("repeated: %q", ct1Messages(s.GetErrors()))
+					}
+				})
+			}
+		})
+	}
+}
+
+// GETCONF-3, GETCONF-7, CONFIG-8: the getters return copies, the setters
+// keep none of the caller's slice, and a nil or empty list clears the
+// patterns.
+func TestCt1PatternCopies(t *testing.T) {
+	for _, ps := range ct1PatternSetters {
+		t.Run(ps.field, func(t *testing.T) {
+			in := []string{`a`, `b`}
+			s := sitemap.New()
+			ps.set(s, in)
+			in[0] = "changed by the caller"
+			got := ps.get(s)
+			if !slices.Equal(got, []string{`a`, `b`}) {
+				t.Fatalf("getter = %q after the caller changed its slice", got)
+			}
+			got[1] = "changed through the getter"
+			if again := ps.get(s); !slices.Equal(again, []string{`a`, `b`}) {
+				t.Errorf("getter = %q after its result was changed", again)
+			}
+			for _, clear := range [][]string{nil, {}} {
+				ps.set(s, []string{"x"})
+				ps.set(s, clear)
+				if got := ps.get(s); len(got) != 0 {
+					t.Errorf("after setting %#v the getter reads %q", clear, got)
+				}
+			}
+			if s.GetErrorsCount() != 0 {
+				t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+			}
+		})
+	}
+}
+
+// FOLLOW-1, FOLLOW-5, FOLLOW-6, FOLLOW-7, RULES-1, RULES-3, RULES-4: a
+// pattern of exactly 1,000 characters is in force, and clearing the
+// patterns follows and keeps everything again.
+func TestCt1PatternsApply(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/index.xml": {Body: ct1Index("{base}/keep.xml", "{base}/drop.xml")},
+		"/keep.xml":  {Body: ct1URLSet("{base}/keep-1", "{base}/other-1")},
+		"/drop.xml":  {Body: ct1URLSet("{base}/keep-2", "{base}/other-2")},
+	})
+	long := ct1Pattern(1000, false)
+	s := sitemap.New().SetMultiThread(false).SetFollow([]string{long}).SetRules([]string{long})
+	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Hits("/drop.xml") != 0 || srv.Hits("/keep.xml") != 1 {
+		t.Errorf("hits keep=%d drop=%d, want 1 and 0", srv.Hits("/keep.xml"), srv.Hits("/drop.xml"))
+	}
+	if got, want := ct1Locs(s.GetURLs()), []string{srv.URL + "/keep-1"}; !slices.Equal(got, want) {
+		t.Errorf("URLs %q, want %q", got, want)
+	}
+	if got := s.GetSitemapCount(); got != 2 {
+		t.Errorf("GetSitemapCount() = %d, want 2: a sitemap not followed is listed", got)
+	}
+	s.SetFollow(nil).SetRules(nil)
+	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.GetURLCount(); got != 4 {
+		t.Errorf("without patterns GetURLCount() = %d, want 4", got)
+	}
+	if srv.Hits("/drop.xml") != 1 {
+		t.Errorf("without follow rules drop.xml was requested %d times, want 1", srv.Hits("/drop.xml"))
+	}
+}
+
+// MULTI-1, MULTI-4, MAXCONC-1: SetMultiThread decides whether the
+// sitemaps of an index are fetched at the same time.
+func TestCt1SetMultiThreadApplies(t *testing.T) {
+	t.Run("on", func(t *testing.T) {
+		// Both sitemaps are requested before either is answered.
+		b := newCt1Blocker(t)
+		srv := ct1Serve(t, map[string]ct1Resp{
+			"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/b.xml")},
+			"/a.xml":     {Handler: b.handler(func() string { return ct1URLSet("https://example.com/a") })},
+			"/b.xml":     {Handler: b.handler(func() string { return ct1URLSet("https://example.com/b") })},
+		})
+		s := sitemap.New().SetMultiThread(true)
+		done := make(chan error, 1)
+		go func() { _, err := s.Parse(srv.URL+"/index.xml", nil); done <- err }()
+		ct1Recv(t, b.entered, "the first sitemap request")
+		ct1Recv(t, b.entered, "the second sitemap request while the first is open")
+		b.Release()
+		if err := ct1Recv(t, done, "Parse"); err != nil {
+			t.Fatal(err)
+		}
+		if s.GetURLCount() != 2 {
+			t.Errorf("GetURLCount() = %d, want 2", s.GetURLCount())
+		}
+	})
+	t.Run("off", func(t *testing.T) {
+		var inFlight, most atomic.Int32
+		h := func(body string) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				n := inFlight.Add(1)
+				defer inFlight.Add(-1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				w.Write([]byte(body))
+			}
+		}
+		routes := map[string]ct1Resp{"/index.xml": {Body: ct1Index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml")}}
+		for _, p := range []string{"1", "2", "3", "4"} {
+			routes["/"+p+".xml"] = ct1Resp{Handler: h(ct1URLSet("https://example.com/" + p))}
+		}
+		srv := ct1Serve(t, routes)
+		s := sitemap.New().SetMultiThread(false)
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+			t.Fatal(err)
+		}
+		if most.Load() != 1 {
+			t.Errorf("%d requests in flight at once, want 1", most.Load())
+		}
+		// In listed order.
+		want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+		if got := ct1Locs(s.GetURLs()); !slices.Equal(got, want) {
+			t.Errorf("URLs %q, want %q", got, want)
+		}
+	})
+}
+
+// STRICT-1, STRICT-8, TOLERANT-9: SetStrict switches the mode, and back.
+func TestCt1SetStrictApplies(t *testing.T) {
+	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+		`<url><loc>https://example.com/page</loc><changefreq>Daily</changefreq></url></urlset>`
+	s := sitemap.New()
+	for _, strict := range []bool{false, true, false} {
+		if _, err := s.SetStrict(strict).Parse("https://example.com/sitemap.xml", &content); err != nil {
+			t.Fatal(err)
+		}
+		if !strict {
+			urls := s.GetURLs()
+			if len(urls) != 1 || urls[0].ChangeFreq == nil || *urls[0].ChangeFreq != sitemap.ChangeFreqDaily {
+				t.Errorf("tolerant: URLs %+v, want one with changefreq daily", urls)
+			}
+			continue
+		}
+		if s.GetURLCount() != 0 {
+			t.Errorf("strict: %d URLs, want 0", s.GetURLCount())
+		}
+		want := []string{`validate "https://example.com/page": strict mode: invalid <changefreq> value "Daily"`}
+		if got := ct1Messages(s.GetErrors()); !slices.Equal(got, want) {
+			t.Errorf("strict: errors %q, want %q", got, want)
+		}
+	}
+}
+
+// ct1RoundTripper counts the requests of a custom client and records the
+// deadline each one carried.
+type ct1RoundTripper struct {
+	mu        sync.Mutex
+	n         int
+	deadlines []time.Time // zero when the request had none
+}
+
+func (rt *ct1RoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	d, _ := r.Context().Deadline()
+	rt.mu.Lock()
+	rt.n++
+	rt.deadlines = append(rt.deadlines, d)
+	rt.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// CLIENT-1, CLIENT-2, GETCONF-4, TIMEOUT-4: every request goes through the
+// client that is set, used as given; nil returns to the default.
+func TestCt1SetHTTPClient(t *testing.T) {
+	srv := ct1Serve(t, ct1UARoutes())
+	rt := &ct1RoundTripper{}
+	client := &http.Client{Transport: rt} // no Timeout of its own
+	s := sitemap.New().SetFetchTimeout(1)
+	if got := s.SetHTTPClient(client); got != s {
+		t.Fatal("SetHTTPClient did not return its receiver")
+	}
+	if s.GetHTTPClient() != client {
+		t.Fatalf("GetHTTPClient() = %p, want %p", s.GetHTTPClient(), client)
+	}
+	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	if rt.n != 3 || srv.Total() != 3 {
+		t.Errorf("custom transport saw %d requests, the server %d; want 3 and 3", rt.n, srv.Total())
+	}
+	// TIMEOUT-4: the fetch timeout has no effect on a custom client: the
+	// requests carry no deadline, as the client has no Timeout.
+	for i, d := range rt.deadlines {
+		if !d.IsZero() {
+			t.Errorf("request %d carried a deadline %v; the fetch timeout must not apply to a custom client", i, d)
+		}
+	}
+	// The client is used as given, never changed.
+	if client.Timeout != 0 || client.Transport != rt || client.CheckRedirect != nil || client.Jar != nil {
+		t.Errorf("the custom client was changed: %+v", client)
+	}
+
+	// Its own Timeout is the deadline.
+	rt2 := &ct1RoundTripper{}
+	s.SetHTTPClient(&http.Client{Transport: rt2, Timeout: time.Hour})
+	start := time.Now()
+	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range rt2.deadlines {
+		if d.Before(start.Add(30 * time.Minute)) {
+			t.Errorf("request %d: deadline %v, want the client's hour", i, d)
+		}
+	}
+
+	// CLIENT-2: nil is the default again.
+	s.SetHTTPClient(nil)
+	if s.GetHTTPClient() != nil {
+		t.Errorf("GetHTTPClient() = %p after SetHTTPClient(nil)", s.GetHTTPClient())
+	}
+	before := srv.Total()
+	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	if rt.n != 3 || rt2.n != 3 || srv.Total() != before+3 {
+		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n, rt2.n, srv.Total()-before)
+	}
+	if s.GetErrorsCount() != 0 {
+		t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+	}
+}
+
+// TIMEOUT-3, CONFIG-7: the default client gives up on a request after the
+// fetch timeout, with a *NetworkError. The server never answers; the test
+// takes the one second the timeout is.
+func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
+	stop := make(chan struct{})
+	srv := ct1Serve(t, map[string]ct1Resp{"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-stop:
+		case <-r.Context().Done():
+		}
+	}}})
+	defer close(stop)
+	s := sitemap.New().SetFetchTimeout(1)
+	var err error
+	ct1Within(t, ct1Guard, "Parse with a fetch timeout of 1s", func() {
+		_, err = s.Parse(srv.URL+"/slow.xml", nil)
+	})
+	var ne *sitemap.NetworkError
+	if !errors.As(err, &ne) || ne.URL != srv.URL+"/slow.xml" {
+		t.Fatalf("Parse() error = %v, want a *NetworkError for the URL", err)
+	}
+	var te net.Error
+	if !errors.As(err, &te) || !te.Timeout() {
+		t.Errorf("error %v is not a timeout", err)
+	}
+	if srv.Hits("/slow.xml") != 1 {
+		t.Errorf("%d requests, want 1", srv.Hits("/slow.xml"))
+	}
+}
+
+// MAXSIZE-1, MAXSIZE-2: the response size value is in force: a body of
+// exactly the limit is read, one byte more is refused.
+func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
+	body := ct1URLSet("https://example.com/page")
+	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: body}})
+	n := int64(len(body))
+	s := sitemap.New().SetMaxResponseSize(n)
+	if _, err := s.Parse(srv.URL+"/sitemap.xml", nil); err != nil || s.GetURLCount() != 1 {
+		t.Fatalf("limit = body size: err %v, %d URLs", err, s.GetURLCount())
+	}
+	_, err := s.SetMaxResponseSize(n-1).Parse(srv.URL+"/sitemap.xml", nil)
+	var ne *sitemap.NetworkError
+	if !errors.As(err, &ne) || !errors.Is(err, sitemap.ErrMaxResponseSize) {
+		t.Fatalf("limit one below the body size: err %v, want a *NetworkError wrapping ErrMaxResponseSize", err)
+	}
+}
+
+// CONFIG-9: every Set* returns its receiver, valid value or not, so calls
+// chain; the spec's chain example.
+func TestCt1Chaining(t *testing.T) {
+	s := sitemap.New().SetUserAgent("YourUserAgent").SetFetchTimeout(10)
+	if s.GetUserAgent() != "YourUserAgent" || s.GetFetchTimeout() != 10 {
+		t.Errorf("chain: %q, %d", s.GetUserAgent(), s.GetFetchTimeout())
+	}
+	client := &http.Client{}
+	s = sitemap.New()
+	got := s.SetUserAgent("a").SetFetchTimeout(5).SetMaxResponseSize(1 << 20).SetMaxDepth(4).
+		SetMaxConcurrency(2).SetMaxSitemaps(7).SetMaxURLs(8).SetMaxValidationErrors(9).
+		SetMultiThread(false).SetStrict(true).SetFollow([]string{"f"}).SetRules([]string{"r"}).
+		SetHTTPClient(client).
+		// Invalid values chain as well.
+		SetUserAgent("").SetFetchTimeout(0).SetMaxResponseSize(0).SetMaxDepth(0).SetMaxConcurrency(-1).
+		SetMaxSitemaps(-1).SetMaxURLs(-1).SetMaxValidationErrors(-1).SetFollow([]string{"("}).SetRules([]string{"("})
+	if got != s {
+		t.Fatal("the chain did not return the instance it started on")
+	}
+	// GETCONF-1, GETCONF-2, GETCONF-4: the valid values stay in force.
+	if s.GetUserAgent() != "a" || s.GetFetchTimeout() != 5 || s.GetMaxResponseSize() != 1<<20 ||
+		s.GetMaxDepth() != 4 || s.GetMaxConcurrency() != 2 || s.GetMaxSitemaps() != 7 ||
+		s.GetMaxURLs() != 8 || s.GetMaxValidationErrors() != 9 || s.GetMultiThread() || !s.GetStrict() ||
+		!slices.Equal(s.GetFollow(), []string{"f"}) || !slices.Equal(s.GetRules(), []string{"r"}) || s.GetHTTPClient() != client {
+		t.Errorf("configuration after the chain differs from the valid values set")
+	}
+	// CONFIG-12: one *ConfigError per setting, with these Field names.
+	var fields []string
+	for _, err := range s.GetErrors() {
+		var ce *sitemap.ConfigError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%T in GetErrors()", err)
+		}
+		fields = append(fields, ce.Field)
+	}
+	want := []string{"userAgent", "fetchTimeout", "maxResponseSize", "maxDepth", "maxConcurrency",
+		"maxSitemaps", "maxURLs", "maxValidationErrors", "follow", "rules"}
+	if !slices.Equal(fields, want) {
+		t.Errorf("ConfigError fields %q, want %q", fields, want)
+	}
+}
+
+// GETCONF-1, GETCONF-2: the spec's example of reading the configuration.
+func TestCt1ReadConfigurationExample(t *testing.T) {
+	s := sitemap.New().SetMaxConcurrency(8).SetStrict(true)
+	if s.GetMaxConcurrency() != 8 || !s.GetStrict() {
+		t.Errorf("GetMaxConcurrency() = %d, GetStrict() = %v, want 8 and true", s.GetMaxConcurrency(), s.GetStrict())
+	}
+}
+
+// REUSE-6, REUSE-7, REUSE-8, REUSE-9, PARSE-8, ERRORS-1: configuration
+// errors belong to the instance: they outlast calls, block parsing, and a
+// valid value clears only the error of its own setter.
+func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: ct1URLSet("{base}/page")}})
+	url := srv.URL + "/sitemap.xml"
+
+	s := sitemap.New().SetMaxDepth(0) // the spec's example
+	for range 2 {
+		got, err := s.Parse(url, nil)
+		if got != s {
+			t.Fatal("Parse did not return its instance")
+		}
+		if err == nil || err.Error() != ct1ErrOutstanding {
+			t.Fatalf("Parse() error = %v, want %q", err, ct1ErrOutstanding)
+		}
+		// The error is untyped: none of the four types.
+		var (
+			ce *sitemap.ConfigError
+			ne *sitemap.NetworkError
+			pe *sitemap.ParseError
+			ve *sitemap.ValidationError
+		)
+		if errors.As(err, &ce) || errors.As(err, &ne) || errors.As(err, &pe) || errors.As(err, &ve) {
+			t.Errorf("the error of an outstanding configuration error is typed: %T", err)
+		}
+		if s.GetErrorsCount() != 1 {
+			t.Errorf("GetErrors() = %q, want the one *ConfigError", ct1Messages(s.GetErrors()))
+		}
+	}
+	if srv.Total() != 0 {
+		t.Errorf("%d requests while a configuration error was outstanding", srv.Total())
+	}
+
+	// Several settings: clearing one leaves the others.
+	s.SetMaxURLs(-1).SetFollow([]string{"("})
+	s.SetMaxDepth(0) // repeated: replaces, does not pile up
+	if n := s.GetErrorsCount(); n != 3 {
+		t.Fatalf("%d errors, want 3: %q", n, ct1Messages(s.GetErrors()))
+	}
+	s.SetMaxDepth(5)
+	var fields []string
+	for _, err := range s.GetErrors() {
+		var ce *sitemap.ConfigError
+		if errors.As(err, &ce) {
+			fields = append(fields, ce.Field)
+		}
+	}
+	slices.Sort(fields)
+	if !slices.Equal(fields, []string{"follow", "maxURLs"}) {
+		t.Errorf("after SetMaxDepth(5) the outstanding fields are %q, want follow and maxURLs", fields)
+	}
+	if _, err := s.Parse(url, nil); err == nil || err.Error() != ct1ErrOutstanding {
+		t.Errorf("Parse() error = %v with two errors outstanding", err)
+	}
+	s.SetMaxURLs(0).SetFollow(nil)
+
+	// REUSE-9: parses normally now.
+	if _, err := s.Parse(url, nil); err != nil {
+		t.Fatalf("Parse() error = %v after every setting was corrected", err)
+	}
+	if s.GetURLCount() != 1 || s.GetErrorsCount() != 0 || srv.Hits("/sitemap.xml") != 1 {
+		t.Errorf("after correction: %d URLs, errors %q, %d requests", s.GetURLCount(), ct1Messages(s.GetErrors()), srv.Hits("/sitemap.xml"))
+	}
+}
+
+// REUSE-8: a setter's later invalid value replaces the error of its
+// earlier one; the error of the latest call is the one kept.
+func TestCt1ConfigErrorReplaced(t *testing.T) {
+	s := sitemap.New().SetMaxDepth(0)
+	first := s.GetErrors()[0]
+	s.SetMaxDepth(-3)
+	errs := s.GetErrors()
+	if len(errs) != 1 {
+		t.Fatalf("%d errors, want 1", len(errs))
+	}
+	if errs[0] == first {
+		t.Errorf("the error of SetMaxDepth(0) was kept; the one of SetMaxDepth(-3) must replace it")
+	}
+	if !strings.Contains(errs[0].Error(), "-3") {
+		t.Errorf("the kept error %q does not tell the latest value", errs[0])
+	}
+}

@@ -1,0 +1,363 @@
+package sitemap_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gositemap/sitemap"
+)
+
+// ct1CheckRootError checks what PARSE-9 asks of the error Parse returned
+// about the document at url: it is the very value GetErrors holds, the only
+// error of the call, and nothing was collected.
+func ct1CheckRootError(t *testing.T, s *sitemap.S, err error) {
+	t.Helper()
+	errs := s.GetErrors()
+	if len(errs) != 1 || errs[0] != err {
+		t.Errorf("GetErrors() = %q, want only the error returned (%v)", ct1Messages(errs), err)
+	}
+	if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
+		t.Errorf("%d URLs and %d sitemaps collected from a document that failed", s.GetURLCount(), s.GetSitemapCount())
+	}
+}
+
+// PARSE-1, PARSE-11: Parse and ParseContext return their instance,
+// whatever happens.
+func TestCt1ParseReturnsInstance(t *testing.T) {
+	good, bad := ct1URLSet("https://example.com/a"), "<html/>"
+	cases := []struct {
+		name    string
+		s       *sitemap.S
+		url     string
+		content *string
+	}{
+		{"success", sitemap.New(), "https://example.com/s.xml", &good},
+		{"parse error", sitemap.New(), "https://example.com/s.xml", &bad},
+		{"invalid url", sitemap.New(), "ftp://example.com/s.xml", nil},
+		{"configuration error", sitemap.New().SetMaxDepth(0), "https://example.com/s.xml", &good},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got, _ := c.s.Parse(c.url, c.content); got != c.s {
+				t.Errorf("Parse returned %p, want %p", got, c.s)
+			}
+			if got, _ := c.s.ParseContext(context.Background(), c.url, c.content); got != c.s {
+				t.Errorf("ParseContext returned %p, want %p", got, c.s)
+			}
+		})
+	}
+}
+
+// PARSE-2, PARSE-3, PARSE-4, REDIRECT-7: the url may be a robots.txt, a
+// sitemap index or a urlset; with content given, nothing is fetched for it,
+// the content is located at the url, and what it lists is fetched.
+func TestCt1ParseDocumentKinds(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/robots.txt": {Body: "Sitemap: {base}/index.xml\n"},
+		"/index.xml":  {Body: ct1Index("{base}/urls.xml")},
+		"/urls.xml":   {Body: ct1URLSet("{base}/page", "/relative")},
+	})
+	want := []string{srv.URL + "/page", srv.URL + "/relative"}
+	for _, path := range []string{"/robots.txt", "/index.xml", "/urls.xml"} {
+		for _, given := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s content given=%v", path, given), func(t *testing.T) {
+				var content *string
+				if given {
+					resp, err := http.Get(srv.URL + path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					c := string(b)
+					content = &c
+				}
+				before := srv.Hits(path)
+				s, err := sitemap.New().Parse(srv.URL+path, content)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := ct1Locs(s.GetURLs()); !slices.Equal(got, want) {
+					t.Errorf("URLs %q, want %q", got, want)
+				}
+				wantHits := 1
+				if given {
+					wantHits = 0
+				}
+				if got := srv.Hits(path) - before; got != wantHits {
+					t.Errorf("%s requested %d times, want %d", path, got, wantHits)
+				}
+			})
+		}
+	}
+}
+
+// PARSE-5, PARSE-9, REUSE-3: a url that is no HTTP or HTTPS URL with a host
+// is a *ValidationError when it is to be fetched, and nothing is requested.
+func TestCt1ParseInvalidURL(t *testing.T) {
+	cases := []struct {
+		url  string
+		want string // the message, when the spec's wording fixes it
+	}{
+		{"ftp://example.com/sitemap.xml", `validate "ftp://example.com/sitemap.xml": unsupported scheme "ftp"`},
+		{"file:///etc/passwd", ""},
+		{"mailto:someone@example.com", ""},
+		{"example.com/sitemap.xml", ""},
+		{"/sitemap.xml", ""},
+		{"", ""},
+		{"https:///sitemap.xml", `validate "https:///sitemap.xml": missing host`},
+		{"https://:8080/sitemap.xml", `validate "https://:8080/sitemap.xml": missing host`},
+		{"https:page", `validate "https:page": missing host`},
+		{"http://[::1", ""},
+		{"https://example.com/%zz", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.url, func(t *testing.T) {
+			rt := &ct1RoundTripper{}
+			s := sitemap.New().SetHTTPClient(&http.Client{Transport: rt})
+			content := ct1URLSet("https://example.com/previous")
+			if _, err := s.Parse("https://example.com/previous.xml", &content); err != nil {
+				t.Fatal(err)
+			}
+			_, err := s.Parse(c.url, nil)
+			var ve *sitemap.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("Parse(%q) = %v (%T), want a *ValidationError", c.url, err, err)
+			}
+			if ve.URL != c.url || ve.Err == nil {
+				t.Errorf("URL %q, Err %v; want the url passed and a cause", ve.URL, ve.Err)
+			}
+			if c.want != "" && err.Error() != c.want {
+				t.Errorf("message %q, want %q", err.Error(), c.want)
+			}
+			ct1CheckRootError(t, s, err)
+			if rt.n != 0 {
+				t.Errorf("%d requests made", rt.n)
+			}
+		})
+	}
+}
+
+// PARSE-5: the url is checked only when its content is to be fetched:
+// content passed in is parsed whatever the url.
+func TestCt1ParseContentURLUnchecked(t *testing.T) {
+	content := ct1URLSet("https://example.com/page")
+	for _, url := range []string{"ftp://example.com/sitemap.xml", "", "https:///sitemap.xml"} {
+		s, err := sitemap.New().Parse(url, &content)
+		if err != nil {
+			t.Errorf("Parse(%q, content) = %v", url, err)
+			continue
+		}
+		if got := ct1Locs(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/page"}) {
+			t.Errorf("Parse(%q, content): URLs %q", url, got)
+		}
+	}
+}
+
+// PARSE-6, PARSE-9, ERRORS-4, REDIRECT-9, MAXSIZE-2, MAXSIZE-5: a document
+// that cannot be fetched is a *NetworkError naming the URL requested.
+func TestCt1ParseNetworkError(t *testing.T) {
+	half := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url>`
+	big := ct1URLSet("https://example.com/page") + strings.Repeat(" ", 4096)
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/error.xml":      {Status: 500, Body: ct1URLSet("https://example.com/a")},
+		"/forbidden.xml":  {Status: 403},
+		"/no-content.xml": {Status: 204},
+		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/gone.xml"}},
+		"/loop.xml":       {Status: 302, Header: map[string]string{"Location": "{base}/loop.xml"}},
+		"/cut.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "1000") // under the size limit
+			io.WriteString(w, half)
+		}},
+		"/big-declared.xml": {Body: big},
+		"/big-chunked.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+			w.(http.Flusher).Flush() // no Content-Length: chunked
+			io.WriteString(w, big)
+		}},
+	})
+	closed := httptest.NewServer(http.NotFoundHandler())
+	refused := closed.URL + "/sitemap.xml"
+	closed.Close()
+
+	cases := []struct {
+		name, url string
+		want      string // the message, for the status errors the decisions fix
+		sizeLimit bool
+	}{
+		{"404", srv.URL + "/missing.xml", `fetch "` + srv.URL + `/missing.xml": unexpected HTTP status 404 Not Found`, false},
+		{"500", srv.URL + "/error.xml", `fetch "` + srv.URL + `/error.xml": unexpected HTTP status 500 Internal Server Error`, false},
+		{"403", srv.URL + "/forbidden.xml", `fetch "` + srv.URL + `/forbidden.xml": unexpected HTTP status 403 Forbidden`, false},
+		{"204", srv.URL + "/no-content.xml", `fetch "` + srv.URL + `/no-content.xml": unexpected HTTP status 204 No Content`, false},
+		{"redirect to 404", srv.URL + "/moved.xml", `fetch "` + srv.URL + `/moved.xml": unexpected HTTP status 404 Not Found`, false},
+		{"redirect loop", srv.URL + "/loop.xml", "", false},
+		{"connection refused", refused, "", false},
+		{"body cut short", srv.URL + "/cut.xml", "", false},
+		{"over the size limit, declared", srv.URL + "/big-declared.xml", "", true},
+		{"over the size limit, chunked", srv.URL + "/big-chunked.xml", "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := sitemap.New().SetMaxResponseSize(1024)
+			_, err := s.Parse(c.url, nil)
+			var ne *sitemap.NetworkError
+			if !errors.As(err, &ne) {
+				t.Fatalf("Parse() = %v (%T), want a *NetworkError", err, err)
+			}
+			if ne.URL != c.url || ne.Err == nil {
+				t.Errorf("URL %q, Err %v; want the URL requested and a cause", ne.URL, ne.Err)
+			}
+			if c.want != "" && err.Error() != c.want {
+				t.Errorf("message %q, want %q", err.Error(), c.want)
+			}
+			if got := errors.Is(err, sitemap.ErrMaxResponseSize); got != c.sizeLimit {
+				t.Errorf("errors.Is(ErrMaxResponseSize) = %v, want %v", got, c.sizeLimit)
+			}
+			ct1CheckRootError(t, s, err)
+		})
+	}
+}
+
+// ct1GzipTruncated is a gzip stream cut before its end.
+func ct1GzipTruncated(t *testing.T) string {
+	gz := ct1Gzip(t, ct1URLSet("https://example.com/a", "https://example.com/b"))
+	return gz[:len(gz)-12]
+}
+
+// PARSE-7, PARSE-9, ERRORS-5, STRICT-13, GZIP-4, MAXSIZE-4, ENC-9: a
+// document that cannot be parsed is a *ParseError naming the document,
+// for every reason; nothing of it is kept. The same goes for content
+// passed in and for content fetched (named by the URL it was served from).
+func TestCt1ParseParseError(t *testing.T) {
+	const ns = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
+	bigGzip := ct1Gzip(t, ct1URLSet("https://example.com/page")+strings.Repeat(" ", 4096))
+	cases := []struct {
+		name    string
+		content string
+		strict  bool
+		cause   string // the cause, when the spec or a decision fixes it
+		is      error  // a sentinel the error wraps
+		passed  bool   // only as content passed in: fetched, it is a *NetworkError
+	}{
+		{"HTML page", "<!DOCTYPE html>\n<html><body><a href=\"https://example.com/a\">a</a></body></html>", false, "", nil, false},
+		{"unknown XML root", `<?xml version="1.0"?><catalog><url><loc>https://example.com/a</loc></url></catalog>`, false, "", nil, false},
+		{"text without URLs", "hello\nworld\n# https://example.com/commented\n", false, "", nil, false},
+		{"empty", "", false, "document is empty", nil, false},
+		{"white space only", " \n\t\r\n  ", false, "document is empty", nil, false},
+		{"empty gzip", ct1Gzip(t, ""), false, "document is empty", nil, false},
+		{"broken XML, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</lo></url></urlset>`, true, "", nil, false},
+		{"unescaped ampersand, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/?a=1&b=2</loc></url></urlset>`, true, "", nil, false},
+		{"ends inside an entry, tolerant", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc>`, false, "document ends inside an entry", nil, false},
+		{"truncated gzip", ct1GzipTruncated(t), false, "gzip decompression failed: unexpected EOF", nil, false},
+		{"gzip over the size limit", bigGzip, false, "", sitemap.ErrMaxResponseSize, false},
+		{"content over the size limit", ct1URLSet("https://example.com/page") + strings.Repeat(" ", 4096), false, "", sitemap.ErrMaxResponseSize, true},
+		{"unsupported encoding", `<?xml version="1.0" encoding="x-no-such-encoding"?><urlset ` + ns + `><url><loc>https://example.com/a</loc></url></urlset>`, false, "", nil, false},
+		{"UTF-16", "\xff\xfe<\x00u\x00r\x00l\x00s\x00e\x00t\x00/\x00>\x00", false, "", nil, false},
+	}
+	for _, c := range cases {
+		for _, fetched := range []bool{false, true} {
+			if fetched && c.passed {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s fetched=%v", c.name, fetched), func(t *testing.T) {
+				url := "https://example.com/doc.xml"
+				var content *string
+				if fetched {
+					srv := ct1Serve(t, map[string]ct1Resp{
+						"/doc.xml":   {Handler: func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, c.content) }},
+						"/moved.xml": {Status: 301, Header: map[string]string{"Location": "{base}/doc.xml"}},
+					})
+					url = srv.URL + "/doc.xml"
+				} else {
+					content = &c.content
+				}
+				s := sitemap.New().SetStrict(c.strict).SetMaxResponseSize(2048)
+				_, err := s.Parse(url, content)
+				var pe *sitemap.ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("Parse() = %v (%T), want a *ParseError", err, err)
+				}
+				if pe.URL != url || pe.Err == nil {
+					t.Errorf("URL %q, Err %v; want the document's URL and a cause", pe.URL, pe.Err)
+				}
+				if c.cause != "" && err.Error() != `parse "`+url+`": `+c.cause {
+					t.Errorf("message %q, want %q", err.Error(), `parse "`+url+`": `+c.cause)
+				}
+				if c.is != nil && !errors.Is(err, c.is) {
+					t.Errorf("%v does not wrap %v", err, c.is)
+				}
+				if c.name == "unsupported encoding" && !strings.Contains(err.Error(), "x-no-such-encoding") {
+					t.Errorf("message %q does not name the encoding", err.Error()) // ENC-9
+				}
+				ct1CheckRootError(t, s, err)
+				if fetched {
+					// ERRORS-5: after a redirect, the URL it was served from.
+					moved := strings.TrimSuffix(url, "/doc.xml") + "/moved.xml"
+					_, err := s.Parse(moved, nil)
+					if !errors.As(err, &pe) || pe.URL != url {
+						t.Errorf("through a redirect: %v, want a *ParseError naming %s", err, url)
+					}
+				}
+			})
+		}
+	}
+}
+
+// PARSE-4, PARSE-10, MAXDEPTH-7, MAXURLS-7: what goes wrong past the
+// document at url never fails the call, and is in GetErrors only.
+func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/index.xml":  {Body: ct1Index("{base}/urls.xml", "{base}/missing.xml", "{base}/html.xml", "{base}/nested.xml", "ftp://example.com/x.xml")},
+		"/urls.xml":   {Body: ct1URLSet("{base}/1", "{base}/2", "", "{base}/3")},
+		"/html.xml":   {Body: "<html/>"},
+		"/nested.xml": {Body: ct1Index("{base}/deeper.xml")},
+	})
+	s := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetMaxURLs(2)
+	_, err := s.Parse(srv.URL+"/index.xml", nil)
+	if err != nil {
+		t.Fatalf("Parse() = %v, want nil: the document at the url was fetched and parsed", err)
+	}
+	errs := s.GetErrors()
+	if len(errs) == 0 {
+		t.Fatal("no errors recorded")
+	}
+	var hasLimit, hasVal bool
+	for _, e := range errs {
+		var ve *sitemap.ValidationError
+		hasVal = hasVal || errors.As(e, &ve)
+		hasLimit = hasLimit || errors.Is(e, sitemap.ErrMaxURLs)
+	}
+	if !hasLimit || !hasVal || s.GetURLCount() != 2 {
+		t.Errorf("errors %q, %d URLs; want the URL limit, the ftp entry, and 2 URLs", ct1Messages(errs), s.GetURLCount())
+	}
+}
+
+// PARSE-11: Parse behaves as ParseContext with context.Background().
+func TestCt1ParseIsParseContextBackground(t *testing.T) {
+	srv := ct1Serve(t, map[string]ct1Resp{
+		"/robots.txt": {Body: "Sitemap: {base}/index.xml\nSitemap: ftp://example.com/x.xml\n"},
+		"/index.xml":  {Body: ct1Index("{base}/a.xml|2024-01-01T00:00:00Z", "{base}/missing.xml")},
+		"/a.xml":      {Body: ct1URLSet("{base}/1", "/2", "")},
+	})
+	a, errA := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/robots.txt", nil)
+	b, errB := sitemap.New().SetMultiThread(false).ParseContext(context.Background(), srv.URL+"/robots.txt", nil)
+	if errA != nil || errB != nil {
+		t.Fatalf("errors %v, %v", errA, errB)
+	}
+	if !slices.Equal(ct1Locs(a.GetURLs()), ct1Locs(b.GetURLs())) ||
+		!slices.Equal(ct1SitemapLocs(a.GetSitemaps()), ct1SitemapLocs(b.GetSitemaps())) ||
+		!slices.Equal(ct1Messages(a.GetErrors()), ct1Messages(b.GetErrors())) {
+		t.Errorf("Parse and ParseContext(Background) differ:\n%q %q %q\n%q %q %q",
+			ct1Locs(a.GetURLs()), ct1SitemapLocs(a.GetSitemaps()), ct1Messages(a.GetErrors()),
+			ct1Locs(b.GetURLs()), ct1SitemapLocs(b.GetSitemaps()), ct1Messages(b.GetErrors()))
+	}
+	if a.GetURLCount() != 2 || a.GetSitemapCount() != 3 || a.GetErrorsCount() != 3 {
+		t.Errorf("%d URLs, %d sitemaps, errors %q; want 2, 3 and 3", a.GetURLCount(), a.GetSitemapCount(), ct1Messages(a.GetErrors()))
+	}
+}
