@@ -140,6 +140,11 @@ func (d *doc) begin() bool {
 	if d.format == formatIndex || d.format == formatRobots {
 		return true
 	}
+	if d.format == formatText {
+		// A line that is a URL makes the document a text sitemap, even
+		// when the URL limit leaves it unread.
+		d.lines++
+	}
 	if d.c.urls.full() {
 		d.c.limitURLs()
 		return false
@@ -254,9 +259,6 @@ func (d *doc) sitemapEntry(e *rawEntry) {
 }
 
 func (d *doc) pageEntry(e *rawEntry) bool {
-	if d.format == formatText {
-		d.lines++
-	}
 	loc, ok := d.location(e, d.format == formatURLSet)
 	if !ok {
 		return true

@@ -416,26 +416,31 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 			}
 		}
 	case formatRSS:
-		if !bytes.Equal(name.space, p.rootNS) {
+		// Only the item's own elements count: a <link> or a <pubDate>
+		// nested deeper (in a <source>, say) is not the item's.
+		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
 			return
 		}
 		switch string(local) {
 		case "link":
 			p.collect(&p.e.loc)
 		case "pubDate":
-			p.e.dateName, p.e.dateRFC822 = "pubDate", true
-			p.collect(&p.e.lastmod)
+			p.feedDate("pubDate", true)
 		}
 	case formatRDF:
+		if p.depth != p.entryDepth+1 {
+			return
+		}
 		switch {
 		case string(local) == "link" && string(name.space) != nsRDF:
 			p.collect(&p.e.loc)
 		case string(local) == "date" && string(name.space) == nsDC:
-			p.e.dateName = "dc:date"
-			p.collect(&p.e.lastmod)
+			p.feedDate("dc:date", false)
 		}
 	case formatAtom:
-		if !bytes.Equal(name.space, p.rootNS) {
+		// Only the entry's own elements count: the <link> and the
+		// <updated> of an entry's <source> are those of another feed.
+		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
 			return
 		}
 		switch string(local) {
@@ -444,35 +449,55 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 				return
 			}
 			var rel, href []byte
-			hasRel, hasHref := false, false
+			hasHref := false
 			for _, a := range tok.attrs {
 				if len(a.name.space) != 0 {
 					continue
 				}
 				switch string(a.name.local) {
 				case "rel":
-					rel, hasRel = bytes.TrimSpace(a.value), true
+					rel = bytes.TrimSpace(a.value)
 				case "href":
 					href, hasHref = a.value, true
 				}
 			}
-			if hasRel && string(rel) != "alternate" {
+			// A rel that is empty is none (VALUE-9); the IANA IRI of
+			// alternate is alternate itself (RFC 4287, 4.2.7.2).
+			if len(rel) != 0 && string(rel) != "alternate" && string(rel) != atomRelAlternateIRI {
 				return
 			}
+			// The first such link is the entry's, even without an href:
+			// the entry then has no link and is skipped (ATOM-5).
 			p.atomLinked = true
 			if hasHref {
 				p.e.loc.reset()
 				p.e.loc.set = true
 				p.e.loc.append(href)
 			}
-		case "updated": // Atom 1.0
-			p.e.dateName = "updated"
-			p.collect(&p.e.lastmod)
-		case "modified": // Atom 0.3
-			p.e.dateName = "modified"
-			p.collect(&p.e.lastmod)
+		case "updated":
+			p.feedDate("updated", false)
+		case "modified":
+			// The <updated> of Atom 0.3; Atom 1.0 has no such element.
+			if string(p.rootNS) == nsAtom03 {
+				p.feedDate("modified", false)
+			}
 		}
 	}
+}
+
+// The namespace of Atom 0.3, and the IRI form of the rel value alternate.
+const (
+	nsAtom03            = "http://purl.org/atom/ns#"
+	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
+)
+
+// feedDate collects the date of a feed entry from the element that starts,
+// named name for the errors; the first date of the entry is the one kept.
+func (p *xmlParser) feedDate(name string, rfc822 bool) {
+	if !p.e.lastmod.set {
+		p.e.dateName, p.e.dateRFC822 = name, rfc822
+	}
+	p.collect(&p.e.lastmod)
 }
 
 func setAttr(v *value, b []byte) {
