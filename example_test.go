@@ -969,6 +969,39 @@ func Example_atom() {
 	// https://example.com/blog/first-post 2024-01-15T10:30:00Z
 }
 
+// An RSS 2.0 feed: the <link> of every item, with its <pubDate> as the
+// date. The dates of the channel are not read, and an item without a link
+// is skipped.
+func Example_rss() {
+	content := `<rss version="2.0"><channel>
+  <title>Blog</title>
+  <link>https://example.com/</link>
+  <lastBuildDate>Sun, 10 Mar 2024 08:30:00 GMT</lastBuildDate>
+  <item>
+    <title>First post</title>
+    <link>https://example.com/blog/first-post</link>
+    <pubDate>Mon, 15 Jan 2024 10:30:00 EST</pubDate>
+  </item>
+  <item><title>A note without a page</title></item>
+  <item><link>/blog/second-post</link></item>
+</channel></rss>`
+	s, err := sitemap.New().Parse("https://example.com/feed.rss", &content)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range s.GetURLs() {
+		if u.LastMod != nil {
+			fmt.Println(u.Loc, u.LastMod.UTC().Format(time.RFC3339))
+		} else {
+			fmt.Println(u.Loc, "no date")
+		}
+	}
+	// Output:
+	// https://example.com/blog/first-post 2024-01-15T15:30:00Z
+	// https://example.com/blog/second-post no date
+}
+
 // A text sitemap: every line that begins with http:// or https://.
 func Example_text() {
 	content := `# the pages of example.com
