@@ -72,7 +72,7 @@ func ct1BenchParse(b *testing.B, s *sitemap.S) int {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)), "B-retained")
 	if s.GetErrorsCount() != 0 {
-		b.Fatalf("errors: %q", ct1Messages(s.GetErrors()[:min(3, s.GetErrorsCount())]))
+		b.Fatalf("errors: %q", messagesOf(s.GetErrors()[:min(3, s.GetErrorsCount())]))
 	}
 	return s.GetURLCount()
 }

@@ -33,7 +33,7 @@ func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root str
 		}
 	}
 	if calls != 1 {
-		t.Errorf("the returned error is %d times in GetErrors, want once: %q", calls, ct2Msgs(errs))
+		t.Errorf("the returned error is %d times in GetErrors, want once: %q", calls, messagesOf(errs))
 	}
 	var net []string
 	for _, n := range ct2Of[*sitemap.NetworkError](errs) {
@@ -51,7 +51,7 @@ func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root str
 	slices.Sort(want)
 	ct2Equal(t, "requests cut", net, want)
 	if len(errs) != 1+len(wantNet) {
-		t.Errorf("errors %q: nothing else is recorded", ct2Msgs(errs))
+		t.Errorf("errors %q: nothing else is recorded", messagesOf(errs))
 	}
 }
 
@@ -114,7 +114,7 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 				s, err := wait()
 				ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, []string{"/hold.xml"})
 				ct2Recv(t, aborted, "the held request to be aborted")
-				ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/u1", "https://example.com/u2"})
+				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/u1", "https://example.com/u2"})
 				for _, p := range []string{"/never-1.xml", "/never-2.xml"} {
 					if srv.Hits(p) != 0 {
 						t.Errorf("%s requested after the call was cut", p)
@@ -157,7 +157,7 @@ func TestCT2ContextCutManyInFlight(t *testing.T) {
 			s, err := wait()
 			errs := s.GetErrors()
 			if len(ct2Of[*sitemap.NetworkError](errs)) != n {
-				t.Errorf("errors %q, want a *NetworkError for each of %d sitemaps", ct2Msgs(errs), n)
+				t.Errorf("errors %q, want a *NetworkError for each of %d sitemaps", messagesOf(errs), n)
 			}
 			ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, paths)
 		})
@@ -199,7 +199,7 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 						t.Fatalf("Parse error = %v, want *NetworkError for the root wrapping %v", err, end.cause)
 					}
 					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-						t.Errorf("GetErrors = %q, want the *NetworkError alone", ct2Msgs(got))
+						t.Errorf("GetErrors = %q, want the *NetworkError alone", messagesOf(got))
 					}
 					if srv.Hits("/a.xml") != 0 || s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
 						t.Errorf("the cut root yielded: requests %q, %d URLs, %d sitemaps", srv.Log(), s.GetURLCount(), s.GetSitemapCount())
@@ -274,7 +274,7 @@ func TestCT2ContextRealDeadline(t *testing.T) {
 				}
 			}
 			if len(ct2Of[*sitemap.ParseError](s.GetErrors())) != 1 {
-				t.Errorf("errors %q: the call is reported once", ct2Msgs(s.GetErrors()))
+				t.Errorf("errors %q: the call is reported once", messagesOf(s.GetErrors()))
 			}
 		})
 	}

@@ -68,8 +68,8 @@ func TestCT2FormatsSupported(t *testing.T) {
 								t.Fatalf("Parse: %v", err)
 							}
 							ct2NoErrors(t, s)
-							ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Fill(srv.URL(""), f.urls))
-							ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), ct2Fill(srv.URL(""), f.sitemaps))
+							ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Fill(srv.URL(""), f.urls))
+							ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), ct2Fill(srv.URL(""), f.sitemaps))
 						})
 					}
 				})
@@ -111,7 +111,7 @@ func TestCT2FormatByContentNotName(t *testing.T) {
 					t.Fatalf("Parse(%s): %v", root, err)
 				}
 				ct2NoErrors(t, s)
-				ct2Equal(t, "URLs of "+root, ct2Locs(s.GetURLs()), []string{tt.want})
+				ct2Equal(t, "URLs of "+root, locsOf(s.GetURLs()), []string{tt.want})
 			}
 		})
 	}
@@ -158,7 +158,7 @@ func TestCT2NotASitemap(t *testing.T) {
 						t.Errorf("cause = %q, want %q", cause, tt.msg)
 					}
 					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-						t.Errorf("GetErrors = %q, want the returned error alone", ct2Msgs(got))
+						t.Errorf("GetErrors = %q, want the returned error alone", messagesOf(got))
 					}
 					if n := s.GetURLCount(); n != 0 {
 						t.Errorf("%d URLs", n)
@@ -207,7 +207,7 @@ func TestCT2GzipMembersAndTrailer(t *testing.T) {
 						t.Fatalf("Parse: %v", err)
 					}
 					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Pages("p", 6))
+					ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 6))
 				})
 			}
 		})
@@ -249,7 +249,7 @@ func TestCT2GzipTruncated(t *testing.T) {
 					if !errors.As(err, &perr) || err.Error() != want {
 						t.Fatalf("Parse error = %v, want %s", err, want)
 					}
-					ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{want})
+					ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
 					if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
 						t.Errorf("kept %d URLs and %d sitemaps of a broken document", s.GetURLCount(), s.GetSitemapCount())
 					}
@@ -274,10 +274,10 @@ func TestCT2GzipTruncatedChild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
 		`parse "` + srv.URL("/broken.xml.gz") + `": gzip decompression failed: unexpected EOF`,
 	})
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Pages("good", 3))
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("good", 3))
 }
 
 func TestCT2GzipContentPassedIn(t *testing.T) {
@@ -289,7 +289,7 @@ func TestCT2GzipContentPassedIn(t *testing.T) {
 		t.Fatalf("Parse: %v", err)
 	}
 	ct2NoErrors(t, s)
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a"})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
 
 	// Truncated, passed in: the same single error.
 	cut := content[:len(content)-5]
@@ -297,7 +297,7 @@ func TestCT2GzipContentPassedIn(t *testing.T) {
 	if err == nil || err.Error() != `parse "https://example.com/sitemap.xml.gz": gzip decompression failed: unexpected EOF` {
 		t.Errorf("Parse error = %v", err)
 	}
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{err.Error()})
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{err.Error()})
 }
 
 func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
@@ -308,7 +308,7 @@ func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 }
 
 func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
@@ -336,7 +336,7 @@ func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
 						t.Fatalf("Parse: %v", err)
 					}
 					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), tt.want)
+					ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.want)
 				})
 			}
 		})
@@ -356,7 +356,7 @@ func TestCT2TextLongLines(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
 		})
 	}
 }
@@ -374,9 +374,9 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/after"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after"})
 			if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
-				t.Errorf("errors %q, want one *ValidationError", ct2Short(ct2Msgs(s.GetErrors())))
+				t.Errorf("errors %q, want one *ValidationError", ct2Short(messagesOf(s.GetErrors())))
 			}
 
 			robots := "Sitemap: " + long + "\n" + comment + "\nSitemap: https://example.com/after.xml\n"
@@ -384,7 +384,7 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/after.xml"})
+			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/after.xml"})
 		})
 	}
 }

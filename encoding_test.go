@@ -33,7 +33,7 @@ func TestCT2EncodingSpecExample(t *testing.T) {
 		t.Fatalf("Parse: %v", err)
 	}
 	if got := s.GetURLs(); len(got) != 1 || got[0].Loc != "https://example.com/caf%C3%A9" {
-		t.Errorf("URLs %q, want [https://example.com/caf%%C3%%A9]", ct2Locs(got))
+		t.Errorf("URLs %q, want [https://example.com/caf%%C3%%A9]", locsOf(got))
 	}
 	ct2NoErrors(t, s)
 
@@ -46,7 +46,7 @@ func TestCT2EncodingSpecExample(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{srv.URL("/caf%C3%A9")})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{srv.URL("/caf%C3%A9")})
 		})
 	}
 }
@@ -110,7 +110,7 @@ func TestCT2EncodingsOfWHATWG(t *testing.T) {
 				ct2NoErrors(t, s)
 				urls := s.GetURLs()
 				if len(urls) != 1 {
-					t.Fatalf("URLs %q", ct2Locs(urls))
+					t.Fatalf("URLs %q", locsOf(urls))
 				}
 				want := "https://example.com/" + ct2Pct(tt.text)
 				if strict {
@@ -148,7 +148,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/" + ct2Pct(text) + ".xml"})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/" + ct2Pct(text) + ".xml"})
 	})
 	t.Run("RSS strict", func(t *testing.T) {
 		// Strict mode: tolerant mode fails on every RSS <link>, see the
@@ -158,7 +158,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/" + text})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + text})
 	})
 	t.Run("Atom", func(t *testing.T) {
 		content := enc(t, `<feed xmlns="http://www.w3.org/2005/Atom"><title>`+text+`</title><entry><link href="https://example.com/`+text+`"/></entry></feed>`)
@@ -166,7 +166,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/" + ct2Pct(text)})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + ct2Pct(text)})
 	})
 }
 
@@ -217,7 +217,7 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 				t.Errorf("error %q does not name the encoding %q", err.Error(), tt.label)
 			}
 			if s.GetURLCount() != 0 || s.GetErrorsCount() != 1 {
-				t.Errorf("%d URLs, errors %q", s.GetURLCount(), ct2Msgs(s.GetErrors()))
+				t.Errorf("%d URLs, errors %q", s.GetURLCount(), messagesOf(s.GetErrors()))
 			}
 			// As a listed sitemap: recorded, the others read.
 			s, err = sitemap.New().Parse(srv.URL("/index.xml"), nil)
@@ -226,9 +226,9 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 			}
 			perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
 			if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.URL("/bad.xml") {
-				t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 }
@@ -258,7 +258,7 @@ func TestCT2EncodingHTTPCharsetIgnored(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{tt.want})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{tt.want})
 		})
 	}
 }
@@ -321,8 +321,8 @@ func TestCT2ByteOrderMark(t *testing.T) {
 								t.Fatalf("Parse: %v", err)
 							}
 							ct2NoErrors(t, s)
-							ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Fill(srv.URL(""), tt.urls))
-							ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), ct2Fill(srv.URL(""), tt.sitemaps))
+							ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Fill(srv.URL(""), tt.urls))
+							ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), ct2Fill(srv.URL(""), tt.sitemaps))
 						})
 					}
 				})
@@ -341,7 +341,7 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
 	})
 	t.Run("text with two marks at the start", func(t *testing.T) {
 		content := ct2BOM + feff + "https://example.com/a\nhttps://example.com/b\n"
@@ -349,7 +349,7 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/b"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
 	})
 	t.Run("robots.txt", func(t *testing.T) {
 		content := "Sitemap: https://example.com/a.xml\n" + feff + "Sitemap: https://example.com/b.xml\n"
@@ -357,7 +357,7 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/a.xml"})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/a.xml"})
 	})
 	t.Run("robots.txt with two marks at the start", func(t *testing.T) {
 		content := ct2BOM + feff + "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"
@@ -365,6 +365,6 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/b.xml"})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/b.xml"})
 	})
 }

@@ -102,7 +102,7 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 		`validate "` + srv.URL + `/pages.xml": <loc> of an entry is empty or missing`,
 		`fetch "` + srv.URL + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
 	}
-	if got := ct1Messages(errs); !slices.Equal(got, want) {
+	if got := messagesOf(errs); !slices.Equal(got, want) {
 		t.Fatalf("errors\n%q\nwant\n%q", got, want)
 	}
 	nets := ct1OfType[*sitemap.NetworkError](errs)
@@ -218,7 +218,7 @@ func TestCt1LimitErrors(t *testing.T) {
 				}
 			}
 			if len(found) != 1 {
-				t.Fatalf("%d errors wrap the sentinel, want 1: %q", len(found), ct1Messages(c.s.GetErrors()))
+				t.Fatalf("%d errors wrap the sentinel, want 1: %q", len(found), messagesOf(c.s.GetErrors()))
 			}
 			e := found[0]
 			if c.returned {
@@ -284,7 +284,7 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 	nets := ct1OfType[*sitemap.NetworkError](errs)
 	parses := ct1OfType[*sitemap.ParseError](errs)
 	if len(vals) != 1 || len(nets) != 2 || len(parses) != 2 {
-		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), ct1Messages(errs))
+		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), messagesOf(errs))
 	}
 }
 
@@ -303,7 +303,7 @@ func TestCt1GetErrorsList(t *testing.T) {
 	}
 	a, b := s.GetErrors(), s.GetErrors()
 	if len(a) != 3 {
-		t.Fatalf("errors %q, want 3", ct1Messages(a))
+		t.Fatalf("errors %q, want 3", messagesOf(a))
 	}
 	if &a[0] != &b[0] {
 		t.Error("two GetErrors() calls return different arrays: the list is copied")
@@ -311,32 +311,32 @@ func TestCt1GetErrorsList(t *testing.T) {
 	if cap(a) != len(a) {
 		t.Errorf("cap %d, len %d", cap(a), len(a))
 	}
-	want := ct1Messages(a)
+	want := messagesOf(a)
 	first := a[0]
 	c := append(a, errors.New("appended"))
 	c[0] = errors.New("set in the appended copy")
 	if s.GetErrorsCount() != 3 || s.GetErrors()[0] != first {
-		t.Errorf("appending to the result reached the instance: %q", ct1Messages(s.GetErrors()))
+		t.Errorf("appending to the result reached the instance: %q", messagesOf(s.GetErrors()))
 	}
 	// ERRORS-1: a configuration error recorded now comes first.
 	s.SetMaxURLs(-1)
 	now := s.GetErrors()
 	var ce *sitemap.ConfigError
 	if len(now) != 4 || !errors.As(now[0], &ce) || now[1] != a[0] || now[2] != a[1] || now[3] != a[2] {
-		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's three errors", ct1Messages(now))
+		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's three errors", messagesOf(now))
 	}
 	s.SetMaxURLs(0)
-	if got := ct1Messages(s.GetErrors()); !slices.Equal(got, want) {
+	if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
 		t.Errorf("after clearing it: %q, want %q", got, want)
 	}
 	s.SetMaxSitemaps(-1).SetMaxSitemaps(0)
 	if _, err := s.Parse("ftp://example.com/x", nil); err == nil {
 		t.Fatal("Parse of an ftp URL did not fail")
 	}
-	if got := ct1Messages(a); !slices.Equal(got, want) || a[0] != first {
+	if got := messagesOf(a); !slices.Equal(got, want) || a[0] != first {
 		t.Errorf("a slice returned earlier changed: %q", got)
 	}
-	if got := ct1Messages(now); len(got) != 4 {
+	if got := messagesOf(now); len(got) != 4 {
 		t.Errorf("a slice returned earlier changed: %q", got)
 	}
 }
@@ -354,7 +354,7 @@ func TestCt1ErrorsIterator(t *testing.T) {
 	s.SetFollow([]string{"("}) // a configuration error, first in the list
 	errs := s.GetErrors()
 	if len(errs) != 3 || s.GetErrorsCount() != 3 {
-		t.Fatalf("errors %q, want 3", ct1Messages(errs))
+		t.Fatalf("errors %q, want 3", messagesOf(errs))
 	}
 	var ce *sitemap.ConfigError
 	if !errors.As(errs[0], &ce) {
@@ -409,7 +409,7 @@ func TestCt1ErrorsLoopBodyCallsParse(t *testing.T) {
 	first := ct1URLSet("", "ftp://example.com/a", "ftp://example.com/b")
 	second := ct1URLSet("https://example.org/fine")
 	s := ct1ParseContent(t, "https://example.com/sitemap.xml", first)
-	want := ct1Messages(s.GetErrors())
+	want := messagesOf(s.GetErrors())
 	if len(want) != 3 {
 		t.Fatalf("errors %q, want 3", want)
 	}
@@ -428,6 +428,6 @@ func TestCt1ErrorsLoopBodyCallsParse(t *testing.T) {
 		t.Errorf("the loop saw %q, want %q", seen, want)
 	}
 	if s.GetErrorsCount() != 0 {
-		t.Errorf("after the loop GetErrors() = %q", ct1Messages(s.GetErrors()))
+		t.Errorf("after the loop GetErrors() = %q", messagesOf(s.GetErrors()))
 	}
 }

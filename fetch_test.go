@@ -129,7 +129,7 @@ func TestCT2CustomClientNilResets(t *testing.T) {
 		t.Errorf("%d requests through the old client, %d on the server", tr.n.Load(), srv.Total())
 	}
 	if s.GetURLCount() != 3 || s.GetErrorsCount() != 1 {
-		t.Errorf("%d URLs, errors %q", s.GetURLCount(), ct2Msgs(s.GetErrors()))
+		t.Errorf("%d URLs, errors %q", s.GetURLCount(), messagesOf(s.GetErrors()))
 	}
 }
 
@@ -169,7 +169,7 @@ func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/end"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
 	})
 }
 
@@ -236,7 +236,7 @@ func TestCT2FetchTimeout(t *testing.T) {
 			t.Errorf("Parse error = %v, want *NetworkError for /slow.xml that is a timeout", err)
 		}
 		if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-			t.Errorf("GetErrors = %q", ct2Msgs(got))
+			t.Errorf("GetErrors = %q", messagesOf(got))
 		}
 	})
 	t.Run("listed sitemap", func(t *testing.T) {
@@ -253,9 +253,9 @@ func TestCT2FetchTimeout(t *testing.T) {
 		}
 		nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
 		if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/slow.xml") || !errors.Is(nerrs[0], context.DeadlineExceeded) {
-			t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 	})
 }
 
@@ -301,7 +301,7 @@ func TestCT2FetchFailures(t *testing.T) {
 				t.Errorf("message %q", err.Error())
 			}
 			if got := s.GetErrors(); len(got) != 1 || got[0] != err || s.GetURLCount() != 0 {
-				t.Errorf("errors %q, %d URLs", ct2Msgs(got), s.GetURLCount())
+				t.Errorf("errors %q, %d URLs", messagesOf(got), s.GetURLCount())
 			}
 
 			s, err = sitemap.New().Parse(srv.URL("/index.xml"), nil)
@@ -310,9 +310,9 @@ func TestCT2FetchFailures(t *testing.T) {
 			}
 			nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
 			if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/bad.xml") {
-				t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 	t.Run("connection refused", func(t *testing.T) {

@@ -116,8 +116,8 @@ func ct1Index(entries ...string) string {
 	return b.String()
 }
 
-// ct1Locs returns the Loc of every URL.
-func ct1Locs(urls []sitemap.URL) []string {
+// locsOf returns the Loc of every URL.
+func locsOf(urls []sitemap.URL) []string {
 	out := make([]string, len(urls))
 	for i, u := range urls {
 		out[i] = u.Loc
@@ -125,8 +125,8 @@ func ct1Locs(urls []sitemap.URL) []string {
 	return out
 }
 
-// ct1SitemapLocs returns the Loc of every sitemap.
-func ct1SitemapLocs(sms []sitemap.Sitemap) []string {
+// sitemapLocsOf returns the Loc of every sitemap.
+func sitemapLocsOf(sms []sitemap.Sitemap) []string {
 	out := make([]string, len(sms))
 	for i, sm := range sms {
 		out[i] = sm.Loc
@@ -134,8 +134,8 @@ func ct1SitemapLocs(sms []sitemap.Sitemap) []string {
 	return out
 }
 
-// ct1Messages returns the message of every error.
-func ct1Messages(errs []error) []string {
+// messagesOf returns the message of every error.
+func messagesOf(errs []error) []string {
 	out := make([]string, len(errs))
 	for i, e := range errs {
 		out[i] = e.Error()

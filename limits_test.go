@@ -31,7 +31,7 @@ func ct2One(t *testing.T, errs []error, sentinel error) *sitemap.ParseError {
 		}
 	}
 	if len(found) != 1 {
-		t.Fatalf("%d errors wrap %v, want 1; errors: %q", len(found), sentinel, ct2Msgs(errs))
+		t.Fatalf("%d errors wrap %v, want 1; errors: %q", len(found), sentinel, messagesOf(errs))
 	}
 	if strings.Contains(found[0].Error(), sentinel.Error()) {
 		t.Errorf("message %q shows the sentinel's text", found[0].Error())
@@ -43,7 +43,7 @@ func ct2One(t *testing.T, errs []error, sentinel error) *sitemap.ParseError {
 func ct2None(t *testing.T, errs []error, sentinel error) {
 	t.Helper()
 	if n := ct2Is(errs, sentinel); n != 0 {
-		t.Errorf("%d errors wrap %v, want none: %q", n, sentinel, ct2Msgs(errs))
+		t.Errorf("%d errors wrap %v, want none: %q", n, sentinel, messagesOf(errs))
 	}
 }
 
@@ -72,7 +72,7 @@ func TestCT2MaxResponseSizeBoundary(t *testing.T) {
 					t.Fatalf("Parse: %v", err)
 				}
 				ct2NoErrors(t, s)
-				ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/sized"})
+				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/sized"})
 			})
 			t.Run("one byte more", func(t *testing.T) {
 				srv := ct2NewServer(t)
@@ -93,7 +93,7 @@ func TestCT2MaxResponseSizeBoundary(t *testing.T) {
 					}
 				}
 				if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-					t.Errorf("GetErrors = %q, want the returned error alone", ct2Msgs(got))
+					t.Errorf("GetErrors = %q, want the returned error alone", messagesOf(got))
 				}
 				if s.GetURLCount() != 0 {
 					t.Errorf("kept %d URLs of a document over the limit", s.GetURLCount())
@@ -125,7 +125,7 @@ func ct2OverLimitCase(t *testing.T, d ct2Delivery, body string) {
 			t.Fatalf("Parse error = %v", err)
 		}
 		if s.GetURLCount() != 0 || s.GetErrorsCount() != 1 {
-			t.Errorf("%d URLs and errors %q", s.GetURLCount(), ct2Msgs(s.GetErrors()))
+			t.Errorf("%d URLs and errors %q", s.GetURLCount(), messagesOf(s.GetErrors()))
 		}
 	})
 }
@@ -161,7 +161,7 @@ func TestCT2MaxResponseSizeContentLength(t *testing.T) {
 				t.Fatalf("Parse error = %v, want nil: a listed sitemap does not fail the call", err)
 			}
 			if len(errs) != 1 || !errors.As(errs[0], &nerr) || nerr.URL != srv.URL("/big.xml") || !errors.Is(errs[0], sitemap.ErrMaxResponseSize) {
-				t.Errorf("errors = %q, want one *NetworkError for /big.xml wrapping ErrMaxResponseSize", ct2Msgs(errs))
+				t.Errorf("errors = %q, want one *NetworkError for /big.xml wrapping ErrMaxResponseSize", messagesOf(errs))
 			}
 		})
 	}
@@ -189,9 +189,9 @@ func TestCT2MaxResponseSizeOfAListedSitemap(t *testing.T) {
 			errs := s.GetErrors()
 			nerrs := ct2Of[*sitemap.NetworkError](errs)
 			if len(errs) != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/big.txt") || !errors.Is(nerrs[0], sitemap.ErrMaxResponseSize) {
-				t.Errorf("errors = %q", ct2Msgs(errs))
+				t.Errorf("errors = %q", messagesOf(errs))
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 }
@@ -236,7 +236,7 @@ func TestCT2MaxResponseSizeGzip(t *testing.T) {
 						t.Fatalf("Parse error = %v, want *ParseError naming the document, wrapping ErrMaxResponseSize", err)
 					}
 					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-						t.Errorf("GetErrors = %q, want the returned error alone", ct2Msgs(got))
+						t.Errorf("GetErrors = %q, want the returned error alone", messagesOf(got))
 					}
 					if s.GetURLCount() != 0 {
 						t.Errorf("kept %d URLs", s.GetURLCount())
@@ -257,9 +257,9 @@ func TestCT2MaxResponseSizeGzip(t *testing.T) {
 		}
 		perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
 		if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.URL("/real.xml.gz") || !errors.Is(perrs[0], sitemap.ErrMaxResponseSize) {
-			t.Errorf("errors = %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("errors = %q", messagesOf(s.GetErrors()))
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/ok"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 	})
 }
 
@@ -280,15 +280,15 @@ func TestCT2MaxDepthSpecExample(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{`parse "https://example.com/sitemap-index-2.xml": max recursion depth of 1 reached`})
+			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index-2.xml": max recursion depth of 1 reached`})
 			ct2One(t, s.GetErrors(), sitemap.ErrMaxDepth)
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/page-1"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page-1"})
 			for _, u := range fake.Log() {
 				if u == "https://example.com/sitemap-3.xml" {
 					t.Error("a sitemap below the depth limit was fetched")
 				}
 			}
-			sms := ct2SitemapLocs(s.GetSitemaps())
+			sms := sitemapLocsOf(s.GetSitemaps())
 			if len(sms) != 3 || sms[2] != "https://example.com/sitemap-3.xml" {
 				t.Errorf("sitemaps %q: the one not followed should be listed", sms)
 			}
@@ -334,7 +334,7 @@ func TestCT2MaxDepthLevels(t *testing.T) {
 					for k := 1; k <= min(depth, indexes); k++ {
 						wantURLs = append(wantURLs, fmt.Sprintf("https://example.com/leaf-%d", k))
 					}
-					got := ct2Locs(s.GetURLs())
+					got := locsOf(s.GetURLs())
 					if !multi {
 						ct2Equal(t, "URLs", got, wantURLs)
 					} else if len(got) != len(wantURLs) {
@@ -352,7 +352,7 @@ func TestCT2MaxDepthLevels(t *testing.T) {
 					}
 					if depth < indexes {
 						want := fmt.Sprintf(`parse %q: max recursion depth of %d reached`, srv.URL(fmt.Sprintf("/idx-%d.xml", depth)), depth)
-						ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{want})
+						ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
 					} else {
 						ct2NoErrors(t, s)
 					}
@@ -377,7 +377,7 @@ func TestCT2MaxDepthDefault(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: max recursion depth of 10 reached`, srv.URL("/idx-10.xml"))})
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: max recursion depth of 10 reached`, srv.URL("/idx-10.xml"))})
 	if srv.Hits("/idx-10.xml") != 1 || srv.Hits("/leaf-10.xml") != 1 || srv.Hits("/idx-11.xml") != 0 || srv.Hits("/leaf-11.xml") != 0 {
 		t.Errorf("requests %q", srv.Log())
 	}
@@ -402,7 +402,7 @@ func TestCT2MaxDepthErrorPerIndex(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
 		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.URL("/a.xml")),
 		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.URL("/b-final.xml")),
 	})
@@ -460,12 +460,12 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 				if _, err := s.Parse("https://example.com/sitemap-index.xml", nil); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{want})
+				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
 				ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 				if n := len(fake.Log()) - 1; n != tt.fetched {
 					t.Errorf("fetched %d sitemaps, want %d", n, tt.fetched)
 				}
-				sms := ct2SitemapLocs(s.GetSitemaps())
+				sms := sitemapLocsOf(s.GetSitemaps())
 				if len(sms) != 1000 || sms[0] != "https://example.com/sitemap-1.xml" || sms[999] != "https://example.com/sitemap-1000.xml" {
 					t.Errorf("%d sitemaps listed, from %q to %q; want the first 1000", len(sms), sms[0], sms[len(sms)-1])
 				}
@@ -497,8 +497,8 @@ func TestCT2MaxSitemapsSequentialFirstN(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2Equal(t, "requests", srv.Log()[before:], []string{root, "/s1.xml", "/s2.xml", "/s3.xml"})
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/s1", "https://example.com/s2", "https://example.com/s3"})
-			ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL(root))})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/s1", "https://example.com/s2", "https://example.com/s3"})
+			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL(root))})
 		})
 	}
 }
@@ -521,7 +521,7 @@ func TestCT2MaxSitemapsCounting(t *testing.T) {
 		ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/c.xml", "/d.xml"})
 		ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 		if s.GetErrorsCount() != 1 {
-			t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
 	})
 	t.Run("robots.txt and indexes together", func(t *testing.T) {
@@ -549,7 +549,7 @@ func TestCT2MaxSitemapsCounting(t *testing.T) {
 		}
 		ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/missing.xml", "/fails.xml", "/ok1.xml"})
 		if n := len(ct2Of[*sitemap.NetworkError](s.GetErrors())); n != 2 {
-			t.Errorf("%d *NetworkError, want 2: %q", n, ct2Msgs(s.GetErrors()))
+			t.Errorf("%d *NetworkError, want 2: %q", n, messagesOf(s.GetErrors()))
 		}
 		ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 	})
@@ -569,7 +569,7 @@ func TestCT2MaxSitemapsCounting(t *testing.T) {
 					t.Errorf("%s requested %d times", p, srv.Hits(p))
 				}
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/b"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
 		}
 	})
 	t.Run("root listed by itself is listed, not fetched again", func(t *testing.T) {
@@ -584,7 +584,7 @@ func TestCT2MaxSitemapsCounting(t *testing.T) {
 		if srv.Hits("/index.xml") != 1 {
 			t.Errorf("root requested %d times", srv.Hits("/index.xml"))
 		}
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/index.xml"), srv.URL("/a.xml")})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/index.xml"), srv.URL("/a.xml")})
 	})
 	t.Run("unfollowed sitemaps are not fetched and do not count", func(t *testing.T) {
 		srv := ct2NewServer(t)
@@ -639,7 +639,7 @@ func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 			}
 			ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 			if s.GetErrorsCount() != 1 {
-				t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
 		})
 	}
@@ -656,8 +656,8 @@ func TestCT2MaxSitemapsListingCountedApart(t *testing.T) {
 		t.Fatalf("Parse: %v", err)
 	}
 	ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
-	ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/a1.xml")})
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL("/index.xml"))})
+	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/a1.xml")})
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL("/index.xml"))})
 }
 
 func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
@@ -679,7 +679,7 @@ func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
 		t.Errorf("%d URLs, /b.xml requested %d times", s.GetURLCount(), srv.Hits("/b.xml"))
 	}
 	if n := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
-		t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 	if s.GetMaxSitemaps() != 1 || s.GetMaxURLs() != 1 || s.GetMaxValidationErrors() != 1 {
 		t.Error("the values set during the call were not kept for the next one")
@@ -698,9 +698,9 @@ func TestCT2MaxURLsMessage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{`parse "https://example.com/sitemap-index.xml": limit of 3 URLs reached`})
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index.xml": limit of 3 URLs reached`})
 	ct2One(t, s.GetErrors(), sitemap.ErrMaxURLs)
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Pages("p", 3))
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 3))
 }
 
 func TestCT2MaxURLsRestOfDocumentUnread(t *testing.T) {
@@ -720,8 +720,8 @@ func TestCT2MaxURLsRestOfDocumentUnread(t *testing.T) {
 					if err != nil {
 						t.Fatalf("Parse: %v", err)
 					}
-					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), ct2Pages("p", 2))
-					ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/sitemap.xml"))})
+					ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 2))
+					ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/sitemap.xml"))})
 				})
 			}
 		})
@@ -754,8 +754,8 @@ func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2Equal(t, "requests", srv.Log(), tt.requests)
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), tt.urls)
-			ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of %d URLs reached`, srv.URL("/index.xml"), tt.limit)})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.urls)
+			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of %d URLs reached`, srv.URL("/index.xml"), tt.limit)})
 			// GETSITEMAPS-8: those not fetched are listed all the same.
 			if s.GetSitemapCount() != 3 {
 				t.Errorf("%d sitemaps listed", s.GetSitemapCount())
@@ -779,10 +779,10 @@ func TestCT2MaxURLsWhatCounts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/keep/1", "https://example.com/keep/2"})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/keep/1", "https://example.com/keep/2"})
 	ct2None(t, s.GetErrors(), sitemap.ErrMaxURLs)
 	if n := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
-		t.Errorf("errors %q, want the two validation errors", ct2Msgs(s.GetErrors()))
+		t.Errorf("errors %q, want the two validation errors", messagesOf(s.GetErrors()))
 	}
 
 	t.Run("exactly n across sitemaps", func(t *testing.T) {
@@ -805,7 +805,7 @@ func TestCT2MaxURLsWhatCounts(t *testing.T) {
 		body := ct2URLSet(ct2Pages("p", 500)...)
 		s, err := sitemap.New().SetMaxURLs(0).Parse("https://example.com/sitemap.xml", &body)
 		if err != nil || s.GetURLCount() != 500 || s.GetErrorsCount() != 0 {
-			t.Errorf("err %v, %d URLs, errors %q", err, s.GetURLCount(), ct2Msgs(s.GetErrors()))
+			t.Errorf("err %v, %d URLs, errors %q", err, s.GetURLCount(), messagesOf(s.GetErrors()))
 		}
 	})
 }
@@ -829,7 +829,7 @@ func TestCT2MaxURLsMultiThread(t *testing.T) {
 	}
 	ct2One(t, s.GetErrors(), sitemap.ErrMaxURLs)
 	if s.GetErrorsCount() != 1 {
-		t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 }
 
@@ -884,8 +884,8 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2"})
-	ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/index.xml"))})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2"})
+	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/index.xml"))})
 	if srv.Hits("/b.xml") != 1 {
 		t.Errorf("/b.xml requested %d times, want 1 (under way)", srv.Hits("/b.xml"))
 	}
@@ -935,9 +935,9 @@ func TestCT2MaxValidationErrors(t *testing.T) {
 				ct2None(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 			}
 			if s.GetErrorsCount() != len(tt.valErrs)+btoi(tt.limited) {
-				t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 		})
 	}
 	t.Run("strict mode, an entry with two bad values", func(t *testing.T) {
@@ -946,7 +946,7 @@ func TestCT2MaxValidationErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{
+		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
 			`validate "https://example.com/a": strict mode: invalid <changefreq> value "Daily"`,
 			`validate "https://example.com/a": strict mode: <priority> value "1.5" is not between 0.0 and 1.0`,
 		})
@@ -967,7 +967,7 @@ func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/b1", "https://example.com/b2"})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/b1", "https://example.com/b2"})
 	if s.GetSitemapCount() != 4 {
 		t.Errorf("%d sitemaps listed", s.GetSitemapCount())
 	}
@@ -987,11 +987,11 @@ func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
 		}
 	}
 	if parseErrs != 1 {
-		t.Errorf("%d *ParseError for /broken.xml, want 1: %q", parseErrs, ct2Msgs(s.GetErrors()))
+		t.Errorf("%d *ParseError for /broken.xml, want 1: %q", parseErrs, messagesOf(s.GetErrors()))
 	}
 	ct2One(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 	if s.GetErrorsCount() != 5 {
-		t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 }
 
@@ -1031,7 +1031,7 @@ func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
 			tt.bad(s)
 			cerrs := ct2Of[*sitemap.ConfigError](s.GetErrors())
 			if len(cerrs) != 1 || cerrs[0].Field != tt.field || s.GetErrorsCount() != 1 {
-				t.Errorf("errors %q, want one *ConfigError for %s", ct2Msgs(s.GetErrors()), tt.field)
+				t.Errorf("errors %q, want one *ConfigError for %s", messagesOf(s.GetErrors()), tt.field)
 			}
 			if got := tt.get(s); got != tt.want {
 				t.Errorf("value %d after a rejected one, want %d", got, tt.want)
@@ -1053,6 +1053,6 @@ func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
 	}
 	s, err = sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse(srv.URL("/index.xml"), nil)
 	if err != nil || s.GetURLCount() != 2 || s.GetErrorsCount() != 0 {
-		t.Errorf("MaxInt64, fetched: err %v, %d URLs, errors %q", err, s.GetURLCount(), ct2Msgs(s.GetErrors()))
+		t.Errorf("MaxInt64, fetched: err %v, %d URLs, errors %q", err, s.GetURLCount(), messagesOf(s.GetErrors()))
 	}
 }

@@ -152,7 +152,7 @@ func (c ct1Setting[T]) run(t *testing.T) {
 				t.Errorf("after setting %v the getter reads %v", v, got) // GETCONF-5
 			}
 			if n := s.GetErrorsCount(); n != 0 {
-				t.Errorf("valid value %v recorded errors: %q", v, ct1Messages(s.GetErrors()))
+				t.Errorf("valid value %v recorded errors: %q", v, messagesOf(s.GetErrors()))
 			}
 		})
 	}
@@ -170,7 +170,7 @@ func (c ct1Setting[T]) run(t *testing.T) {
 			// CONFIG-10, ERRORS-3: a *ConfigError naming the setting, at once.
 			errs := s.GetErrors()
 			if len(errs) != 1 {
-				t.Fatalf("GetErrors() = %q, want one *ConfigError", ct1Messages(errs))
+				t.Fatalf("GetErrors() = %q, want one *ConfigError", messagesOf(errs))
 			}
 			var ce *sitemap.ConfigError
 			if !errors.As(errs[0], &ce) {
@@ -198,7 +198,7 @@ func (c ct1Setting[T]) run(t *testing.T) {
 			// REUSE-7: a valid value clears it.
 			c.set(s, c.prev)
 			if n := s.GetErrorsCount(); n != 0 {
-				t.Errorf("after a valid value: %q", ct1Messages(s.GetErrors()))
+				t.Errorf("after a valid value: %q", messagesOf(s.GetErrors()))
 			}
 		})
 	}
@@ -335,7 +335,7 @@ func TestCt1PatternValues(t *testing.T) {
 							t.Errorf("getter = %q, want %q", got, c.patterns)
 						}
 						if s.GetErrorsCount() != 0 {
-							t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+							t.Errorf("errors: %q", messagesOf(s.GetErrors()))
 						}
 						return
 					}
@@ -344,7 +344,7 @@ func TestCt1PatternValues(t *testing.T) {
 					}
 					errs := s.GetErrors()
 					if len(errs) != 1 {
-						t.Fatalf("GetErrors() = %q, want one *ConfigError", ct1Messages(errs))
+						t.Fatalf("GetErrors() = %q, want one *ConfigError", messagesOf(errs))
 					}
 					var ce *sitemap.ConfigError
 					if !errors.As(errs[0], &ce) || ce.Field != ps.field {
@@ -357,7 +357,7 @@ func TestCt1PatternValues(t *testing.T) {
 					// REUSE-8: the same call again replaces the error.
 					ps.set(s, c.patterns)
 					if s.GetErrorsCount() != 1 {
-						t.Errorf("repeated: %q", ct1Messages(s.GetErrors()))
+						t.Errorf("repeated: %q", messagesOf(s.GetErrors()))
 					}
 				})
 			}
@@ -391,7 +391,7 @@ func TestCt1PatternCopies(t *testing.T) {
 				}
 			}
 			if s.GetErrorsCount() != 0 {
-				t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+				t.Errorf("errors: %q", messagesOf(s.GetErrors()))
 			}
 		})
 	}
@@ -414,7 +414,7 @@ func TestCt1PatternsApply(t *testing.T) {
 	if srv.Hits("/drop.xml") != 0 || srv.Hits("/keep.xml") != 1 {
 		t.Errorf("hits keep=%d drop=%d, want 1 and 0", srv.Hits("/keep.xml"), srv.Hits("/drop.xml"))
 	}
-	if got, want := ct1Locs(s.GetURLs()), []string{srv.URL + "/keep-1"}; !slices.Equal(got, want) {
+	if got, want := locsOf(s.GetURLs()), []string{srv.URL + "/keep-1"}; !slices.Equal(got, want) {
 		t.Errorf("URLs %q, want %q", got, want)
 	}
 	if got := s.GetSitemapCount(); got != 2 {
@@ -481,7 +481,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 		}
 		// In listed order.
 		want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
-		if got := ct1Locs(s.GetURLs()); !slices.Equal(got, want) {
+		if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
 			t.Errorf("URLs %q, want %q", got, want)
 		}
 	})
@@ -507,7 +507,7 @@ func TestCt1SetStrictApplies(t *testing.T) {
 			t.Errorf("strict: %d URLs, want 0", s.GetURLCount())
 		}
 		want := []string{`validate "https://example.com/page": strict mode: invalid <changefreq> value "Daily"`}
-		if got := ct1Messages(s.GetErrors()); !slices.Equal(got, want) {
+		if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
 			t.Errorf("strict: errors %q, want %q", got, want)
 		}
 	}
@@ -587,7 +587,7 @@ func TestCt1SetHTTPClient(t *testing.T) {
 		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n, rt2.n, srv.Total()-before)
 	}
 	if s.GetErrorsCount() != 0 {
-		t.Errorf("errors: %q", ct1Messages(s.GetErrors()))
+		t.Errorf("errors: %q", messagesOf(s.GetErrors()))
 	}
 }
 
@@ -715,7 +715,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 			t.Errorf("the error of an outstanding configuration error is typed: %T", err)
 		}
 		if s.GetErrorsCount() != 1 {
-			t.Errorf("GetErrors() = %q, want the one *ConfigError", ct1Messages(s.GetErrors()))
+			t.Errorf("GetErrors() = %q, want the one *ConfigError", messagesOf(s.GetErrors()))
 		}
 	}
 	if srv.Total() != 0 {
@@ -726,7 +726,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 	s.SetMaxURLs(-1).SetFollow([]string{"("})
 	s.SetMaxDepth(0) // repeated: replaces, does not pile up
 	if n := s.GetErrorsCount(); n != 3 {
-		t.Fatalf("%d errors, want 3: %q", n, ct1Messages(s.GetErrors()))
+		t.Fatalf("%d errors, want 3: %q", n, messagesOf(s.GetErrors()))
 	}
 	s.SetMaxDepth(5)
 	var fields []string
@@ -750,7 +750,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 		t.Fatalf("Parse() error = %v after every setting was corrected", err)
 	}
 	if s.GetURLCount() != 1 || s.GetErrorsCount() != 0 || srv.Hits("/sitemap.xml") != 1 {
-		t.Errorf("after correction: %d URLs, errors %q, %d requests", s.GetURLCount(), ct1Messages(s.GetErrors()), srv.Hits("/sitemap.xml"))
+		t.Errorf("after correction: %d URLs, errors %q, %d requests", s.GetURLCount(), messagesOf(s.GetErrors()), srv.Hits("/sitemap.xml"))
 	}
 }
 

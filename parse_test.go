@@ -21,7 +21,7 @@ func ct1CheckRootError(t *testing.T, s *sitemap.S, err error) {
 	t.Helper()
 	errs := s.GetErrors()
 	if len(errs) != 1 || errs[0] != err {
-		t.Errorf("GetErrors() = %q, want only the error returned (%v)", ct1Messages(errs), err)
+		t.Errorf("GetErrors() = %q, want only the error returned (%v)", messagesOf(errs), err)
 	}
 	if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
 		t.Errorf("%d URLs and %d sitemaps collected from a document that failed", s.GetURLCount(), s.GetSitemapCount())
@@ -84,7 +84,7 @@ func TestCt1ParseDocumentKinds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := ct1Locs(s.GetURLs()); !slices.Equal(got, want) {
+				if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
 					t.Errorf("URLs %q, want %q", got, want)
 				}
 				wantHits := 1
@@ -155,7 +155,7 @@ func TestCt1ParseContentURLUnchecked(t *testing.T) {
 			t.Errorf("Parse(%q, content) = %v", url, err)
 			continue
 		}
-		if got := ct1Locs(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/page"}) {
+		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/page"}) {
 			t.Errorf("Parse(%q, content): URLs %q", url, got)
 		}
 	}
@@ -334,7 +334,7 @@ func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
 		hasLimit = hasLimit || errors.Is(e, sitemap.ErrMaxURLs)
 	}
 	if !hasLimit || !hasVal || s.GetURLCount() != 2 {
-		t.Errorf("errors %q, %d URLs; want the URL limit, the ftp entry, and 2 URLs", ct1Messages(errs), s.GetURLCount())
+		t.Errorf("errors %q, %d URLs; want the URL limit, the ftp entry, and 2 URLs", messagesOf(errs), s.GetURLCount())
 	}
 }
 
@@ -350,14 +350,14 @@ func TestCt1ParseIsParseContextBackground(t *testing.T) {
 	if errA != nil || errB != nil {
 		t.Fatalf("errors %v, %v", errA, errB)
 	}
-	if !slices.Equal(ct1Locs(a.GetURLs()), ct1Locs(b.GetURLs())) ||
-		!slices.Equal(ct1SitemapLocs(a.GetSitemaps()), ct1SitemapLocs(b.GetSitemaps())) ||
-		!slices.Equal(ct1Messages(a.GetErrors()), ct1Messages(b.GetErrors())) {
+	if !slices.Equal(locsOf(a.GetURLs()), locsOf(b.GetURLs())) ||
+		!slices.Equal(sitemapLocsOf(a.GetSitemaps()), sitemapLocsOf(b.GetSitemaps())) ||
+		!slices.Equal(messagesOf(a.GetErrors()), messagesOf(b.GetErrors())) {
 		t.Errorf("Parse and ParseContext(Background) differ:\n%q %q %q\n%q %q %q",
-			ct1Locs(a.GetURLs()), ct1SitemapLocs(a.GetSitemaps()), ct1Messages(a.GetErrors()),
-			ct1Locs(b.GetURLs()), ct1SitemapLocs(b.GetSitemaps()), ct1Messages(b.GetErrors()))
+			locsOf(a.GetURLs()), sitemapLocsOf(a.GetSitemaps()), messagesOf(a.GetErrors()),
+			locsOf(b.GetURLs()), sitemapLocsOf(b.GetSitemaps()), messagesOf(b.GetErrors()))
 	}
 	if a.GetURLCount() != 2 || a.GetSitemapCount() != 3 || a.GetErrorsCount() != 3 {
-		t.Errorf("%d URLs, %d sitemaps, errors %q; want 2, 3 and 3", a.GetURLCount(), a.GetSitemapCount(), ct1Messages(a.GetErrors()))
+		t.Errorf("%d URLs, %d sitemaps, errors %q; want 2, 3 and 3", a.GetURLCount(), a.GetSitemapCount(), messagesOf(a.GetErrors()))
 	}
 }

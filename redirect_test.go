@@ -27,7 +27,7 @@ func TestCT2RedirectSpecExample(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		ct2NoErrors(t, s)
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{
 			"https://www.example.com/page",
 			"https://www.example.com/on-final-host",
 			"http://example.com/on-requested-host",
@@ -39,14 +39,14 @@ func TestCT2RedirectSpecExample(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://www.example.com/on-final-host"})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://www.example.com/on-final-host"})
 		var rejected []string
 		for _, v := range ct2Of[*sitemap.ValidationError](s.GetErrors()) {
 			rejected = append(rejected, v.URL)
 		}
 		ct2Equal(t, "rejected", rejected, []string{"/page", "http://example.com/on-requested-host"})
 		if s.GetErrorsCount() != 2 {
-			t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
 	})
 }
@@ -75,13 +75,13 @@ func TestCT2RedirectAcrossServers(t *testing.T) {
 				}
 				if !strict {
 					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{b.URL("/abs"), b.URL("/real/rel"), b.URL("/on-b")})
+					ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{b.URL("/abs"), b.URL("/real/rel"), b.URL("/on-b")})
 					return
 				}
-				ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{b.URL("/on-b")})
+				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{b.URL("/on-b")})
 				hostA := strings.TrimPrefix(a.URL(""), "http://")
 				hostB := strings.TrimPrefix(b.URL(""), "http://")
-				ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{
+				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
 					fmt.Sprintf(`validate %q: strict mode: host %q does not match sitemap host %q`, a.URL("/on-a"), hostA, hostB),
 				})
 			})
@@ -119,7 +119,7 @@ func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.URL("/final/noloc.xml"))})
+		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.URL("/final/noloc.xml"))})
 	})
 	t.Run("fetch fails after the redirect", func(t *testing.T) {
 		_, err := sitemap.New().Parse(srv.URL("/gone.xml"), nil)
@@ -138,7 +138,7 @@ func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
 		perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
 		nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
 		if s.GetErrorsCount() != 2 || len(perrs) != 1 || perrs[0].URL != srv.URL("/final/broken.xml") || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/gone.xml") {
-			t.Errorf("errors %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
 	})
 }
@@ -153,7 +153,7 @@ func TestCT2RedirectContentPassedIn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{srv.URL("/dir/page"), srv.URL("/abs")})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{srv.URL("/dir/page"), srv.URL("/abs")})
 	if srv.Total() != 0 {
 		t.Errorf("requested %q", srv.Log())
 	}
@@ -173,7 +173,7 @@ func TestCT2RedirectDefaultClientStopsAfterTen(t *testing.T) {
 	if err != nil {
 		t.Fatalf("9 redirects: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/end"})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
 
 	for _, p := range []string{"/r/10", "/loop"} {
 		before := srv.Total()
@@ -199,6 +199,6 @@ func TestCT2RedirectListedByTheURLTheDocumentGives(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/old.xml")})
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/p"})
+	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/old.xml")})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
 }

@@ -193,7 +193,7 @@ func TestCt1GetURLsSharedList(t *testing.T) {
 	}
 	c := append(a, sitemap.URL{Loc: "https://example.com/appended"})
 	c[0].Loc = "changed in the appended copy"
-	if got := ct1Locs(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/1", "https://example.com/2", "https://example.com/3"}) {
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/1", "https://example.com/2", "https://example.com/3"}) {
 		t.Errorf("after appending to the result, GetURLs() = %q", got)
 	}
 	if a[0].Loc != "https://example.com/1" {
@@ -206,7 +206,7 @@ func TestCt1GetURLsSharedList(t *testing.T) {
 func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
 	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet("https://example.com/1", "https://example.com/2"))
 	old := s.GetURLs()
-	want := ct1Locs(old)
+	want := locsOf(old)
 	for _, content := range []string{
 		ct1URLSet("https://example.com/x", "https://example.com/y", "https://example.com/z"),
 		ct1URLSet("https://example.com/a"),
@@ -215,11 +215,11 @@ func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
 		if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
 			t.Fatal(err)
 		}
-		if got := ct1Locs(old); !slices.Equal(got, want) {
+		if got := locsOf(old); !slices.Equal(got, want) {
 			t.Fatalf("a slice returned before a later call reads %q, want %q", got, want)
 		}
 	}
-	if got := ct1Locs(s.GetURLs()); len(got) != 0 {
+	if got := locsOf(s.GetURLs()); len(got) != 0 {
 		t.Errorf("GetURLs() = %q after a call of an empty urlset", got)
 	}
 }
@@ -296,8 +296,8 @@ func TestCt1URLsDeepCopies(t *testing.T) {
 
 	// ITER-4: a collected list is the caller's own, to sort and change.
 	list := slices.Collect(s.URLs())
-	if !slices.Equal(ct1Locs(list), ct1Locs(orig)) {
-		t.Errorf("slices.Collect(URLs()) = %q, want %q", ct1Locs(list), ct1Locs(orig))
+	if !slices.Equal(locsOf(list), locsOf(orig)) {
+		t.Errorf("slices.Collect(URLs()) = %q, want %q", locsOf(list), locsOf(orig))
 	}
 	slices.Reverse(list)
 	ct1Mutate(&list[1])
@@ -413,7 +413,7 @@ func TestCt1URLsLoopBodyCallsParse(t *testing.T) {
 	if want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3"}; !slices.Equal(seen, want) {
 		t.Errorf("the loop saw %q, want %q", seen, want)
 	}
-	if got := ct1Locs(s.GetURLs()); !slices.Equal(got, []string{"https://example.org/a"}) {
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.org/a"}) {
 		t.Errorf("after the loop GetURLs() = %q", got)
 	}
 }
@@ -424,8 +424,8 @@ func TestCt1URLsIteratorReuse(t *testing.T) {
 	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet("https://example.com/1", "https://example.com/2"))
 	seq := s.URLs()
 	a, b := slices.Collect(seq), slices.Collect(seq)
-	if !slices.Equal(ct1Locs(a), ct1Locs(b)) || len(a) != 2 {
-		t.Errorf("two loops over one iterator: %q and %q", ct1Locs(a), ct1Locs(b))
+	if !slices.Equal(locsOf(a), locsOf(b)) || len(a) != 2 {
+		t.Errorf("two loops over one iterator: %q and %q", locsOf(a), locsOf(b))
 	}
 	// A loop broken off does not leave the next one part-way.
 	for range seq {
@@ -438,7 +438,7 @@ func TestCt1URLsIteratorReuse(t *testing.T) {
 	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
 		t.Fatal(err)
 	}
-	if got := ct1Locs(slices.Collect(seq)); !slices.Equal(got, []string{"https://example.com/x", "https://example.com/y", "https://example.com/z"}) {
+	if got := locsOf(slices.Collect(seq)); !slices.Equal(got, []string{"https://example.com/x", "https://example.com/y", "https://example.com/z"}) {
 		t.Errorf("after a new call the old iterator yields %q, want the new list", got)
 	}
 }
@@ -463,7 +463,7 @@ func TestCt1Counts(t *testing.T) {
 	}
 	check("after a call")
 	if s.GetURLCount() != 3 || s.GetSitemapCount() != 2 || s.GetErrorsCount() != 2 {
-		t.Errorf("counts %d/%d/%d, want 3 URLs, 2 sitemaps, 2 errors (%q)", s.GetURLCount(), s.GetSitemapCount(), s.GetErrorsCount(), ct1Messages(s.GetErrors()))
+		t.Errorf("counts %d/%d/%d, want 3 URLs, 2 sitemaps, 2 errors (%q)", s.GetURLCount(), s.GetSitemapCount(), s.GetErrorsCount(), messagesOf(s.GetErrors()))
 	}
 	s.SetMaxURLs(-1)
 	check("with a configuration error")
@@ -478,7 +478,7 @@ func TestCt1GetRandomURLs(t *testing.T) {
 	}
 	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet(locs...))
 	for _, n := range []int{1, 3, 9, 10, 11, 1000} {
-		got := ct1Locs(s.GetRandomURLs(n))
+		got := locsOf(s.GetRandomURLs(n))
 		if want := min(n, 10); len(got) != want {
 			t.Errorf("GetRandomURLs(%d) returned %d URLs, want %d", n, len(got), want)
 		}
@@ -495,11 +495,11 @@ func TestCt1GetRandomURLs(t *testing.T) {
 	}
 	for _, n := range []int{0, -1, -1000} {
 		if got := s.GetRandomURLs(n); len(got) != 0 {
-			t.Errorf("GetRandomURLs(%d) = %q, want an empty slice", n, ct1Locs(got))
+			t.Errorf("GetRandomURLs(%d) = %q, want an empty slice", n, locsOf(got))
 		}
 	}
 	if got := sitemap.New().GetRandomURLs(5); len(got) != 0 {
-		t.Errorf("GetRandomURLs(5) without URLs = %q", ct1Locs(got))
+		t.Errorf("GetRandomURLs(5) without URLs = %q", locsOf(got))
 	}
 	// At random: 200 draws of one URL do not all give the same one, and 50
 	// draws of all ten do not all come in the same order (the chance of
@@ -513,13 +513,13 @@ func TestCt1GetRandomURLs(t *testing.T) {
 	}
 	orders := map[string]bool{}
 	for range 50 {
-		orders[strings.Join(ct1Locs(s.GetRandomURLs(11)), " ")] = true
+		orders[strings.Join(locsOf(s.GetRandomURLs(11)), " ")] = true
 	}
 	if len(orders) < 2 {
 		t.Errorf("50 draws of all URLs came in one order: not in random order")
 	}
 	// The instance's list is left as it was.
-	if got := ct1Locs(s.GetURLs()); !slices.Equal(got, locs) {
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, locs) {
 		t.Errorf("GetURLs() = %q after drawing", got)
 	}
 }
@@ -566,7 +566,7 @@ func TestCt1GetSitemapsCopy(t *testing.T) {
 	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) {
 		t.Errorf("a slice returned before a later call changed: %+v", c)
 	}
-	if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, []string{"https://example.org/x.xml"}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{"https://example.org/x.xml"}) {
 		t.Errorf("GetSitemaps() after the later call = %q", got)
 	}
 }
@@ -597,7 +597,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 			}
 			sms := s.GetSitemaps()
 			wantLocs := []string{srv.URL + "/c.xml", srv.URL + "/a.xml", srv.URL + "/e.xml", srv.URL + "/b.xml", srv.URL + "/d.xml"}
-			if got := ct1SitemapLocs(sms); !slices.Equal(got, wantLocs) {
+			if got := sitemapLocsOf(sms); !slices.Equal(got, wantLocs) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, wantLocs)
 			}
 			if sms[0].LastMod == nil || !sms[0].LastMod.Equal(ct1Date(t, "2024-03-01T00:00:00Z")) {
@@ -611,7 +611,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 				t.Errorf("d.xml LastMod = %v, want 2024-02-01T11:00:00Z", sms[4].LastMod)
 			}
 			want := []string{`validate "` + srv.URL + `/b.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}
-			if got := ct1Messages(s.GetErrors()); !slices.Equal(got, want) {
+			if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
 				t.Errorf("errors %q, want %q", got, want)
 			}
 			if s.GetURLCount() != 5 || srv.Hits("/b.xml") != 1 {
@@ -651,7 +651,7 @@ func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
 				t.Fatal(err)
 			}
 			sms := s.GetSitemaps()
-			if got, want := ct1SitemapLocs(sms), []string{srv.URL + "/a.xml", srv.URL + "/b.xml", srv.URL + "/s.xml"}; !slices.Equal(got, want) {
+			if got, want := sitemapLocsOf(sms), []string{srv.URL + "/a.xml", srv.URL + "/b.xml", srv.URL + "/s.xml"}; !slices.Equal(got, want) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 			}
 			if sms[2].LastMod == nil || !sms[2].LastMod.Equal(ct1Date(t, c.want)) {
@@ -684,7 +684,7 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{srv.URL + "/urls.xml", srv.URL + "/missing.xml", srv.URL + "/skipped-index.xml", srv.URL + "/deep-index.xml", srv.URL + "/after-limit.xml", srv.URL + "/too-deep.xml"}
-	if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, want) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, want) {
 		t.Errorf("GetSitemaps() = %q, want %q", got, want)
 	}
 	for path, n := range map[string]int{"/skipped-index.xml": 0, "/unknown.xml": 0, "/too-deep.xml": 0, "/missing.xml": 1, "/deep-index.xml": 1} {
@@ -702,7 +702,7 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 	if srv.Hits("/after-limit.xml") != before {
 		t.Errorf("after-limit.xml was fetched past the URL limit")
 	}
-	if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Contains(got, srv.URL+"/after-limit.xml") {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Contains(got, srv.URL+"/after-limit.xml") {
 		t.Errorf("a sitemap the URL limit kept from being fetched is not listed: %q", got)
 	}
 }
@@ -719,12 +719,12 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
 		if len(errs) != 5 {
-			t.Fatalf("errors %q, want 5", ct1Messages(errs))
+			t.Fatalf("errors %q, want 5", messagesOf(errs))
 		}
 		for _, err := range errs {
 			var ve *sitemap.ValidationError
@@ -751,13 +751,13 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
 		var ve *sitemap.ValidationError
 		if len(errs) != 1 || !errors.As(errs[0], &ve) || ve.URL != "http://other.invalid/s.xml" {
-			t.Errorf("errors %q, want one *ValidationError naming http://other.invalid/s.xml", ct1Messages(errs))
+			t.Errorf("errors %q, want one *ValidationError naming http://other.invalid/s.xml", messagesOf(errs))
 		}
 	})
 }
@@ -775,20 +775,20 @@ func TestCt1GetSitemapsRoot(t *testing.T) {
 	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/a.xml"}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/a.xml"}) {
 		t.Errorf("GetSitemaps() = %q, want only a.xml", got)
 	}
 	if _, err := s.Parse(srv.URL+"/self.xml", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := ct1SitemapLocs(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/self.xml", srv.URL + "/a.xml"}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/self.xml", srv.URL + "/a.xml"}) {
 		t.Errorf("GetSitemaps() = %q, want self.xml and a.xml", got)
 	}
 	if srv.Hits("/self.xml") != 1 {
 		t.Errorf("self.xml requested %d times, want 1", srv.Hits("/self.xml"))
 	}
 	if s.GetErrorsCount() != 0 {
-		t.Errorf("errors %q", ct1Messages(s.GetErrors()))
+		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 }
 
@@ -810,7 +810,7 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 	}
 	sms := s.GetSitemaps()
 	want := []string{srv.URL + "/index.xml", srv.URL + "/moved.xml", srv.URL + "/rel.xml"}
-	if got := ct1SitemapLocs(sms); !slices.Equal(got, want) {
+	if got := sitemapLocsOf(sms); !slices.Equal(got, want) {
 		t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 	}
 	// index.xml is named by the robots.txt (no date) and listed by itself
@@ -822,7 +822,7 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 		t.Errorf("rel.xml LastMod = %v", sms[2].LastMod)
 	}
 	if s.GetURLCount() != 2 || srv.Hits("/index.xml") != 1 {
-		t.Errorf("%d URLs (want 2), index.xml requested %d times (want 1); errors %q", s.GetURLCount(), srv.Hits("/index.xml"), ct1Messages(s.GetErrors()))
+		t.Errorf("%d URLs (want 2), index.xml requested %d times (want 1); errors %q", s.GetURLCount(), srv.Hits("/index.xml"), messagesOf(s.GetErrors()))
 	}
 }
 
@@ -841,7 +841,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := ct1Locs(s.GetURLs()); !slices.Equal(got, []string{srv.URL + "/1", srv.URL + "/2"}) {
+		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.URL + "/1", srv.URL + "/2"}) {
 			t.Errorf("call %d: URLs %q", call, got)
 		}
 		if s.GetSitemapCount() != 2 {
@@ -849,7 +849,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 		}
 		// The URL limit is reached in a.xml, so missing.xml is not fetched.
 		if errs := s.GetErrors(); len(errs) != 1 || !errors.Is(errs[0], sitemap.ErrMaxURLs) {
-			t.Errorf("call %d: errors %q, want the URL limit once", call, ct1Messages(errs))
+			t.Errorf("call %d: errors %q, want the URL limit once", call, messagesOf(errs))
 		}
 		if srv.Hits("/a.xml") != call {
 			t.Errorf("call %d: a.xml requested %d times", call, srv.Hits("/a.xml"))
@@ -877,7 +877,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 				t.Errorf("results of the previous call remain: %d URLs, %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 			}
 			if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
-				t.Errorf("GetErrors() = %q, want only the error returned", ct1Messages(errs))
+				t.Errorf("GetErrors() = %q, want only the error returned", messagesOf(errs))
 			}
 		})
 	}
@@ -889,7 +889,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 			t.Fatal("the call did not fail")
 		}
 		if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 || s.GetErrorsCount() != 1 {
-			t.Errorf("results of the previous call remain: %d URLs, %d sitemaps, errors %q", s.GetURLCount(), s.GetSitemapCount(), ct1Messages(s.GetErrors()))
+			t.Errorf("results of the previous call remain: %d URLs, %d sitemaps, errors %q", s.GetURLCount(), s.GetSitemapCount(), messagesOf(s.GetErrors()))
 		}
 	})
 }
@@ -911,7 +911,7 @@ func TestCt1SequentialOrderRepeats(t *testing.T) {
 		if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
 			t.Fatal(err)
 		}
-		got := [3][]string{ct1SitemapLocs(s.GetSitemaps()), ct1Locs(s.GetURLs()), ct1Messages(s.GetErrors())}
+		got := [3][]string{sitemapLocsOf(s.GetSitemaps()), locsOf(s.GetURLs()), messagesOf(s.GetErrors())}
 		if call == 0 {
 			first = got
 			wantSitemaps := []string{srv.URL + "/i1.xml", srv.URL + "/i2.xml", srv.URL + "/a.xml", srv.URL + "/missing-1.xml",

@@ -18,15 +18,15 @@ func ct2RobotsOrText(srv *ct2Server) string {
 // ct2ReadAs tells how the document of ct2RobotsOrText was read.
 func ct2ReadAs(t *testing.T, s *sitemap.S, srv *ct2Server) string {
 	t.Helper()
-	locs := ct2Locs(s.GetURLs())
-	sms := ct2SitemapLocs(s.GetSitemaps())
+	locs := locsOf(s.GetURLs())
+	sms := sitemapLocsOf(s.GetSitemaps())
 	switch {
 	case len(sms) == 1 && sms[0] == srv.URL("/named.xml") && len(locs) == 1 && locs[0] == "https://example.com/named-page":
 		return "robots"
 	case len(sms) == 0 && len(locs) == 1 && locs[0] == "https://example.com/text-page":
 		return "sitemap"
 	}
-	t.Fatalf("read as neither: URLs %q, sitemaps %q, errors %q", locs, sms, ct2Msgs(s.GetErrors()))
+	t.Fatalf("read as neither: URLs %q, sitemaps %q, errors %q", locs, sms, messagesOf(s.GetErrors()))
 	return ""
 }
 
@@ -120,8 +120,8 @@ func TestCT2RobotsListedByIndexIsASitemap(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/text-page"})
-			ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/robots.txt")})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/text-page"})
+			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/robots.txt")})
 			if n := srv.Hits("/named.xml"); n != 0 {
 				t.Errorf("/named.xml requested %d times; the listed robots.txt was read as a robots.txt", n)
 			}
@@ -186,8 +186,8 @@ func TestCT2RobotsSitemapLines(t *testing.T) {
 						wantURLs = append(wantURLs, "https://example.com/page"+strings.TrimSuffix(p, ".xml"))
 						wantFetched = append(wantFetched, p)
 					}
-					ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), wantSitemaps)
-					ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), wantURLs) // ROBOTS-11
+					ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), wantSitemaps)
+					ct2Equal(t, "URLs", locsOf(s.GetURLs()), wantURLs) // ROBOTS-11
 					var fetched []string
 					for _, p := range srv.Log()[len(before):] {
 						if p != "/robots.txt" {
@@ -217,17 +217,17 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			if strict {
 				// The spec gives the message of the default mode; strict
 				// mode may say that it is strict mode that rejects it.
-				if msgs := ct2Msgs(s.GetErrors()); len(msgs) != 1 || !strings.HasPrefix(msgs[0], `validate "ftp://example.com/sitemap.xml": `) || !strings.HasSuffix(msgs[0], `unsupported scheme "ftp"`) {
+				if msgs := messagesOf(s.GetErrors()); len(msgs) != 1 || !strings.HasPrefix(msgs[0], `validate "ftp://example.com/sitemap.xml": `) || !strings.HasSuffix(msgs[0], `unsupported scheme "ftp"`) {
 					t.Errorf("errors %q, want one like %q", msgs, want)
 				}
 			} else {
-				ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{want})
+				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
 			}
 			if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 {
 				t.Errorf("want one *ValidationError, got %d", len(v))
 			}
 			ct2Equal(t, "requested", fake.Log(), []string{"https://example.com/sitemap.xml"})
-			ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{"https://example.com/sitemap.xml"})
+			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/sitemap.xml"})
 		}
 	})
 	t.Run("empty value names the robots.txt", func(t *testing.T) {
@@ -237,7 +237,7 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		want := `validate "https://example.com/robots.txt": <loc> of an entry is empty or missing`
-		ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{want, want})
+		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want, want})
 	})
 	t.Run("value without host", func(t *testing.T) {
 		fake := ct2NewFake(nil)
@@ -246,9 +246,9 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", ct2Msgs(s.GetErrors()), []string{`validate "https://:8080/sitemap.xml": missing host`})
+		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`validate "https://:8080/sitemap.xml": missing host`})
 		ct2Equal(t, "requested", fake.Log(), nil)
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), nil)
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("over 2048 characters", func(t *testing.T) {
 		fake := ct2NewFake(nil)
@@ -259,7 +259,7 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
-			t.Errorf("want one *ValidationError, got %q", ct2Short(ct2Msgs(s.GetErrors())))
+			t.Errorf("want one *ValidationError, got %q", ct2Short(messagesOf(s.GetErrors())))
 		}
 		ct2Equal(t, "requested", fake.Log(), nil)
 	})
@@ -273,8 +273,8 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		ct2NoErrors(t, s)
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/maps/a%20b.xml"), srv.URL("/maps/rel.xml")})
-		ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/spaced", "https://example.com/rel"})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/maps/a%20b.xml"), srv.URL("/maps/rel.xml")})
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/spaced", "https://example.com/rel"})
 	})
 	t.Run("strict rejects a relative value and a space", func(t *testing.T) {
 		srv := ct2NewServer(t)
@@ -284,12 +284,12 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 2 || s.GetErrorsCount() != 2 {
-			t.Errorf("want two *ValidationError, got %q", ct2Msgs(s.GetErrors()))
+			t.Errorf("want two *ValidationError, got %q", messagesOf(s.GetErrors()))
 		}
 		if srv.Total() != 0 {
 			t.Errorf("requested %q", srv.Log())
 		}
-		ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), nil)
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("another host is allowed in both modes", func(t *testing.T) {
 		for _, strict := range []bool{false, true} {
@@ -302,7 +302,7 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{other.URL("/page")})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{other.URL("/page")})
 		}
 	})
 }
@@ -316,7 +316,7 @@ func TestCT2RobotsRootErrors(t *testing.T) {
 		t.Fatalf("Parse error = %v, want *NetworkError for the robots.txt", err)
 	}
 	if got := s.GetErrors(); len(got) != 1 || got[0] != err {
-		t.Errorf("GetErrors = %q, want the returned error alone", ct2Msgs(got))
+		t.Errorf("GetErrors = %q, want the returned error alone", messagesOf(got))
 	}
 }
 
@@ -332,7 +332,7 @@ func TestCT2RobotsGzip(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/a"})
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
 		})
 	}
 }
@@ -363,7 +363,7 @@ func TestCT2RobotsDetectionLastPathSegmentOnly(t *testing.T) {
 			robots := s.GetSitemapCount() == 1 && s.GetURLCount() == 0
 			text := s.GetSitemapCount() == 0 && s.GetURLCount() == 1
 			if !robots && !text || robots != tt.robots {
-				t.Errorf("read as robots.txt: %v, want %v (sitemaps %q, URLs %q)", robots, tt.robots, ct2SitemapLocs(s.GetSitemaps()), ct2Locs(s.GetURLs()))
+				t.Errorf("read as robots.txt: %v, want %v (sitemaps %q, URLs %q)", robots, tt.robots, sitemapLocsOf(s.GetSitemaps()), locsOf(s.GetURLs()))
 			}
 		})
 	}

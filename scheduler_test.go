@@ -187,7 +187,7 @@ func TestCT2MaxConcurrencyNestedNoDeadlock(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			ct2NoErrors(t, s)
-			got := ct2Locs(s.GetURLs())
+			got := locsOf(s.GetURLs())
 			slices.Sort(got)
 			slices.Sort(want)
 			ct2Equal(t, "URLs", got, want)
@@ -263,7 +263,7 @@ func TestCT2SequentialOneAtATimeInOrder(t *testing.T) {
 			for i := 1; i <= total; i++ {
 				want = append(want, fmt.Sprintf("https://example.com/s%d", i))
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), want)
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), want)
 		})
 	}
 }
@@ -286,7 +286,7 @@ func TestCT2SequentialDepthFirstAndRepeatable(t *testing.T) {
 		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		runs = append(runs, outcome{ct2Locs(s.GetURLs()), ct2SitemapLocs(s.GetSitemaps()), ct2Msgs(s.GetErrors()), srv.Log()[before:]})
+		runs = append(runs, outcome{locsOf(s.GetURLs()), sitemapLocsOf(s.GetSitemaps()), messagesOf(s.GetErrors()), srv.Log()[before:]})
 	}
 	ct2Equal(t, "requests", runs[0].log, []string{"/index.xml", "/a.xml", "/a1.xml", "/a2.xml", "/gone.xml", "/b.txt"})
 	ct2Equal(t, "URLs", runs[0].urls, []string{"https://example.com/a1-1", "https://example.com/a1-2", "https://example.com/a2-1", "https://example.com/b-1", "https://example.com/b-2"})
@@ -337,7 +337,7 @@ func TestCT2MultiThreadURLsOfASitemapStayTogether(t *testing.T) {
 		t.Fatalf("Parse: %v", err)
 	}
 	ct2NoErrors(t, s)
-	got := ct2Locs(s.GetURLs())
+	got := locsOf(s.GetURLs())
 	if len(got) != sitemaps*per {
 		t.Fatalf("%d URLs", len(got))
 	}
@@ -403,13 +403,13 @@ func TestCT2FollowRules(t *testing.T) {
 				}
 				fetched := slices.Sorted(slices.Values(log[1:]))
 				ct2Equal(t, "fetched", fetched, tt.fetched)
-				urls := slices.Sorted(slices.Values(ct2Locs(s.GetURLs())))
+				urls := slices.Sorted(slices.Values(locsOf(s.GetURLs())))
 				ct2Equal(t, "URLs", urls, tt.urls)
 				var want []string
 				for _, p := range tt.sitemaps {
 					want = append(want, srv.URL(p))
 				}
-				ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), want) // FOLLOW-5
+				ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), want) // FOLLOW-5
 			})
 		}
 	}
@@ -500,7 +500,7 @@ func TestCT2FollowAndRulesPatternLength(t *testing.T) {
 			tt.set(s, []string{`x`, long})
 			cerrs := ct2Of[*sitemap.ConfigError](s.GetErrors())
 			if len(cerrs) != 1 || cerrs[0].Field != tt.field {
-				t.Fatalf("errors %q, want one *ConfigError for %s", ct2Msgs(s.GetErrors()), tt.field)
+				t.Fatalf("errors %q, want one *ConfigError for %s", messagesOf(s.GetErrors()), tt.field)
 			}
 			ct2Equal(t, "rules kept", tt.get(s), []string{ok})
 		})
@@ -555,7 +555,7 @@ func TestCT2URLRules(t *testing.T) {
 			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), tt.want)
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.want)
 			if !tt.strict {
 				ct2NoErrors(t, s)
 			}
@@ -573,7 +573,7 @@ func TestCT2URLRulesDoNotFilterSitemaps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", ct2Locs(s.GetURLs()), []string{"https://example.com/product/1"})
-	ct2Equal(t, "sitemaps", ct2SitemapLocs(s.GetSitemaps()), []string{srv.URL("/sitemap-1.xml")})
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/product/1"})
+	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/sitemap-1.xml")})
 	ct2NoErrors(t, s)
 }

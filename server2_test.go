@@ -227,32 +227,6 @@ func ct2Gzip(t testing.TB, s string) []byte {
 	return buf.Bytes()
 }
 
-// ct2Locs returns the Loc of every URL.
-func ct2Locs(urls []sitemap.URL) []string {
-	out := make([]string, len(urls))
-	for i, u := range urls {
-		out[i] = u.Loc
-	}
-	return out
-}
-
-// ct2SitemapLocs returns the Loc of every sitemap.
-func ct2SitemapLocs(sms []sitemap.Sitemap) []string {
-	out := make([]string, len(sms))
-	for i, sm := range sms {
-		out[i] = sm.Loc
-	}
-	return out
-}
-
-// ct2Msgs returns the message of every error.
-func ct2Msgs(errs []error) []string {
-	out := make([]string, len(errs))
-	for i, e := range errs {
-		out[i] = e.Error()
-	}
-	return out
-}
 
 // ct2Of returns the errors of type T (a pointer to one of the error types).
 func ct2Of[T error](errs []error) []T {
@@ -301,7 +275,7 @@ func ct2Short(ss []string) []string {
 func ct2NoErrors(t *testing.T, s *sitemap.S) {
 	t.Helper()
 	if errs := s.GetErrors(); len(errs) != 0 {
-		t.Errorf("unexpected errors: %q", ct2Msgs(errs))
+		t.Errorf("unexpected errors: %q", messagesOf(errs))
 	}
 }
 

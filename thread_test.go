@@ -109,7 +109,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 		t.Helper()
 		ct1Within(t, ct1Guard, "the getters and setters during Parse", func() {
 			midURLs, midErrs = s.GetURLs(), s.GetErrors()
-			if got := ct1Locs(midURLs); !slices.Equal(got, wantURLs) {
+			if got := locsOf(midURLs); !slices.Equal(got, wantURLs) {
 				t.Errorf("GetURLs() during Parse = %q, want %q", got, wantURLs)
 			}
 			if n := s.GetURLCount(); n != len(wantURLs) {
@@ -125,7 +125,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 				t.Errorf("GetSitemapCount() = %d, want 4", n)
 			}
 			if len(midErrs) != wantErrs || s.GetErrorsCount() != wantErrs || len(slices.Collect(s.Errors())) != wantErrs {
-				t.Errorf("GetErrors() during Parse = %q, want the 404 of missing.xml", ct1Messages(midErrs))
+				t.Errorf("GetErrors() during Parse = %q, want the 404 of missing.xml", messagesOf(midErrs))
 			}
 			_ = s.GetUserAgent()
 			_ = s.GetFetchTimeout()
@@ -166,17 +166,17 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := append(slices.Clone(before), "https://example.com/s1", "https://example.com/s2", "https://example.com/s3")
-	if got := ct1Locs(s.GetURLs()); !slices.Equal(got, want) {
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
 		t.Errorf("GetURLs() = %q, want %q: the limits set during the call must not apply to it", got, want)
 	}
 	if errs := s.GetErrors(); len(errs) != 1 {
-		t.Errorf("GetErrors() = %q, want only the 404", ct1Messages(errs))
+		t.Errorf("GetErrors() = %q, want only the 404", messagesOf(errs))
 	}
-	if got := ct1Locs(midURLs); !slices.Equal(got, before) {
+	if got := locsOf(midURLs); !slices.Equal(got, before) {
 		t.Errorf("the slice taken during the call changed: %q", got)
 	}
 	if len(midErrs) != 1 {
-		t.Errorf("the error slice taken during the call changed: %q", ct1Messages(midErrs))
+		t.Errorf("the error slice taken during the call changed: %q", messagesOf(midErrs))
 	}
 	// The next call has the new limits.
 	ct1Within(t, ct1Guard, "the next Parse", func() {
@@ -267,7 +267,7 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 		t.Errorf("at most %d requests in flight (want 1), %d requests (want %d)", most.Load(), srv.Hits("/sitemap.xml"), callers)
 	}
 	if s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
-		t.Errorf("after the calls: %d URLs, errors %q; want the one URL of the last call", s.GetURLCount(), ct1Messages(s.GetErrors()))
+		t.Errorf("after the calls: %d URLs, errors %q; want the one URL of the last call", s.GetURLCount(), messagesOf(s.GetErrors()))
 	}
 }
 
@@ -291,10 +291,10 @@ func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if got := ct1Locs(sa.GetURLs()); !slices.Equal(got, []string{"https://example.com/a"}) {
+	if got := locsOf(sa.GetURLs()); !slices.Equal(got, []string{"https://example.com/a"}) {
 		t.Errorf("instance a: %q", got)
 	}
-	if got := ct1Locs(sb.GetURLs()); !slices.Equal(got, []string{"https://example.com/b1", "https://example.com/b2"}) {
+	if got := locsOf(sb.GetURLs()); !slices.Equal(got, []string{"https://example.com/b1", "https://example.com/b2"}) {
 		t.Errorf("instance b: %q", got)
 	}
 }
@@ -378,6 +378,6 @@ func TestCt1EveryMethodConcurrently(t *testing.T) {
 		}
 	}
 	if nets != 1 || s.GetErrorsCount() != 5 {
-		t.Errorf("errors %q, want the 404 and four validation errors", ct1Messages(s.GetErrors()))
+		t.Errorf("errors %q, want the 404 and four validation errors", messagesOf(s.GetErrors()))
 	}
 }
