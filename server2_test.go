@@ -227,7 +227,6 @@ func ct2Gzip(t testing.TB, s string) []byte {
 	return buf.Bytes()
 }
 
-
 // ct2Of returns the errors of type T (a pointer to one of the error types).
 func ct2Of[T error](errs []error) []T {
 	var out []T
