@@ -10,6 +10,7 @@ type ConfigError struct {
 	Err   error  // why the value was rejected
 }
 
+// Error returns the message, of the form config "field": cause.
 func (e *ConfigError) Error() string { return fmt.Sprintf("config %q: %v", e.Field, e.Err) }
 
 // Unwrap returns the cause.
@@ -23,6 +24,7 @@ type NetworkError struct {
 	Err error  // the cause
 }
 
+// Error returns the message, of the form fetch "URL": cause.
 func (e *NetworkError) Error() string { return fmt.Sprintf("fetch %q: %v", e.URL, e.Err) }
 
 // Unwrap returns the cause.
@@ -40,6 +42,7 @@ type ParseError struct {
 	Err error // the cause
 }
 
+// Error returns the message, of the form parse "URL": cause.
 func (e *ParseError) Error() string { return fmt.Sprintf("parse %q: %v", e.URL, e.Err) }
 
 // Unwrap returns the cause.
@@ -53,6 +56,7 @@ type ValidationError struct {
 	Err error // the cause
 }
 
+// Error returns the message, of the form validate "URL": cause.
 func (e *ValidationError) Error() string { return fmt.Sprintf("validate %q: %v", e.URL, e.Err) }
 
 // Unwrap returns the cause.
