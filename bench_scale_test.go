@@ -28,13 +28,42 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
+// The inputs, each generated on first use only, so that a benchmark's heap
+// holds no input of another.
 var (
-	benchOnce                       sync.Once
-	benchW1, benchW2, benchW1gz     []byte
-	benchW2gz, benchRSS, benchText  []byte
-	benchW3Index, benchW3Child      []byte
-	benchW3Children, benchW3PerFile = 200, 5000
+	benchW1   = sync.OnceValue(func() []byte { return benchURLSet(50_000, 0, "www.example.com") })
+	benchW2   = sync.OnceValue(func() []byte { return benchURLSet(50_000, -1, "www.example.com") })
+	benchW1gz = sync.OnceValue(func() []byte { return benchGzip(benchW1()) })
+	benchW2gz = sync.OnceValue(func() []byte { return benchGzip(benchW2()) })
+	benchRSS  = sync.OnceValue(func() []byte {
+		var rss bytes.Buffer
+		rss.WriteString(`<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><link>https://www.example.com/</link>` + "\n")
+		for i := range 10_000 {
+			fmt.Fprintf(&rss, "<item><title>Post number %d</title><link>https://www.example.com/blog/%d/a-post-about-things</link><pubDate>Mon, %02d Jan 2024 10:%02d:00 GMT</pubDate><description>Some words about post %d, which are not read.</description></item>\n", i, i, 1+i%28, i%60, i)
+		}
+		rss.WriteString("</channel></rss>\n")
+		return rss.Bytes()
+	})
+	benchText = sync.OnceValue(func() []byte {
+		var text bytes.Buffer
+		for i := range 50_000 {
+			fmt.Fprintf(&text, "https://www.example.com/products/category-%d/item-%d-with-a-longer-slug.html\n", i%97, i)
+		}
+		return text.Bytes()
+	})
+	benchW3Index = sync.OnceValue(func() []byte {
+		var idx bytes.Buffer
+		idx.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := range benchW3Children {
+			fmt.Fprintf(&idx, "<sitemap><loc>/sitemap-%d.xml</loc><lastmod>2024-01-15</lastmod></sitemap>\n", i)
+		}
+		idx.WriteString(`</sitemapindex>`)
+		return idx.Bytes()
+	})
+	benchW3Child = sync.OnceValue(func() []byte { return benchURLSet(benchW3PerFile, 0, "www.example.com") })
 )
+
+const benchW3Children, benchW3PerFile = 200, 5000
 
 func benchGzip(b []byte) []byte {
 	var buf bytes.Buffer
@@ -67,34 +96,6 @@ func benchURLSet(n, images int, host string) []byte {
 	}
 	b.WriteString("</urlset>\n")
 	return b.Bytes()
-}
-
-func benchInputs() {
-	benchOnce.Do(func() {
-		benchW1 = benchURLSet(50_000, 0, "www.example.com")
-		benchW2 = benchURLSet(50_000, -1, "www.example.com")
-		benchW1gz, benchW2gz = benchGzip(benchW1), benchGzip(benchW2)
-		var rss bytes.Buffer
-		rss.WriteString(`<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><link>https://www.example.com/</link>` + "\n")
-		for i := range 10_000 {
-			fmt.Fprintf(&rss, "<item><title>Post number %d</title><link>https://www.example.com/blog/%d/a-post-about-things</link><pubDate>Mon, %02d Jan 2024 10:%02d:00 GMT</pubDate><description>Some words about post %d, which are not read.</description></item>\n", i, i, 1+i%28, i%60, i)
-		}
-		rss.WriteString("</channel></rss>\n")
-		benchRSS = rss.Bytes()
-		var text bytes.Buffer
-		for i := range 50_000 {
-			fmt.Fprintf(&text, "https://www.example.com/products/category-%d/item-%d-with-a-longer-slug.html\n", i%97, i)
-		}
-		benchText = text.Bytes()
-		var idx bytes.Buffer
-		idx.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-		for i := range benchW3Children {
-			fmt.Fprintf(&idx, "<sitemap><loc>/sitemap-%d.xml</loc><lastmod>2024-01-15</lastmod></sitemap>\n", i)
-		}
-		idx.WriteString(`</sitemapindex>`)
-		benchW3Index = idx.Bytes()
-		benchW3Child = benchURLSet(benchW3PerFile, 0, "www.example.com")
-	})
 }
 
 // benchParse parses doc passed in as content, b.N times. size is the
@@ -143,33 +144,35 @@ func benchRawToken(b *testing.B, doc []byte) {
 }
 
 func BenchmarkW1URLSet(b *testing.B) {
-	benchInputs()
-	b.Run("parse", func(b *testing.B) { benchParse(b, benchW1, len(benchW1), "https://www.example.com/sitemap.xml") })
-	b.Run("parse-gzip", func(b *testing.B) { benchParse(b, benchW1gz, len(benchW1), "https://www.example.com/sitemap.xml.gz") })
-	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchW1) })
+	b.Run("parse", func(b *testing.B) { benchParse(b, benchW1(), len(benchW1()), "https://www.example.com/sitemap.xml") })
+	b.Run("parse-gzip", func(b *testing.B) {
+		benchParse(b, benchW1gz(), len(benchW1()), "https://www.example.com/sitemap.xml.gz")
+	})
+	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchW1()) })
 }
 
 func BenchmarkW2ImageURLSet(b *testing.B) {
-	benchInputs()
-	b.Run("parse", func(b *testing.B) { benchParse(b, benchW2, len(benchW2), "https://www.example.com/sitemap.xml") })
-	b.Run("parse-gzip", func(b *testing.B) { benchParse(b, benchW2gz, len(benchW2), "https://www.example.com/sitemap.xml.gz") })
-	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchW2) })
+	b.Run("parse", func(b *testing.B) { benchParse(b, benchW2(), len(benchW2()), "https://www.example.com/sitemap.xml") })
+	b.Run("parse-gzip", func(b *testing.B) {
+		benchParse(b, benchW2gz(), len(benchW2()), "https://www.example.com/sitemap.xml.gz")
+	})
+	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchW2()) })
 }
 
 func BenchmarkRSS10k(b *testing.B) {
-	benchInputs()
-	b.Run("parse", func(b *testing.B) { benchParse(b, benchRSS, len(benchRSS), "https://www.example.com/feed.xml") })
-	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchRSS) })
+	b.Run("parse", func(b *testing.B) { benchParse(b, benchRSS(), len(benchRSS()), "https://www.example.com/feed.xml") })
+	b.Run("floor-rawtoken", func(b *testing.B) { benchRawToken(b, benchRSS()) })
 }
 
 func BenchmarkText50k(b *testing.B) {
-	benchInputs()
-	b.Run("parse", func(b *testing.B) { benchParse(b, benchText, len(benchText), "https://www.example.com/sitemap.txt") })
+	b.Run("parse", func(b *testing.B) {
+		benchParse(b, benchText(), len(benchText()), "https://www.example.com/sitemap.txt")
+	})
 	b.Run("floor-linescan", func(b *testing.B) {
-		b.SetBytes(int64(len(benchText)))
+		b.SetBytes(int64(len(benchText())))
 		b.ReportAllocs()
 		for range b.N {
-			sc := bufio.NewScanner(bytes.NewReader(benchText))
+			sc := bufio.NewScanner(bytes.NewReader(benchText()))
 			n := 0
 			for sc.Scan() {
 				if bytes.HasPrefix(sc.Bytes(), []byte("http")) {
@@ -191,19 +194,21 @@ func benchW3Server(b *testing.B, latency time.Duration) *httptest.Server {
 			time.Sleep(latency)
 		}
 		if r.URL.Path == "/index.xml" {
-			w.Write(benchW3Index)
+			w.Write(benchW3Index())
 			return
 		}
-		w.Write(benchW3Child)
+		w.Write(benchW3Child())
 	}))
 	b.Cleanup(srv.Close)
 	return srv
 }
 
 // benchPeak samples the heap in use while f runs and reports the largest
-// value seen as the metric peak-MiB.
+// value seen, above the heap in use before, as the metric peak-MiB.
 func benchPeak(b *testing.B, f func()) {
 	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -225,11 +230,10 @@ func benchPeak(b *testing.B, f func()) {
 	f()
 	close(stop)
 	<-done
-	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-MiB")
+	b.ReportMetric(float64(peak.Load()-min(peak.Load(), before.HeapInuse))/(1<<20), "peak-MiB")
 }
 
 func BenchmarkW3Index(b *testing.B) {
-	benchInputs()
 	for _, latency := range []time.Duration{0, 20 * time.Millisecond} {
 		srv := benchW3Server(b, latency)
 		name := fmt.Sprintf("latency=%v", latency)
@@ -270,18 +274,17 @@ func TestBenchInputsParse(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("60 MB of input: too slow under -short or the race detector")
 	}
-	benchInputs()
 	for name, tc := range map[string]struct {
 		doc    []byte
 		url    string
 		urls   int
 		images int
 	}{
-		"W1":      {benchW1gz, "https://www.example.com/sitemap.xml", 50_000, 0},
-		"W2":      {benchW2gz, "https://www.example.com/sitemap.xml", 50_000, 175_000},
-		"RSS":     {benchRSS, "https://www.example.com/feed.xml", 10_000, 0},
-		"Text":    {benchText, "https://www.example.com/sitemap.txt", 50_000, 0},
-		"W3child": {benchW3Child, "https://www.example.com/s.xml", benchW3PerFile, 0},
+		"W1":      {benchW1gz(), "https://www.example.com/sitemap.xml", 50_000, 0},
+		"W2":      {benchW2gz(), "https://www.example.com/sitemap.xml", 50_000, 175_000},
+		"RSS":     {benchRSS(), "https://www.example.com/feed.xml", 10_000, 0},
+		"Text":    {benchText(), "https://www.example.com/sitemap.txt", 50_000, 0},
+		"W3child": {benchW3Child(), "https://www.example.com/s.xml", benchW3PerFile, 0},
 	} {
 		content := string(tc.doc)
 		s, err := sitemap.New().Parse(tc.url, &content)

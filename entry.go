@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file is the translate stage: it checks the raw entries a parse stage
@@ -51,6 +52,8 @@ type doc struct {
 	changeFreqs map[string]*URLChangeFreq
 	times       []LastModTime // what is left of the slabs of newTime and newFloat
 	floats      []float32
+	images      []Image // what is left of the slab of imageSlots
+	arena       []byte  // the chunk intern cuts strings from
 }
 
 func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
@@ -170,7 +173,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		}
 		return "", false
 	}
-	written := string(raw)
+	written := d.intern(raw)
 	loc, err := normalizeLoc(written, d.base, d.strict)
 	if err == nil && d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
@@ -217,6 +220,40 @@ func (d *doc) addURL(u URL) {
 	}
 	last := &d.urls[len(d.urls)-1]
 	*last = append(*last, u)
+}
+
+// arenaChunk is the size of the chunks of bytes that the strings of a
+// document are cut from.
+const arenaChunk = 16 << 10
+
+// intern returns b as a string cut from the document's arena: many short
+// strings share one allocation. Bytes are only ever appended to a chunk,
+// never changed once a string stands on them, so the strings are as
+// immutable as any other.
+func (d *doc) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > arenaChunk/8 {
+		return string(b)
+	}
+	if cap(d.arena)-len(d.arena) < len(b) {
+		d.arena = make([]byte, 0, arenaChunk)
+	}
+	off := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return unsafe.String(&d.arena[off], len(b))
+}
+
+// imageSlots returns an empty slice with room for n images, cut from a
+// slab the document allocates for the images of many URLs at once.
+func (d *doc) imageSlots(n int) []Image {
+	if len(d.images) < n {
+		d.images = make([]Image, max(slabSize, n))
+	}
+	s := d.images[:0:n]
+	d.images = d.images[n:]
+	return s
 }
 
 // slabSize is how many dates or priorities are allocated together.

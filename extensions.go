@@ -22,9 +22,15 @@ const (
 // that are not about a URL name.
 func (d *doc) extensions(e *rawEntry, u *URL) {
 	page := u.Loc
-	for i := range e.images {
-		if im, ok := d.image(&e.images[i], page); ok {
-			u.Images = append(u.Images, im)
+	if len(e.images) > 0 {
+		u.Images = d.imageSlots(len(e.images))
+		for i := range e.images {
+			if im, ok := d.image(&e.images[i], page); ok {
+				u.Images = append(u.Images, im)
+			}
+		}
+		if len(u.Images) == 0 {
+			u.Images = nil
 		}
 	}
 	if e.hasNews {
@@ -53,7 +59,7 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 		}
 		return "", false
 	}
-	written := string(raw)
+	written := d.intern(raw)
 	// Tolerant mode asks no more of the URL than that it is there and of
 	// at most 2,048 characters, counted as written: a character that is
 	// not in ASCII counts once (EXTURL-15, decision).
@@ -76,7 +82,7 @@ func (d *doc) optionalURL(v *value) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	written := string(raw)
+	written := d.intern(raw)
 	out, err := normalizeExtURL(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
@@ -92,17 +98,17 @@ func (d *doc) image(r *rawImage, page string) (Image, bool) {
 	}
 	return Image{
 		Loc:         loc,
-		Title:       str(&r.title),
-		Caption:     str(&r.caption),
-		GeoLocation: str(&r.geoLocation),
+		Title:       d.str(&r.title),
+		Caption:     d.str(&r.caption),
+		GeoLocation: d.str(&r.geoLocation),
 		License:     d.optionalURL(&r.license),
 	}, true
 }
 
 func (d *doc) news(r *rawNews, page string) *News {
 	n := &News{
-		Publication: NewsPublication{Name: str(&r.name), Language: str(&r.language)},
-		Title:       str(&r.title),
+		Publication: NewsPublication{Name: d.str(&r.name), Language: d.str(&r.language)},
+		Title:       d.str(&r.title),
 	}
 	date, ok := d.date(&r.publicationDate, "news:publication_date", false, page)
 	n.PublicationDate = date
@@ -129,13 +135,13 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 	}
 	v := Video{
 		ThumbnailLoc:         thumb,
-		Title:                str(&r.title),
-		Description:          str(&r.description),
+		Title:                d.str(&r.title),
+		Description:          d.str(&r.description),
 		ContentLoc:           d.optionalURL(&r.contentLoc),
 		PlayerLoc:            d.optionalURL(&r.playerLoc),
-		FamilyFriendly:       str(&r.familyFriendly),
-		RequiresSubscription: str(&r.requiresSubscription),
-		Live:                 str(&r.live),
+		FamilyFriendly:       d.str(&r.familyFriendly),
+		RequiresSubscription: d.str(&r.requiresSubscription),
+		Live:                 d.str(&r.live),
 	}
 	v.ExpirationDate, _ = d.date(&r.expirationDate, "video:expiration_date", false, page)
 	v.PublicationDate, _ = d.date(&r.publicationDate, "video:publication_date", false, page)
@@ -154,18 +160,18 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 		}
 	}
 	if r.restriction.set {
-		v.Restriction = &VideoRestriction{Relationship: str(&r.restrictionRel), Value: str(&r.restriction)}
+		v.Restriction = &VideoRestriction{Relationship: d.str(&r.restrictionRel), Value: d.str(&r.restriction)}
 	}
 	if r.platform.set {
-		v.Platform = &VideoPlatform{Relationship: str(&r.platformRel), Value: str(&r.platform)}
+		v.Platform = &VideoPlatform{Relationship: d.str(&r.platformRel), Value: d.str(&r.platform)}
 	}
 	if r.uploader.set {
-		v.Uploader = &VideoUploader{Value: str(&r.uploader), Info: d.optionalURL(&r.uploaderInfo)}
+		v.Uploader = &VideoUploader{Value: d.str(&r.uploader), Info: d.optionalURL(&r.uploaderInfo)}
 	}
 	if r.nTags > 0 {
 		v.Tags = make([]string, r.nTags)
 		for i := range r.nTags {
-			v.Tags[i] = str(&r.tags[i])
+			v.Tags[i] = d.str(&r.tags[i])
 		}
 	}
 	if d.strict {
@@ -232,7 +238,7 @@ func (d *doc) link(r *rawLink, page string) (AlternateLink, bool) {
 	if !ok {
 		return AlternateLink{}, false
 	}
-	l := AlternateLink{Rel: str(&r.rel), Hreflang: str(&r.hreflang), Href: href}
+	l := AlternateLink{Rel: d.str(&r.rel), Hreflang: d.str(&r.hreflang), Href: href}
 	if d.strict {
 		if l.Rel != "alternate" {
 			d.invalid(href, fmt.Errorf("strict mode: alternate link rel %q is not \"alternate\"", l.Rel))
@@ -247,10 +253,4 @@ func (d *doc) link(r *rawLink, page string) (AlternateLink, bool) {
 }
 
 // str returns the text of v without the white space around it.
-func str(v *value) string {
-	t := v.text()
-	if len(t) == 0 {
-		return ""
-	}
-	return string(t)
-}
+func (d *doc) str(v *value) string { return d.intern(v.text()) }
