@@ -150,7 +150,9 @@ func (s *S) SetMaxResponseSize(bytes int64) *S {
 // SetMaxDepth sets how many levels of sitemap indexes are followed; the
 // default is 10. With 1, the sitemaps the document passed to Parse lists are
 // fetched, but not those that one of them lists in turn. A robots.txt is no
-// level. Values below 1 are rejected with a *ConfigError.
+// level. An index whose sitemaps are not followed is reported as a
+// *ParseError wrapping [ErrMaxDepth], naming the index; its sitemaps are still
+// listed by [S.GetSitemaps]. Values below 1 are rejected with a *ConfigError.
 func (s *S) SetMaxDepth(depth int) *S {
 	return s.set(fieldMaxDepth, func() error {
 		if depth < 1 {
@@ -168,23 +170,35 @@ func (s *S) SetMaxConcurrency(n int) *S {
 }
 
 // SetMaxSitemaps sets how many sitemaps a call fetches at most, and how many
-// [S.GetSitemaps] lists; the default is 50,000 and 0 is no limit. The
-// document passed to Parse does not count. Negative values are rejected with
-// a *ConfigError.
+// [S.GetSitemaps] lists; the default is 50,000 and 0 is no limit. Every
+// request counts, whether it succeeds or not, on all levels together; a
+// sitemap listed twice is requested once; the document passed to Parse does
+// not count. The two are counted apart. Once one of them had to leave a
+// sitemap out, a *ParseError wrapping [ErrMaxSitemaps] is recorded, once for
+// the call. Negative values are rejected with a *ConfigError. A call keeps
+// the limit set when it starts.
 func (s *S) SetMaxSitemaps(n int) *S {
 	return s.set(fieldMaxSitemaps, nonNegative("max sitemaps", n), func(c *config) { c.maxSitemaps = n })
 }
 
 // SetMaxURLs sets how many URLs a call collects at most; the default is ten
-// million and 0 is no limit. Negative values are rejected with a
-// *ConfigError.
+// million and 0 is no limit. Only the URLs kept count: not an entry that is
+// not valid, nor a URL the rules of [S.SetRules] leave out. Once the limit is
+// reached, the rest of the document that reached it is left unread, the
+// sitemaps left are not fetched, and a *ParseError wrapping [ErrMaxURLs] is
+// recorded, once for the call. Negative values are rejected with a
+// *ConfigError. A call keeps the limit set when it starts.
 func (s *S) SetMaxURLs(n int) *S {
 	return s.set(fieldMaxURLs, nonNegative("max URLs", n), func(c *config) { c.maxURLs = n })
 }
 
 // SetMaxValidationErrors sets how many *ValidationError values a call
-// records at most; the default is 100,000 and 0 is no limit. Negative values
-// are rejected with a *ConfigError.
+// records at most; the default is 100,000 and 0 is no limit. The validation
+// errors that follow are dropped, and a *ParseError wrapping
+// [ErrMaxValidationErrors] is recorded, once for the call; nothing else is
+// taken off the call, and errors of the other types are always recorded.
+// Negative values are rejected with a *ConfigError. A call keeps the limit
+// set when it starts.
 func (s *S) SetMaxValidationErrors(n int) *S {
 	return s.set(fieldMaxValidationErrors, nonNegative("max validation errors", n), func(c *config) { c.maxValidationErrors = n })
 }
