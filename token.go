@@ -1,7 +1,6 @@
 package sitemap
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -128,11 +127,3 @@ func toName(n xml.Name) xmlName { return xmlName{[]byte(n.Space), []byte(n.Local
 
 // isEOF reports whether err is the clean end of the input.
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
-
-// nameIs reports whether n is the element or attribute space:local.
-func nameIs(n xmlName, space, local string) bool {
-	return string(n.local) == local && string(n.space) == space
-}
-
-// trimSpace returns b without the XML white space around it.
-func trimSpace(b []byte) []byte { return bytes.TrimSpace(b) }
