@@ -693,7 +693,7 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // room for the good sitemap on a loaded machine
 	defer cancel()
 	s := hNew()
 	var err error
