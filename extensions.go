@@ -64,7 +64,7 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 	// at most 2,048 characters, counted as written: a character that is
 	// not in ASCII counts once (EXTURL-15, decision).
 	if !d.strict && (v.cut || len(written) > maxURLLength && utf8.RuneCountInString(written) > maxURLLength) {
-		d.invalid(written, fmt.Errorf("URL is longer than %s characters", "2,048"))
+		d.invalid(written, errTooLong)
 		return "", false
 	}
 	out, err := normalizeExtURL(written, d.strict)

@@ -57,11 +57,9 @@ func errDepthLimit(depth int) error {
 type counter struct {
 	limit int64
 	n     atomic.Int64
-	hit   atomic.Bool // something had to be left out
 }
 
-// take reserves one unit; it reports false, and marks the limit as reached,
-// when none is left.
+// take reserves one unit; it reports false when none is left.
 func (c *counter) take() bool {
 	if c.limit <= 0 {
 		c.n.Add(1)
@@ -70,7 +68,6 @@ func (c *counter) take() bool {
 	for {
 		n := c.n.Load()
 		if n >= c.limit {
-			c.hit.Store(true)
 			return false
 		}
 		if c.n.CompareAndSwap(n, n+1) {
