@@ -165,7 +165,7 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	if err != nil {
 		base = &url.URL{}
 	}
-	d := newDoc(c, base, final, level)
+	d := newDoc(c, base, final)
 	if err := d.parse(body, robots); err != nil {
 		d.discard()
 		var be *bodyError

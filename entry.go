@@ -36,7 +36,6 @@ type doc struct {
 	c       *call
 	base    *url.URL // the URL the document was served from
 	baseStr string
-	level   int
 	strict  bool
 	format  docFormat
 	lines   int // the URL lines of a text sitemap
@@ -56,8 +55,8 @@ type doc struct {
 	arena       []byte  // the chunk intern cuts strings from
 }
 
-func newDoc(c *call, base *url.URL, baseStr string, level int) *doc {
-	return &doc{c: c, base: base, baseStr: baseStr, level: level, strict: c.cfg.strict}
+func newDoc(c *call, base *url.URL, baseStr string) *doc {
+	return &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict}
 }
 
 // parse decodes body and runs the parse stage its format calls for.

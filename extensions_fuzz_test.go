@@ -108,7 +108,7 @@ func fuzzExtParse(data []byte, strict bool, oneByte bool) fuzzExtResult {
 	cfg.maxValidationErrors = fuzzExtMaxValErrs
 	c := newCall(context.Background(), s, cfg, fuzzExtBase)
 	base, _ := url.Parse(fuzzExtBase)
-	d := newDoc(c, base, fuzzExtBase, 0)
+	d := newDoc(c, base, fuzzExtBase)
 	r := bytes.NewReader(data)
 	var tok tokenizer = newTokenizer(r, strict)
 	if oneByte {

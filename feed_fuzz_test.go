@@ -63,7 +63,7 @@ func fuzzCall(strict bool) (*S, *call, *doc) {
 	s := New().SetStrict(strict).SetMultiThread(false)
 	c := newCall(context.Background(), s, s.cfg, fuzzFeedRoot)
 	base, _ := url.Parse(fuzzFeedRoot)
-	return s, c, newDoc(c, base, fuzzFeedRoot, 0)
+	return s, c, newDoc(c, base, fuzzFeedRoot)
 }
 
 // fuzzCheckURL checks that loc is an absolute HTTP or HTTPS URL that names
@@ -261,7 +261,7 @@ func TestTextSitemapUnderWayAtURLLimit(t *testing.T) {
 		t.Fatal("the URL limit of 1 is not full after one URL")
 	}
 	base, _ := url.Parse("https://example.com/b.txt")
-	d := newDoc(c, base, base.String(), 1)
+	d := newDoc(c, base, base.String())
 	if err := d.parse(strings.NewReader("# pages\nhttps://example.com/b1\nhttps://example.com/b2\n"), false); err != nil {
 		t.Fatalf("parse: %v, want no error for a text sitemap that the URL limit stops", err)
 	}

@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -105,13 +104,3 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 }
 
 func (b *cappedBody) Close() error { return b.rc.Close() }
-
-// describeFetchError turns what get returned into the cause of a
-// *NetworkError.
-func describeFetchError(err error) error {
-	var be *bodyError
-	if errors.As(err, &be) {
-		return be.err
-	}
-	return err
-}
