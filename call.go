@@ -28,6 +28,12 @@ type call struct {
 	mu        sync.Mutex
 	requested map[string]bool // sitemapKey of every sitemap requested
 
+	// listed counts the documents the call has come to know of: the one
+	// passed to Parse and the sitemaps the documents read so far list;
+	// read counts those read. The difference is what S.growURLs expects
+	// to come (more than will, as some are left out or listed twice).
+	listed, docsRead atomic.Int64
+
 	sitemapLimit, urlLimit, valErrLimit sync.Once
 	cut                                 atomic.Bool // the context ended the call early
 
@@ -76,7 +82,7 @@ func (c *call) stopped() bool {
 }
 
 func newCall(ctx context.Context, s *S, cfg config, root string) *call {
-	return &call{
+	c := &call{
 		ctx:       ctx,
 		s:         s,
 		cfg:       cfg,
@@ -88,6 +94,8 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		slots:     newSlots(cfg.maxConcurrency),
 		requested: map[string]bool{},
 	}
+	c.listed.Store(1)
+	return c
 }
 
 // child is a sitemap that a document lists, to be followed.
@@ -146,6 +154,7 @@ func checkRootURL(raw string) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(loc string, content *string, level int, robots bool) ([]child, error) {
+	defer c.docsRead.Add(1)
 	var body io.Reader
 	final := loc
 	if content != nil {
@@ -179,13 +188,19 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		c.record(rerr)
 		return nil, rerr
 	}
-	if !c.s.commit(d.urls, d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
+	deep := level+1 > c.cfg.maxDepth
+	if !deep {
+		c.listed.Add(int64(len(d.children)))
+	}
+	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
+	if !c.s.commit(d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
 		c.limitSitemaps()
 	}
+	d.releaseURLs()
 	for _, err := range d.errs {
 		c.emitItem(item{err: err})
 	}
-	if len(d.children) > 0 && level+1 > c.cfg.maxDepth {
+	if len(d.children) > 0 && deep {
 		for _, ch := range d.children {
 			if c.followed(ch.loc) {
 				c.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
@@ -224,42 +239,53 @@ func matchAny(res []*regexp.Regexp, s string) bool {
 // what they list in turn: one after the other in the order listed, or each
 // in a goroutine of its own once a slot is free.
 func (c *call) follow(children []child, level int) {
-	for _, ch := range children {
-		if c.ctx.Err() != nil {
-			c.cut.Store(true)
+	for i, ch := range children {
+		if !c.followChild(ch, level) {
+			c.listed.Add(-int64(len(children) - i))
 			return
 		}
-		if !c.followed(ch.loc) || !c.claim(ch.key) {
-			continue
-		}
-		if c.urls.full() {
-			// A sitemap is left out: it may hold URLs.
-			c.limitURLs()
-			return
-		}
-		if !c.fetched.take() {
-			c.limitSitemaps()
-			return
-		}
-		if !c.cfg.multiThread {
-			grand, _ := c.read(ch.loc, nil, level, false)
-			c.follow(grand, level+1)
-			continue
-		}
-		if err := c.slots.acquire(c.ctx); err != nil {
-			c.cut.Store(true)
-			return
-		}
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			grand, _ := c.read(ch.loc, nil, level, false)
-			// The slot is given back before the sitemaps this one lists
-			// are followed, which wait for slots of their own.
-			c.slots.release()
-			c.follow(grand, level+1)
-		}()
 	}
+}
+
+// followChild reads the sitemap ch of follow, or has it read; false when
+// the call is to read no more.
+func (c *call) followChild(ch child, level int) bool {
+	if c.ctx.Err() != nil {
+		c.cut.Store(true)
+		return false
+	}
+	if !c.followed(ch.loc) || !c.claim(ch.key) {
+		c.listed.Add(-1)
+		return true
+	}
+	if c.urls.full() {
+		// A sitemap is left out: it may hold URLs.
+		c.limitURLs()
+		return false
+	}
+	if !c.fetched.take() {
+		c.limitSitemaps()
+		return false
+	}
+	if !c.cfg.multiThread {
+		grand, _ := c.read(ch.loc, nil, level, false)
+		c.follow(grand, level+1)
+		return true
+	}
+	if err := c.slots.acquire(c.ctx); err != nil {
+		c.cut.Store(true)
+		return false
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		grand, _ := c.read(ch.loc, nil, level, false)
+		// The slot is given back before the sitemaps this one lists
+		// are followed, which wait for slots of their own.
+		c.slots.release()
+		c.follow(grand, level+1)
+	}()
+	return true
 }
 
 // claim reports whether the sitemap with key has not been requested yet in

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -48,15 +49,22 @@ type doc struct {
 	nURLs    int64 // URLs and validation errors taken from the limits
 	nValErrs int64
 
-	changeFreqs map[string]*URLChangeFreq
-	times       []LastModTime // what is left of the slabs of newTime and newFloat
-	floats      []float32
-	images      []Image // what is left of the slab of imageSlots
-	arena       []byte  // the chunk intern cuts strings from
+	// The values the URLs of the document share, so that many URLs that
+	// give the same date, priority or change frequency hold one copy of
+	// it. A streaming call shares nothing: each URL it hands on is the
+	// loop's own, to change at will.
+	share        bool
+	changeFreqs  map[string]*URLChangeFreq
+	times        []LastModTime // what is left of the slabs of newTime and newFloat
+	sharedTimes  map[time.Time]*LastModTime
+	sharedFloats map[float32]*float32
+	floats       []float32
+	images       []Image // what is left of the slab of imageSlots
+	arena        []byte  // the chunk intern cuts strings from
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	return &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict}
+	return &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, share: c.emit == nil}
 }
 
 // parse decodes body and runs the parse stage its format calls for.
@@ -209,16 +217,34 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 // URLs are copied once, into the results, rather than at every growth.
 const urlChunk = 1024
 
+// urlChunks holds the chunks of documents that have been committed, for the
+// next documents to fill: a call of many large sitemaps then leaves no chunk
+// behind for the garbage collector, only the URLs it keeps.
+var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
+
 func (d *doc) addURL(u URL) {
 	if n := len(d.urls); n == 0 || len(d.urls[n-1]) == cap(d.urls[n-1]) {
-		size := urlChunk
 		if n == 0 {
-			size = 64 // most documents are small
+			d.urls = append(d.urls, make([]URL, 0, 64)) // most documents are small
+		} else {
+			d.urls = append(d.urls, urlChunks.Get().(*[urlChunk]URL)[:0])
 		}
-		d.urls = append(d.urls, make([]URL, 0, size))
 	}
 	last := &d.urls[len(d.urls)-1]
 	*last = append(*last, u)
+}
+
+// releaseURLs gives the document's chunks back to urlChunks once their URLs
+// have been copied into the results. They are cleared first: a pooled chunk
+// must not keep the strings and dates of the URLs alive.
+func (d *doc) releaseURLs() {
+	for _, chunk := range d.urls {
+		if cap(chunk) == urlChunk {
+			clear(chunk)
+			urlChunks.Put((*[urlChunk]URL)(chunk[:urlChunk]))
+		}
+	}
+	d.urls = nil
 }
 
 // arenaChunk is the size of the chunks of bytes that the strings of a
@@ -258,26 +284,57 @@ func (d *doc) imageSlots(n int) []Image {
 // slabSize is how many dates or priorities are allocated together.
 const slabSize = 256
 
-// newTime returns a *LastModTime holding t, from a slab the document
+// maxShared bounds the dates and the priorities a document shares among its
+// URLs, so that a document of all different values costs a bounded map.
+const maxShared = 1024
+
+// newTime returns a *LastModTime holding t. The URLs of a document that
+// give the same date share one (see doc.share): sitemaps tend to repeat a
+// few dates many times over. Other dates are cut from a slab the document
 // allocates for many of them at once, rather than one allocation each.
 func (d *doc) newTime(t time.Time) *LastModTime {
+	if p := d.sharedTimes[t]; p != nil {
+		return p
+	}
 	if len(d.times) == 0 {
 		d.times = make([]LastModTime, slabSize)
 	}
 	p := &d.times[0]
 	d.times = d.times[1:]
 	p.Time = t
+	if !d.share {
+		return p
+	}
+	if d.sharedTimes == nil {
+		d.sharedTimes = make(map[time.Time]*LastModTime)
+	}
+	if len(d.sharedTimes) < maxShared {
+		d.sharedTimes[t] = p
+	}
 	return p
 }
 
-// newFloat returns a *float32 holding f, from a slab like newTime's.
+// newFloat returns a *float32 holding f, shared and cut from a slab as
+// newTime's dates are.
 func (d *doc) newFloat(f float32) *float32 {
+	if p := d.sharedFloats[f]; p != nil {
+		return p
+	}
 	if len(d.floats) == 0 {
 		d.floats = make([]float32, slabSize)
 	}
 	p := &d.floats[0]
 	d.floats = d.floats[1:]
 	*p = f
+	if !d.share {
+		return p
+	}
+	if d.sharedFloats == nil {
+		d.sharedFloats = make(map[float32]*float32)
+	}
+	if len(d.sharedFloats) < maxShared {
+		d.sharedFloats[f] = p
+	}
 	return p
 }
 
@@ -375,17 +432,23 @@ func equalFoldASCII(b []byte, s string) bool {
 	return true
 }
 
-// changeFreq returns the pointer the URLs of the document share for cf.
+// changeFreq returns a *URLChangeFreq holding cf, the one the URLs of the
+// document share for it (see doc.share).
 func (d *doc) changeFreq(cf string) *URLChangeFreq {
 	if p, ok := d.changeFreqs[cf]; ok {
+		return p
+	}
+	p := new(URLChangeFreq)
+	*p = URLChangeFreq(cf)
+	if !d.share {
 		return p
 	}
 	if d.changeFreqs == nil {
 		d.changeFreqs = map[string]*URLChangeFreq{}
 	}
-	p := new(URLChangeFreq)
-	*p = URLChangeFreq(cf)
-	d.changeFreqs[cf] = p
+	if len(d.changeFreqs) < maxShared {
+		d.changeFreqs[cf] = p
+	}
 	return p
 }
 

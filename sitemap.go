@@ -27,6 +27,7 @@ type S struct {
 	// The results of the latest call. urls and errs grow by append only, so
 	// that a slice handed out earlier, cut to its length, never changes.
 	urls       []URL
+	urlDocs    int // the documents that added URLs to urls
 	callErrs   []error
 	errs       []error // configErrs then callErrs, as GetErrors returns them
 	sitemaps   []Sitemap
@@ -48,6 +49,7 @@ func New() *S {
 // reset discards the results of the previous call. s.mu is held.
 func (s *S) reset() {
 	s.urls = []URL{}
+	s.urlDocs = 0
 	s.callErrs = nil
 	s.sitemaps = []Sitemap{}
 	s.sitemapPos = map[string]int{}
@@ -125,21 +127,18 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 }
 
 // commit adds what a document yielded to the results. The URLs of a
-// document appear together.
-func (s *S) commit(urls [][]URL, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+// document appear together. docsLeft is about how many documents of the
+// call are still to be read, for growURLs.
+func (s *S) commit(urls [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
 	n := 0
 	for _, chunk := range urls {
 		n += len(chunk)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cap(s.urls)-len(s.urls) < n {
-		// Double the list, rather than grow it by the quarter append
-		// would: a call of a million URLs then copies them about twice in
-		// all, not four or five times.
-		grown := make([]URL, len(s.urls), max(2*cap(s.urls), len(s.urls)+n))
-		copy(grown, s.urls)
-		s.urls = grown
+	if n > 0 {
+		s.urlDocs++
+		s.growURLs(n, docsLeft)
 	}
 	for _, chunk := range urls {
 		s.urls = append(s.urls, chunk...)
@@ -164,6 +163,30 @@ func (s *S) commit(urls [][]URL, sitemaps []Sitemap, keys []string, errs []error
 		s.sitemaps = append(s.sitemaps, sm)
 	}
 	return listedAll
+}
+
+// growURLs makes room in s.urls for n more URLs, where about docsLeft
+// documents are still to come. s.mu is held.
+//
+// The list is one array, since GetURLs hands it out as it is, so each
+// growth copies it and leaves the old array to the garbage collector: for a
+// call of a million URLs, the last growth alone leaves tens of megabytes.
+// The list therefore doubles, rather than grow by the quarter append would,
+// which copies the URLs about once in all rather than four times; but it
+// doubles no further than the documents still to come need, at the rate of
+// URLs per document so far. That estimate only ever lowers the growth, to a
+// quarter at the least, so a wrong one costs no more than doubling does:
+// a few more copies where it is too low, none where it is too high.
+func (s *S) growURLs(n, docsLeft int) {
+	need := len(s.urls) + n
+	if need <= cap(s.urls) {
+		return
+	}
+	expect := need + need/s.urlDocs*docsLeft
+	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), 2*cap(s.urls))
+	grown := make([]URL, len(s.urls), max(size, need))
+	copy(grown, s.urls)
+	s.urls = grown
 }
 
 // record adds one error of the call to the results.

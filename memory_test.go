@@ -1,0 +1,254 @@
+package sitemap
+
+// Tests of how the results are held in memory: the growth of the list of
+// URLs, the chunks documents fill and give back, and the dates and
+// priorities the URLs of a document share (issue 7, "Memory").
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// memIndexServer serves /index.xml, listing children sitemaps of perChild
+// URLs each, /s-<i>.xml. The URLs of child i are /p/<i>/<j>, and the
+// lastmod and priority of each are given by lastmod(i, j) and priority(i, j).
+func memIndexServer(t *testing.T, children, perChild int, lastmod func(i, j int) string, priority func(i, j int) string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		if r.URL.Path == "/index.xml" {
+			b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := range children {
+				fmt.Fprintf(&b, "<sitemap><loc>/s-%d.xml</loc></sitemap>", i)
+			}
+			b.WriteString(`</sitemapindex>`)
+			w.Write([]byte(b.String()))
+			return
+		}
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/s-%d.xml", &i); err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for j := range perChild {
+			fmt.Fprintf(&b, "<url><loc>http://%s/p/%d/%d</loc><lastmod>%s</lastmod><priority>%s</priority></url>",
+				r.Host, i, j, lastmod(i, j), priority(i, j))
+		}
+		b.WriteString(`</urlset>`)
+		w.Write([]byte(b.String()))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func memSameDate(i, j int) string { return "2024-01-15" }
+func memSamePrio(i, j int) string { return "0.5" }
+func memDayOf(i, j int) time.Time {
+	return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i*10_000+j)
+}
+func memDistinctDate(i, j int) string { return memDayOf(i, j).Format("2006-01-02") }
+
+// With the sitemaps of an index all of one size, the estimate of growURLs is
+// right, and the list of URLs grows to what the call keeps, with at most the
+// quarter to spare that the smallest growth leaves, rather than doubling
+// past it (to 16,000 for 9,250 URLs, 12,800 for 10,000).
+func TestGrowURLsToWhatTheIndexHolds(t *testing.T) {
+	for _, tc := range []struct{ children, perChild int }{{1, 700}, {10, 100}, {37, 250}, {200, 50}} {
+		srv := memIndexServer(t, tc.children, tc.perChild, memSameDate, memSamePrio)
+		s, err := New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tc.children * tc.perChild
+		if got := s.GetURLCount(); got != want {
+			t.Fatalf("%+v: %d URLs, want %d", tc, got, want)
+		}
+		if got := cap(s.urls); got > want+want/4 {
+			t.Errorf("%+v: the list of URLs has room for %d, want %d and at most a quarter more", tc, got, want)
+		}
+	}
+}
+
+// An estimate that is too high (one large sitemap among small ones) costs no
+// more room than doubling would: the list never grows past twice what it
+// held, nor past what the call keeps when the growth was the last.
+func TestGrowURLsNoMoreThanDoubling(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		switch r.URL.Path {
+		case "/index.xml":
+			b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := range 50 {
+				fmt.Fprintf(&b, "<sitemap><loc>/s-%d.xml</loc></sitemap>", i)
+			}
+			b.WriteString(`</sitemapindex>`)
+		case "/s-0.xml":
+			b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for j := range 5000 {
+				fmt.Fprintf(&b, "<url><loc>http://%s/big/%d</loc></url>", r.Host, j)
+			}
+			b.WriteString(`</urlset>`)
+		default:
+			fmt.Fprintf(&b, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://%s%s/page</loc></url></urlset>`, r.Host, r.URL.Path)
+		}
+		w.Write([]byte(b.String()))
+	}))
+	defer srv.Close()
+	s, err := New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.GetURLCount(); n != 5049 {
+		t.Fatalf("%d URLs, want 5049", n)
+	}
+	// 5,000 first, then 49 single URLs: the first growth after 5,000 may
+	// at most double the list.
+	if c := cap(s.urls); c > 2*5000 {
+		t.Errorf("the list of URLs has room for %d, more than twice the 5,000 it held", c)
+	}
+}
+
+// The chunks a document fills are given back and filled by the next
+// documents, of the same call and of later ones: the URLs kept must not
+// change when that happens, nor a list handed out by an earlier call.
+func TestReusedChunksLeaveResultsAlone(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		srv := memIndexServer(t, 6, 3*urlChunk+17, memDistinctDate, func(i, j int) string { return fmt.Sprintf("0.%d", j%10) })
+		s := New().SetMultiThread(multi)
+		check := func(urls []URL) {
+			t.Helper()
+			seen := map[string]bool{}
+			for _, u := range urls {
+				var i, j int
+				if _, err := fmt.Sscanf(u.Loc[strings.Index(u.Loc, "/p/"):], "/p/%d/%d", &i, &j); err != nil {
+					t.Fatalf("multi=%v: %q: %v", multi, u.Loc, err)
+				}
+				if seen[u.Loc] {
+					t.Fatalf("multi=%v: %s twice", multi, u.Loc)
+				}
+				seen[u.Loc] = true
+				if u.LastMod == nil || !u.LastMod.Equal(memDayOf(i, j)) {
+					t.Fatalf("multi=%v: %s has lastmod %v, want %v", multi, u.Loc, u.LastMod, memDayOf(i, j))
+				}
+				if u.Priority == nil || *u.Priority != float32(j%10)/10 {
+					t.Fatalf("multi=%v: %s has priority %v, want 0.%d", multi, u.Loc, u.Priority, j%10)
+				}
+			}
+			if len(seen) != 6*(3*urlChunk+17) {
+				t.Fatalf("multi=%v: %d URLs", multi, len(seen))
+			}
+		}
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+			t.Fatal(err)
+		}
+		first := s.GetURLs()
+		check(first)
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+			t.Fatal(err)
+		}
+		check(s.GetURLs())
+		check(first)
+	}
+}
+
+// The URLs of a document that give the same date or priority share one
+// value; those that give different ones keep their own, however many
+// different values a document gives (more than maxShared here).
+func TestSharedDatesAndPriorities(t *testing.T) {
+	srv := memIndexServer(t, 1, 2*maxShared+5, func(i, j int) string {
+		if j%2 == 0 {
+			return "2024-01-15T10:00:00+02:00"
+		}
+		return memDistinctDate(i, j)
+	}, func(i, j int) string {
+		if j%2 == 0 {
+			return "0.8"
+		}
+		return fmt.Sprintf("0.%04d", j)
+	})
+	s, err := New().Parse(srv.URL+"/s-0.xml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != 2*maxShared+5 {
+		t.Fatalf("%d URLs", len(urls))
+	}
+	even := time.Date(2024, 1, 15, 8, 0, 0, 0, time.UTC)
+	for j, u := range urls {
+		if j%2 == 0 {
+			if u.LastMod != urls[0].LastMod || u.Priority != urls[0].Priority {
+				t.Fatalf("URL %d: the same date and priority as URL 0 are not shared", j)
+			}
+			if !u.LastMod.Equal(even) || *u.Priority != 0.8 {
+				t.Fatalf("URL %d: %v %v", j, u.LastMod, *u.Priority)
+			}
+			continue
+		}
+		if !u.LastMod.Equal(memDayOf(0, j)) {
+			t.Fatalf("URL %d: lastmod %v, want %v", j, u.LastMod, memDayOf(0, j))
+		}
+		if want := float32(j) / 10000; *u.Priority != want {
+			t.Fatalf("URL %d: priority %v, want %v", j, *u.Priority, want)
+		}
+		if j > 1 && (u.LastMod == urls[j-2].LastMod || u.Priority == urls[j-2].Priority) {
+			t.Fatalf("URL %d shares a date or priority with URL %d, which differs", j, j-2)
+		}
+	}
+	// What URLs() yields is the caller's own, shared or not.
+	var copies []URL
+	for u := range s.URLs() {
+		copies = append(copies, u)
+		if len(copies) == 3 {
+			break
+		}
+	}
+	*copies[0].LastMod = LastModTime{}
+	*copies[0].Priority = 0
+	if !urls[2].LastMod.Equal(even) || *urls[2].Priority != 0.8 || copies[2].LastMod.IsZero() {
+		t.Error("changing a copy from URLs() reached the URLs the instance keeps")
+	}
+}
+
+// A streaming call shares nothing between the URLs it hands on: each is the
+// loop's own, and changing a value through one of its pointers changes no
+// other URL.
+func TestStreamSharesNothing(t *testing.T) {
+	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>
+<url><loc>https://example.com/b</loc><lastmod>2024-01-15</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>
+</urlset>`
+	var urls []URL
+	for u, err := range New().Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls = append(urls, u)
+	}
+	if len(urls) != 2 || urls[0].LastMod == nil || urls[0].ChangeFreq == nil || urls[0].Priority == nil {
+		t.Fatalf("%+v", urls)
+	}
+	*urls[0].LastMod = LastModTime{}
+	*urls[0].ChangeFreq = ChangeFreqNever
+	*urls[0].Priority = 1
+	b := urls[1]
+	if !b.LastMod.Equal(time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)) || *b.ChangeFreq != ChangeFreqDaily || *b.Priority != 0.5 {
+		t.Errorf("changing the first URL streamed changed the second: %v %v %v", b.LastMod, *b.ChangeFreq, *b.Priority)
+	}
+
+	// Parse, which keeps the URLs, shares the values.
+	s, err := New().Parse("https://example.com/sitemap.xml", &content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := s.GetURLs()
+	if kept[0].LastMod != kept[1].LastMod || kept[0].ChangeFreq != kept[1].ChangeFreq || kept[0].Priority != kept[1].Priority {
+		t.Error("the URLs Parse keeps do not share the values they have in common")
+	}
+}
