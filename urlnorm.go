@@ -568,9 +568,8 @@ func encodeTail(s string, from int) string {
 	first := -1
 	var inQuery, inFragment, firstInQuery, firstInFragment bool
 	for i := from; i < len(s); i++ {
-		c := s[i]
-		if c > ' ' && c < 0x7F && c != '%' && c != '?' && c != '#' && !isForbidden(c) {
-			continue // the common case, kept short
+		if plainTail[s[i]] {
+			continue // the common case, kept to one load
 		}
 		if escapeAt(s, i, &inQuery, &inFragment) {
 			if n == 0 {
@@ -598,6 +597,16 @@ func encodeTail(s string, from int) string {
 	}
 	return b.String()
 }
+
+// plainTail holds the bytes encodeTail passes over without a second look:
+// those of ASCII that are printable, but for % ? # and the characters of
+// isForbidden.
+var plainTail = func() (t [256]bool) {
+	for c := '!'; c < 0x7F; c++ {
+		t[c] = c != '%' && c != '?' && c != '#' && !isForbidden(byte(c))
+	}
+	return t
+}()
 
 // escapeAt tells whether s[i] is to be percent-encoded, and keeps track of
 // whether i is in the query or in the fragment.
