@@ -58,7 +58,8 @@ func putReader(br *bufio.Reader) {
 
 // decode undoes the compression of r and drops a byte order mark. maxSize
 // caps the content, decompressed. done gives the buffers back once the
-// document is read.
+// document is read; it closes r when r is an io.Closer that a goroutine of
+// decode is still reading from.
 func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err error) {
 	br := getReader(&limitedReader{r: r, left: maxSize,
 		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}})
@@ -74,10 +75,14 @@ func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err err
 			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		zr := getReader(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		if c, ok := r.(io.Closer); ok {
+			ra.abort = c.Close
+		}
+		zr := getReader(ra)
 		// zr, not out: a return with an error sets out to nil before done
-		// runs.
-		out, done = zr, func() { putReader(zr); putReader(br) }
+		// runs. The read-ahead ends first, as it reads from br.
+		out, done = zr, func() { ra.close(); putReader(zr); putReader(br) }
 	}
 	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
 		out.Discard(3)
@@ -85,6 +90,120 @@ func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err err
 		return nil, done, err
 	}
 	return out, done, nil
+}
+
+// readAhead reads from r in a goroutine of its own, a few blocks ahead of
+// its reader. It puts the decompression of a gzip document on a second core,
+// beside the parse stage, rather than before it: on two cores, a gzipped
+// document is parsed in about the time of a plain one, not that plus the
+// time of inflating it.
+type readAhead struct {
+	full  chan aheadBlock // blocks read, in order
+	free  chan *[aheadSize]byte
+	stop  chan struct{} // closed by close
+	ended chan struct{} // closed when the goroutine has ended
+	cur   aheadBlock    // the block being read
+	off   int
+
+	// abort, when set, ends a read of the goroutine that waits on the
+	// network, for close: it closes the response body.
+	abort func() error
+}
+
+// aheadBlock is what one read of readAhead's goroutine yielded: bytes, and
+// the error that ended the reading, if any.
+type aheadBlock struct {
+	buf *[aheadSize]byte
+	n   int
+	err error
+}
+
+const (
+	aheadSize   = 64 << 10 // the size of a block
+	aheadBlocks = 4        // how many blocks a read-ahead reads ahead at most
+)
+
+var aheadBuffers = sync.Pool{New: func() any { return new([aheadSize]byte) }}
+
+func newReadAhead(r io.Reader) *readAhead {
+	ra := &readAhead{
+		full:  make(chan aheadBlock, aheadBlocks),
+		free:  make(chan *[aheadSize]byte, aheadBlocks),
+		stop:  make(chan struct{}),
+		ended: make(chan struct{}),
+	}
+	for range aheadBlocks {
+		ra.free <- aheadBuffers.Get().(*[aheadSize]byte)
+	}
+	go ra.fill(r)
+	return ra
+}
+
+// fill reads r into free blocks until it fails or ends, or until close.
+func (ra *readAhead) fill(r io.Reader) {
+	defer close(ra.ended)
+	for {
+		var buf *[aheadSize]byte
+		select {
+		case buf = <-ra.free:
+		case <-ra.stop:
+			return
+		}
+		// One read, not a loop to fill the block: what has come is handed
+		// on at once, so that a document that arrives slowly is parsed as
+		// it arrives.
+		n, err := r.Read(buf[:])
+		if n == 0 && err == nil {
+			ra.free <- buf
+			continue
+		}
+		select {
+		case ra.full <- aheadBlock{buf, n, err}:
+		case <-ra.stop:
+			ra.free <- buf
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (ra *readAhead) Read(p []byte) (int, error) {
+	for ra.cur.buf == nil || ra.off == ra.cur.n {
+		if ra.cur.err != nil {
+			return 0, ra.cur.err
+		}
+		if ra.cur.buf != nil {
+			ra.free <- ra.cur.buf // never blocks: free holds every block
+		}
+		ra.cur, ra.off = <-ra.full, 0
+	}
+	n := copy(p, ra.cur.buf[ra.off:ra.cur.n])
+	ra.off += n
+	return n, nil
+}
+
+// close ends the goroutine, waits for it, and gives the blocks back.
+func (ra *readAhead) close() {
+	close(ra.stop)
+	select {
+	case <-ra.ended:
+	default:
+		if ra.abort != nil {
+			ra.abort()
+		}
+		<-ra.ended
+	}
+	if ra.cur.buf != nil {
+		ra.free <- ra.cur.buf
+	}
+	for len(ra.full) > 0 {
+		ra.free <- (<-ra.full).buf
+	}
+	for len(ra.free) > 0 {
+		aheadBuffers.Put(<-ra.free)
+	}
 }
 
 // gzipError is the cause of content that could not be decompressed.

@@ -1,11 +1,15 @@
 package sitemap_test
 
 import (
+	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gositemap/sitemap"
 )
@@ -386,5 +390,77 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 			}
 			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/after.xml"})
 		})
+	}
+}
+
+// A gzipped document is inflated by a goroutine of its own, ahead of the
+// parse stage (readAhead in decode.go). When the parse stops before the end
+// of the document (here: a streaming loop that breaks at its first URL, and
+// a strict-mode syntax error), the call must not wait for that goroutine's
+// read of a server that has stopped sending: it closes the body and
+// returns.
+func TestCT2GzipStalledBodyDoesNotHoldTheCall(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/gzip")
+		z := gzip.NewWriter(w)
+		fmt.Fprintf(z, `<urlset xmlns="%s"><url><loc>http://%s/a</loc></url>`, ct2NS, r.Host)
+		if r.URL.Path == "/broken.xml.gz" {
+			// What the decode stage peeks at, and then the error, well
+			// before the stall: the parse ends while the read-ahead
+			// waits for the network.
+			fmt.Fprintf(z, "%s</urlset junk>", strings.Repeat(" ", 2<<10))
+		} else {
+			// More than the read-ahead and the buffers of the decode
+			// stage hold: the stream's loop breaks while the read-ahead
+			// waits for room.
+			for i := range 5000 {
+				fmt.Fprintf(z, "<url><loc>http://%s/p/%d</loc></url>\n", r.Host, i)
+			}
+		}
+		z.Flush()
+		w.(http.Flusher).Flush()
+		select { // the rest of the document never comes
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+
+	done := make(chan string, 2)
+	go func() {
+		s := sitemap.New().SetFetchTimeout(60)
+		n := 0
+		for u, err := range s.Stream(context.Background(), srv.URL+"/stalled.xml.gz", nil) {
+			if err != nil {
+				done <- "stream: " + err.Error()
+				return
+			}
+			if u.Loc != srv.URL+"/a" {
+				done <- "stream: got " + u.Loc
+				return
+			}
+			n++
+			break
+		}
+		done <- fmt.Sprintf("stream: %d URLs", n)
+	}()
+	go func() {
+		s, err := sitemap.New().SetFetchTimeout(60).SetStrict(true).Parse(srv.URL+"/broken.xml.gz", nil)
+		var pe *sitemap.ParseError
+		done <- fmt.Sprintf("strict: %v %t", s.GetURLCount(), errors.As(err, &pe))
+	}()
+	want := map[string]bool{"stream: 1 URLs": true, "strict: 0 true": true}
+	for range 2 {
+		select {
+		case got := <-done:
+			if !want[got] {
+				t.Errorf("got %q, want one of %v", got, want)
+			}
+			delete(want, got)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("a call still waits on a body the server stopped sending; left: %v", want)
+		}
 	}
 }
