@@ -189,6 +189,24 @@ func BenchmarkText50k(b *testing.B) {
 			}
 		}
 	})
+	// A second reference, beside the floor: the same scan keeping each
+	// URL line as a string, the least a parser that returns the URLs does.
+	b.Run("ref-linescan-kept", func(b *testing.B) {
+		b.SetBytes(int64(len(benchText())))
+		b.ReportAllocs()
+		for range b.N {
+			sc := bufio.NewScanner(bytes.NewReader(benchText()))
+			var lines []string
+			for sc.Scan() {
+				if bytes.HasPrefix(sc.Bytes(), []byte("http")) {
+					lines = append(lines, sc.Text())
+				}
+			}
+			if len(lines) != 50_000 {
+				b.Fatal(len(lines))
+			}
+		}
+	})
 }
 
 // benchW3Server serves the W3 index and its children, each response
