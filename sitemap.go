@@ -201,6 +201,10 @@ func (s *S) record(err error) {
 // instance keeps: it must not be changed, the URLs in it included. It has no
 // spare capacity, so append copies it, and it never changes afterwards. It
 // is never nil. For URLs of the caller's own, use [S.URLs].
+//
+// To keep millions of URLs in little memory, the URLs of one document that
+// give the same date, priority or change frequency point to one value:
+// what a pointer of one URL points to is another's too.
 func (s *S) GetURLs() []URL {
 	s.mu.Lock()
 	defer s.mu.Unlock()
