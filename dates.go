@@ -278,7 +278,7 @@ func rfc822Zone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 		return offsetZone(s[i] == '-', hh, mm)
 	}
 	for _, z := range rfc822Zones {
-		if len(z.name) == n-i && equalFoldDateName(s, i, z.name) {
+		if len(z.name) == n-i && equalFoldLetters(s, i, z.name) {
 			return z.loc, true
 		}
 	}
@@ -398,17 +398,18 @@ func dateNameIndex[T ~string | ~[]byte](s T, i, width int, names string) int {
 		return -1
 	}
 	for k := 0; k+width <= len(names); k += width {
-		if equalFoldDateName(s, i, names[k:k+width]) {
+		if equalFoldLetters(s, i, names[k:k+width]) {
 			return k / width
 		}
 	}
 	return -1
 }
 
-// equalFoldDateName reports whether s[i:i+len(name)] is name without
-// regard to case. name holds only ASCII letters, which is what lets a byte
-// be folded by its 0x20 bit alone. s must hold len(name) bytes from i.
-func equalFoldDateName[T ~string | ~[]byte](s T, i int, name string) bool {
+// equalFoldLetters reports whether s[i:i+len(name)] is name without regard
+// to case. name holds only ASCII letters (a date's month, day or zone, a
+// change frequency), which is what lets a byte be folded by its 0x20 bit
+// alone. s must hold len(name) bytes from i.
+func equalFoldLetters[T ~string | ~[]byte](s T, i int, name string) bool {
 	for k := range len(name) {
 		if s[i+k]|0x20 != name[k]|0x20 {
 			return false

@@ -412,24 +412,11 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 // reports whether it is one of the protocol's.
 func changeFreqOf(raw []byte, strict bool) (cf string, known bool) {
 	for _, v := range [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever} {
-		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldASCII(raw, string(v)) {
+		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
 			return string(v), true
 		}
 	}
 	return string(raw), false
-}
-
-func equalFoldASCII(b []byte, s string) bool {
-	for i := range len(b) {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // changeFreq returns a *URLChangeFreq holding cf, the one the URLs of the
