@@ -37,10 +37,10 @@ type call struct {
 	sitemapLimit, urlLimit, valErrLimit sync.Once
 	cut                                 atomic.Bool // the context ended the call early
 
-	// A streaming call (S.Stream) hands its URLs and errors to emit
-	// instead of keeping the URLs; stop is closed when the loop that reads
-	// them has ended.
-	emit chan<- item
+	// A streaming call (S.Stream) hands its URLs and errors to emit, in
+	// batches, instead of keeping the URLs; stop is closed when the loop
+	// that reads them has ended.
+	emit chan<- []item
 	stop <-chan struct{}
 }
 
@@ -50,15 +50,31 @@ type item struct {
 	err error
 }
 
-// emitItem hands it to the loop of a streaming call; false when the loop
-// has ended. A call that does not stream keeps everything, and emits
-// nothing.
+// streamBatch is how many URLs a document of a streaming call hands on
+// together at most. One send on a channel for each URL cost more than
+// parsing it; a batch of those of the input at hand costs a send for many.
+const streamBatch = 128
+
+// itemBatches holds the batches the loop of a streaming call is done with.
+var itemBatches = sync.Pool{New: func() any { b := make([]item, 0, streamBatch); return &b }}
+
+// emitItem hands it to the loop of a streaming call on its own; false when
+// the loop has ended. A call that does not stream keeps everything, and
+// emits nothing.
 func (c *call) emitItem(it item) bool {
 	if c.emit == nil {
 		return true
 	}
+	b := itemBatches.Get().(*[]item)
+	*b = append((*b)[:0], it)
+	return c.emitBatch(b)
+}
+
+// emitBatch hands the items of b to the loop of a streaming call, which
+// gives b back to itemBatches; false when the loop has ended.
+func (c *call) emitBatch(b *[]item) bool {
 	select {
-	case c.emit <- it:
+	case c.emit <- *b:
 		return true
 	case <-c.stop:
 		return false
@@ -175,7 +191,9 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		base = &url.URL{}
 	}
 	d := newDoc(c, base, final)
-	if err := d.parse(body, robots); err != nil {
+	err = d.parse(body, robots)
+	d.flush()
+	if err != nil {
 		d.discard()
 		var be *bodyError
 		var rerr error

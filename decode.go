@@ -60,9 +60,11 @@ func putReader(br *bufio.Reader) {
 // caps the content, decompressed. done gives the buffers back once the
 // document is read; it closes r when r is an io.Closer that a goroutine of
 // decode is still reading from.
-func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err error) {
-	br := getReader(&limitedReader{r: r, left: maxSize,
-		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}})
+func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, done func(), err error) {
+	var src io.Reader = &limitedReader{r: r, left: maxSize,
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
+	hook := &hookedReader{src, beforeRead}
+	br := getReader(hook)
 	done = func() { putReader(br) }
 	out = br
 	magic, err := br.Peek(2)
@@ -75,11 +77,14 @@ func decode(r io.Reader, maxSize int64) (out *bufio.Reader, done func(), err err
 			return nil, done, gzipError(err)
 		}
 		z.Multistream(false)
+		// The read-ahead's goroutine reads br from now on: the hook runs
+		// above it instead, where the parse stage waits for a block.
+		hook.before = nil
 		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
 		if c, ok := r.(io.Closer); ok {
 			ra.abort = c.Close
 		}
-		zr := getReader(ra)
+		zr := getReader(&hookedReader{ra, beforeRead})
 		// zr, not out: a return with an error sets out to nil before done
 		// runs. The read-ahead ends first, as it reads from br.
 		out, done = zr, func() { ra.close(); putReader(zr); putReader(br) }
@@ -204,6 +209,21 @@ func (ra *readAhead) close() {
 	for len(ra.free) > 0 {
 		aheadBuffers.Put(<-ra.free)
 	}
+}
+
+// hookedReader calls before, when set, ahead of every read of r. Below the
+// buffered reader of the decode stage, it runs when the document has been
+// read as far as it has come and the parse stage asks for more.
+type hookedReader struct {
+	r      io.Reader
+	before func()
+}
+
+func (h *hookedReader) Read(p []byte) (int, error) {
+	if h.before != nil {
+		h.before()
+	}
+	return h.r.Read(p)
 }
 
 // gzipError is the cause of content that could not be decompressed.

@@ -54,6 +54,8 @@ type doc struct {
 	// it. A streaming call shares nothing: each URL it hands on is the
 	// loop's own, to change at will.
 	share        bool
+	pending      *[]item // the batch of a streaming call, see emitURL
+	ended        bool    // the loop of the streaming call has ended
 	changeFreqs  map[string]*URLChangeFreq
 	times        []LastModTime // what is left of the slabs of newTime and newFloat
 	sharedTimes  map[time.Time]*LastModTime
@@ -69,7 +71,11 @@ func newDoc(c *call, base *url.URL, baseStr string) *doc {
 
 // parse decodes body and runs the parse stage its format calls for.
 func (d *doc) parse(body io.Reader, robots bool) error {
-	r, done, err := decode(body, d.c.cfg.maxResponseSize)
+	var beforeRead func()
+	if d.c.emit != nil {
+		beforeRead = func() { d.flush() }
+	}
+	r, done, err := decode(body, d.c.cfg.maxResponseSize, beforeRead)
 	defer done()
 	if err != nil {
 		return unwrapDecode(err)
@@ -124,6 +130,7 @@ func (d *doc) discard() {
 // invalid records a *ValidationError, within the limit of the call.
 func (d *doc) invalid(u string, err error) {
 	if !d.c.valErrs.take() {
+		d.flush()
 		d.c.limitValidationErrors()
 		return
 	}
@@ -156,6 +163,7 @@ func (d *doc) begin() bool {
 		d.lines++
 	}
 	if d.c.urls.full() {
+		d.flush()
 		d.c.limitURLs()
 		return false
 	}
@@ -396,15 +404,47 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	}
 	d.extensions(e, &u)
 	if !d.c.urls.take() {
+		d.flush()
 		d.c.limitURLs()
 		return false
 	}
 	d.nURLs++
 	if d.c.emit != nil {
-		return d.c.emitItem(item{u: u})
+		return d.emitURL(u)
 	}
 	d.addURL(u)
 	return true
+}
+
+// emitURL adds u to the batch the document of a streaming call hands on
+// next; false when the loop has ended.
+func (d *doc) emitURL(u URL) bool {
+	if d.pending == nil {
+		d.pending = itemBatches.Get().(*[]item)
+		*d.pending = (*d.pending)[:0]
+	}
+	*d.pending = append(*d.pending, item{u: u})
+	if len(*d.pending) < streamBatch {
+		return !d.ended
+	}
+	return d.flush()
+}
+
+// flush hands on the URLs of a streaming call's document that wait in its
+// batch: when the batch is full, before the document reads more input
+// (which may mean waiting for the network), and before anything else about
+// the document is recorded, so that the loop gets them in order and without
+// delay. It returns false when the loop has ended.
+func (d *doc) flush() bool {
+	if d.pending == nil || d.ended {
+		return !d.ended
+	}
+	b := d.pending
+	d.pending = nil
+	if !d.c.emitBatch(b) {
+		d.ended = true
+	}
+	return !d.ended
 }
 
 // changeFreqOf returns the <changefreq> value raw stands for: in tolerant

@@ -6,10 +6,12 @@ import (
 )
 
 // Stream runs the same call as [S.ParseContext], with the same settings,
-// limits, rules and scheduler, but hands each URL to the loop as soon as its
-// entry has been checked, instead of keeping it: the URLs of the call are
-// not added to [S.GetURLs], so memory stays flat however many pass through.
-// It is made for crawlers that read millions of URLs.
+// limits, rules and scheduler, but hands each URL to the loop once its entry
+// has been checked, instead of keeping it: the URLs of the call are not
+// added to [S.GetURLs], so memory stays flat however many pass through. It
+// is made for crawlers that read millions of URLs. A document hands its URLs
+// on in small batches, never holding one back while it waits for more of
+// the document to arrive.
 //
 // The loop gets a URL with a nil error, or an error with a zero URL: every
 // error the call records, in the order it records them, among them the one
@@ -42,7 +44,7 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		out := make(chan item, 64)
+		out := make(chan []item, 16)
 		stop := make(chan struct{})
 		c := newCall(ctx, s, cfg, url)
 		c.emit, c.stop = out, stop
@@ -50,14 +52,19 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 			defer close(out)
 			c.run(urlContent)
 		}()
-		for it := range out {
-			if !yield(it.u, it.err) {
-				close(stop)
-				cancel()
-				for range out {
+		for batch := range out {
+			for _, it := range batch {
+				if !yield(it.u, it.err) {
+					close(stop)
+					cancel()
+					for range out {
+					}
+					return
 				}
-				return
 			}
+			clear(batch)
+			batch = batch[:0]
+			itemBatches.Put(&batch)
 		}
 	}
 }
