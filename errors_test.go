@@ -89,32 +89,32 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 			`</urlset>`},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	errs := s.GetErrors()
 	want := []string{
-		`fetch "` + srv.URL + `/missing.xml": unexpected HTTP status 404 Not Found`,
-		`fetch "` + srv.URL + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
-		`parse "` + srv.URL + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
+		`fetch "` + srv.URL("") + `/missing.xml": unexpected HTTP status 404 Not Found`,
+		`fetch "` + srv.URL("") + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
+		`parse "` + srv.URL("") + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
 		`validate "ftp://example.com/file": unsupported scheme "ftp"`,
-		`validate "` + srv.URL + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
-		`validate "` + srv.URL + `/pages.xml": <loc> of an entry is empty or missing`,
-		`fetch "` + srv.URL + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
+		`validate "` + srv.URL("") + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
+		`validate "` + srv.URL("") + `/pages.xml": <loc> of an entry is empty or missing`,
+		`fetch "` + srv.URL("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
 	}
 	if got := messagesOf(errs); !slices.Equal(got, want) {
 		t.Fatalf("errors\n%q\nwant\n%q", got, want)
 	}
 	nets := ct1OfType[*sitemap.NetworkError](errs)
-	if len(nets) != 3 || nets[0].URL != srv.URL+"/missing.xml" || nets[1].URL != srv.URL+"/redirect-404.xml" {
+	if len(nets) != 3 || nets[0].URL != srv.URL("/missing.xml") || nets[1].URL != srv.URL("/redirect-404.xml") {
 		t.Errorf("NetworkErrors %+v", nets)
 	}
 	parses := ct1OfType[*sitemap.ParseError](errs)
-	if len(parses) != 1 || parses[0].URL != srv.URL+"/page.html" || parses[0].Err == nil {
+	if len(parses) != 1 || parses[0].URL != srv.URL("/page.html") || parses[0].Err == nil {
 		t.Errorf("ParseErrors %+v", parses)
 	}
 	vals := ct1OfType[*sitemap.ValidationError](errs)
-	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.URL+"/dated" || vals[2].URL != srv.URL+"/pages.xml" {
+	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.URL("/dated") || vals[2].URL != srv.URL("/pages.xml") {
 		t.Errorf("ValidationErrors %+v", vals)
 	}
 	for _, v := range vals {
@@ -192,20 +192,20 @@ func TestCt1LimitErrors(t *testing.T) {
 		want     string // the message; {base} stands for the server
 		typ      string
 	}{
-		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.URL + "/big.xml", nil, true,
+		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.URL("/big.xml"), nil, true,
 			sitemap.ErrMaxResponseSize, "", "*sitemap.NetworkError"},
 		{"decompressed size", sitemap.New().SetMaxResponseSize(1000), "https://example.com/s.xml.gz", &gz, true,
 			sitemap.ErrMaxResponseSize, "", "*sitemap.ParseError"},
-		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.URL + "/index.xml", nil, false,
+		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
 			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
 		// The depth error names the index by the URL it was served from.
-		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.URL + "/root-moved.xml", nil, false,
+		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.URL("/root-moved.xml"), nil, false,
 			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
-		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.URL + "/index.xml", nil, false,
+		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
 			sitemap.ErrMaxSitemaps, `parse "{base}/index.xml": limit of 1 sitemaps reached`, "*sitemap.ParseError"},
-		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.URL + "/index.xml", nil, false,
+		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.URL("/index.xml"), nil, false,
 			sitemap.ErrMaxURLs, `parse "{base}/index.xml": limit of 1 URLs reached`, "*sitemap.ParseError"},
-		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.URL + "/invalid.xml", nil, false,
+		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.URL("/invalid.xml"), nil, false,
 			sitemap.ErrMaxValidationErrors, `parse "{base}/invalid.xml": limit of 1 validation errors reached`, "*sitemap.ParseError"},
 	}
 	for _, c := range cases {
@@ -235,7 +235,7 @@ func TestCt1LimitErrors(t *testing.T) {
 				t.Errorf("type %s, want %s", got, c.typ)
 			}
 			if c.want != "" {
-				if want := strings.ReplaceAll(c.want, "{base}", srv.URL); e.Error() != want {
+				if want := strings.ReplaceAll(c.want, "{base}", srv.URL("")); e.Error() != want {
 					t.Errorf("message %q, want %q", e.Error(), want)
 				}
 			}
@@ -258,7 +258,7 @@ func TestCt1LimitErrors(t *testing.T) {
 			case errors.As(e, &pe):
 				want := c.url
 				if c.sentinel == sitemap.ErrMaxDepth {
-					want = srv.URL + "/nested.xml"
+					want = srv.URL("/nested.xml")
 				}
 				if pe.URL != want {
 					t.Errorf("ParseError.URL = %q, want %q", pe.URL, want)
@@ -276,7 +276,7 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 		"/html.xml":  {Body: "<html/>"},
 	})
 	s := sitemap.New().SetMaxValidationErrors(1)
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	errs := s.GetErrors()
@@ -298,7 +298,7 @@ func TestCt1GetErrorsList(t *testing.T) {
 		"/index.xml": {Body: ct1Index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	a, b := s.GetErrors(), s.GetErrors()

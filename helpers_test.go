@@ -3,7 +3,6 @@ package sitemap_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +11,7 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct1Resp is what a ct1Server answers for one path. In Body and in the
+// ct1Resp is what ct1Serve answers for one path. In Body and in the
 // values of Header, {base} stands for the URL of the server.
 type ct1Resp struct {
 	Status  int // 0 is 200 OK
@@ -21,69 +20,29 @@ type ct1Resp struct {
 	Handler http.HandlerFunc // when set, it answers instead
 }
 
-// ct1Server is an httptest server on loopback that answers from a map of
-// path → response, 404 for any other path, and counts the requests per path.
-type ct1Server struct {
-	*httptest.Server
-	mu     sync.Mutex
-	hits   map[string]int
-	agents []string // the User-Agent of every request, in order
-}
-
-func ct1Serve(t testing.TB, routes map[string]ct1Resp) *ct1Server {
+// ct1Serve returns a ct2Server that answers each path of routes with its
+// ct1Resp, and any other path with 404.
+func ct1Serve(t testing.TB, routes map[string]ct1Resp) *ct2Server {
 	t.Helper()
-	cs := &ct1Server{hits: map[string]int{}}
-	cs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cs.mu.Lock()
-		cs.hits[r.URL.Path]++
-		cs.agents = append(cs.agents, r.Header.Get("User-Agent"))
-		cs.mu.Unlock()
-		resp, ok := routes[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
+	srv := ct2NewServer(t)
+	expand := func(s string) string { return strings.ReplaceAll(s, "{base}", srv.URL("")) }
+	for path, resp := range routes {
 		if resp.Handler != nil {
-			resp.Handler(w, r)
-			return
+			srv.Handle(path, resp.Handler)
+			continue
 		}
-		for k, v := range resp.Header {
-			w.Header().Set(k, cs.expand(v))
-		}
-		if resp.Status != 0 {
-			w.WriteHeader(resp.Status)
-		}
-		fmt.Fprint(w, cs.expand(resp.Body))
-	}))
-	t.Cleanup(cs.Close)
-	return cs
-}
-
-func (cs *ct1Server) expand(s string) string { return strings.ReplaceAll(s, "{base}", cs.URL) }
-
-// Hits returns how many requests path has had.
-func (cs *ct1Server) Hits(path string) int {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return cs.hits[path]
-}
-
-// Total returns how many requests the server has had.
-func (cs *ct1Server) Total() int {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	n := 0
-	for _, h := range cs.hits {
-		n += h
+		body := expand(resp.Body)
+		srv.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+			for k, v := range resp.Header {
+				w.Header().Set(k, expand(v))
+			}
+			if resp.Status != 0 {
+				w.WriteHeader(resp.Status)
+			}
+			fmt.Fprint(w, body)
+		})
 	}
-	return n
-}
-
-// Agents returns the User-Agent headers of the requests so far.
-func (cs *ct1Server) Agents() []string {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return append([]string(nil), cs.agents...)
+	return srv
 }
 
 // ct1URLSet returns a urlset of the given locations.

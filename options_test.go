@@ -91,7 +91,7 @@ func ct1UARoutes() map[string]ct1Resp {
 // CONFIG-1, UA-1: the default user agent goes with every request.
 func TestCt1DefaultUserAgentIsSent(t *testing.T) {
 	srv := ct1Serve(t, ct1UARoutes())
-	if _, err := sitemap.New().Parse(srv.URL+"/robots.txt", nil); err != nil {
+	if _, err := sitemap.New().Parse(srv.URL("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	agents := srv.Agents()
@@ -116,7 +116,7 @@ func TestCt1SetUserAgentIsSent(t *testing.T) {
 			if custom {
 				s.SetHTTPClient(&http.Client{Timeout: 30 * time.Second})
 			}
-			if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+			if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := srv.Agents(); !slices.Equal(got, []string{"YourUserAgent", "YourUserAgent", "YourUserAgent"}) {
@@ -408,20 +408,20 @@ func TestCt1PatternsApply(t *testing.T) {
 	})
 	long := ct1Pattern(1000, false)
 	s := sitemap.New().SetMultiThread(false).SetFollow([]string{long}).SetRules([]string{long})
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if srv.Hits("/drop.xml") != 0 || srv.Hits("/keep.xml") != 1 {
 		t.Errorf("hits keep=%d drop=%d, want 1 and 0", srv.Hits("/keep.xml"), srv.Hits("/drop.xml"))
 	}
-	if got, want := locsOf(s.GetURLs()), []string{srv.URL + "/keep-1"}; !slices.Equal(got, want) {
+	if got, want := locsOf(s.GetURLs()), []string{srv.URL("/keep-1")}; !slices.Equal(got, want) {
 		t.Errorf("URLs %q, want %q", got, want)
 	}
 	if got := s.GetSitemapCount(); got != 2 {
 		t.Errorf("GetSitemapCount() = %d, want 2: a sitemap not followed is listed", got)
 	}
 	s.SetFollow(nil).SetRules(nil)
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.GetURLCount(); got != 4 {
@@ -445,7 +445,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 		})
 		s := sitemap.New().SetMultiThread(true)
 		done := make(chan error, 1)
-		go func() { _, err := s.Parse(srv.URL+"/index.xml", nil); done <- err }()
+		go func() { _, err := s.Parse(srv.URL("/index.xml"), nil); done <- err }()
 		ct1Recv(t, b.entered, "the first sitemap request")
 		ct1Recv(t, b.entered, "the second sitemap request while the first is open")
 		b.Release()
@@ -473,7 +473,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 		}
 		srv := ct1Serve(t, routes)
 		s := sitemap.New().SetMultiThread(false)
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
 		if most.Load() != 1 {
@@ -543,7 +543,7 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	if s.GetHTTPClient() != client {
 		t.Fatalf("GetHTTPClient() = %p, want %p", s.GetHTTPClient(), client)
 	}
-	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if rt.n != 3 || srv.Total() != 3 {
@@ -565,7 +565,7 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	rt2 := &ct1RoundTripper{}
 	s.SetHTTPClient(&http.Client{Transport: rt2, Timeout: time.Hour})
 	start := time.Now()
-	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	for i, d := range rt2.deadlines {
@@ -580,7 +580,7 @@ func TestCt1SetHTTPClient(t *testing.T) {
 		t.Errorf("GetHTTPClient() = %p after SetHTTPClient(nil)", s.GetHTTPClient())
 	}
 	before := srv.Total()
-	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if rt.n != 3 || rt2.n != 3 || srv.Total() != before+3 {
@@ -606,10 +606,10 @@ func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
 	s := sitemap.New().SetFetchTimeout(1)
 	var err error
 	ct1Within(t, ct1Guard, "Parse with a fetch timeout of 1s", func() {
-		_, err = s.Parse(srv.URL+"/slow.xml", nil)
+		_, err = s.Parse(srv.URL("/slow.xml"), nil)
 	})
 	var ne *sitemap.NetworkError
-	if !errors.As(err, &ne) || ne.URL != srv.URL+"/slow.xml" {
+	if !errors.As(err, &ne) || ne.URL != srv.URL("/slow.xml") {
 		t.Fatalf("Parse() error = %v, want a *NetworkError for the URL", err)
 	}
 	var te net.Error
@@ -628,10 +628,10 @@ func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
 	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: body}})
 	n := int64(len(body))
 	s := sitemap.New().SetMaxResponseSize(n)
-	if _, err := s.Parse(srv.URL+"/sitemap.xml", nil); err != nil || s.GetURLCount() != 1 {
+	if _, err := s.Parse(srv.URL("/sitemap.xml"), nil); err != nil || s.GetURLCount() != 1 {
 		t.Fatalf("limit = body size: err %v, %d URLs", err, s.GetURLCount())
 	}
-	_, err := s.SetMaxResponseSize(n-1).Parse(srv.URL+"/sitemap.xml", nil)
+	_, err := s.SetMaxResponseSize(n-1).Parse(srv.URL("/sitemap.xml"), nil)
 	var ne *sitemap.NetworkError
 	if !errors.As(err, &ne) || !errors.Is(err, sitemap.ErrMaxResponseSize) {
 		t.Fatalf("limit one below the body size: err %v, want a *NetworkError wrapping ErrMaxResponseSize", err)
@@ -693,7 +693,7 @@ func TestCt1ReadConfigurationExample(t *testing.T) {
 // valid value clears only the error of its own setter.
 func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: ct1URLSet("{base}/page")}})
-	url := srv.URL + "/sitemap.xml"
+	url := srv.URL("/sitemap.xml")
 
 	s := sitemap.New().SetMaxDepth(0) // the spec's example
 	for range 2 {

@@ -64,13 +64,13 @@ func TestCt1ParseDocumentKinds(t *testing.T) {
 		"/index.xml":  {Body: ct1Index("{base}/urls.xml")},
 		"/urls.xml":   {Body: ct1URLSet("{base}/page", "/relative")},
 	})
-	want := []string{srv.URL + "/page", srv.URL + "/relative"}
+	want := []string{srv.URL("/page"), srv.URL("/relative")}
 	for _, path := range []string{"/robots.txt", "/index.xml", "/urls.xml"} {
 		for _, given := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s content given=%v", path, given), func(t *testing.T) {
 				var content *string
 				if given {
-					resp, err := http.Get(srv.URL + path)
+					resp, err := http.Get(srv.URL(path))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -80,7 +80,7 @@ func TestCt1ParseDocumentKinds(t *testing.T) {
 					content = &c
 				}
 				before := srv.Hits(path)
-				s, err := sitemap.New().Parse(srv.URL+path, content)
+				s, err := sitemap.New().Parse(srv.URL(path), content)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,16 +191,16 @@ func TestCt1ParseNetworkError(t *testing.T) {
 		want      string // the message, for the status errors the decisions fix
 		sizeLimit bool
 	}{
-		{"404", srv.URL + "/missing.xml", `fetch "` + srv.URL + `/missing.xml": unexpected HTTP status 404 Not Found`, false},
-		{"500", srv.URL + "/error.xml", `fetch "` + srv.URL + `/error.xml": unexpected HTTP status 500 Internal Server Error`, false},
-		{"403", srv.URL + "/forbidden.xml", `fetch "` + srv.URL + `/forbidden.xml": unexpected HTTP status 403 Forbidden`, false},
-		{"204", srv.URL + "/no-content.xml", `fetch "` + srv.URL + `/no-content.xml": unexpected HTTP status 204 No Content`, false},
-		{"redirect to 404", srv.URL + "/moved.xml", `fetch "` + srv.URL + `/moved.xml": unexpected HTTP status 404 Not Found`, false},
-		{"redirect loop", srv.URL + "/loop.xml", "", false},
+		{"404", srv.URL("/missing.xml"), `fetch "` + srv.URL("") + `/missing.xml": unexpected HTTP status 404 Not Found`, false},
+		{"500", srv.URL("/error.xml"), `fetch "` + srv.URL("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`, false},
+		{"403", srv.URL("/forbidden.xml"), `fetch "` + srv.URL("") + `/forbidden.xml": unexpected HTTP status 403 Forbidden`, false},
+		{"204", srv.URL("/no-content.xml"), `fetch "` + srv.URL("") + `/no-content.xml": unexpected HTTP status 204 No Content`, false},
+		{"redirect to 404", srv.URL("/moved.xml"), `fetch "` + srv.URL("") + `/moved.xml": unexpected HTTP status 404 Not Found`, false},
+		{"redirect loop", srv.URL("/loop.xml"), "", false},
 		{"connection refused", refused, "", false},
-		{"body cut short", srv.URL + "/cut.xml", "", false},
-		{"over the size limit, declared", srv.URL + "/big-declared.xml", "", true},
-		{"over the size limit, chunked", srv.URL + "/big-chunked.xml", "", true},
+		{"body cut short", srv.URL("/cut.xml"), "", false},
+		{"over the size limit, declared", srv.URL("/big-declared.xml"), "", true},
+		{"over the size limit, chunked", srv.URL("/big-chunked.xml"), "", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -273,7 +273,7 @@ func TestCt1ParseParseError(t *testing.T) {
 						"/doc.xml":   {Handler: func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, c.content) }},
 						"/moved.xml": {Status: 301, Header: map[string]string{"Location": "{base}/doc.xml"}},
 					})
-					url = srv.URL + "/doc.xml"
+					url = srv.URL("/doc.xml")
 				} else {
 					content = &c.content
 				}
@@ -319,7 +319,7 @@ func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
 		"/nested.xml": {Body: ct1Index("{base}/deeper.xml")},
 	})
 	s := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetMaxURLs(2)
-	_, err := s.Parse(srv.URL+"/index.xml", nil)
+	_, err := s.Parse(srv.URL("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse() = %v, want nil: the document at the url was fetched and parsed", err)
 	}
@@ -345,8 +345,8 @@ func TestCt1ParseIsParseContextBackground(t *testing.T) {
 		"/index.xml":  {Body: ct1Index("{base}/a.xml|2024-01-01T00:00:00Z", "{base}/missing.xml")},
 		"/a.xml":      {Body: ct1URLSet("{base}/1", "/2", "")},
 	})
-	a, errA := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/robots.txt", nil)
-	b, errB := sitemap.New().SetMultiThread(false).ParseContext(context.Background(), srv.URL+"/robots.txt", nil)
+	a, errA := sitemap.New().SetMultiThread(false).Parse(srv.URL("/robots.txt"), nil)
+	b, errB := sitemap.New().SetMultiThread(false).ParseContext(context.Background(), srv.URL("/robots.txt"), nil)
 	if errA != nil || errB != nil {
 		t.Fatalf("errors %v, %v", errA, errB)
 	}

@@ -177,7 +177,7 @@ func TestCt1GetURLsSharedList(t *testing.T) {
 		"/2.xml":     {Body: ct1URLSet("https://example.com/2")},
 		"/3.xml":     {Body: ct1URLSet("https://example.com/3")},
 	})
-	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/index.xml"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,7 +458,7 @@ func TestCt1Counts(t *testing.T) {
 		}
 	}
 	check("new")
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	check("after a call")
@@ -592,11 +592,11 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 				"/e.xml": {Body: ct1URLSet("{base}/e")},
 			})
 			s := sitemap.New().SetMultiThread(multi)
-			if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+			if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 				t.Fatal(err)
 			}
 			sms := s.GetSitemaps()
-			wantLocs := []string{srv.URL + "/c.xml", srv.URL + "/a.xml", srv.URL + "/e.xml", srv.URL + "/b.xml", srv.URL + "/d.xml"}
+			wantLocs := []string{srv.URL("/c.xml"), srv.URL("/a.xml"), srv.URL("/e.xml"), srv.URL("/b.xml"), srv.URL("/d.xml")}
 			if got := sitemapLocsOf(sms); !slices.Equal(got, wantLocs) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, wantLocs)
 			}
@@ -610,7 +610,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 			if sms[4].LastMod == nil || !sms[4].LastMod.Equal(ct1Date(t, "2024-02-01T11:00:00Z")) {
 				t.Errorf("d.xml LastMod = %v, want 2024-02-01T11:00:00Z", sms[4].LastMod)
 			}
-			want := []string{`validate "` + srv.URL + `/b.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}
+			want := []string{`validate "` + srv.URL("") + `/b.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}
 			if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
 				t.Errorf("errors %q, want %q", got, want)
 			}
@@ -618,7 +618,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 				t.Errorf("%d URLs (want 5), b.xml requested %d times (want 1)", s.GetURLCount(), srv.Hits("/b.xml"))
 			}
 			var ve *sitemap.ValidationError
-			if errs := s.GetErrors(); len(errs) == 1 && (!errors.As(errs[0], &ve) || ve.URL != srv.URL+"/b.xml") {
+			if errs := s.GetErrors(); len(errs) == 1 && (!errors.As(errs[0], &ve) || ve.URL != srv.URL("/b.xml")) {
 				t.Errorf("the date error is %#v, want a *ValidationError naming the sitemap", errs[0])
 			}
 		})
@@ -647,11 +647,11 @@ func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
 				"/s.xml":    {Body: ct1URLSet("{base}/page")},
 			})
 			s := sitemap.New().SetMultiThread(false)
-			if _, err := s.Parse(srv.URL+"/root.xml", nil); err != nil {
+			if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
 				t.Fatal(err)
 			}
 			sms := s.GetSitemaps()
-			if got, want := sitemapLocsOf(sms), []string{srv.URL + "/a.xml", srv.URL + "/b.xml", srv.URL + "/s.xml"}; !slices.Equal(got, want) {
+			if got, want := sitemapLocsOf(sms), []string{srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/s.xml")}; !slices.Equal(got, want) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 			}
 			if sms[2].LastMod == nil || !sms[2].LastMod.Equal(ct1Date(t, c.want)) {
@@ -680,10 +680,10 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 		"/after-limit.xml": {Body: ct1URLSet("{base}/3")},
 	})
 	s := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetFollow([]string{`/(urls|missing|deep-index|after-limit|too-deep)\.xml$`})
-	if _, err := s.Parse(srv.URL+"/root.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{srv.URL + "/urls.xml", srv.URL + "/missing.xml", srv.URL + "/skipped-index.xml", srv.URL + "/deep-index.xml", srv.URL + "/after-limit.xml", srv.URL + "/too-deep.xml"}
+	want := []string{srv.URL("/urls.xml"), srv.URL("/missing.xml"), srv.URL("/skipped-index.xml"), srv.URL("/deep-index.xml"), srv.URL("/after-limit.xml"), srv.URL("/too-deep.xml")}
 	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, want) {
 		t.Errorf("GetSitemaps() = %q, want %q", got, want)
 	}
@@ -696,13 +696,13 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 	// Kept back by the URL limit: listed all the same.
 	before := srv.Hits("/after-limit.xml")
 	s = sitemap.New().SetMultiThread(false).SetMaxURLs(2)
-	if _, err := s.Parse(srv.URL+"/root.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if srv.Hits("/after-limit.xml") != before {
 		t.Errorf("after-limit.xml was fetched past the URL limit")
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Contains(got, srv.URL+"/after-limit.xml") {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Contains(got, srv.URL("/after-limit.xml")) {
 		t.Errorf("a sitemap the URL limit kept from being fetched is not listed: %q", got)
 	}
 }
@@ -716,10 +716,10 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 			"/good.xml":  {Body: ct1URLSet("{base}/page")},
 		})
 		s := sitemap.New()
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/good.xml")}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
@@ -732,7 +732,7 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 				t.Errorf("%v is no *ValidationError", err)
 			}
 		}
-		if got := errs[0].Error(); got != `validate "`+srv.URL+`/index.xml": <loc> of an entry is empty or missing` {
+		if got := errs[0].Error(); got != `validate "`+srv.URL("")+`/index.xml": <loc> of an entry is empty or missing` {
 			t.Errorf("empty <loc>: %q", got)
 		}
 		if got := errs[4].Error(); got != `validate "https://:8080/s.xml": missing host` {
@@ -748,10 +748,10 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 			"/good.xml":  {Body: ct1URLSet("{base}/page")},
 		})
 		s := sitemap.New().SetStrict(true)
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/good.xml"}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/good.xml")}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
@@ -772,16 +772,16 @@ func TestCt1GetSitemapsRoot(t *testing.T) {
 		"/a.xml":     {Body: ct1URLSet("{base}/page")},
 	})
 	s := sitemap.New()
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/a.xml"}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/a.xml")}) {
 		t.Errorf("GetSitemaps() = %q, want only a.xml", got)
 	}
-	if _, err := s.Parse(srv.URL+"/self.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/self.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL + "/self.xml", srv.URL + "/a.xml"}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/self.xml"), srv.URL("/a.xml")}) {
 		t.Errorf("GetSitemaps() = %q, want self.xml and a.xml", got)
 	}
 	if srv.Hits("/self.xml") != 1 {
@@ -805,11 +805,11 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 		"/rel.xml":    {Body: ct1URLSet("{base}/rel-page")},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	sms := s.GetSitemaps()
-	want := []string{srv.URL + "/index.xml", srv.URL + "/moved.xml", srv.URL + "/rel.xml"}
+	want := []string{srv.URL("/index.xml"), srv.URL("/moved.xml"), srv.URL("/rel.xml")}
 	if got := sitemapLocsOf(sms); !slices.Equal(got, want) {
 		t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 	}
@@ -838,10 +838,10 @@ func TestCt1ReuseInstance(t *testing.T) {
 	s := sitemap.New().SetMultiThread(false).SetMaxURLs(2)
 	full := func(call int) {
 		t.Helper()
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.URL + "/1", srv.URL + "/2"}) {
+		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.URL("/1"), srv.URL("/2")}) {
 			t.Errorf("call %d: URLs %q", call, got)
 		}
 		if s.GetSitemapCount() != 2 {
@@ -863,8 +863,8 @@ func TestCt1ReuseInstance(t *testing.T) {
 		run  func() error
 	}{
 		{"invalid url", func() error { _, err := s.Parse("ftp://example.com/sitemap.xml", nil); return err }},
-		{"not fetched", func() error { _, err := s.Parse(srv.URL+"/missing.xml", nil); return err }},
-		{"not parsed", func() error { c := "<html/>"; _, err := s.Parse(srv.URL+"/x.xml", &c); return err }},
+		{"not fetched", func() error { _, err := s.Parse(srv.URL("/missing.xml"), nil); return err }},
+		{"not parsed", func() error { c := "<html/>"; _, err := s.Parse(srv.URL("/x.xml"), &c); return err }},
 	}
 	for i, e := range early {
 		t.Run(e.name, func(t *testing.T) {
@@ -885,7 +885,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 		full(3 + len(early))
 		s.SetMaxDepth(0)
 		defer s.SetMaxDepth(10)
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err == nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err == nil {
 			t.Fatal("the call did not fail")
 		}
 		if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 || s.GetErrorsCount() != 1 {
@@ -908,18 +908,18 @@ func TestCt1SequentialOrderRepeats(t *testing.T) {
 	s := sitemap.New().SetMultiThread(false)
 	var first [3][]string
 	for call := range 5 {
-		if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
 			t.Fatal(err)
 		}
 		got := [3][]string{sitemapLocsOf(s.GetSitemaps()), locsOf(s.GetURLs()), messagesOf(s.GetErrors())}
 		if call == 0 {
 			first = got
-			wantSitemaps := []string{srv.URL + "/i1.xml", srv.URL + "/i2.xml", srv.URL + "/a.xml", srv.URL + "/missing-1.xml",
-				srv.URL + "/b.xml", srv.URL + "/c.xml", srv.URL + "/missing-2.xml"}
+			wantSitemaps := []string{srv.URL("/i1.xml"), srv.URL("/i2.xml"), srv.URL("/a.xml"), srv.URL("/missing-1.xml"),
+				srv.URL("/b.xml"), srv.URL("/c.xml"), srv.URL("/missing-2.xml")}
 			if !slices.Equal(got[0], wantSitemaps) {
 				t.Errorf("GetSitemaps() = %q, want %q", got[0], wantSitemaps)
 			}
-			wantURLs := []string{srv.URL + "/a1", srv.URL + "/a2", srv.URL + "/b1", srv.URL + "/c1"}
+			wantURLs := []string{srv.URL("/a1"), srv.URL("/a2"), srv.URL("/b1"), srv.URL("/c1")}
 			if !slices.Equal(got[1], wantURLs) {
 				t.Errorf("GetURLs() = %q, want %q", got[1], wantURLs)
 			}

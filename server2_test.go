@@ -36,7 +36,6 @@ const ct2NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 // answers 404 for a path it does not know.
 type ct2Server struct {
 	*httptest.Server
-	t *testing.T
 
 	// stop is closed when the test ends, before the server is closed, so
 	// that handlers that block let go.
@@ -50,9 +49,11 @@ type ct2Server struct {
 	inflight, maxInflight atomic.Int64
 }
 
-func ct2NewServer(t *testing.T) *ct2Server {
+// ct2NewServer starts a ct2Server with no routes; it is closed when the test
+// ends.
+func ct2NewServer(t testing.TB) *ct2Server {
 	t.Helper()
-	s := &ct2Server{t: t, stop: make(chan struct{}), routes: map[string]http.HandlerFunc{}}
+	s := &ct2Server{stop: make(chan struct{}), routes: map[string]http.HandlerFunc{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	t.Cleanup(func() { close(s.stop) }) // runs first

@@ -101,7 +101,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 	})
 	s := sitemap.New().SetMultiThread(false)
 	done := make(chan error, 1)
-	go func() { _, err := s.Parse(srv.URL+"/index.xml", nil); done <- err }()
+	go func() { _, err := s.Parse(srv.URL("/index.xml"), nil); done <- err }()
 
 	var midURLs []sitemap.URL
 	var midErrs []error
@@ -180,7 +180,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 	}
 	// The next call has the new limits.
 	ct1Within(t, ct1Guard, "the next Parse", func() {
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 			t.Error(err)
 		}
 	})
@@ -226,9 +226,9 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 		wg.Go(func() {
 			var err error
 			if i%2 == 0 {
-				_, err = s.Parse(srv.URL+"/sitemap.xml", nil)
+				_, err = s.Parse(srv.URL("/sitemap.xml"), nil)
 			} else {
-				_, err = s.ParseContext(context.Background(), srv.URL+"/sitemap.xml", nil)
+				_, err = s.ParseContext(context.Background(), srv.URL("/sitemap.xml"), nil)
 			}
 			errs <- err
 		})
@@ -281,8 +281,8 @@ func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
 	})
 	sa, sb := sitemap.New(), sitemap.New()
 	done := make(chan error, 2)
-	go func() { _, err := sa.Parse(srv.URL+"/a.xml", nil); done <- err }()
-	go func() { _, err := sb.Parse(srv.URL+"/b.xml", nil); done <- err }()
+	go func() { _, err := sa.Parse(srv.URL("/a.xml"), nil); done <- err }()
+	go func() { _, err := sb.Parse(srv.URL("/b.xml"), nil); done <- err }()
 	ct1Recv(t, b.entered, "the first instance's request")
 	ct1Recv(t, b.entered, "the second instance's request while the first is open")
 	b.Release()
@@ -316,9 +316,9 @@ func TestCt1EveryMethodConcurrently(t *testing.T) {
 			for i := range 3 {
 				var err error
 				if i%2 == 0 {
-					_, err = s.Parse(srv.URL+"/index.xml", nil)
+					_, err = s.Parse(srv.URL("/index.xml"), nil)
 				} else {
-					_, err = s.ParseContext(context.Background(), srv.URL+"/index.xml", nil)
+					_, err = s.ParseContext(context.Background(), srv.URL("/index.xml"), nil)
 				}
 				if err != nil {
 					t.Error(err)
@@ -364,7 +364,7 @@ func TestCt1EveryMethodConcurrently(t *testing.T) {
 	parsers.Wait()
 	close(stop)
 	readers.Wait()
-	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
+	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s.GetURLCount() != 8 || len(s.GetURLs()) != 8 || s.GetSitemapCount() != 5 {
