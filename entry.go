@@ -61,8 +61,9 @@ type doc struct {
 	sharedTimes  map[time.Time]*LastModTime
 	sharedFloats map[float32]*float32
 	floats       []float32
-	images       []Image // what is left of the slab of imageSlots
-	arena        []byte  // the chunk intern cuts strings from
+	freqs        []URLChangeFreq // what is left of the slab of changeFreq
+	images       []Image         // what is left of the slab of imageSlots
+	arena        []byte          // the chunk intern cuts strings from
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
@@ -459,17 +460,24 @@ func changeFreqOf(raw []byte, strict bool) (cf string, known bool) {
 	return string(raw), false
 }
 
-// changeFreq returns a *URLChangeFreq holding cf, the one the URLs of the
-// document share for it (see doc.share).
+// changeFreq returns a *URLChangeFreq holding cf: the one the URLs of the
+// document that give cf share, or in a streaming call one of the URL's own,
+// cut from a slab (see doc.share).
 func (d *doc) changeFreq(cf string) *URLChangeFreq {
 	if p, ok := d.changeFreqs[cf]; ok {
 		return p
 	}
-	p := new(URLChangeFreq)
-	*p = URLChangeFreq(cf)
 	if !d.share {
+		if len(d.freqs) == 0 {
+			d.freqs = make([]URLChangeFreq, slabSize)
+		}
+		p := &d.freqs[0]
+		d.freqs = d.freqs[1:]
+		*p = URLChangeFreq(cf)
 		return p
 	}
+	p := new(URLChangeFreq)
+	*p = URLChangeFreq(cf)
 	if d.changeFreqs == nil {
 		d.changeFreqs = map[string]*URLChangeFreq{}
 	}
