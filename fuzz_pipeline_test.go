@@ -3,12 +3,14 @@ package sitemap
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
 	"errors"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"unicode/utf16"
 )
@@ -208,4 +210,77 @@ func FuzzRobots(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzStreamAndGzipAgree holds three ways of reading one document to the
+// same result, on any input: Parse of it, Parse of it gzipped (inflated by
+// the read-ahead of decode.go) and Stream of it (URLs handed on in batches
+// flushed before every read). The URLs and the errors must be the same, in
+// the same order.
+func FuzzStreamAndGzipAgree(f *testing.F) {
+	for _, seed := range fuzzPipelineSeeds(f) {
+		f.Add(seed, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return // gzipped already: a second layer is not undone
+		}
+		// One sitemap at a time, so that the errors of the sitemaps a
+		// document lists come in the order listed.
+		parser := func() *S { return fuzzParser(strict).SetMultiThread(false) }
+		content, zipped := string(data), string(fuzzGzip(data))
+		plain, _ := parser().Parse(fuzzSitemapURL, &content)
+		gz, _ := parser().Parse(fuzzSitemapURL, &zipped)
+		var streamed []string
+		var streamErrs []string
+		for u, err := range parser().Stream(context.Background(), fuzzSitemapURL, &content) {
+			if err != nil {
+				streamErrs = append(streamErrs, err.Error())
+				continue
+			}
+			streamed = append(streamed, u.Loc)
+		}
+		locs := func(s *S) (out []string) {
+			for _, u := range s.GetURLs() {
+				out = append(out, u.Loc)
+			}
+			return out
+		}
+		errs := func(s *S) (out []string) {
+			for _, err := range s.GetErrors() {
+				out = append(out, err.Error())
+			}
+			return out
+		}
+		if !slices.Equal(locs(plain), locs(gz)) || !slices.Equal(errs(plain), errs(gz)) {
+			t.Fatalf("gzipped, the document reads otherwise:\nplain %q %q\ngzip  %q %q", locs(plain), errs(plain), locs(gz), errs(gz))
+		}
+		// A streaming call hands on a document's validation errors after
+		// its URLs, where GetErrors has them in the order recorded: the
+		// same set of errors, not the same order. And it hands on the
+		// URLs of a document before it turns out to be broken, where
+		// Parse keeps none of them.
+		want := errs(plain)
+		slices.Sort(want)
+		slices.Sort(streamErrs)
+		sameURLs := slices.Equal(locs(plain), streamed)
+		if !sameURLs && plain.GetURLCount() == 0 {
+			for _, err := range plain.GetErrors() {
+				var pe *ParseError
+				if errors.As(err, &pe) && pe.URL == fuzzSitemapURL && !isLimitError(err) {
+					sameURLs = true
+				}
+			}
+		}
+		if !sameURLs || !slices.Equal(want, streamErrs) {
+			t.Fatalf("streamed, the document reads otherwise:\nparse  %q %q\nstream %q %q", locs(plain), want, streamed, streamErrs)
+		}
+	})
+}
+
+// isLimitError reports whether err is the error of a limit of the call,
+// which, unlike a broken document, costs the URLs read before it nothing.
+func isLimitError(err error) bool {
+	return errors.Is(err, ErrMaxURLs) || errors.Is(err, ErrMaxSitemaps) ||
+		errors.Is(err, ErrMaxValidationErrors) || errors.Is(err, ErrMaxDepth)
 }
