@@ -71,10 +71,11 @@ func ct1OfType[E error](errs []error) []E {
 	return out
 }
 
-// ERRORS-4, ERRORS-5, ERRORS-7, REDIRECT-4, REDIRECT-9: the fields of the
-// errors a call records: a *NetworkError names the URL requested, a
-// *ParseError the URL the document was served from, a *ValidationError the
-// rejected URL or the page or sitemap a value belongs to.
+// ERRORS-4, ERRORS-5, ERRORS-7, REDIRECT-4, REDIRECT-9, TOLERANT-11: the
+// fields of the errors a call records: a *NetworkError names the URL
+// requested, a *ParseError the URL the document was served from, a
+// *ValidationError the rejected URL or the page or sitemap a value belongs
+// to.
 func TestCt1ErrorFieldsFromACall(t *testing.T) {
 	srv := ct1Serve(t, map[string]ct1Resp{
 		"/index.xml":        {Body: ct1Index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
@@ -288,7 +289,8 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 	}
 }
 
-// ERRORS-10, ERRORS-11, ERRORS-12: GetErrors returns the list the instance
+// ERRORS-10, ERRORS-11, ERRORS-12, ERRORS-15 (decision on the order:
+// *ConfigError values first): GetErrors returns the list the instance
 // keeps, without spare capacity, and a slice once returned never changes:
 // not when a setter records or clears an error, not when a call starts.
 func TestCt1GetErrorsList(t *testing.T) {

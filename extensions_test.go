@@ -669,7 +669,8 @@ func TestExtensionVideos(t *testing.T) {
 	second.Title = "Second"
 	extRun(t, []extCase{
 		{
-			// VIDEO-1 to VIDEO-13, VALUE-8: every field with its type.
+			// VIDEO-1 to VIDEO-13, VALUE-8: every field with its type (VIDEO-7:
+			// ViewCount; VIDEO-8: ExpirationDate and PublicationDate).
 			name: "every field, values padded",
 			mode: extBoth,
 			ext:  extVideoXML,
@@ -683,7 +684,7 @@ func TestExtensionVideos(t *testing.T) {
 			want: sitemap.URL{Videos: []sitemap.Video{extFullVideo(), second}},
 		},
 		{
-			// VIDEO-4: a player alone is enough.
+			// VIDEO-4: a player alone is enough; VIDEO-8: no date, nil dates.
 			name: "smallest video strict mode accepts",
 			mode: extBoth,
 			ext:  extMinVideo(""),
@@ -799,9 +800,10 @@ func TestExtensionVideos(t *testing.T) {
 			want: extMinWant(func(v *sitemap.Video) { v.Tags = want33 }),
 		},
 		{
-			// VIDEO-14, VALUE-1, VALUE-2, VALUE-3: each value that cannot be
-			// parsed is nil and reported against the page; the video is
-			// kept, in both modes, and strict mode adds no range error.
+			// VIDEO-14, VALUE-1, VALUE-2, VALUE-3, ERRORS-17: each value that
+			// cannot be parsed is nil and reported against the page; the
+			// video is kept, in both modes, and strict mode adds no range
+			// error.
 			name: "numbers and dates that cannot be parsed",
 			mode: extBoth,
 			ext: extMinVideo(`<video:duration> ten minutes </video:duration>
@@ -832,8 +834,8 @@ func TestExtensionVideos(t *testing.T) {
 			},
 		},
 		{
-			// VALUE-7: an empty number reads as 0; VALUE-6: an empty date
-			// as none.
+			// VALUE-7: an empty number reads as 0; VALUE-6, VIDEO-8: an
+			// empty date as none.
 			name: "empty numbers are 0, empty dates nil",
 			mode: extTolerant,
 			ext: extMinVideo(`<video:duration></video:duration><video:rating> </video:rating><video:view_count/>

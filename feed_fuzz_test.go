@@ -146,7 +146,8 @@ func (r fuzzStageResult) equal(o fuzzStageResult) bool {
 	return r.format == o.format && r.failed == o.failed && slices.Equal(r.locs, o.locs) && slices.Equal(r.errs, o.errs)
 }
 
-// FuzzParseFeed runs arbitrary bytes through the XML parse stage, with the
+// FuzzParseFeed runs arbitrary bytes through the XML parse stage, driven
+// from an io.Reader with no HTTP (ADOPTED-5), with the
 // entries going to the document sink, in both modes; and then through
 // Parse, which also tells the document's format by its content.
 func FuzzParseFeed(f *testing.F) {
@@ -188,7 +189,8 @@ func FuzzParseFeed(f *testing.F) {
 	})
 }
 
-// FuzzParseText runs arbitrary bytes through the text parse stage, with
+// FuzzParseText runs arbitrary bytes through the text parse stage, driven
+// from an io.Reader with no HTTP (ADOPTED-5), with
 // the entries going to the document sink, in both modes, through readers
 // that cut the input anywhere and a line buffer of the smallest size; and
 // then through Parse.

@@ -766,9 +766,10 @@ func TestFeedEncoding(t *testing.T) {
 	feedCheck(t, s, err, []string{"https://example.com/caf%C3%A9"}, nil)
 }
 
-// STRICT-13, TOLERANT-10 and the decisions on the end of a document, for
-// feeds: strict mode rejects a feed that is not well-formed, tolerant mode
-// reads past what it can, but not the end of a document inside an entry.
+// STRICT-13, TOLERANT-10, TOLERANT-13 and the decisions on the end of a
+// document, for feeds: strict mode rejects a feed that is not well-formed,
+// tolerant mode reads past what it can, but not the end of a document
+// inside an entry.
 func TestFeedMalformed(t *testing.T) {
 	cases := []struct {
 		name, doc string

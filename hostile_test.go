@@ -140,6 +140,7 @@ const mib = 1 << 20
 // machine does not turn a test of something else into one of the timeout.
 func hNew() *sitemap.S { return sitemap.New().SetFetchTimeout(60) }
 
+// ADOPTED-2: the decompressed size is capped, whatever the compressed one.
 func TestHostileGzipBomb(t *testing.T) {
 	// 100 members of 10 MiB of zeros each: 1 GiB that compresses to about
 	// 1 MiB. The decompressed size is capped at the response size limit.
@@ -354,6 +355,7 @@ func TestHostileIndexListsItself(t *testing.T) {
 	}
 }
 
+// CTX-4: a call without a deadline ends when every sitemap is handled.
 func TestHostileIndexesListEachOther(t *testing.T) {
 	srv, h := hServe(t, map[string]string{
 		"/a.xml":  hIndex("/b.xml", "/pa.xml"),
@@ -393,6 +395,7 @@ func TestHostileRobotsListsItself(t *testing.T) {
 	}
 }
 
+// CTX-4: a call without a deadline ends when a limit stops it.
 func TestHostileChainDeeperThanDepthLimit(t *testing.T) {
 	docs := map[string]string{}
 	const n = 30
@@ -646,6 +649,7 @@ func TestHostileInvalidUTF8AndNUL(t *testing.T) {
 	}
 }
 
+// ADOPTED-9: no entity a DTD declares is expanded.
 func TestHostileEntityExpansion(t *testing.T) {
 	// A billion laughs: nothing a DTD declares is expanded.
 	var dtd strings.Builder
@@ -683,6 +687,7 @@ func TestHostileEntityExpansion(t *testing.T) {
 	}
 }
 
+// CTX-4: only a deadline bounds the time of a call.
 func TestHostileContextCutsLongCall(t *testing.T) {
 	// A server that never answers; the context's deadline ends the call.
 	block := make(chan struct{})

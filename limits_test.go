@@ -197,7 +197,7 @@ func TestCT2MaxResponseSizeOfAListedSitemap(t *testing.T) {
 }
 
 func TestCT2MaxResponseSizeGzip(t *testing.T) {
-	// MAXSIZE-3, MAXSIZE-4, MAXSIZE-5, LIMITERR-2: the limit caps the
+	// MAXSIZE-3, MAXSIZE-4, MAXSIZE-5, LIMITERR-2, ADOPTED-2: the limit caps the
 	// decompressed content, all members together, fetched or passed in; the
 	// error is a *ParseError naming the URL the document was served from.
 	const limit = 2000
@@ -738,8 +738,8 @@ func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 		urls     []string
 	}{
 		{3, []string{"/index.xml", "/s1.xml", "/s2.xml"}, []string{"https://example.com/s1-1", "https://example.com/s1-2", "https://example.com/s2-1"}},
-		// The limit is full after s1: s2 may hold URLs, so it is reported,
-		// and s2 is not fetched.
+		// MAXURLS-11: the limit is full after s1: s2 may hold URLs, so it
+		// is reported, and s2 is not fetched.
 		{2, []string{"/index.xml", "/s1.xml"}, []string{"https://example.com/s1-1", "https://example.com/s1-2"}},
 	}
 	for _, tt := range tests {

@@ -44,7 +44,8 @@ func mParse(t *testing.T, strict bool, base, content string) (locs, errs []strin
 	return locs, errs
 }
 
-// TestModesLocations runs one <loc> at a time through both modes.
+// TestModesLocations runs one <loc> at a time through both modes, each
+// message as the project fixed it (ERRORS-17).
 func TestModesLocations(t *testing.T) {
 	const base = "https://example.com/sitemap.xml"
 	cases := []struct {
@@ -75,24 +76,24 @@ func TestModesLocations(t *testing.T) {
 		// HOST-2
 		{"host case", "https://Example.com/page", "https://Example.com/page", "", "https://Example.com/page", ""},
 		{"default port", "https://example.com:443/page", "https://example.com:443/page", "", "https://example.com:443/page", ""},
-		// HOST-3, HOST-4
+		// HOST-3, HOST-4, STRICT-3
 		{"other port", "https://example.com:8443/page", "https://example.com:8443/page", "",
 			"", `validate "https://example.com:8443/page": strict mode: host "example.com:8443" does not match sitemap host "example.com"`},
 		{"subdomain", "https://www.example.com/page", "https://www.example.com/page", "",
 			"", `validate "https://www.example.com/page": strict mode: host "www.example.com" does not match sitemap host "example.com"`},
-		// HOST-5
+		// HOST-5, STRICT-3
 		{"protocol", "http://example.com/page", "http://example.com/page", "",
 			"", `validate "http://example.com/page": strict mode: protocol "http" does not match sitemap protocol "https"`},
-		// LOC-2
+		// LOC-2, TOLERANT-11
 		{"no host", "https:///page", "", `validate "https:///page": missing host`, "", `validate "https:///page": missing host`},
 		{"opaque", "https:page", "", `validate "https:page": missing host`, "", `validate "https:page": missing host`},
 		{"port no host", "https://:8080/page", "", `validate "https://:8080/page": missing host`, "", `validate "https://:8080/page": missing host`},
-		// LOC-5, LOC-6, LOC-7
+		// LOC-5, LOC-6, LOC-7, LOC-8 (the errors name the location as written)
 		{"scheme-relative", "//cdn.example.com/page", "https://cdn.example.com/page", "", "", `validate "//cdn.example.com/page": strict mode: URL is not absolute`},
 		{"slashes only", "//", "", `validate "//": missing host`, "", ""},
 		{"three slashes", "///page", "", `validate "///page": missing host`, "", ""},
 		{"unparseable", "//::", "", `validate "//::": parse "https://::": invalid port "::" after host`, "", ""},
-		// ROBOTS-12 for a <loc>
+		// ROBOTS-12 for a <loc>, TOLERANT-11
 		{"ftp", "ftp://example.com/file", "", `validate "ftp://example.com/file": unsupported scheme "ftp"`,
 			"", `validate "ftp://example.com/file": strict mode: unsupported scheme "ftp"`},
 		// VALUE-8
@@ -119,7 +120,8 @@ func TestModesLocations(t *testing.T) {
 	}
 }
 
-// TestModesLength checks the 2,048-character bound (STRICT-7, TOLERANT-6).
+// TestModesLength checks the 2,048-character bound (STRICT-7, TOLERANT-6,
+// TOLERANT-11).
 func TestModesLength(t *testing.T) {
 	const base = "https://example.com/sitemap.xml"
 	prefix := "https://example.com/"
@@ -143,7 +145,7 @@ func TestModesLength(t *testing.T) {
 }
 
 // TestModesIDN reproduces the table of the Internationalised host names
-// section (IDN-2..10).
+// section (IDN-2..10); a sitemap may write a host in either form (IDN-1).
 func TestModesIDN(t *testing.T) {
 	cases := []struct{ base, loc, want string }{
 		{"https://example.com/sitemap.xml", "https://bücher.example/page", "https://xn--bcher-kva.example/page"},
@@ -230,7 +232,10 @@ func TestModesTolerantXML(t *testing.T) {
 }
 
 // TestModesValues covers <changefreq> and <priority> in both modes
-// (STRICT-8, STRICT-9, TOLERANT-7, TOLERANT-9, VALUE-7, VALUE-9).
+// (STRICT-8, STRICT-9, TOLERANT-7, TOLERANT-9, VALUE-7, VALUE-9), a bad
+// <lastmod> or <priority> (STRICT-10, TOLERANT-8), a missing or
+// unparseable priority left nil (GETURLS-12), and the messages the project
+// fixed for them (ERRORS-17).
 func TestModesValues(t *testing.T) {
 	const base = "https://example.com/sitemap.xml"
 	entry := func(inner string) string {

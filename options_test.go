@@ -65,7 +65,8 @@ func TestCt1NewDefaults(t *testing.T) {
 
 var regexp1UA = regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`)
 
-// CONFIG-1..5: the exported constants hold the values the spec gives.
+// CONFIG-1..5: the exported constants hold the values the spec gives
+// (CONFIG-3: DefaultMaxResponseSize is 52428800).
 func TestCt1DefaultConstants(t *testing.T) {
 	if sitemap.DefaultUserAgent != ct1ProjectUserAgent {
 		t.Errorf("DefaultUserAgent = %q", sitemap.DefaultUserAgent)

@@ -145,8 +145,8 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 	}
 }
 
-// PARSE-5: the url is checked only when its content is to be fetched:
-// content passed in is parsed whatever the url.
+// PARSE-5, PARSE-12: the url is checked only when its content is to be
+// fetched: content passed in is parsed whatever the url.
 func TestCt1ParseContentURLUnchecked(t *testing.T) {
 	content := ct1URLSet("https://example.com/page")
 	for _, url := range []string{"ftp://example.com/sitemap.xml", "", "https:///sitemap.xml"} {
@@ -230,7 +230,9 @@ func ct1GzipTruncated(t *testing.T) string {
 	return gz[:len(gz)-12]
 }
 
-// PARSE-7, PARSE-9, ERRORS-5, STRICT-13, GZIP-4, MAXSIZE-4, ENC-9: a
+// PARSE-7, PARSE-9, ERRORS-5, STRICT-13, GZIP-4, MAXSIZE-4, ENC-9,
+// MAXSIZE-8 (decision: content passed in is capped too), TOLERANT-13
+// (decision: a document that ends inside an entry is rejected whole): a
 // document that cannot be parsed is a *ParseError naming the document,
 // for every reason; nothing of it is kept. The same goes for content
 // passed in and for content fetched (named by the URL it was served from).

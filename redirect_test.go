@@ -10,8 +10,9 @@ import (
 )
 
 func TestCT2RedirectSpecExample(t *testing.T) {
-	// REDIRECT-1, REDIRECT-2, REDIRECT-3, REDIRECT-5: http://example.com/
-	// sitemap.xml redirects to https://www.example.com/sitemap.xml.
+	// REDIRECT-1, REDIRECT-2, REDIRECT-3, REDIRECT-5, STRICT-3:
+	// http://example.com/sitemap.xml redirects to
+	// https://www.example.com/sitemap.xml.
 	docs := map[string]string{
 		"http://example.com/sitemap.xml": ct2FakeRedirect + "https://www.example.com/sitemap.xml",
 		"https://www.example.com/sitemap.xml": ct2URLSet(

@@ -145,7 +145,7 @@ func TestCT2RobotsSitemapLines(t *testing.T) {
 		{"indented with a tab", []string{"\tSitemap: {}/a.xml"}, []string{"/a.xml"}},                     // ROBOTS-8
 		{"no space after colon", []string{"Sitemap:{}/a.xml"}, []string{"/a.xml"}},                       // ROBOTS-8
 		{"trailing comment", []string{"Sitemap: {}/a.xml # the main one"}, []string{"/a.xml"}},           // ROBOTS-9
-		{"comment glued to value", []string{"Sitemap: {}/a.xml#note"}, []string{"/a.xml"}},               // ROBOTS-9
+		{"comment glued to value", []string{"Sitemap: {}/a.xml#note"}, []string{"/a.xml"}},               // ROBOTS-9, ROBOTS-10
 		{"commented-out line", []string{"# Sitemap: {}/b.xml", "Sitemap: {}/a.xml"}, []string{"/a.xml"}}, // ROBOTS-9
 		{"indented comment", []string{"  # Sitemap: {}/b.xml"}, nil},                                     // ROBOTS-9
 		{"CRLF line endings", []string{"Sitemap: {}/a.xml\r", "Sitemap: {}/b.xml\r"}, []string{"/a.xml", "/b.xml"}},

@@ -119,6 +119,8 @@ func ct2GatedIndex(srv *ct2Server, n int) (*ct2Gate, []string) {
 
 func TestCT2MaxConcurrencyAtMostN(t *testing.T) {
 	// MAXCONC-1, MAXCONC-2: at most N sitemaps at once, and N are reached.
+	// MAXCONC-10 (decision): the document passed to Parse holds no slot, so
+	// N of the sitemaps it lists are fetched at once, even with N = 1.
 	for _, n := range []int{1, 3, 16} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			srv := ct2NewServer(t)
@@ -354,7 +356,8 @@ func TestCT2MultiThreadURLsOfASitemapStayTogether(t *testing.T) {
 // --- Follow rules ----------------------------------------------------------
 
 func TestCT2FollowRules(t *testing.T) {
-	// FOLLOW-1 … FOLLOW-6, FOLLOW-10
+	// FOLLOW-1 … FOLLOW-6, FOLLOW-10; FOLLOW-2: every case runs with an
+	// index and with a robots.txt as the root, and the rules act alike.
 	setup := func(t *testing.T) *ct2Server {
 		srv := ct2NewServer(t)
 		srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
