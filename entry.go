@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"strconv"
 	"sync"
@@ -49,25 +50,34 @@ type doc struct {
 	nURLs    int64 // URLs and validation errors taken from the limits
 	nValErrs int64
 
+	// A streaming call hands its URLs on in batches (see emitURL).
+	pending *[]item
+	ended   bool // the loop of the streaming call has ended
+
 	// The values the URLs of the document share, so that many URLs that
 	// give the same date, priority or change frequency hold one copy of
 	// it. A streaming call shares nothing: each URL it hands on is the
 	// loop's own, to change at will.
-	share        bool
-	pending      *[]item // the batch of a streaming call, see emitURL
-	ended        bool    // the loop of the streaming call has ended
-	changeFreqs  map[string]*URLChangeFreq
-	times        []LastModTime // what is left of the slabs of newTime and newFloat
-	sharedTimes  map[time.Time]*LastModTime
-	sharedFloats map[float32]*float32
-	floats       []float32
-	freqs        []URLChangeFreq // what is left of the slab of changeFreq
-	images       []Image         // what is left of the slab of imageSlots
-	arena        []byte          // the chunk intern cuts strings from
+	share           bool
+	sharedTimes     map[time.Time]*LastModTime
+	sharedFloats    []*float32 // in sharedFloatsArr, see newFloat
+	sharedFloatsArr [16]*float32
+	knownFreqs      [len(changeFreqValues)]*URLChangeFreq
+	changeFreqs     map[string]*URLChangeFreq // the values of no constant
+
+	// What is left of the slabs that values are cut from, many at once
+	// rather than one allocation each.
+	times  []LastModTime   // newTime
+	floats []float32       // newFloat
+	freqs  []URLChangeFreq // changeFreq, in a streaming call
+	images []Image         // imageSlots
+	arena  []byte          // intern, for strings
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	return &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, share: c.emit == nil}
+	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, share: c.emit == nil}
+	d.sharedFloats = d.sharedFloatsArr[:0]
+	return d
 }
 
 // parse decodes body and runs the parse stage its format calls for.
@@ -293,8 +303,9 @@ func (d *doc) imageSlots(n int) []Image {
 // slabSize is how many dates or priorities are allocated together.
 const slabSize = 256
 
-// maxShared bounds the dates and the priorities a document shares among its
-// URLs, so that a document of all different values costs a bounded map.
+// maxShared bounds the dates and the change frequencies a document shares
+// among its URLs, so that a document of all different values costs a
+// bounded map.
 const maxShared = 1024
 
 // newTime returns a *LastModTime holding t. The URLs of a document that
@@ -324,10 +335,13 @@ func (d *doc) newTime(t time.Time) *LastModTime {
 }
 
 // newFloat returns a *float32 holding f, shared and cut from a slab as
-// newTime's dates are.
+// newTime's dates are. A document gives few priorities (0.1 to 1.0, as a
+// rule): the shared ones are looked up in a short array, not a map.
 func (d *doc) newFloat(f float32) *float32 {
-	if p := d.sharedFloats[f]; p != nil {
-		return p
+	for _, p := range d.sharedFloats {
+		if math.Float32bits(*p) == math.Float32bits(f) {
+			return p
+		}
 	}
 	if len(d.floats) == 0 {
 		d.floats = make([]float32, slabSize)
@@ -335,14 +349,8 @@ func (d *doc) newFloat(f float32) *float32 {
 	p := &d.floats[0]
 	d.floats = d.floats[1:]
 	*p = f
-	if !d.share {
-		return p
-	}
-	if d.sharedFloats == nil {
-		d.sharedFloats = make(map[float32]*float32)
-	}
-	if len(d.sharedFloats) < maxShared {
-		d.sharedFloats[f] = p
+	if d.share && len(d.sharedFloats) < cap(d.sharedFloats) {
+		d.sharedFloats = append(d.sharedFloats, p)
 	}
 	return p
 }
@@ -378,12 +386,12 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	u.LastMod = lastmod
 	keep := ok || !strictURL
 	if raw := e.changefreq.text(); len(raw) > 0 {
-		cf, known := changeFreqOf(raw, d.strict)
-		if !known && d.strict {
+		cf, i := changeFreqOf(raw, d.strict)
+		if i < 0 && d.strict {
 			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
 			keep = false
 		} else {
-			u.ChangeFreq = d.changeFreq(cf)
+			u.ChangeFreq = d.changeFreq(cf, i)
 		}
 	}
 	if e.priority.set {
@@ -449,24 +457,25 @@ func (d *doc) flush() bool {
 }
 
 // changeFreqOf returns the <changefreq> value raw stands for: in tolerant
-// mode a value of the protocol in any letter case is that value. known
-// reports whether it is one of the protocol's.
-func changeFreqOf(raw []byte, strict bool) (cf string, known bool) {
-	for _, v := range [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever} {
+// mode a value of the protocol in any letter case is that value. i is its
+// index in changeFreqValues, or -1 when it is none of the protocol's.
+func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
+	for i, v := range changeFreqValues {
 		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
-			return string(v), true
+			return string(v), i
 		}
 	}
-	return string(raw), false
+	return string(raw), -1
 }
 
-// changeFreq returns a *URLChangeFreq holding cf: the one the URLs of the
+// changeFreqValues are the values of <changefreq> the protocol defines.
+var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever}
+
+// changeFreq returns a *URLChangeFreq holding cf, whose index in
+// changeFreqValues is i (-1 for another value): the one the URLs of the
 // document that give cf share, or in a streaming call one of the URL's own,
 // cut from a slab (see doc.share).
-func (d *doc) changeFreq(cf string) *URLChangeFreq {
-	if p, ok := d.changeFreqs[cf]; ok {
-		return p
-	}
+func (d *doc) changeFreq(cf string, i int) *URLChangeFreq {
 	if !d.share {
 		if len(d.freqs) == 0 {
 			d.freqs = make([]URLChangeFreq, slabSize)
@@ -474,6 +483,16 @@ func (d *doc) changeFreq(cf string) *URLChangeFreq {
 		p := &d.freqs[0]
 		d.freqs = d.freqs[1:]
 		*p = URLChangeFreq(cf)
+		return p
+	}
+	if i >= 0 {
+		if d.knownFreqs[i] == nil {
+			d.knownFreqs[i] = new(URLChangeFreq)
+			*d.knownFreqs[i] = changeFreqValues[i]
+		}
+		return d.knownFreqs[i]
+	}
+	if p, ok := d.changeFreqs[cf]; ok {
 		return p
 	}
 	p := new(URLChangeFreq)
