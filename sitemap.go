@@ -165,25 +165,27 @@ func (s *S) commit(urls [][]URL, docsLeft int, sitemaps []Sitemap, keys []string
 	return listedAll
 }
 
-// growURLs makes room in s.urls for n more URLs, where about docsLeft
-// documents are still to come. s.mu is held.
+// growURLs makes room in s.urls for the n URLs of a document, where about
+// docsLeft documents are still to come. s.mu is held.
 //
 // The list is one array, since GetURLs hands it out as it is, so each
 // growth copies it and leaves the old array to the garbage collector: for a
-// call of a million URLs, the last growth alone leaves tens of megabytes.
-// The list therefore doubles, rather than grow by the quarter append would,
-// which copies the URLs about once in all rather than four times; but it
-// doubles no further than the documents still to come need, at the rate of
-// URLs per document so far. That estimate only ever lowers the growth, to a
-// quarter at the least, so a wrong one costs no more than doubling does:
-// a few more copies where it is too low, none where it is too high.
+// call of a million URLs, the last growths alone leave tens of megabytes and
+// most of the memory the call touches. The list therefore grows toward what
+// the documents still to come are expected to add: as many URLs each as the
+// documents so far, or as this one if it has fewer. It grows by a quarter at
+// the least, so that an estimate too low costs a few more copies, and four
+// times over at the most, so that one too high (a large sitemap among small
+// ones) leaves room bounded by what the list already holds. When all the
+// sitemaps of an index are of one size, as a site's split sitemaps are, the
+// estimate is right and the list ends the size of what the call keeps.
 func (s *S) growURLs(n, docsLeft int) {
 	need := len(s.urls) + n
 	if need <= cap(s.urls) {
 		return
 	}
-	expect := need + need/s.urlDocs*docsLeft
-	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), 2*cap(s.urls))
+	expect := need + min(need/s.urlDocs, n)*docsLeft
+	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), 4*cap(s.urls))
 	grown := make([]URL, len(s.urls), max(size, need))
 	copy(grown, s.urls)
 	s.urls = grown
