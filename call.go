@@ -211,8 +211,12 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		c.listed.Add(int64(len(d.children)))
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
+	full := d.keepURLs()
 	if !c.s.commit(d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
 		c.limitSitemaps()
+	}
+	if full {
+		c.limitURLs()
 	}
 	d.releaseURLs()
 	for _, err := range d.errs {

@@ -47,12 +47,18 @@ type doc struct {
 	keys     []string
 	children []child
 	errs     []error
-	nURLs    int64 // URLs and validation errors taken from the limits
-	nValErrs int64
+	nValErrs int64 // validation errors taken from the limit of the call
+
+	// uncounted are the URLs the document has taken that the URL limit
+	// of the call does not count yet: all of them until the document is
+	// committed, or the batch of a streaming call until it is handed on.
+	// A URL is counted once, then, rather than each on its own in a
+	// counter that every goroutine of the call writes to.
+	uncounted int64
 
 	// A streaming call hands its URLs on in batches (see emitURL).
 	pending *[]item
-	ended   bool // the loop of the streaming call has ended
+	ended   bool // it hands on no more: the loop has ended, or the URL limit is reached
 
 	// The values the URLs of the document share, so that many URLs that
 	// give the same date, priority or change frequency hold one copy of
@@ -134,8 +140,21 @@ func unwrapDecode(err error) error {
 
 // discard gives back what the document took from the limits of the call.
 func (d *doc) discard() {
-	d.c.urls.giveBack(d.nURLs)
 	d.c.valErrs.giveBack(d.nValErrs)
+}
+
+// urlRoom reports whether the URL limit leaves room for one more URL of the
+// document. Other documents read at the same time may take the same room:
+// countURLs settles that when the URLs are counted.
+func (d *doc) urlRoom() bool { return d.c.urls.room(d.uncounted) }
+
+// countURLs counts k URLs of the document against the URL limit of the
+// call, and returns how many of them it leaves room for, which the caller
+// keeps; the rest are left out, and the limit is reported.
+func (d *doc) countURLs(k int64) int64 {
+	got := d.c.urls.takeUpTo(k)
+	d.uncounted -= k
+	return got
 }
 
 // invalid records a *ValidationError, within the limit of the call.
@@ -173,7 +192,7 @@ func (d *doc) begin() bool {
 		// when the URL limit leaves it unread.
 		d.lines++
 	}
-	if d.c.urls.full() {
+	if !d.urlRoom() {
 		d.flush()
 		d.c.limitURLs()
 		return false
@@ -251,6 +270,28 @@ func (d *doc) addURL(u URL) {
 	}
 	last := &d.urls[len(d.urls)-1]
 	*last = append(*last, u)
+}
+
+// keepURLs counts the URLs of a document that is to be committed against the
+// URL limit, and leaves out those it has no room for, which documents read
+// at the same time took; full reports whether it left any out.
+func (d *doc) keepURLs() (full bool) {
+	var n int64
+	for _, chunk := range d.urls {
+		n += int64(len(chunk))
+	}
+	got := d.countURLs(n)
+	if got == n {
+		return false
+	}
+	for i, chunk := range d.urls {
+		if int64(len(chunk)) > got {
+			clear(chunk[got:])
+			d.urls[i] = chunk[:got]
+		}
+		got -= int64(len(d.urls[i]))
+	}
+	return true
 }
 
 // releaseURLs gives the document's chunks back to urlChunks once their URLs
@@ -412,12 +453,12 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return true
 	}
 	d.extensions(e, &u)
-	if !d.c.urls.take() {
+	if !d.urlRoom() {
 		d.flush()
 		d.c.limitURLs()
 		return false
 	}
-	d.nURLs++
+	d.uncounted++
 	if d.c.emit != nil {
 		return d.emitURL(u)
 	}
@@ -450,7 +491,18 @@ func (d *doc) flush() bool {
 	}
 	b := d.pending
 	d.pending = nil
-	if !d.c.emitBatch(b) {
+	full := false
+	if got := d.countURLs(int64(len(*b))); got < int64(len(*b)) {
+		// Documents read at the same time took the room: what does not
+		// fit is left out, after what does.
+		clear((*b)[got:])
+		*b, full = (*b)[:got], true
+	}
+	if len(*b) > 0 && !d.c.emitBatch(b) {
+		d.ended = true
+	}
+	if full && !d.ended {
+		d.c.limitURLs()
 		d.ended = true
 	}
 	return !d.ended

@@ -79,6 +79,24 @@ func (c *counter) take() bool {
 // full reports whether no unit is left.
 func (c *counter) full() bool { return c.limit > 0 && c.n.Load() >= c.limit }
 
+// room reports whether a unit is left once pending more are taken.
+func (c *counter) room(pending int64) bool { return c.limit <= 0 || c.n.Load()+pending < c.limit }
+
+// takeUpTo takes k units, or as many as are left, and returns how many.
+func (c *counter) takeUpTo(k int64) int64 {
+	if c.limit <= 0 {
+		c.n.Add(k)
+		return k
+	}
+	for {
+		n := c.n.Load()
+		got := min(k, max(c.limit-n, 0))
+		if got == 0 || c.n.CompareAndSwap(n, n+got) {
+			return got
+		}
+	}
+}
+
 // giveBack returns k units taken by a document that turned out to be
 // broken, whose entries are discarded.
 func (c *counter) giveBack(k int64) { c.n.Add(-k) }

@@ -269,6 +269,66 @@ func TestStreamHandsOnWhatHasArrived(t *testing.T) {
 	}
 }
 
+// TestStreamURLLimitAcrossGoroutines: sitemaps read at the same time count
+// their URLs as they hand them on, and the limit holds exactly: the loop
+// gets as many URLs as it allows, and the limit's error once.
+func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
+	srv := sIndexSite(t, 12, 300)
+	for range 5 {
+		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
+		n, limits := 0, 0
+		seen := map[string]bool{}
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			switch {
+			case errors.Is(err, sitemap.ErrMaxURLs):
+				limits++
+			case err == nil:
+				n++
+				if seen[u.Loc] {
+					t.Fatalf("%s twice", u.Loc)
+				}
+				seen[u.Loc] = true
+			}
+		}
+		if n != 1000 || limits != 1 {
+			t.Fatalf("the loop got %d URLs and %d limit errors, want 1000 and 1", n, limits)
+		}
+	}
+}
+
+// TestParseURLLimitAcrossGoroutines: the same with Parse, where the URLs of a
+// sitemap are counted when it is committed: a sitemap that the others left
+// less room for than it has keeps the first of its URLs, in order, and the
+// call keeps exactly as many as the limit allows.
+func TestParseURLLimitAcrossGoroutines(t *testing.T) {
+	srv := sIndexSite(t, 6, 2500)
+	for range 5 {
+		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls := s.GetURLs()
+		limits := 0
+		for _, err := range s.GetErrors() {
+			if errors.Is(err, sitemap.ErrMaxURLs) {
+				limits++
+			}
+		}
+		if len(urls) != 7000 || limits != 1 {
+			t.Fatalf("%d URLs and %d limit errors, want 7000 and 1", len(urls), limits)
+		}
+		// Each sitemap's URLs stand together, /sN/0 first, in order.
+		for i := 0; i < len(urls); {
+			doc, _, _ := strings.Cut(strings.TrimPrefix(urls[i].Loc, srv.URL+"/"), "/")
+			for j := 0; i < len(urls) && strings.HasPrefix(urls[i].Loc, srv.URL+"/"+doc+"/"); i, j = i+1, j+1 {
+				if want := fmt.Sprintf("%s/%s/%d", srv.URL, doc, j); urls[i].Loc != want {
+					t.Fatalf("URL %d is %s, want %s", i, urls[i].Loc, want)
+				}
+			}
+		}
+	}
+}
+
 func ExampleS_Stream() {
 	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>/first</loc></url>
