@@ -28,10 +28,10 @@ type call struct {
 	mu        sync.Mutex
 	requested map[string]bool // sitemapKey of every sitemap requested
 
-	// listed counts the documents the call has come to know of: the one
-	// passed to Parse and the sitemaps the documents read so far list;
-	// read counts those read. The difference is what S.growURLs expects
-	// to come (more than will, as some are left out or listed twice).
+	// listed counts the documents the call has come to know of and will
+	// read: the one passed to Parse and the sitemaps the documents read so
+	// far list, less those follow leaves out; docsRead counts those read.
+	// The difference is what S.growURLs expects to come.
 	listed, docsRead atomic.Int64
 
 	sitemapLimit, urlLimit, valErrLimit sync.Once

@@ -57,13 +57,14 @@ func putReader(br *bufio.Reader) {
 }
 
 // decode undoes the compression of r and drops a byte order mark. maxSize
-// caps the content, decompressed. done gives the buffers back once the
+// caps the content, decompressed. beforeRead, when not nil, runs whenever
+// the parse stage has read all that has come and asks for more (a streaming
+// call hands on its URLs then). done gives the buffers back once the
 // document is read; it closes r when r is an io.Closer that a goroutine of
 // decode is still reading from.
 func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, done func(), err error) {
-	var src io.Reader = &limitedReader{r: r, left: maxSize,
-		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
-	hook := &hookedReader{src, beforeRead}
+	hook := &hookedReader{&limitedReader{r: r, left: maxSize,
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}, beforeRead}
 	br := getReader(hook)
 	done = func() { putReader(br) }
 	out = br
