@@ -149,8 +149,8 @@ func (d *doc) discard() {
 func (d *doc) urlRoom() bool { return d.c.urls.room(d.uncounted) }
 
 // countURLs counts k URLs of the document against the URL limit of the
-// call, and returns how many of them it leaves room for, which the caller
-// keeps; the rest are left out, and the limit is reported.
+// call, and returns how many of them it leaves room for: the caller keeps
+// those, leaves out the rest and reports the limit.
 func (d *doc) countURLs(k int64) int64 {
 	got := d.c.urls.takeUpTo(k)
 	d.uncounted -= k
