@@ -82,6 +82,12 @@ func parseText(r *bufio.Reader, sink entrySink) error {
 // hasHTTPPrefix reports whether line begins with http:// or https://, in
 // any letter case.
 func hasHTTPPrefix(line []byte) bool {
-	return len(line) >= 7 && bytes.EqualFold(line[:7], []byte("http://")) ||
-		len(line) >= 8 && bytes.EqualFold(line[:8], []byte("https://"))
+	if len(line) < 7 || !equalFoldLetters(line, 0, "http") {
+		return false
+	}
+	rest := line[4:]
+	if rest[0]|0x20 == 's' {
+		rest = rest[1:]
+	}
+	return bytes.HasPrefix(rest, []byte("://"))
 }
