@@ -23,7 +23,7 @@ import (
 // ended; nothing is recorded about the call being cut short then. The URLs
 // of a document are handed on while it is read, so when a document turns
 // out to be broken further on, its URLs have already been handed on before
-// its *ParseError.
+// its *ParseError; they count against [S.SetMaxURLs] like any other.
 //
 // Like Parse, a streaming call waits for any other call on s to end, and
 // holds s until its loop ends: the body of the loop must not start another
