@@ -329,6 +329,40 @@ func TestParseURLLimitAcrossGoroutines(t *testing.T) {
 	}
 }
 
+// TestStreamBrokenDocumentURLsCount: the URLs a broken document handed on
+// before its error count against the URL limit, as every URL the loop got.
+func TestStreamBrokenDocumentURLsCount(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/index.xml":
+			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>/broken.xml</loc></sitemap><sitemap><loc>/good.xml</loc></sitemap></sitemapindex>`, hNS)
+		case "/broken.xml":
+			fmt.Fprintf(w, `<urlset %s><url><loc>/b1</loc></url><url><loc>/b2</loc></url><url><loc>/b3`, hNS)
+		case "/good.xml":
+			fmt.Fprintf(w, `<urlset %s><url><loc>/g1</loc></url><url><loc>/g2</loc></url><url><loc>/g3</loc></url></urlset>`, hNS)
+		}
+	}))
+	defer srv.Close()
+	var got []string
+	for u, err := range sitemap.New().SetMultiThread(false).SetMaxURLs(3).Stream(context.Background(), srv.URL+"/index.xml", nil) {
+		var pe *sitemap.ParseError
+		switch {
+		case errors.Is(err, sitemap.ErrMaxURLs):
+			got = append(got, "ErrMaxURLs")
+		case errors.As(err, &pe):
+			got = append(got, "ParseError "+strings.TrimPrefix(pe.URL, srv.URL))
+		case err != nil:
+			got = append(got, err.Error())
+		default:
+			got = append(got, strings.TrimPrefix(u.Loc, srv.URL))
+		}
+	}
+	want := []string{"/b1", "/b2", "ParseError /broken.xml", "/g1", "ErrMaxURLs"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the loop got %q, want %q", got, want)
+	}
+}
+
 func ExampleS_Stream() {
 	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>/first</loc></url>
