@@ -47,11 +47,16 @@ func memIndexServer(t *testing.T, children, perChild int, lastmod func(i, j int)
 	return srv
 }
 
+// The values memIndexServer gives: one date and one priority for all URLs,
+// or a day of its own for URL j of child i.
 func memSameDate(i, j int) string { return "2024-01-15" }
+
 func memSamePrio(i, j int) string { return "0.5" }
+
 func memDayOf(i, j int) time.Time {
 	return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i*10_000+j)
 }
+
 func memDistinctDate(i, j int) string { return memDayOf(i, j).Format("2006-01-02") }
 
 // With the sitemaps of an index all of one size, the estimate of growURLs is
