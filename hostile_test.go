@@ -125,13 +125,13 @@ func hOneError[E error](t *testing.T, s *sitemap.S, url string) E {
 	return found[0]
 }
 
-func hParse(t *testing.T, s *sitemap.S, url string, limit time.Duration) (err error, heap uint64) {
+func hParse(t *testing.T, s *sitemap.S, url string, limit time.Duration) (heap uint64, err error) {
 	t.Helper()
 	hGuard(t, limit, func() {
 		heap = hPeakHeap(func() { _, err = s.Parse(url, nil) })
 	})
 	t.Logf("peak heap above baseline: %.1f MiB", float64(heap)/(1<<20))
-	return err, heap
+	return heap, err
 }
 
 const mib = 1 << 20
@@ -151,7 +151,7 @@ func TestHostileGzipBomb(t *testing.T) {
 	bomb := bytes.Repeat(member.Bytes(), 100)
 	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { w.Write(bomb) })
 	s := hNew()
-	err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+	heap, err := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -175,7 +175,7 @@ func TestHostileGzipTruncatedLastMember(t *testing.T) {
 	cut := buf.Bytes()[:buf.Len()-6]
 	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { w.Write(cut) })
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
@@ -196,7 +196,7 @@ func TestHostileMillionNestedElements(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
 			s := hNew().SetStrict(strict)
-			err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+			heap, err := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -228,7 +228,7 @@ func TestHostileHugeLocWithoutEnd(t *testing.T) {
 	// default) ends it.
 	srv := hSite(t, hEndless(`<urlset `+hNS+`><url><loc>https://example.com/`, 'a', 100*mib))
 	s := hNew()
-	err, heap := hParse(t, s, srv.URL+"/index.xml", 30*time.Second)
+	heap, err := hParse(t, s, srv.URL+"/index.xml", 30*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -247,7 +247,7 @@ func TestHostileLongLineInTextSitemap(t *testing.T) {
 	body := "https://example.com/" + strings.Repeat("x", 10*mib) + "\nhttps://example.com/after\n"
 	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
 	s := hNew()
-	err, heap := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
+	heap, err := hParse(t, s, srv.URL+"/index.xml", 20*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -291,7 +291,7 @@ func TestHostileLongLineInRobots(t *testing.T) {
 		fmt.Fprintf(w, `<urlset %s><url><loc>/p</loc></url></urlset>`, hNS)
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/robots.txt", 20*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/robots.txt", 20*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if s.GetURLCount() != 1 {
@@ -343,7 +343,7 @@ func TestHostileIndexListsItself(t *testing.T) {
 	for _, multi := range []bool{true, false} {
 		h.count = map[string]int{}
 		s := hNew().SetMultiThread(multi)
-		if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
 		if h.count["/index.xml"] != 1 || h.count["/good.xml"] != 1 {
@@ -364,7 +364,7 @@ func TestHostileIndexesListEachOther(t *testing.T) {
 		"/pb.xml": `<urlset ` + hNS + `><url><loc>/pb</loc></url></urlset>`,
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/a.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/a.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	for path, n := range h.count {
@@ -387,7 +387,7 @@ func TestHostileRobotsListsItself(t *testing.T) {
 		fmt.Fprintf(w, "Sitemap: %s/robots.txt\n", srv.URL)
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/robots.txt", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/robots.txt", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if n.Load() != 1 {
@@ -405,7 +405,7 @@ func TestHostileChainDeeperThanDepthLimit(t *testing.T) {
 	}
 	srv, h := hServe(t, docs)
 	s := hNew() // depth 10
-	if err, _ := hParse(t, s, srv.URL+"/i0.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/i0.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if got := h.count["/i11.xml"]; got != 0 {
@@ -465,7 +465,7 @@ func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
 		fmt.Fprintf(w, `<urlset %s><url><loc>%s/page</loc></url></urlset>`, hNS, strings.TrimSuffix(r.URL.Path, ".xml"))
 	})
 	s := hNew().SetHTTPClient(&http.Client{Transport: hInProcess{h}})
-	err, heap := hParse(t, s, "https://example.com/index.xml", 60*time.Second)
+	heap, err := hParse(t, s, "https://example.com/index.xml", 60*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -503,7 +503,7 @@ func TestHostileOneByteASecond(t *testing.T) {
 		}
 	})
 	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -513,7 +513,7 @@ func TestHostileOneByteASecond(t *testing.T) {
 func TestHostileBodyNeverEnds(t *testing.T) {
 	srv := hSite(t, hEndless(`<urlset `+hNS+`>`, ' ', 1<<40))
 	s := hNew().SetMaxResponseSize(4 * mib)
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 20*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 20*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -537,7 +537,7 @@ func TestHostileConnectionResetMidBody(t *testing.T) {
 		conn.Close()
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -553,7 +553,7 @@ func TestHostileContentLengthLargerThanBody(t *testing.T) {
 		io.WriteString(w, `<urlset `+hNS+`><url><loc>/x</loc></url></urlset>`)
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -570,7 +570,7 @@ func TestHostileRedirectLoop(t *testing.T) {
 		http.Redirect(w, r, "/bad.xml", http.StatusFound)
 	})
 	s := hNew()
-	if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -585,7 +585,7 @@ func TestHostileErrorStatuses(t *testing.T) {
 				http.Error(w, "no", code)
 			})
 			s := hNew()
-			if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+			if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
 			ne := hOneError[*sitemap.NetworkError](t, s, srv.URL+"/bad.xml")
@@ -613,7 +613,7 @@ func TestHostileDocuments(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
 				srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
 				s := hNew().SetStrict(strict)
-				if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+				if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
 				hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml")
@@ -638,7 +638,7 @@ func TestHostileInvalidUTF8AndNUL(t *testing.T) {
 			body := `<urlset ` + hNS + `><url><loc>` + loc + `</loc></url></urlset>`
 			srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
 			s := hNew()
-			if err, _ := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+			if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
 			// encoding/xml rejects both in either mode: the document is

@@ -55,7 +55,6 @@ func TestCT2RedirectSpecExample(t *testing.T) {
 func TestCT2RedirectAcrossServers(t *testing.T) {
 	// REDIRECT-2, REDIRECT-3, REDIRECT-6, HOST-4: the root, a sitemap of an
 	// index and one a robots.txt names, each redirected to another server.
-	type outcome struct{ urls, rejected []string }
 	for _, via := range []string{"root", "index", "robots.txt"} {
 		for _, strict := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/strict=%v", via, strict), func(t *testing.T) {

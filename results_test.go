@@ -553,7 +553,7 @@ func TestCt1GetSitemapsCopy(t *testing.T) {
 	a[0].Loc = "changed"
 	a[0].LastMod.Time = time.Time{}
 	a[1].LastMod = &sitemap.LastModTime{}
-	a = append(a, sitemap.Sitemap{Loc: "appended"})
+	_ = append(a, sitemap.Sitemap{Loc: "appended"})
 	c := s.GetSitemaps()
 	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) || c[1].LastMod != nil {
 		t.Errorf("changing a returned slice reached the instance: %+v", c)

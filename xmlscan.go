@@ -950,7 +950,6 @@ func (t *scanTokenizer) procInst() (rawKind, error) {
 		for i < len(b) && nameByte[b[i]] {
 			i++
 		}
-		err := errNeedMore
 		if i < len(b) {
 			target := b[2:i]
 			switch {
@@ -970,7 +969,7 @@ func (t *scanTokenizer) procInst() (rawKind, error) {
 				return rawSkip, nil
 			}
 		}
-		if err = t.wait(); err != nil {
+		if err := t.wait(); err != nil {
 			return 0, err
 		}
 	}
