@@ -55,7 +55,8 @@ type item struct {
 // parsing it; a batch of those of the input at hand costs a send for many.
 const streamBatch = 128
 
-// itemBatches holds the batches the loop of a streaming call is done with.
+// itemBatches holds the batches the loop of a streaming call is done with,
+// cleared and empty.
 var itemBatches = sync.Pool{New: func() any { b := make([]item, 0, streamBatch); return &b }}
 
 // emitItem hands it to the loop of a streaming call on its own; false when
@@ -66,7 +67,7 @@ func (c *call) emitItem(it item) bool {
 		return true
 	}
 	b := itemBatches.Get().(*[]item)
-	*b = append((*b)[:0], it)
+	*b = append(*b, it)
 	return c.emitBatch(b)
 }
 

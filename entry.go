@@ -64,12 +64,12 @@ type doc struct {
 	// give the same date, priority or change frequency hold one copy of
 	// it. A streaming call shares nothing: each URL it hands on is the
 	// loop's own, to change at will.
-	share           bool
-	sharedTimes     map[time.Time]*LastModTime
-	sharedFloats    []*float32 // in sharedFloatsArr, see newFloat
-	sharedFloatsArr [16]*float32
-	knownFreqs      [len(changeFreqValues)]*URLChangeFreq
-	changeFreqs     map[string]*URLChangeFreq // the values of no constant
+	share         bool
+	sharedTimes   map[time.Time]*LastModTime
+	sharedFloats  [16]*float32 // the first nSharedFloats, see newFloat
+	nSharedFloats int
+	knownFreqs    [len(changeFreqValues)]*URLChangeFreq
+	changeFreqs   map[string]*URLChangeFreq // the values of no constant
 
 	// What is left of the slabs that values are cut from, many at once
 	// rather than one allocation each.
@@ -81,9 +81,7 @@ type doc struct {
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, share: c.emit == nil}
-	d.sharedFloats = d.sharedFloatsArr[:0]
-	return d
+	return &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, share: c.emit == nil}
 }
 
 // parse decodes body and runs the parse stage its format calls for.
@@ -341,8 +339,21 @@ func (d *doc) imageSlots(n int) []Image {
 	return s
 }
 
-// slabSize is how many dates or priorities are allocated together.
+// slabSize is how many dates, priorities or change frequencies are
+// allocated together.
 const slabSize = 256
+
+// fromSlab returns a pointer to v, cut from *slab, which is refilled with
+// slabSize new values when it runs out: one allocation for many values.
+func fromSlab[T any](slab *[]T, v T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	*p = v
+	return p
+}
 
 // maxShared bounds the dates and the change frequencies a document shares
 // among its URLs, so that a document of all different values costs a
@@ -357,12 +368,7 @@ func (d *doc) newTime(t time.Time) *LastModTime {
 	if p := d.sharedTimes[t]; p != nil {
 		return p
 	}
-	if len(d.times) == 0 {
-		d.times = make([]LastModTime, slabSize)
-	}
-	p := &d.times[0]
-	d.times = d.times[1:]
-	p.Time = t
+	p := fromSlab(&d.times, LastModTime{t})
 	if !d.share {
 		return p
 	}
@@ -379,19 +385,15 @@ func (d *doc) newTime(t time.Time) *LastModTime {
 // newTime's dates are. A document gives few priorities (0.1 to 1.0, as a
 // rule): the shared ones are looked up in a short array, not a map.
 func (d *doc) newFloat(f float32) *float32 {
-	for _, p := range d.sharedFloats {
+	for _, p := range d.sharedFloats[:d.nSharedFloats] {
 		if math.Float32bits(*p) == math.Float32bits(f) {
 			return p
 		}
 	}
-	if len(d.floats) == 0 {
-		d.floats = make([]float32, slabSize)
-	}
-	p := &d.floats[0]
-	d.floats = d.floats[1:]
-	*p = f
-	if d.share && len(d.sharedFloats) < cap(d.sharedFloats) {
-		d.sharedFloats = append(d.sharedFloats, p)
+	p := fromSlab(&d.floats, f)
+	if d.share && d.nSharedFloats < len(d.sharedFloats) {
+		d.sharedFloats[d.nSharedFloats] = p
+		d.nSharedFloats++
 	}
 	return p
 }
@@ -470,8 +472,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 // next; false when the loop has ended.
 func (d *doc) emitURL(u URL) bool {
 	if d.pending == nil {
-		d.pending = itemBatches.Get().(*[]item)
-		*d.pending = (*d.pending)[:0]
+		d.pending = itemBatches.Get().(*[]item) // empty: see itemBatches
 	}
 	*d.pending = append(*d.pending, item{u: u})
 	if len(*d.pending) < streamBatch {
@@ -529,13 +530,7 @@ var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, Ch
 // cut from a slab (see doc.share).
 func (d *doc) changeFreq(cf string, i int) *URLChangeFreq {
 	if !d.share {
-		if len(d.freqs) == 0 {
-			d.freqs = make([]URLChangeFreq, slabSize)
-		}
-		p := &d.freqs[0]
-		d.freqs = d.freqs[1:]
-		*p = URLChangeFreq(cf)
-		return p
+		return fromSlab(&d.freqs, URLChangeFreq(cf))
 	}
 	if i >= 0 {
 		if d.knownFreqs[i] == nil {
