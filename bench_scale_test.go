@@ -26,7 +26,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -229,40 +228,18 @@ func benchW3Server(b *testing.B, latency time.Duration) *httptest.Server {
 }
 
 // benchPeak runs f b.N times and reports, as the metric peak-MiB, the most
-// heap in use that one run took above what was in use before it: the heap
-// is sampled while f runs, and collected (off the clock) between runs, so
-// that what one run leaves behind does not count against the next.
+// heap in use that one run took above what was in use before it (see
+// hPeakHeap). The heap is collected between runs, off the clock, so that
+// what one run leaves behind does not count against the next.
 func benchPeak(b *testing.B, f func()) {
 	var peak uint64
 	for range b.N {
 		b.StopTimer()
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		var top atomic.Uint64
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for {
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > top.Load() {
-					top.Store(ms.HeapInuse)
-				}
-				select {
-				case <-stop:
-					return
-				case <-time.After(10 * time.Millisecond):
-				}
-			}
-		}()
-		b.StartTimer()
-		f()
-		b.StopTimer()
-		close(stop)
-		<-done
-		peak = max(peak, top.Load()-min(top.Load(), before.HeapInuse))
+		peak = max(peak, hPeakHeap(func() {
+			b.StartTimer()
+			f()
+			b.StopTimer()
+		}))
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
