@@ -363,6 +363,27 @@ func TestStreamBrokenDocumentURLsCount(t *testing.T) {
 	}
 }
 
+// TestStreamHeapStaysFlat: a streaming call keeps no URL, so its heap stays
+// flat however many pass through (issue 7): 100,000 URLs take a few MiB
+// through Stream, where Parse, which keeps them, takes about 40.
+func TestStreamHeapStaysFlat(t *testing.T) {
+	srv := sIndexSite(t, 20, 5000)
+	n := 0
+	peak := hPeakHeap(func() {
+		for _, err := range sitemap.New().Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			if err == nil {
+				n++
+			}
+		}
+	})
+	if n != 100_000 {
+		t.Fatalf("the loop got %d URLs, want 100,000", n)
+	}
+	if peak > 24<<20 {
+		t.Errorf("the heap of a streaming call peaked %.1f MiB above where it began, want a few", float64(peak)/(1<<20))
+	}
+}
+
 func ExampleS_Stream() {
 	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>/first</loc></url>
