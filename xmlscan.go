@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -80,8 +81,7 @@ type scanTokenizer struct {
 	err      error // the error next returned; it ends the document
 	lines    int   // 1 + the number of '\n' read so far
 
-	tok     xmlToken // the token being read, or the raw token held back
-	held    rawKind  // tok is a raw token read but not yet returned
+	tok     xmlToken // the token being read
 	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
 	inCDATA bool     // the next bytes continue a CDATA section
 
@@ -91,6 +91,7 @@ type scanTokenizer struct {
 	depth int
 
 	needClose bool   // the next raw token is the end element toClose
+	endOfTop  bool   // the raw end element read names the innermost open element
 	toClose   []byte // prefix + local of that end element
 	toCloseAt int    // where the local name starts in toClose
 }
@@ -125,21 +126,21 @@ func (t *scanTokenizer) next() (*xmlToken, error) {
 // AutoClose list.
 func (t *scanTokenizer) token() (*xmlToken, error) {
 	for {
-		kind := t.held
-		t.held = 0
-		if kind == 0 {
-			var err error
-			if kind, err = t.rawToken(); err != nil {
-				if err == io.EOF && len(t.stk) > 0 {
-					return nil, t.syntaxError("unexpected EOF", t.end)
-				}
-				return nil, err
+		kind, err := t.rawToken()
+		if err != nil {
+			if err == io.EOF && len(t.stk) > 0 {
+				return nil, t.syntaxError("unexpected EOF", t.end)
 			}
+			return nil, err
 		}
 		switch kind {
 		case rawStart:
 			return t.startElement()
 		case rawEnd:
+			if t.endOfTop {
+				t.endOfTop = false
+				return t.popTop(&t.tok), nil
+			}
 			return t.popElement(&t.tok, t.tok.name.space, t.tok.name.local)
 		case rawText:
 			return &t.tok, nil
@@ -237,13 +238,31 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 		return nil, t.syntaxError("element <"+string(sl)+"> in space "+string(sp)+
 			" closed by </"+string(local)+"> in space "+ns, t.pos)
 	}
+	t.popBindings()
+	tok.set(tokEnd, s.space, local, nil)
+	return tok, nil
+}
+
+// popTop is popElement for an end element that endTag found to name the
+// innermost open element, as nearly every end element does: there is
+// nothing to check.
+func (t *scanTokenizer) popTop(tok *xmlToken) *xmlToken {
+	s := &t.stk[len(t.stk)-1]
+	t.stk = t.stk[:len(t.stk)-1]
+	t.depth--
+	t.arena = t.arena[:s.off]
+	t.popBindings()
+	tok.set(tokEnd, s.space, tok.name.local, nil)
+	return tok
+}
+
+// popBindings drops the namespace bindings of the element just closed.
+func (t *scanTokenizer) popBindings() {
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		t.arena = t.arena[:t.stk[len(t.stk)-1].off]
 		t.stk = t.stk[:len(t.stk)-1]
 		t.binds = t.binds[:len(t.binds)-1]
 	}
-	tok.set(tokEnd, s.space, local, nil)
-	return tok, nil
 }
 
 // translate is Decoder.translate: the namespace URI of the name prefix:local.
@@ -734,11 +753,13 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 			if len(prefix) == 0 && string(b[:i-1]) == string(local) {
 				t.pos += 2 + i
 				t.tok.set(tokEnd, b[:0], b[:i-1], nil)
+				t.endOfTop = true
 				return rawEnd, nil
 			}
 			if len(prefix) > 0 && string(b[:len(prefix)]) == string(prefix) && b[len(prefix)] == ':' && string(b[len(prefix)+1:i-1]) == string(local) {
 				t.pos += 2 + i
 				t.tok.set(tokEnd, b[:len(prefix)], b[len(prefix)+1:i-1], nil)
+				t.endOfTop = true
 				return rawEnd, nil
 			}
 		}
@@ -894,6 +915,18 @@ func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byt
 	var seen uint8
 	colon, colons := 0, 0
 	for j < len(b) {
+		// Names are mostly letters: skip them eight at a time, then look
+		// at the byte that is not one through the table.
+		for j+8 <= len(b) {
+			if m := asciiLetters(binary.LittleEndian.Uint64(b[j:])); m != allHigh {
+				j += bits.TrailingZeros64(^m&allHigh) >> 3
+				break
+			}
+			j += 8
+		}
+		if j == len(b) {
+			break
+		}
 		c := nameClass[b[j]]
 		if c == 0 {
 			break
@@ -924,6 +957,21 @@ func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byt
 		return name[:0], name, j, nil
 	}
 	return name[:colon], name[colon+1:], j, nil
+}
+
+// allHigh has the high bit of every byte of a word set.
+const allHigh = 0x8080808080808080
+
+// asciiLetters returns the word w, eight bytes, with the high bit of each
+// byte set that is an ASCII letter and every other bit clear. Each byte is
+// tested at once without carries into the next: with its high bit cleared
+// first, adding to it cannot overflow it.
+func asciiLetters(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	l := (w | 0x2020202020202020) &^ allHigh // lower case, and below 0x80
+	atLeastA := l + (0x80-'a')*ones
+	pastZ := l + (0x80-'z'-1)*ones
+	return atLeastA &^ pastZ &^ w & allHigh
 }
 
 // skipSpace is Decoder.space: the index of the first byte at or after b[i]

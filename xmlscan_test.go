@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -467,6 +468,32 @@ func TestPlainPrefix(t *testing.T) {
 	}
 	if got := plainPrefix([]byte("\n\t\n\tabcdefghijklmnop\nqrstuvw&")); got != 28 {
 		t.Errorf("got %d, want 28", got)
+	}
+}
+
+func TestASCIILetters(t *testing.T) {
+	// Every byte value in every position of a word, among neighbours that
+	// are letters and neighbours that are not: a carry from one byte to
+	// the next would show as a wrong bit beside it.
+	for _, fill := range []byte{'a', 'Z', 0x00, 0x7f, 0xff, '@', '[', '`', '{'} {
+		for c := 0; c < 256; c++ {
+			for at := range 8 {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[at] = byte(c)
+				var want uint64
+				for i, x := range b {
+					if 'a' <= x && x <= 'z' || 'A' <= x && x <= 'Z' {
+						want |= 0x80 << (8 * i)
+					}
+				}
+				if got := asciiLetters(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("% x: got %#x, want %#x", b, got, want)
+				}
+			}
+		}
 	}
 }
 
