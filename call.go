@@ -174,8 +174,9 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	defer c.docsRead.Add(1)
 	var body io.Reader
 	final := loc
+	size := int64(-1)
 	if content != nil {
-		body = strings.NewReader(*content)
+		body, size = strings.NewReader(*content), int64(len(*content))
 	} else {
 		rc, f, err := c.f.get(c.ctx, loc)
 		if err != nil {
@@ -185,13 +186,19 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 			return nil, nerr
 		}
 		defer rc.Close()
-		body, final = rc, f
+		body, final, size = rc, f, rc.size
 	}
 	base, err := url.Parse(final)
 	if err != nil {
 		base = &url.URL{}
 	}
 	d := newDoc(c, base, final)
+	// A document read while no other is (the one passed to Parse, or the
+	// one sitemap a robots.txt names) keeps its URLs in the array that the
+	// results take over. A streaming call keeps none.
+	if size > 0 && c.emit == nil && c.listed.Load()-c.docsRead.Load() == 1 {
+		body = d.alone(body, size)
+	}
 	err = d.parse(body, robots)
 	d.flush()
 	if err != nil {
@@ -213,7 +220,7 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
 	full := d.keepURLs()
-	if !c.s.commit(d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
+	if !c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
 		c.limitSitemaps()
 	}
 	if full {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -43,6 +44,8 @@ type doc struct {
 	lines   int // the URL lines of a text sitemap
 
 	urls     [][]URL // in chunks, see addURL
+	list     []URL   // or in one array, see alone
+	in       *measuredReader
 	sitemaps []Sitemap
 	keys     []string
 	children []child
@@ -258,7 +261,65 @@ const urlChunk = 1024
 // behind for the garbage collector, only the URLs it keeps.
 var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
 
+// alone makes the document keep its URLs in one array that the results can
+// take as it is, which saves copying them: it is read alone, so it is the
+// first to add URLs, and it is of a known size, so the array can be sized
+// for it. It returns the body to parse in place of body: it measures how
+// much of it has been read.
+func (d *doc) alone(body io.Reader, size int64) io.Reader {
+	d.in = &measuredReader{r: body, size: size}
+	return d.in
+}
+
+// measuredReader is the body of a document of a known size that counts the
+// bytes read from it. It may be read on another goroutine than the parse
+// (see readAhead).
+type measuredReader struct {
+	r    io.Reader
+	size int64
+	read atomic.Int64
+}
+
+func (m *measuredReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	m.read.Add(int64(n))
+	return n, err
+}
+
+// growList makes room in d.list for more URLs: room for as many as the
+// document is expected to hold, by the URLs it has given for the bytes read
+// so far. The bytes read run ahead of the parse by a buffer or two, so the
+// estimate is a little low: it is raised by a sixteenth. The list grows by
+// a quarter at the least, and eightfold at the most, so that a document
+// whose first part is not like the rest costs a few copies more, not room
+// beyond eight times the URLs it has given.
+func (d *doc) growList() {
+	n := len(d.list)
+	size := 64 // most documents are small
+	if n > 0 {
+		size = n + n/4
+		if read := d.in.read.Load(); read > 0 {
+			est := int(min(float64(n)*float64(d.in.size)/float64(read), float64(8*n)))
+			size = max(size, est+est/16)
+		}
+		size = min(size, 8*n)
+	}
+	if limit := d.c.cfg.maxURLs; limit > 0 {
+		size = min(size, limit)
+	}
+	grown := make([]URL, n, max(size, n+1))
+	copy(grown, d.list)
+	d.list = grown
+}
+
 func (d *doc) addURL(u URL) {
+	if d.in != nil {
+		if len(d.list) == cap(d.list) {
+			d.growList()
+		}
+		d.list = append(d.list, u)
+		return
+	}
 	if n := len(d.urls); n == 0 || len(d.urls[n-1]) == cap(d.urls[n-1]) {
 		if n == 0 {
 			d.urls = append(d.urls, make([]URL, 0, 64)) // most documents are small
@@ -274,13 +335,18 @@ func (d *doc) addURL(u URL) {
 // URL limit, and leaves out those it has no room for, which documents read
 // at the same time took; full reports whether it left any out.
 func (d *doc) keepURLs() (full bool) {
-	var n int64
+	n := int64(len(d.list))
 	for _, chunk := range d.urls {
 		n += int64(len(chunk))
 	}
 	got := d.countURLs(n)
 	if got == n {
 		return false
+	}
+	if d.list != nil {
+		clear(d.list[got:])
+		d.list = d.list[:got]
+		return true
 	}
 	for i, chunk := range d.urls {
 		if int64(len(chunk)) > got {
@@ -302,7 +368,7 @@ func (d *doc) releaseURLs() {
 			urlChunks.Put((*[urlChunk]URL)(chunk[:urlChunk]))
 		}
 	}
-	d.urls = nil
+	d.urls, d.list = nil, nil
 }
 
 // arenaChunk is the size of the chunks of bytes that the strings of a

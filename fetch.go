@@ -42,7 +42,7 @@ func (e *bodyError) Unwrap() error { return e.err }
 // get requests rawURL. It returns the body, capped at the size limit, and
 // the URL the body was served from after redirects. Errors reading the body
 // come back as *bodyError.
-func (f *fetcher) get(ctx context.Context, rawURL string) (io.ReadCloser, string, error) {
+func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, "", err
@@ -69,7 +69,7 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (io.ReadCloser, string
 	if resp.Request != nil && resp.Request.URL != nil {
 		final = resp.Request.URL.String()
 	}
-	return &cappedBody{rc: resp.Body, left: f.maxSize, limit: f.maxSize}, final, nil
+	return &cappedBody{rc: resp.Body, left: f.maxSize, limit: f.maxSize, size: resp.ContentLength}, final, nil
 }
 
 // cappedBody is a response body that fails with an error wrapping
@@ -79,6 +79,7 @@ type cappedBody struct {
 	rc    io.ReadCloser
 	left  int64 // how many more bytes may be read
 	limit int64
+	size  int64 // the Content-Length of the response, -1 when unknown
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {

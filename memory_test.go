@@ -256,3 +256,99 @@ func TestStreamSharesNothing(t *testing.T) {
 		t.Error("the URLs Parse keeps do not share the values they have in common")
 	}
 }
+
+// TestAloneDocumentListSized: a document read alone, of a known size, puts
+// its URLs in an array sized from the bytes read so far, which the results
+// then keep as it is. Whether the document comes as content, as a response
+// with a Content-Length or gzipped, the list ends with little room to
+// spare.
+func TestAloneDocumentListSized(t *testing.T) {
+	const n = 20_000
+	var xmlDoc, textDoc strings.Builder
+	xmlDoc.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for i := range n {
+		fmt.Fprintf(&xmlDoc, "<url><loc>https://example.com/p/%d</loc><lastmod>2024-01-15</lastmod></url>\n", i)
+		fmt.Fprintf(&textDoc, "https://example.com/p/%d\n", i)
+	}
+	xmlDoc.WriteString(`</urlset>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := []byte(xmlDoc.String())
+		if strings.HasSuffix(r.URL.Path, ".gz") {
+			body = fuzzGzip(body)
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body)
+	}))
+	defer srv.Close()
+	xmlContent, textContent := xmlDoc.String(), textDoc.String()
+	for _, tc := range []struct {
+		name, url string
+		content   *string
+	}{
+		{"xml content", "https://example.com/sitemap.xml", &xmlContent},
+		{"text content", "https://example.com/sitemap.txt", &textContent},
+		{"served", srv.URL + "/sitemap.xml", nil},
+		{"served gzipped", srv.URL + "/sitemap.xml.gz", nil},
+	} {
+		s, err := New().Parse(tc.url, tc.content)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(s.urls) != n || s.urls[n-1].Loc != fmt.Sprintf("https://example.com/p/%d", n-1) {
+			t.Fatalf("%s: %d URLs", tc.name, len(s.urls))
+		}
+		if spare := cap(s.urls) - n; spare > n/4 {
+			t.Errorf("%s: the list has room for %d more URLs, want at most %d", tc.name, spare, n/4)
+		}
+	}
+}
+
+// TestAloneDocumentListNotMisled: a document whose URLs all come in its
+// first bytes, followed by a long comment, looks at first as if it held
+// many more URLs than it does. The array grows at most eightfold at a time,
+// and the results keep no more room than a quarter of the list.
+func TestAloneDocumentListNotMisled(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for i := range 1000 {
+		fmt.Fprintf(&b, "<url><loc>https://example.com/%d</loc></url>", i)
+	}
+	b.WriteString("<!--" + strings.Repeat("filler ", 1<<20) + "--></urlset>")
+	content := b.String()
+	s, err := New().Parse("https://example.com/sitemap.xml", &content)
+	if err != nil || len(s.urls) != 1000 {
+		t.Fatalf("%v, %d URLs", err, len(s.urls))
+	}
+	if cap(s.urls) > 1000+1000/4 {
+		t.Errorf("the list has room for %d URLs, want at most 1,250", cap(s.urls))
+	}
+	d := &doc{c: &call{}, in: &measuredReader{size: int64(len(content))}}
+	d.in.read.Store(64 << 10)
+	for range 100 {
+		d.addURL(URL{Loc: "x"})
+	}
+	if cap(d.list) > 8*64 {
+		t.Errorf("after 100 URLs in %d of %d bytes, room for %d, want at most 8 times the 64 before", 64<<10, len(content), cap(d.list))
+	}
+}
+
+// TestAloneListGrowsToTheEstimate: URLs of 50 bytes each in a document of
+// a million bytes, read 64 KiB at a time: the array grows a few times, to
+// about the 20,000 URLs the document holds, not by doubling.
+func TestAloneListGrowsToTheEstimate(t *testing.T) {
+	const n, per, size = 20_000, 50, 1_000_000
+	d := &doc{c: &call{}, in: &measuredReader{size: size}}
+	growths := 0
+	for i := range n {
+		read := (i*per/(64<<10) + 1) * (64 << 10)
+		d.in.read.Store(int64(min(read, size)))
+		before := cap(d.list)
+		d.addURL(URL{Loc: "x"})
+		if cap(d.list) != before {
+			growths++
+		}
+	}
+	if spare := cap(d.list) - n; growths > 5 || spare < 0 || spare > n/8 {
+		t.Errorf("%d growths, room for %d URLs more; want at most 5 growths and %d more", growths, spare, n/8)
+	}
+}

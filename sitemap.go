@@ -127,21 +127,31 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 }
 
 // commit adds what a document yielded to the results. The URLs of a
-// document appear together. docsLeft is about how many documents of the
-// call are still to be read, for growURLs.
-func (s *S) commit(urls [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
-	n := 0
-	for _, chunk := range urls {
+// document appear together. They are in list, an array that the results
+// may take over as it is, or in chunks. docsLeft is about how many
+// documents of the call are still to be read, for growURLs.
+func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+	n := len(list)
+	for _, chunk := range chunks {
 		n += len(chunk)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n > 0 {
+	switch {
+	case n == 0:
+	case len(s.urls) == 0 && len(list) > 0 && cap(list)-len(list) <= len(list)/4:
+		// The document's array becomes the list of the results, room to
+		// spare included: what is appended next goes there. One with more
+		// room than that is copied, so as not to keep the room.
+		s.urlDocs++
+		s.urls = list
+	default:
 		s.urlDocs++
 		s.growURLs(n, docsLeft)
-	}
-	for _, chunk := range urls {
-		s.urls = append(s.urls, chunk...)
+		s.urls = append(s.urls, list...)
+		for _, chunk := range chunks {
+			s.urls = append(s.urls, chunk...)
+		}
 	}
 	if len(errs) > 0 {
 		s.callErrs = append(s.callErrs, errs...)
