@@ -43,9 +43,9 @@ type doc struct {
 	format  docFormat
 	lines   int // the URL lines of a text sitemap
 
-	urls     [][]URL // in chunks, see addURL
-	list     []URL   // or in one array, see alone
-	in       *measuredReader
+	urls     [][]URL         // in chunks, see addURL
+	list     []URL           // or in one array, see alone
+	in       *measuredReader // the body of a document read alone, see alone
 	sitemaps []Sitemap
 	keys     []string
 	children []child
@@ -261,11 +261,13 @@ const urlChunk = 1024
 // behind for the garbage collector, only the URLs it keeps.
 var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
 
-// alone makes the document keep its URLs in one array that the results can
-// take as it is, which saves copying them: it is read alone, so it is the
-// first to add URLs, and it is of a known size, so the array can be sized
-// for it. It returns the body to parse in place of body: it measures how
-// much of it has been read.
+// alone lets a document that is read while no other is, and whose size is
+// known, hand its URLs to the results in an array they take over as it is,
+// rather than in chunks they copy. The document fills chunks at first, like
+// any other; once it has read an eighth of its bytes, it can tell how many
+// URLs it holds (the URLs so far, for the bytes read so far), and moves
+// them into one array sized for that many (see moveToList). alone returns
+// the body to parse in place of body: it counts the bytes read.
 func (d *doc) alone(body io.Reader, size int64) io.Reader {
 	d.in = &measuredReader{r: body, size: size}
 	return d.in
@@ -286,34 +288,8 @@ func (m *measuredReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// growList makes room in d.list for more URLs: room for as many as the
-// document is expected to hold, by the URLs it has given for the bytes read
-// so far. The bytes read run ahead of the parse by a buffer or two, so the
-// estimate is a little low: it is raised by a sixteenth. The list grows by
-// a quarter at the least, and eightfold at the most, so that a document
-// whose first part is not like the rest costs a few copies more, not room
-// beyond eight times the URLs it has given.
-func (d *doc) growList() {
-	n := len(d.list)
-	size := 64 // most documents are small
-	if n > 0 {
-		size = n + n/4
-		if read := d.in.read.Load(); read > 0 {
-			est := int(min(float64(n)*float64(d.in.size)/float64(read), float64(8*n)))
-			size = max(size, est+est/16)
-		}
-		size = min(size, 8*n)
-	}
-	if limit := d.c.cfg.maxURLs; limit > 0 {
-		size = min(size, limit)
-	}
-	grown := make([]URL, n, max(size, n+1))
-	copy(grown, d.list)
-	d.list = grown
-}
-
 func (d *doc) addURL(u URL) {
-	if d.in != nil {
+	if d.list != nil {
 		if len(d.list) == cap(d.list) {
 			d.growList()
 		}
@@ -321,6 +297,10 @@ func (d *doc) addURL(u URL) {
 		return
 	}
 	if n := len(d.urls); n == 0 || len(d.urls[n-1]) == cap(d.urls[n-1]) {
+		if n > 0 && d.in != nil && d.moveToList() {
+			d.list = append(d.list, u)
+			return
+		}
 		if n == 0 {
 			d.urls = append(d.urls, make([]URL, 0, 64)) // most documents are small
 		} else {
@@ -329,6 +309,54 @@ func (d *doc) addURL(u URL) {
 	}
 	last := &d.urls[len(d.urls)-1]
 	*last = append(*last, u)
+}
+
+// moveToList moves the URLs of a document read alone out of its chunks,
+// which are full, into one array, once an eighth of the document's bytes
+// have been read; it reports whether it did.
+func (d *doc) moveToList() bool {
+	if d.in.read.Load() < d.in.size/8 {
+		return false
+	}
+	n := 0
+	for _, chunk := range d.urls {
+		n += len(chunk)
+	}
+	d.list = make([]URL, 0, d.listSize(n))
+	for _, chunk := range d.urls {
+		d.list = append(d.list, chunk...)
+	}
+	d.releaseChunks()
+	return true
+}
+
+// growList makes room in d.list for more URLs than the document was
+// expected to hold.
+func (d *doc) growList() {
+	grown := make([]URL, len(d.list), d.listSize(len(d.list)))
+	copy(grown, d.list)
+	d.list = grown
+}
+
+// listSize is the room for the URLs of a document read alone that has given
+// n so far: as many as it is expected to hold, by the URLs it has given for
+// the bytes read so far. The bytes read run ahead of the parse by a buffer
+// or two, so the estimate is a little low: it is raised by an eighth. The
+// room grows by an eighth at the least, so that a document denser at its
+// end costs few copies. Since an eighth of the document has been read, the
+// estimate is at most eight times n (unless the size given was wrong: it is
+// held to that), so a document whose URLs all come at its start costs room
+// for at most nine times the URLs it gave.
+func (d *doc) listSize(n int) int {
+	size := n + n/8
+	if read := d.in.read.Load(); read > 0 {
+		est := int(min(float64(n)*float64(d.in.size)/float64(read), float64(8*n)))
+		size = max(size, est+est/8)
+	}
+	if limit := d.c.cfg.maxURLs; limit > 0 {
+		size = min(size, limit)
+	}
+	return max(size, n+1)
 }
 
 // keepURLs counts the URLs of a document that is to be committed against the
@@ -358,17 +386,23 @@ func (d *doc) keepURLs() (full bool) {
 	return true
 }
 
-// releaseURLs gives the document's chunks back to urlChunks once their URLs
-// have been copied into the results. They are cleared first: a pooled chunk
-// must not keep the strings and dates of the URLs alive.
+// releaseURLs lets go of the document's URLs once the results have them.
 func (d *doc) releaseURLs() {
+	d.releaseChunks()
+	d.list = nil
+}
+
+// releaseChunks gives the document's chunks back to urlChunks once their
+// URLs have been copied. They are cleared first: a pooled chunk must not
+// keep the strings and dates of the URLs alive.
+func (d *doc) releaseChunks() {
 	for _, chunk := range d.urls {
 		if cap(chunk) == urlChunk {
 			clear(chunk)
 			urlChunks.Put((*[urlChunk]URL)(chunk[:urlChunk]))
 		}
 	}
-	d.urls, d.list = nil, nil
+	d.urls = nil
 }
 
 // arenaChunk is the size of the chunks of bytes that the strings of a
