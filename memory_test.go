@@ -6,6 +6,7 @@ package sitemap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -344,5 +345,30 @@ func TestAloneListGrowsToTheEstimate(t *testing.T) {
 	}
 	if spare := cap(d.list) - n; growths > 2 || spare < 0 || spare > n/8 {
 		t.Errorf("%d growths, room for %d URLs more; want at most 2 growths and %d more", growths, spare, n/8)
+	}
+}
+
+// TestAloneDocumentURLLimit: the array of a document read alone is never
+// sized past the URL limit, and the URLs beyond it are left out as in any
+// document (MAXURLS-3).
+func TestAloneDocumentURLLimit(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "https://example.com/p/%d\n", i)
+	}
+	content := b.String()
+	s, err := New().SetMaxURLs(5000).Parse("https://example.com/sitemap.txt", &content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.urls) != 5000 || cap(s.urls) > 5000 || s.urls[4999].Loc != "https://example.com/p/4999" {
+		t.Errorf("%d URLs in room for %d, the last %q; want 5,000 in room for as many", len(s.urls), cap(s.urls), s.urls[len(s.urls)-1].Loc)
+	}
+	limited := false
+	for _, err := range s.GetErrors() {
+		limited = limited || errors.Is(err, ErrMaxURLs)
+	}
+	if !limited {
+		t.Errorf("no ErrMaxURLs among %v", s.GetErrors())
 	}
 }
