@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -81,7 +82,17 @@ func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, d
 		// The read-ahead's goroutine reads br from now on: the hook runs
 		// above it instead, where the parse stage waits for a block.
 		hook.before = nil
-		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)})
+		var mark func() int64
+		var reached *int64
+		if m, ok := r.(*measuredReader); ok {
+			// The bytes inflated so far: those read, less those that wait
+			// in br. The read-ahead's goroutine, which reads br, takes the
+			// mark of each block it reads.
+			m.gzipped = true
+			mark = func() int64 { return m.read.Load() - int64(br.Buffered()) }
+			reached = &m.inflated
+		}
+		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)}, mark, reached)
 		if c, ok := r.(io.Closer); ok {
 			ra.abort = c.Close
 		}
@@ -111,6 +122,13 @@ type readAhead struct {
 	cur   aheadBlock    // the block being read
 	off   int
 
+	// mark, when set, tells the goroutine how far the input below has been
+	// read for the block it has just read, and reached is set to the mark
+	// of the block the reader is at: how far the input has been read for
+	// what the parse stage has been handed.
+	mark    func() int64
+	reached *int64
+
 	// abort, when set, ends a read of the goroutine that waits on the
 	// network, for close: it closes the response body.
 	abort func() error
@@ -119,9 +137,10 @@ type readAhead struct {
 // aheadBlock is what one read of readAhead's goroutine yielded: bytes, and
 // the error that ended the reading, if any.
 type aheadBlock struct {
-	buf *[aheadSize]byte
-	n   int
-	err error
+	buf  *[aheadSize]byte
+	n    int
+	err  error
+	mark int64
 }
 
 const (
@@ -131,12 +150,14 @@ const (
 
 var aheadBuffers = sync.Pool{New: func() any { return new([aheadSize]byte) }}
 
-func newReadAhead(r io.Reader) *readAhead {
+func newReadAhead(r io.Reader, mark func() int64, reached *int64) *readAhead {
 	ra := &readAhead{
-		full:  make(chan aheadBlock, aheadBlocks),
-		free:  make(chan *[aheadSize]byte, aheadBlocks),
-		stop:  make(chan struct{}),
-		ended: make(chan struct{}),
+		full:    make(chan aheadBlock, aheadBlocks),
+		free:    make(chan *[aheadSize]byte, aheadBlocks),
+		stop:    make(chan struct{}),
+		ended:   make(chan struct{}),
+		mark:    mark,
+		reached: reached,
 	}
 	for range aheadBlocks {
 		ra.free <- aheadBuffers.Get().(*[aheadSize]byte)
@@ -163,8 +184,12 @@ func (ra *readAhead) fill(r io.Reader) {
 			ra.free <- buf
 			continue
 		}
+		var mark int64
+		if ra.mark != nil {
+			mark = ra.mark()
+		}
 		select {
-		case ra.full <- aheadBlock{buf, n, err}:
+		case ra.full <- aheadBlock{buf, n, err, mark}:
 		case <-ra.stop:
 			ra.free <- buf
 			return
@@ -184,6 +209,9 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 			ra.free <- ra.cur.buf // never blocks: free holds every block
 		}
 		ra.cur, ra.off = <-ra.full, 0
+		if ra.reached != nil {
+			*ra.reached = ra.cur.mark
+		}
 	}
 	n := copy(p, ra.cur.buf[ra.off:ra.cur.n])
 	ra.off += n
@@ -391,4 +419,33 @@ func declaredEncoding(head []byte) string {
 		return ""
 	}
 	return string(rest[1 : 1+j])
+}
+
+// measuredReader is the body of a document of a known size, which counts
+// the bytes read from it, so that the document can tell how far into itself
+// the parse stage is (see doc.alone). The buffers of the decode and parse
+// stages put the bytes read a little ahead of the parse. A gzipped body is
+// read by the read-ahead's goroutine, further ahead still: its position is
+// then the bytes read for the block of inflated bytes the parse stage is at.
+type measuredReader struct {
+	r        io.Reader
+	size     int64
+	read     atomic.Int64
+	gzipped  bool  // set by decode before the read-ahead starts
+	inflated int64 // for gzipped: the mark of the block the read-ahead's reader is at
+}
+
+func (m *measuredReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	m.read.Add(int64(n))
+	return n, err
+}
+
+// position is how many bytes of the body the parse stage has about reached.
+// It is called by the goroutine of the parse stage.
+func (m *measuredReader) position() int64 {
+	if m.gzipped {
+		return m.inflated
+	}
+	return m.read.Load()
 }

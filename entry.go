@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -273,21 +272,6 @@ func (d *doc) alone(body io.Reader, size int64) io.Reader {
 	return d.in
 }
 
-// measuredReader is the body of a document of a known size that counts the
-// bytes read from it. It may be read on another goroutine than the parse
-// (see readAhead).
-type measuredReader struct {
-	r    io.Reader
-	size int64
-	read atomic.Int64
-}
-
-func (m *measuredReader) Read(p []byte) (int, error) {
-	n, err := m.r.Read(p)
-	m.read.Add(int64(n))
-	return n, err
-}
-
 func (d *doc) addURL(u URL) {
 	if d.list != nil {
 		if len(d.list) == cap(d.list) {
@@ -315,7 +299,7 @@ func (d *doc) addURL(u URL) {
 // which are full, into one array, once an eighth of the document's bytes
 // have been read; it reports whether it did.
 func (d *doc) moveToList() bool {
-	if d.in.read.Load() < d.in.size/8 {
+	if d.in.position() < d.in.size/8 {
 		return false
 	}
 	n := 0
@@ -341,7 +325,8 @@ func (d *doc) growList() {
 // listSize is the room for the URLs of a document read alone that has given
 // n so far: as many as it is expected to hold, by the URLs it has given for
 // the bytes read so far. The bytes read run ahead of the parse by a buffer
-// or two, so the estimate is a little low: it is raised by an eighth. The
+// or two (see measuredReader), so the estimate is a little low: it is
+// raised by an eighth. The
 // room grows by an eighth at the least, so that a document denser at its
 // end costs few copies. Since an eighth of the document has been read, the
 // estimate is at most eight times n (unless the size given was wrong: it is
@@ -349,7 +334,7 @@ func (d *doc) growList() {
 // for at most nine times the URLs it gave.
 func (d *doc) listSize(n int) int {
 	size := n + n/8
-	if read := d.in.read.Load(); read > 0 {
+	if read := d.in.position(); read > 0 {
 		est := int(min(float64(n)*float64(d.in.size)/float64(read), float64(8*n)))
 		size = max(size, est+est/8)
 	}

@@ -5,9 +5,11 @@ package sitemap
 // priorities the URLs of a document share (issue 7, "Memory").
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -370,5 +372,33 @@ func TestAloneDocumentURLLimit(t *testing.T) {
 	}
 	if !limited {
 		t.Errorf("no ErrMaxURLs among %v", s.GetErrors())
+	}
+}
+
+// TestGzipPositionIsWhereTheParseIs: the read-ahead inflates a gzipped body
+// some blocks ahead of the parse, and below it a buffer reads 16 KiB of
+// compressed bytes at a time, a large part of a body that compresses well.
+// The position a document read alone sizes its array from is that of the
+// bytes the parse stage has been handed: an eighth of this body, where the
+// bytes read are over a fifth.
+func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
+	var plain bytes.Buffer
+	for i := range 400_000 {
+		fmt.Fprintf(&plain, "https://example.com/products/%d\n", i%100)
+	}
+	packed := fuzzGzip(plain.Bytes())
+	m := &measuredReader{r: bytes.NewReader(packed), size: int64(len(packed))}
+	out, done, err := decode(m, 1<<30, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if _, err := io.CopyN(io.Discard, out, int64(plain.Len()/8)); err != nil {
+		t.Fatal(err)
+	}
+	at := float64(m.position()) / float64(m.size)
+	read := float64(m.read.Load()) / float64(m.size)
+	if at < 0.10 || at > 0.16 {
+		t.Errorf("an eighth of the document handed on, the position is at %.3f of the body (%.3f read); want about 0.125", at, read)
 	}
 }
