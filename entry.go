@@ -272,6 +272,8 @@ func (d *doc) alone(body io.Reader, size int64) io.Reader {
 	return d.in
 }
 
+// addURL keeps u among the URLs of the document: in its array once it has
+// one (see alone), in its chunks until then.
 func (d *doc) addURL(u URL) {
 	if d.list != nil {
 		if len(d.list) == cap(d.list) {
@@ -326,12 +328,11 @@ func (d *doc) growList() {
 // n so far: as many as it is expected to hold, by the URLs it has given for
 // the bytes read so far. The bytes read run ahead of the parse by a buffer
 // or two (see measuredReader), so the estimate is a little low: it is
-// raised by an eighth. The
-// room grows by an eighth at the least, so that a document denser at its
-// end costs few copies. Since an eighth of the document has been read, the
-// estimate is at most eight times n (unless the size given was wrong: it is
-// held to that), so a document whose URLs all come at its start costs room
-// for at most nine times the URLs it gave.
+// raised by an eighth. The room grows by an eighth at the least, so that a
+// document denser at its end costs few copies. Since an eighth of the
+// document has been read, the estimate is at most eight times n (unless the
+// size given was wrong: it is held to that), so a document whose URLs all
+// come at its start costs room for at most nine times the URLs it gave.
 func (d *doc) listSize(n int) int {
 	size := n + n/8
 	if read := d.in.position(); read > 0 {
