@@ -119,13 +119,15 @@ func (d *doc) parse(body io.Reader, robots bool) error {
 	if err != nil {
 		return unwrapDecode(err)
 	}
-	return unwrapDecode(parseXML(newTokenizer(tr, d.strict), d.strict, d))
+	tk := newTokenizer(tr, d.strict)
+	defer tk.release() // the parse stage keeps copies of what it keeps
+	return unwrapDecode(parseXML(tk, d.strict, d))
 }
 
 // newTokenizer returns the tokenizer the XML parse stage reads from: the
 // scanner of xmlscan.go, which reads every document as encoding/xml does
 // (FuzzScanDifferential holds it to that) at ten times the speed.
-func newTokenizer(r io.Reader, strict bool) tokenizer {
+func newTokenizer(r io.Reader, strict bool) *scanTokenizer {
 	return newScanTokenizer(r, strict)
 }
 

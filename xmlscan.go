@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -96,10 +97,25 @@ type scanTokenizer struct {
 	toCloseAt int    // where the local name starts in toClose
 }
 
+// scanBuffers holds the buffers of scanners that are done with them (see
+// release), at their first size, for the scanners of the next documents: a
+// call of many sitemaps then allocates a few buffers, not one each.
+var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize]byte) }}
+
 // newScanTokenizer returns the fast tokenizer reading r, which is already
 // UTF-8, strict or tolerant, with the semantics of newStdTokenizer(r, strict).
-func newScanTokenizer(r io.Reader, strict bool) tokenizer {
-	return newScanTokenizerSize(r, strict, scanBufSize)
+func newScanTokenizer(r io.Reader, strict bool) *scanTokenizer {
+	return &scanTokenizer{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+}
+
+// release gives the scanner's buffer back to scanBuffers, unless a long tag
+// made it grow: neither the scanner nor a token it handed out may be used
+// afterwards.
+func (t *scanTokenizer) release() {
+	if cap(t.buf) == scanBufSize {
+		scanBuffers.Put((*[scanBufSize]byte)(t.buf[:scanBufSize]))
+	}
+	t.buf, t.tok = nil, xmlToken{}
 }
 
 // newScanTokenizerSize is newScanTokenizer with a buffer of size bytes to
