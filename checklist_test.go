@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,16 +108,6 @@ func (h *clHostLog) Log() []string {
 func clURLSet(entries ...string) string {
 	return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>` +
 		strings.Join(entries, "</url><url>") + `</url></urlset>`
-}
-
-// clDate parses an RFC 3339 date of the fixtures.
-func clDate(t *testing.T, s string) time.Time {
-	t.Helper()
-	d, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // --- the package and the repository ----------------------------------------
@@ -638,40 +627,12 @@ func TestChecklistNoExternalResources(t *testing.T) {
 }
 
 // clPeakLiveHeap runs f and returns the largest live heap seen while it
-// ran, above the live heap before: a goroutine collects the garbage and
-// reads the heap every few milliseconds, so that garbage left to the next
+// ran, above the live heap before: the garbage is collected before each
+// look, every few milliseconds, so that garbage left to the next
 // collection, which depends on what earlier tests keep alive, does not
 // count.
 func clPeakLiveHeap(f func()) uint64 {
-	live := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	base := live()
-	var peak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			peak = max(peak, live())
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	if peak > base {
-		return peak - base
-	}
-	return 0
+	return hPeakOf(hLiveHeap, 5*time.Millisecond, f)
 }
 
 // ADOPTED-3: a document flows from the network through decompression and
@@ -779,7 +740,7 @@ func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
 			}
 		}
 		set := urls[4]
-		if set.LastMod == nil || !set.LastMod.Equal(clDate(t, "2024-01-15T10:30:00Z")) || set.ChangeFreq == nil || *set.ChangeFreq != sitemap.ChangeFreqWeekly || set.Priority == nil || *set.Priority != 0.4 {
+		if set.LastMod == nil || !set.LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) || set.ChangeFreq == nil || *set.ChangeFreq != sitemap.ChangeFreqWeekly || set.Priority == nil || *set.Priority != 0.4 {
 			t.Errorf("strict=%v: %s: LastMod %v, ChangeFreq %v, Priority %v", strict, set.Loc, set.LastMod, set.ChangeFreq, set.Priority)
 		}
 	}
@@ -849,7 +810,7 @@ func TestChecklistLastModSourcePerFormat(t *testing.T) {
 			}
 			u := urls[len(urls)-1]
 			switch {
-			case tt.dated && (u.LastMod == nil || !u.LastMod.Equal(clDate(t, at))):
+			case tt.dated && (u.LastMod == nil || !u.LastMod.Equal(ct1Date(t, at))):
 				t.Errorf("LastMod = %v, want %s", u.LastMod, at)
 			case !tt.dated && u.LastMod != nil:
 				t.Errorf("LastMod = %v, want nil", u.LastMod)
@@ -1054,7 +1015,7 @@ func TestChecklistSitemapListedOnce(t *testing.T) {
 		}
 		sms := s.GetSitemaps()
 		ct2Equal(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(sms), []string{"https://example.com/a.xml", "https://example.com/b.xml"})
-		if len(sms) == 2 && (sms[0].LastMod == nil || !sms[0].LastMod.Equal(clDate(t, "2024-06-01T00:00:00Z"))) {
+		if len(sms) == 2 && (sms[0].LastMod == nil || !sms[0].LastMod.Equal(ct1Date(t, "2024-06-01T00:00:00Z"))) {
 			t.Errorf("strict=%v: a.xml LastMod %v, want the later date", strict, sms[0].LastMod)
 		}
 	}

@@ -46,23 +46,21 @@ func hGuard(t *testing.T, d time.Duration, f func()) {
 // above the heap in use before it started.
 func hPeakHeap(f func()) uint64 {
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	return hPeakOf(hHeapInUse, 20*time.Millisecond, f)
+}
+
+// hPeakOf runs f and returns the most that read gave, looked at every
+// period while f ran, above what it gave before f started.
+func hPeakOf(read func() uint64, every time.Duration, f func()) uint64 {
+	base := read()
+	var peak uint64
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
+		defer close(done)
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
+			peak = max(peak, read())
 			select {
 			case <-stop:
 				return
@@ -72,11 +70,26 @@ func hPeakHeap(f func()) uint64 {
 	}()
 	f()
 	close(stop)
-	wg.Wait()
-	if p := peak.Load(); p > base {
-		return p - base
+	<-done // peak is read after the goroutine has written it last
+	if peak > base {
+		return peak - base
 	}
 	return 0
+}
+
+// hHeapInUse is the heap in use, garbage not yet collected included.
+func hHeapInUse() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// hLiveHeap is the live heap: the garbage is collected first.
+func hLiveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 // hSite serves an index at /index.xml listing /good.xml and /bad.xml; the
