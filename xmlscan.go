@@ -226,12 +226,7 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 	if n == 0 || t.stk[n-1].binding {
 		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
 	}
-	s := &t.stk[n-1]
-	t.stk = t.stk[:n-1]
-	t.depth--
-	// The popped bytes stay in the arena's array until the next push, which
-	// comes after the caller is done with this token.
-	t.arena = t.arena[:s.off]
+	s := t.pop()
 	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
 	if !bytes.Equal(sl, local) {
 		if !t.strict {
@@ -263,13 +258,21 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 // innermost open element, as nearly every end element does: there is
 // nothing to check.
 func (t *scanTokenizer) popTop(tok *xmlToken) *xmlToken {
+	s := t.pop()
+	t.popBindings()
+	tok.set(tokEnd, s.space, tok.name.local, nil)
+	return tok
+}
+
+// pop takes the innermost open element off the stack. The popped entry and
+// its bytes stay in their arrays until the next push, which comes after the
+// caller is done with the token.
+func (t *scanTokenizer) pop() *scanEntry {
 	s := &t.stk[len(t.stk)-1]
 	t.stk = t.stk[:len(t.stk)-1]
 	t.depth--
 	t.arena = t.arena[:s.off]
-	t.popBindings()
-	tok.set(tokEnd, s.space, tok.name.local, nil)
-	return tok
+	return s
 }
 
 // popBindings drops the namespace bindings of the element just closed.
