@@ -233,11 +233,15 @@ func (s *S) GetURLs() []URL {
 	return s.urls[:len(s.urls):len(s.urls)]
 }
 
-// GetURLCount returns how many URLs [S.GetURLs] returns.
-func (s *S) GetURLCount() int {
+// GetURLCount returns how many URLs [S.GetURLs] returns. It is an int64, as
+// in go-sitemap-parser v1.0.1; 0 for a nil *S.
+func (s *S) GetURLCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.urls)
+	return int64(len(s.urls))
 }
 
 // GetRandomURLs returns n of the URLs, chosen at random, none twice: all of
@@ -267,11 +271,15 @@ func (s *S) GetSitemaps() []Sitemap {
 	return out
 }
 
-// GetSitemapCount returns how many sitemaps [S.GetSitemaps] returns.
-func (s *S) GetSitemapCount() int {
+// GetSitemapCount returns how many sitemaps [S.GetSitemaps] returns. It is
+// an int64, like the other counts; 0 for a nil *S.
+func (s *S) GetSitemapCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.sitemaps)
+	return int64(len(s.sitemaps))
 }
 
 // GetErrors returns the outstanding *ConfigError values followed by the
@@ -284,9 +292,13 @@ func (s *S) GetErrors() []error {
 	return s.errs[:len(s.errs):len(s.errs)]
 }
 
-// GetErrorsCount returns how many errors [S.GetErrors] returns.
-func (s *S) GetErrorsCount() int {
+// GetErrorsCount returns how many errors [S.GetErrors] returns. It is an
+// int64, as in go-sitemap-parser v1.0.1; 0 for a nil *S.
+func (s *S) GetErrorsCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.errs)
+	return int64(len(s.errs))
 }

@@ -460,7 +460,7 @@ func TestDocuments(t *testing.T) {
 			for _, p := range tt.want {
 				wantLocs = append(wantLocs, p.loc)
 			}
-			wantSummary := "Summary: 1 document fetched, " + count(len(tt.want), "URL") + ", 0 sitemaps listed, 0 errors"
+			wantSummary := "Summary: 1 document fetched, " + count(int64(len(tt.want)), "URL") + ", 0 sitemaps listed, 0 errors"
 
 			r := runCLI(t, "", append(tt.flags, path)...)
 			if r.code != 0 || !slices.Equal(lines(r.stdout), wantLocs) || r.stderr != wantSummary+"\n" {
