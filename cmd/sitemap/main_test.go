@@ -605,7 +605,7 @@ func TestExitStatus(t *testing.T) {
 		{"negative max concurrency", "", []string{"-max-concurrency", "-1", file}, 2, `ConfigError: config "maxConcurrency": `},
 		{"negative max validation errors", "", []string{"-max-validation-errors", "-1", file}, 2, `ConfigError: config "maxValidationErrors": `},
 		{"max response size 0", "", []string{"-max-response-size", "0", file}, 2, `ConfigError: config "maxResponseSize": `},
-		{"empty user agent", "", []string{"-user-agent", "", file}, 2, `ConfigError: config "userAgent": `},
+		{"user agent with a control character", "", []string{"-user-agent", "bot\x01", file}, 2, `ConfigError: config "userAgent": `},
 		{"bad follow pattern", "", []string{"-follow", "(", file}, 2, `ConfigError: config "follow": `},
 		{"bad rules pattern", "", []string{"-rules", "ok", "-rules", "[", file}, 2, `ConfigError: config "rules": `},
 	}
