@@ -320,9 +320,12 @@ func TestCompatNilInstance(t *testing.T) {
 	for range s.Errors() {
 		t.Error("Errors() of a nil *S yielded an error")
 	}
+	if s.GetFollow() == nil || s.GetRules() == nil {
+		t.Error("GetFollow() or GetRules() of a nil *S is nil, want an empty slice")
+	}
 	if s.GetUserAgent() != "" || s.GetFetchTimeout() != 0 || s.GetMultiThread() || s.GetMaxResponseSize() != 0 ||
 		s.GetMaxDepth() != 0 || s.GetMaxConcurrency() != 0 || s.GetMaxSitemaps() != 0 || s.GetMaxURLs() != 0 ||
-		s.GetMaxValidationErrors() != 0 || s.GetFollow() != nil || s.GetRules() != nil || s.GetHTTPClient() != nil || s.GetStrict() {
+		s.GetMaxValidationErrors() != 0 || len(s.GetFollow()) != 0 || len(s.GetRules()) != 0 || s.GetHTTPClient() != nil || s.GetStrict() {
 		t.Error("a configuration getter of a nil *S does not return the zero value")
 	}
 }

@@ -484,13 +484,13 @@ func ExampleS_GetMaxValidationErrors() {
 // GetFollow returns a copy: changing it changes nothing else.
 func ExampleS_GetFollow() {
 	s := sitemap.New()
-	fmt.Println(s.GetFollow() == nil)
+	fmt.Println(len(s.GetFollow()))
 	s.SetFollow([]string{`\.xml$`, `\.xml\.gz$`})
 	follow := s.GetFollow()
 	follow[0] = "changed"
 	fmt.Println(s.GetFollow())
 	// Output:
-	// true
+	// 0
 	// [\.xml$ \.xml\.gz$]
 }
 

@@ -310,14 +310,16 @@ func (s *S) GetMaxValidationErrors() int {
 	return get(s, func(c *config) int { return c.maxValidationErrors })
 }
 
-// GetFollow returns a copy of the follow rules; nil when none are set.
+// GetFollow returns a copy of the follow rules, never nil: empty when none
+// are set, as in go-sitemap-parser v1.0.1.
 func (s *S) GetFollow() []string {
-	return get(s, func(c *config) []string { return slices.Clone(c.follow) })
+	return append([]string{}, get(s, func(c *config) []string { return c.follow })...)
 }
 
-// GetRules returns a copy of the URL rules; nil when none are set.
+// GetRules returns a copy of the URL rules, never nil: empty when none are
+// set, as in go-sitemap-parser v1.0.1.
 func (s *S) GetRules() []string {
-	return get(s, func(c *config) []string { return slices.Clone(c.rules) })
+	return append([]string{}, get(s, func(c *config) []string { return c.rules })...)
 }
 
 // GetHTTPClient returns the client set with [S.SetHTTPClient], or nil when

@@ -49,9 +49,9 @@ func TestCt1NewDefaults(t *testing.T) {
 		{"GetHTTPClient", s.GetHTTPClient(), (*http.Client)(nil)}, // CONFIG-7
 		{"len(GetFollow)", len(s.GetFollow()), 0},                 // CONFIG-8
 		{"len(GetRules)", len(s.GetRules()), 0},
-		{"GetErrorsCount", s.GetErrorsCount(), 0},
-		{"GetURLCount", s.GetURLCount(), 0},
-		{"GetSitemapCount", s.GetSitemapCount(), 0},
+		{"GetErrorsCount", s.GetErrorsCount(), int64(0)},
+		{"GetURLCount", s.GetURLCount(), int64(0)},
+		{"GetSitemapCount", s.GetSitemapCount(), int64(0)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

@@ -800,7 +800,7 @@ func TestConfigure(t *testing.T) {
 			s.GetMaxDepth() != d.GetMaxDepth() || s.GetMaxConcurrency() != d.GetMaxConcurrency() ||
 			s.GetMaxValidationErrors() != d.GetMaxValidationErrors() || s.GetMaxResponseSize() != d.GetMaxResponseSize() ||
 			s.GetFetchTimeout() != d.GetFetchTimeout() || s.GetUserAgent() != d.GetUserAgent() ||
-			s.GetFollow() != nil || s.GetRules() != nil {
+			len(s.GetFollow()) != 0 || len(s.GetRules()) != 0 {
 			t.Error("the defaults of the command differ from those of the library")
 		}
 		if got := s.GetHTTPClient().Timeout; got != sitemap.DefaultFetchTimeout*time.Second {
