@@ -121,7 +121,7 @@ func benchParse(b *testing.B, doc []byte, size int, url string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		urls = s.GetURLCount()
+		urls = int(s.GetURLCount())
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&ms)
@@ -306,7 +306,7 @@ func TestBenchInputsParse(t *testing.T) {
 				t.Fatalf("%s: fields missing in %+v", name, u)
 			}
 		}
-		if s.GetURLCount() != tc.urls || images != tc.images {
+		if int(s.GetURLCount()) != tc.urls || images != tc.images {
 			t.Errorf("%s: %d URLs and %d images, want %d and %d", name, s.GetURLCount(), images, tc.urls, tc.images)
 		}
 	}

@@ -74,7 +74,7 @@ func ct1BenchParse(b *testing.B, s *sitemap.S) int {
 	if s.GetErrorsCount() != 0 {
 		b.Fatalf("errors: %q", messagesOf(s.GetErrors()[:min(3, s.GetErrorsCount())]))
 	}
-	return s.GetURLCount()
+	return int(s.GetURLCount())
 }
 
 // BenchmarkParseURLSet50k parses a 50,000-URL urlset passed as content and

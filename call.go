@@ -99,6 +99,9 @@ func (c *call) stopped() bool {
 }
 
 func newCall(ctx context.Context, s *S, cfg config, root string) *call {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	c := &call{
 		ctx:       ctx,
 		s:         s,

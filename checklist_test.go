@@ -1231,7 +1231,7 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 				rejected = append(rejected, v.URL)
 			}
 			ct2Equal(t, "rejected", rejected, tt.rejected)
-			if s.GetErrorsCount() != len(tt.rejected) || tr.n.Load() != 0 {
+			if int(s.GetErrorsCount()) != len(tt.rejected) || tr.n.Load() != 0 {
 				t.Errorf("errors %q, %d requests", messagesOf(s.GetErrors()), tr.n.Load())
 			}
 		})

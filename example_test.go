@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -484,13 +485,13 @@ func ExampleS_GetMaxValidationErrors() {
 // GetFollow returns a copy: changing it changes nothing else.
 func ExampleS_GetFollow() {
 	s := sitemap.New()
-	fmt.Println(s.GetFollow() == nil)
+	fmt.Println(len(s.GetFollow()))
 	s.SetFollow([]string{`\.xml$`, `\.xml\.gz$`})
 	follow := s.GetFollow()
 	follow[0] = "changed"
 	fmt.Println(s.GetFollow())
 	// Output:
-	// true
+	// 0
 	// [\.xml$ \.xml\.gz$]
 }
 
@@ -1175,4 +1176,34 @@ func Example_hreflang() {
 	// Output:
 	// alternate en https://example.com/en/
 	// alternate de-ch https://example.com/de-ch/
+}
+
+// Code written for go-sitemap-parser v1.0.1 runs with its import path
+// changed: the counts are int64, and a <url> decodes into sitemap.URL with
+// encoding/xml, its extensions under their namespaces and its <lastmod>
+// read by the library's own date parser.
+func Example_migrateFromV101() {
+	content := exampleURLSet("https://example.com/", "https://example.com/about")
+	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var count int64 = s.GetURLCount()
+	var errorsCount int64 = s.GetErrorsCount()
+	fmt.Println(count, "URLs,", errorsCount, "errors")
+
+	var u sitemap.URL
+	err = xml.Unmarshal([]byte(`<url xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <loc>https://example.com/page</loc><lastmod>2024-01-15T10:30:00Z</lastmod>
+  <image:image><image:loc>https://cdn.example.com/a.jpg</image:loc></image:image>
+</url>`), &u)
+	fmt.Println(u.Loc, u.LastMod.Format(time.DateOnly), u.Images[0].Loc, err)
+
+	var d sitemap.LastModTime
+	fmt.Println(xml.Unmarshal([]byte(`<lastmod>15/01/2024</lastmod>`), &d))
+	// Output:
+	// 2 URLs, 0 errors
+	// https://example.com/page 2024-01-15 https://cdn.example.com/a.jpg <nil>
+	// invalid <lastmod> value "15/01/2024"
 }

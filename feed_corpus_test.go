@@ -213,7 +213,7 @@ func feedCorpusCheck(t *testing.T, name string, raw []byte, want feedCorpusDoc) 
 				t.Errorf("%s: %d validation errors, want %d", m.name, nValidation, want.urls-want.strictURLs)
 			}
 		}
-		if urls != wantURLs {
+		if urls != int64(wantURLs) {
 			t.Errorf("%s: %d URLs, want %d", m.name, urls, wantURLs)
 		}
 		if !m.strict && dated != want.dated {

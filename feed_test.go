@@ -974,7 +974,7 @@ func TestFeedThroughIndexAndRobots(t *testing.T) {
 							}
 						}
 					}
-					if len(got) != len(want) || s.GetURLCount() != len(want) {
+					if len(got) != len(want) || int(s.GetURLCount()) != len(want) {
 						t.Errorf("locations %q, want %v", feedLocs(s), want)
 					}
 					for loc := range want {

@@ -77,7 +77,7 @@ func checkFuzzCall(t *testing.T, s *S, pageURL string, strict bool) {
 	for _, sm := range s.GetSitemaps() {
 		check("sitemap", sm.Loc)
 	}
-	if n := s.GetURLCount(); n != len(urls) || n > fuzzMaxURLs {
+	if n := s.GetURLCount(); n != int64(len(urls)) || n > fuzzMaxURLs {
 		t.Fatalf("GetURLCount() = %d, %d URLs returned, limit %d", n, len(urls), fuzzMaxURLs)
 	}
 	valErrs := 0

@@ -485,7 +485,7 @@ func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
 	if got := requests.Load(); got != int32(children)+1 {
 		t.Errorf("%d requests, want %d", got, children+1)
 	}
-	if s.GetURLCount() != children || s.GetSitemapCount() != children {
+	if int(s.GetURLCount()) != children || int(s.GetSitemapCount()) != children {
 		t.Errorf("got %d URLs and %d sitemaps, want %d each", s.GetURLCount(), s.GetSitemapCount(), children)
 	}
 	if n := s.GetErrorsCount(); n != 0 {

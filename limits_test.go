@@ -469,7 +469,7 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 				if len(sms) != 1000 || sms[0] != "https://example.com/sitemap-1.xml" || sms[999] != "https://example.com/sitemap-1000.xml" {
 					t.Errorf("%d sitemaps listed, from %q to %q; want the first 1000", len(sms), sms[0], sms[len(sms)-1])
 				}
-				if s.GetURLCount() != tt.fetched {
+				if int(s.GetURLCount()) != tt.fetched {
 					t.Errorf("%d URLs, want %d", s.GetURLCount(), tt.fetched)
 				}
 			})
@@ -934,7 +934,7 @@ func TestCT2MaxValidationErrors(t *testing.T) {
 			} else {
 				ct2None(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 			}
-			if s.GetErrorsCount() != len(tt.valErrs)+btoi(tt.limited) {
+			if int(s.GetErrorsCount()) != len(tt.valErrs)+btoi(tt.limited) {
 				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
 			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})

@@ -74,7 +74,7 @@ func TestGrowURLsToWhatTheIndexHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := tc.children * tc.perChild
-		if got := s.GetURLCount(); got != want {
+		if got := s.GetURLCount(); got != int64(want) {
 			t.Fatalf("%+v: %d URLs, want %d", tc, got, want)
 		}
 		if got := cap(s.urls); got > want+want/4 {

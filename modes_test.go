@@ -273,7 +273,7 @@ func TestModesValues(t *testing.T) {
 			if got := fmt.Sprint(deref(u.Priority)); got != tc.tolPrio {
 				t.Errorf("tolerant Priority %q, want %q", got, tc.tolPrio)
 			}
-			if s.GetErrorsCount() != tc.tolErrs {
+			if int(s.GetErrorsCount()) != tc.tolErrs {
 				t.Errorf("tolerant errors %v", s.GetErrors())
 			}
 			s, _ = sitemap.New().SetStrict(true).Parse(base, &doc)

@@ -96,6 +96,7 @@ func (s *S) set(field string, check func() error, apply func(*config)) *S {
 	err := check()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.initialise()
 	if err != nil {
 		s.setConfigError(field, &ConfigError{Field: field, Err: err})
 		return s
@@ -106,13 +107,12 @@ func (s *S) set(field string, check func() error, apply func(*config)) *S {
 }
 
 // SetUserAgent sets the User-Agent header of every request. The default is
-// [DefaultUserAgent]. An empty value, or one with a control character in it,
-// is rejected with a *ConfigError.
+// [DefaultUserAgent]. An empty value is accepted, as go-sitemap-parser
+// v1.0.1 accepted it: the requests then carry no User-Agent header at all,
+// as net/http sends none for a header set to "" (not even its own default).
+// A value with a control character in it is rejected with a *ConfigError.
 func (s *S) SetUserAgent(userAgent string) *S {
 	return s.set(fieldUserAgent, func() error {
-		if userAgent == "" {
-			return errors.New("user agent is empty")
-		}
 		if strings.ContainsFunc(userAgent, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 			return errors.New("user agent holds a control character")
 		}
@@ -310,14 +310,16 @@ func (s *S) GetMaxValidationErrors() int {
 	return get(s, func(c *config) int { return c.maxValidationErrors })
 }
 
-// GetFollow returns a copy of the follow rules; nil when none are set.
+// GetFollow returns a copy of the follow rules, never nil: empty when none
+// are set, as in go-sitemap-parser v1.0.1.
 func (s *S) GetFollow() []string {
-	return get(s, func(c *config) []string { return slices.Clone(c.follow) })
+	return append([]string{}, get(s, func(c *config) []string { return c.follow })...)
 }
 
-// GetRules returns a copy of the URL rules; nil when none are set.
+// GetRules returns a copy of the URL rules, never nil: empty when none are
+// set, as in go-sitemap-parser v1.0.1.
 func (s *S) GetRules() []string {
-	return get(s, func(c *config) []string { return slices.Clone(c.rules) })
+	return append([]string{}, get(s, func(c *config) []string { return c.rules })...)
 }
 
 // GetHTTPClient returns the client set with [S.SetHTTPClient], or nil when
@@ -329,8 +331,15 @@ func (s *S) GetHTTPClient() *http.Client {
 // GetStrict reports whether strict mode is on.
 func (s *S) GetStrict() bool { return get(s, func(c *config) bool { return c.strict }) }
 
+// get reads a setting under the lock: the zero value of T for a nil *S,
+// the default for a zero S.
 func get[T any](s *S, f func(*config) T) T {
+	if s == nil {
+		var zero T
+		return zero
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.initialise()
 	return f(&s.cfg)
 }

@@ -49,9 +49,9 @@ func TestCt1NewDefaults(t *testing.T) {
 		{"GetHTTPClient", s.GetHTTPClient(), (*http.Client)(nil)}, // CONFIG-7
 		{"len(GetFollow)", len(s.GetFollow()), 0},                 // CONFIG-8
 		{"len(GetRules)", len(s.GetRules()), 0},
-		{"GetErrorsCount", s.GetErrorsCount(), 0},
-		{"GetURLCount", s.GetURLCount(), 0},
-		{"GetSitemapCount", s.GetSitemapCount(), 0},
+		{"GetErrorsCount", s.GetErrorsCount(), int64(0)},
+		{"GetURLCount", s.GetURLCount(), int64(0)},
+		{"GetSitemapCount", s.GetSitemapCount(), int64(0)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -213,11 +213,12 @@ func (c ct1Setting[T]) run(t *testing.T) {
 func TestCt1SetterValues(t *testing.T) {
 	t.Run("userAgent", ct1Setting[string]{
 		field: "userAgent", set: (*sitemap.S).SetUserAgent, get: (*sitemap.S).GetUserAgent,
-		prev:     "Previous/1.0",
-		accepted: []string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot"},
-		// UA-2 (open, decided by the implementation): an empty value, and
-		// one that would break the header, are refused.
-		rejected: []string{"", "bot\r\nX-Injected: 1", "bot\x00"},
+		prev: "Previous/1.0",
+		// UA-2 (open): an empty value is accepted, as go-sitemap-parser
+		// v1.0.1 accepted it (issue 20; TestCompatEmptyUserAgent checks
+		// what is sent); one that would break the header is refused.
+		accepted: []string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot", ""},
+		rejected: []string{"bot\r\nX-Injected: 1", "bot\x00"},
 	}.run)
 	t.Run("fetchTimeout", ct1Setting[uint16]{
 		field: "fetchTimeout", set: (*sitemap.S).SetFetchTimeout, get: (*sitemap.S).GetFetchTimeout,
@@ -653,7 +654,7 @@ func TestCt1Chaining(t *testing.T) {
 		SetMultiThread(false).SetStrict(true).SetFollow([]string{"f"}).SetRules([]string{"r"}).
 		SetHTTPClient(client).
 		// Invalid values chain as well.
-		SetUserAgent("").SetFetchTimeout(0).SetMaxResponseSize(0).SetMaxDepth(0).SetMaxConcurrency(-1).
+		SetUserAgent("a\x7f").SetFetchTimeout(0).SetMaxResponseSize(0).SetMaxDepth(0).SetMaxConcurrency(-1).
 		SetMaxSitemaps(-1).SetMaxURLs(-1).SetMaxValidationErrors(-1).SetFollow([]string{"("}).SetRules([]string{"("})
 	if got != s {
 		t.Fatal("the chain did not return the instance it started on")

@@ -452,7 +452,7 @@ func TestCt1Counts(t *testing.T) {
 	s := sitemap.New()
 	check := func(when string) {
 		t.Helper()
-		if s.GetURLCount() != len(s.GetURLs()) || s.GetSitemapCount() != len(s.GetSitemaps()) || s.GetErrorsCount() != len(s.GetErrors()) {
+		if int(s.GetURLCount()) != len(s.GetURLs()) || int(s.GetSitemapCount()) != len(s.GetSitemaps()) || int(s.GetErrorsCount()) != len(s.GetErrors()) {
 			t.Errorf("%s: counts %d/%d/%d, lists %d/%d/%d", when, s.GetURLCount(), s.GetSitemapCount(), s.GetErrorsCount(),
 				len(s.GetURLs()), len(s.GetSitemaps()), len(s.GetErrors()))
 		}

@@ -14,11 +14,15 @@ import (
 // All methods are safe for concurrent use. Calls of Parse on one instance
 // are serialised; the getters never wait for a running call and return what
 // it has collected so far.
+//
+// As in go-sitemap-parser v1.0.1, a zero S is ready to use with the defaults
+// of New, and the getters of a nil *S return zero values and empty results.
 type S struct {
 	parsing sync.Mutex // serialises the calls of Parse
 
-	mu  sync.Mutex // guards everything below
-	cfg config
+	mu    sync.Mutex // guards everything below
+	ready bool       // cfg holds the defaults or what was set since, see initialise
+	cfg   config
 
 	// configErrs are the outstanding *ConfigError values, by setting, in
 	// the order they were first recorded.
@@ -41,9 +45,21 @@ var errConfigOutstanding = errors.New("errors occurred before parsing, see GetEr
 // New returns an instance with the default configuration: see the Default*
 // constants.
 func New() *S {
-	s := &S{cfg: defaultConfig()}
-	s.reset()
+	s := &S{}
+	s.initialise()
 	return s
+}
+
+// initialise gives a zero S, one that New did not make, the defaults and the
+// empty results of New when it is first used. s.mu is held, or s is not yet
+// shared.
+func (s *S) initialise() {
+	if s.ready {
+		return
+	}
+	s.ready = true
+	s.cfg = defaultConfig()
+	s.reset()
 }
 
 // reset discards the results of the previous call. s.mu is held.
@@ -109,12 +125,14 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // untyped error is returned. A call that ctx cuts short returns a
 // *ParseError that wraps the context's error.
 //
-// ParseContext returns s, so that its results can be read in a chain.
+// ParseContext returns s, so that its results can be read in a chain. A nil
+// ctx is taken as [context.Background], as go-sitemap-parser v1.0.1 did.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
 	s.parsing.Lock()
 	defer s.parsing.Unlock()
 
 	s.mu.Lock()
+	s.initialise()
 	s.reset()
 	cfg := s.cfg
 	outstanding := len(s.configErrs) > 0
@@ -222,22 +240,31 @@ func (s *S) record(err error) {
 // GetURLs returns the URLs the latest call collected, in the list the
 // instance keeps: it must not be changed, the URLs in it included. It has no
 // spare capacity, so append copies it, and it never changes afterwards. It
-// is never nil. For URLs of the caller's own, use [S.URLs].
+// is never nil, for a nil *S either. For URLs of the caller's own, use
+// [S.URLs].
 //
 // To keep millions of URLs in little memory, the URLs of one document that
 // give the same date, priority or change frequency point to one value:
 // what a pointer of one URL points to is another's too.
 func (s *S) GetURLs() []URL {
+	if s == nil {
+		return []URL{}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.initialise()
 	return s.urls[:len(s.urls):len(s.urls)]
 }
 
-// GetURLCount returns how many URLs [S.GetURLs] returns.
-func (s *S) GetURLCount() int {
+// GetURLCount returns how many URLs [S.GetURLs] returns. It is an int64, as
+// in go-sitemap-parser v1.0.1; 0 for a nil *S.
+func (s *S) GetURLCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.urls)
+	return int64(len(s.urls))
 }
 
 // GetRandomURLs returns n of the URLs, chosen at random, none twice: all of
@@ -256,10 +283,15 @@ func (s *S) GetRandomURLs(n int) []URL {
 // GetSitemaps returns the sitemaps that the documents of the latest call
 // list, fetched or not, each once, in the order they were found: the
 // Sitemap: lines of a robots.txt and the entries of every sitemap index that
-// was read. The slice is a copy, dates included, and is never nil.
+// was read. The slice is a copy, dates included, and is never nil, for a nil
+// *S either.
 func (s *S) GetSitemaps() []Sitemap {
+	if s == nil {
+		return []Sitemap{}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.initialise()
 	out := make([]Sitemap, len(s.sitemaps))
 	for i, sm := range s.sitemaps {
 		out[i] = Sitemap{Loc: sm.Loc, LastMod: copyTime(sm.LastMod)}
@@ -267,26 +299,39 @@ func (s *S) GetSitemaps() []Sitemap {
 	return out
 }
 
-// GetSitemapCount returns how many sitemaps [S.GetSitemaps] returns.
-func (s *S) GetSitemapCount() int {
+// GetSitemapCount returns how many sitemaps [S.GetSitemaps] returns. It is
+// an int64, like the other counts; 0 for a nil *S.
+func (s *S) GetSitemapCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.sitemaps)
+	return int64(len(s.sitemaps))
 }
 
 // GetErrors returns the outstanding *ConfigError values followed by the
 // errors of the latest call, in the list the instance keeps: it must not be
 // changed. It has no spare capacity, so append copies it, and it never
-// changes afterwards. For a list of the caller's own, use [S.Errors].
+// changes afterwards. For a list of the caller's own, use [S.Errors]. A nil
+// *S has no errors: the result is nil.
 func (s *S) GetErrors() []error {
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.initialise()
 	return s.errs[:len(s.errs):len(s.errs)]
 }
 
-// GetErrorsCount returns how many errors [S.GetErrors] returns.
-func (s *S) GetErrorsCount() int {
+// GetErrorsCount returns how many errors [S.GetErrors] returns. It is an
+// int64, as in go-sitemap-parser v1.0.1; 0 for a nil *S.
+func (s *S) GetErrorsCount() int64 {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.errs)
+	return int64(len(s.errs))
 }

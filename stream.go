@@ -27,12 +27,14 @@ import (
 //
 // Like Parse, a streaming call waits for any other call on s to end, and
 // holds s until its loop ends: the body of the loop must not start another
-// call on s. The getters may be called from it.
+// call on s. The getters may be called from it. A nil ctx is taken as
+// [context.Background], as ParseContext takes it.
 func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
 		s.parsing.Lock()
 		defer s.parsing.Unlock()
 		s.mu.Lock()
+		s.initialise()
 		s.reset()
 		cfg := s.cfg
 		outstanding := len(s.configErrs) > 0
@@ -42,6 +44,9 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 			return
 		}
 
+		if ctx == nil {
+			ctx = context.Background()
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		out := make(chan []item, 16)

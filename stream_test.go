@@ -91,7 +91,7 @@ func TestStreamSameAsParse(t *testing.T) {
 			if s.GetURLCount() != 0 {
 				t.Errorf("a streaming call kept %d URLs", s.GetURLCount())
 			}
-			if s.GetSitemapCount() != 21 || s.GetErrorsCount() != len(wantErrs) {
+			if int(s.GetSitemapCount()) != 21 || int(s.GetErrorsCount()) != len(wantErrs) {
 				t.Errorf("GetSitemaps %d, GetErrors %d: want 21 and %d", s.GetSitemapCount(), s.GetErrorsCount(), len(wantErrs))
 			}
 		})

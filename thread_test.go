@@ -112,7 +112,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 			if got := locsOf(midURLs); !slices.Equal(got, wantURLs) {
 				t.Errorf("GetURLs() during Parse = %q, want %q", got, wantURLs)
 			}
-			if n := s.GetURLCount(); n != len(wantURLs) {
+			if n := int(s.GetURLCount()); n != len(wantURLs) {
 				t.Errorf("GetURLCount() = %d", n)
 			}
 			if n := len(slices.Collect(s.URLs())); n != len(wantURLs) {
@@ -124,7 +124,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 			if n := s.GetSitemapCount(); n != 4 || len(s.GetSitemaps()) != 4 {
 				t.Errorf("GetSitemapCount() = %d, want 4", n)
 			}
-			if len(midErrs) != wantErrs || s.GetErrorsCount() != wantErrs || len(slices.Collect(s.Errors())) != wantErrs {
+			if len(midErrs) != wantErrs || int(s.GetErrorsCount()) != wantErrs || len(slices.Collect(s.Errors())) != wantErrs {
 				t.Errorf("GetErrors() during Parse = %q, want the 404 of missing.xml", messagesOf(midErrs))
 			}
 			_ = s.GetUserAgent()

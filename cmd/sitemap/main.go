@@ -367,15 +367,15 @@ func errorType(err error) string {
 // and errors. extra counts errors printed that the instance does not hold.
 func (c *command) summary(s *sitemap.S, extra int) {
 	fmt.Fprintf(c.stderr, "Summary: %s fetched, %s, %s listed, %s\n",
-		count(int(c.docs.Load()), "document"), count(s.GetURLCount(), "URL"),
-		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+extra, "error"))
+		count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"),
+		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+int64(extra), "error"))
 }
 
-func count(n int, noun string) string {
+func count(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 // startProgress draws the progress line on stderr, redrawn in place until
@@ -387,7 +387,7 @@ func (c *command) startProgress(s *sitemap.S) (stop func()) {
 	}
 	draw := func() {
 		fmt.Fprintf(c.stderr, "\r\x1b[K%s fetched, %s found",
-			count(int(c.docs.Load()), "document"), count(s.GetURLCount(), "URL"))
+			count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"))
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup

@@ -460,7 +460,7 @@ func TestDocuments(t *testing.T) {
 			for _, p := range tt.want {
 				wantLocs = append(wantLocs, p.loc)
 			}
-			wantSummary := "Summary: 1 document fetched, " + count(len(tt.want), "URL") + ", 0 sitemaps listed, 0 errors"
+			wantSummary := "Summary: 1 document fetched, " + count(int64(len(tt.want)), "URL") + ", 0 sitemaps listed, 0 errors"
 
 			r := runCLI(t, "", append(tt.flags, path)...)
 			if r.code != 0 || !slices.Equal(lines(r.stdout), wantLocs) || r.stderr != wantSummary+"\n" {
@@ -605,7 +605,7 @@ func TestExitStatus(t *testing.T) {
 		{"negative max concurrency", "", []string{"-max-concurrency", "-1", file}, 2, `ConfigError: config "maxConcurrency": `},
 		{"negative max validation errors", "", []string{"-max-validation-errors", "-1", file}, 2, `ConfigError: config "maxValidationErrors": `},
 		{"max response size 0", "", []string{"-max-response-size", "0", file}, 2, `ConfigError: config "maxResponseSize": `},
-		{"empty user agent", "", []string{"-user-agent", "", file}, 2, `ConfigError: config "userAgent": `},
+		{"user agent with a control character", "", []string{"-user-agent", "bot\x01", file}, 2, `ConfigError: config "userAgent": `},
 		{"bad follow pattern", "", []string{"-follow", "(", file}, 2, `ConfigError: config "follow": `},
 		{"bad rules pattern", "", []string{"-rules", "ok", "-rules", "[", file}, 2, `ConfigError: config "rules": `},
 	}
@@ -800,7 +800,7 @@ func TestConfigure(t *testing.T) {
 			s.GetMaxDepth() != d.GetMaxDepth() || s.GetMaxConcurrency() != d.GetMaxConcurrency() ||
 			s.GetMaxValidationErrors() != d.GetMaxValidationErrors() || s.GetMaxResponseSize() != d.GetMaxResponseSize() ||
 			s.GetFetchTimeout() != d.GetFetchTimeout() || s.GetUserAgent() != d.GetUserAgent() ||
-			s.GetFollow() != nil || s.GetRules() != nil {
+			len(s.GetFollow()) != 0 || len(s.GetRules()) != 0 {
 			t.Error("the defaults of the command differ from those of the library")
 		}
 		if got := s.GetHTTPClient().Timeout; got != sitemap.DefaultFetchTimeout*time.Second {

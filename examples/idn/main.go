@@ -36,7 +36,7 @@ func main() {
 		fmt.Println(" ", u.Loc)
 		expect(i < len(want) && u.Loc == want[i], want[min(i, len(want)-1)])
 	}
-	expect(s.GetURLCount() == len(want), "4 URLs in tolerant mode")
+	expect(s.GetURLCount() == int64(len(want)), "4 URLs in tolerant mode")
 
 	// Strict mode: the absolute URLs are on the host of the sitemap, in
 	// either form, and come back as written; the relative one is rejected.
