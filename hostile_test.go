@@ -721,3 +721,114 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 	}
 	hCheckGood(t, s, srv)
 }
+
+// Decode: character references XML forbids, an XML declaration past the
+// first peek, and UTF-16 and UTF-32 in every format (issue 13, items 6, 7,
+// 14 and 16).
+
+// hForbiddenRefs are character references to code points XML forbids.
+var hForbiddenRefs = []string{"&#0;", "&#x1;", "&#x1F;", "&#xFFFE;", "&#xFFFF;", "&#xD800;", "&#xDFFF;", "&#x110000;", "&#99999999999999999999;"}
+
+// hForbiddenDocs are documents of three entries of which the second holds
+// R, replaced by a reference; the others give the URLs /good-1 and /good-2.
+var hForbiddenDocs = map[string]string{
+	"urlset loc": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad/R/x</loc></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"image title": `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` +
+		`<url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><image:image><image:loc>https://a.example/i.png</image:loc><image:title>A R title</image:title></image:image></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"hreflang attribute": `<urlset ` + hNS + ` xmlns:xhtml="http://www.w3.org/1999/xhtml">` +
+		`<url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/deR"/></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"attribute of the entry tag": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url id="R"><loc>https://a.example/bad</loc></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"entry without its end tag": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><priority>R</priority>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"rss item": `<rss version="2.0"><channel><title>t</title>` +
+		`<item><link>https://a.example/good-1</link></item>` +
+		`<item><title>R</title><link>https://a.example/bad</link></item>` +
+		`<item><link>https://a.example/good-2</link></item></channel></rss>`,
+	"atom entry": `<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>` +
+		`<entry><link href="https://a.example/good-1"/></entry>` +
+		`<entry><title>R</title><link href="https://a.example/bad"/></entry>` +
+		`<entry><link href="https://a.example/good-2"/></entry></feed>`,
+}
+
+// Issue 13, item 6; the checklist's decision on forbidden references: in
+// tolerant mode such a reference costs the entry it stands in, wherever in
+// it, as a *ValidationError; strict mode rejects the document.
+func TestHostileForbiddenCharacterReference(t *testing.T) {
+	for name, doc := range hForbiddenDocs {
+		for _, ref := range hForbiddenRefs {
+			body := strings.Replace(doc, "R", ref, 1)
+			t.Run(name+"/"+ref, func(t *testing.T) {
+				s, err := hNew().Parse("https://a.example/sitemap.xml", &body)
+				if err != nil {
+					t.Fatalf("tolerant mode: Parse returned %v", err)
+				}
+				if got := locsOf(s.GetURLs()); fmt.Sprint(got) != "[https://a.example/good-1 https://a.example/good-2]" {
+					t.Errorf("tolerant mode: URLs %q, want good-1 and good-2", got)
+				}
+				var ve *sitemap.ValidationError
+				if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &ve) || !strings.Contains(ve.URL, "a.example/bad") {
+					t.Errorf("tolerant mode: errors %v, want one *ValidationError about the bad entry", errs)
+				}
+				s, err = hNew().SetStrict(true).Parse("https://a.example/sitemap.xml", &body)
+				var pe *sitemap.ParseError
+				if !errors.As(err, &pe) || s.GetURLCount() != 0 {
+					t.Errorf("strict mode: Parse returned %v and %d URLs, want a *ParseError and none", err, s.GetURLCount())
+				}
+			})
+		}
+	}
+	// Outside any entry a reference costs nothing.
+	body := `<rss version="2.0"><channel><title>News &#0; and views</title><item><link>https://a.example/good-1</link></item></channel></rss>`
+	if s, err := hNew().Parse("https://a.example/feed.xml", &body); err != nil || s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+		t.Errorf("reference in the channel's title: %v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
+	}
+	// An index: the bad entry costs itself, the other sitemap is read.
+	srv, h := hServe(t, map[string]string{})
+	h.docs["/good.xml"] = ct1URLSet(srv.URL+"/good-1", srv.URL+"/good-2")
+	index := hIndex(srv.URL+"/good.xml", srv.URL+"/bad&#xFFFE;.xml")
+	s, err := hNew().Parse(srv.URL+"/index.xml", &index)
+	if err != nil {
+		t.Fatalf("index: Parse returned %v", err)
+	}
+	hOneError[*sitemap.ValidationError](t, s, srv.URL+"/bad\uFFFD.xml")
+	if got := locsOf(s.GetURLs()); fmt.Sprint(got) != fmt.Sprint([]string{srv.URL + "/good-1", srv.URL + "/good-2"}) {
+		t.Errorf("index: URLs %q", got)
+	}
+}
+
+// Issue 13, item 6: one forbidden reference in a large document costs one
+// entry, in bounded heap.
+func TestHostileForbiddenReferenceInLargeDocument(t *testing.T) {
+	const n = 50_000
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		if i == n/2 {
+			b.WriteString(`<url><loc>https://a.example/&#x1F;</loc></url>`)
+		}
+		fmt.Fprintf(&b, `<url><loc>https://a.example/p/%d</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	body := b.String()
+	s := hNew()
+	var err error
+	var heap uint64
+	start := time.Now()
+	hGuard(t, 30*time.Second, func() { heap = hPeakHeap(func() { _, err = s.Parse("https://a.example/sitemap.xml", &body) }) })
+	t.Logf("%d bytes: peak heap above baseline %.1f MiB, %v", len(body), float64(heap)/mib, time.Since(start))
+	if err != nil || s.GetURLCount() != n || s.GetErrorsCount() != 1 {
+		t.Fatalf("Parse returned %v, %d URLs, %d errors; want no error, %d URLs and one error", err, s.GetURLCount(), s.GetErrorsCount(), n)
+	}
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
