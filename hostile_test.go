@@ -832,3 +832,142 @@ func TestHostileForbiddenReferenceInLargeDocument(t *testing.T) {
 		t.Errorf("peak heap %d MiB", heap/mib)
 	}
 }
+
+// Issue 13, item 7: XML allows any white space inside the declaration, so
+// the encoding it names is read wherever the declaration ends, up to a cap
+// beyond which the document is a *ParseError, never one read as UTF-8.
+func TestHostileXMLDeclarationPastFirstKilobyte(t *testing.T) {
+	latin1 := func(spaces int) string {
+		return `<?xml version="1.0"` + strings.Repeat(" ", spaces) + `encoding="windows-1252"?>` +
+			`<urlset ` + hNS + `><url><loc>https://a.example/caf` + "\xe9" + `</loc></url></urlset>`
+	}
+	for _, spaces := range []int{1, 1100, 3000} {
+		body := latin1(spaces)
+		s, err := hNew().Parse("https://a.example/sitemap.xml", &body)
+		if err != nil || fmt.Sprint(locsOf(s.GetURLs())) != "[https://a.example/caf%C3%A9]" {
+			t.Errorf("%d spaces: Parse returned %v and %q, want https://a.example/caf%%C3%%A9", spaces, err, locsOf(s.GetURLs()))
+		}
+	}
+	// Past the cap: a *ParseError that says why, costing only itself.
+	long := latin1(5000)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, long) })
+	s := hNew()
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml"); !strings.Contains(pe.Error(), "declaration") {
+		t.Errorf("error %q does not say the declaration is too long", pe)
+	}
+	hCheckGood(t, s, srv)
+	// A processing instruction whose target only begins with xml is no
+	// declaration: the document is UTF-8, whatever it says.
+	pi := `<?xml-stylesheet type="text/xsl" href="s.xsl" encoding="windows-1252"?>` +
+		`<urlset ` + hNS + `><url><loc>https://a.example/café</loc></url></urlset>`
+	if s, err := hNew().Parse("https://a.example/sitemap.xml", &pi); err != nil || fmt.Sprint(locsOf(s.GetURLs())) != "[https://a.example/caf%C3%A9]" {
+		t.Errorf("xml-stylesheet first: Parse returned %v and %q, want https://a.example/caf%%C3%%A9", err, locsOf(s.GetURLs()))
+	}
+}
+
+// hUTF16 encodes s in UTF-16, little-endian or big-endian, without a byte
+// order mark.
+func hUTF16(s string, big bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		u := uint16(r) // the tests write ASCII only
+		if big {
+			b.WriteByte(byte(u >> 8))
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte(byte(u))
+			b.WriteByte(byte(u >> 8))
+		}
+	}
+	return b.String()
+}
+
+// hUTF32 encodes s in UTF-32, without a byte order mark.
+func hUTF32(s string, big bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		w := []byte{byte(r), byte(r >> 8), byte(r >> 16), byte(r >> 24)}
+		if big {
+			w[0], w[1], w[2], w[3] = w[3], w[2], w[1], w[0]
+		}
+		b.Write(w)
+	}
+	return b.String()
+}
+
+// Issue 13, item 14; ENC-11: a robots.txt or a text sitemap in UTF-16 is a
+// *ParseError naming the encoding, never a document of no lines.
+func TestHostileUTF16Robots(t *testing.T) {
+	robots := "Sitemap: https://a.example/sitemap.xml\r\n"
+	text := "https://a.example/page\r\n"
+	cases := map[string]struct{ path, body, enc string }{
+		"robots UTF-16LE with BOM":     {"/robots.txt", "\xff\xfe" + hUTF16(robots, false), "UTF-16LE"},
+		"robots UTF-16BE with BOM":     {"/robots.txt", "\xfe\xff" + hUTF16(robots, true), "UTF-16BE"},
+		"robots UTF-16LE without BOM":  {"/robots.txt", hUTF16(robots, false), "UTF-16LE"},
+		"robots UTF-32LE with BOM":     {"/robots.txt", "\xff\xfe\x00\x00" + hUTF32(robots, false), "UTF-32LE"},
+		"text UTF-16LE with BOM":       {"/bad.txt", "\xff\xfe" + hUTF16(text, false), "UTF-16LE"},
+		"text UTF-16BE with BOM":       {"/bad.txt", "\xfe\xff" + hUTF16(text, true), "UTF-16BE"},
+		"text UTF-32BE without BOM":    {"/bad.txt", hUTF32(text, true), "UTF-32BE"},
+		"robots gzipped UTF-16LE, BOM": {"/robots.txt", hGzip("\xff\xfe" + hUTF16(robots, false)), "UTF-16LE"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := hServe(t, map[string]string{c.path: c.body})
+			s := hNew()
+			_, err := hParse(t, s, srv.URL+c.path, 10*time.Second)
+			var pe *sitemap.ParseError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.enc) {
+				t.Fatalf("Parse returned %v, want a *ParseError naming %s", err, c.enc)
+			}
+			if s.GetURLCount() != 0 || s.GetErrorsCount() != 1 {
+				t.Errorf("%d URLs, errors %v", s.GetURLCount(), s.GetErrors())
+			}
+		})
+	}
+}
+
+// hGzip compresses s.
+func hGzip(s string) string {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	io.WriteString(z, s)
+	z.Close()
+	return b.String()
+}
+
+// Issue 13, item 16; ENC-11: UTF-32, which begins like UTF-16LE, and UTF-16
+// or UTF-32 XML without a byte order mark, told by its first bytes, are each
+// a *ParseError naming the encoding, costing only their document.
+func TestHostileUTF32AndBOMlessUTF16(t *testing.T) {
+	xml := `<?xml version="1.0"?><urlset ` + hNS + `><url><loc>https://a.example/x</loc></url></urlset>`
+	bare := `<urlset ` + hNS + `><url><loc>https://a.example/x</loc></url></urlset>`
+	cases := map[string]struct{ body, enc string }{
+		"UTF-32LE with BOM":                   {"\xff\xfe\x00\x00" + hUTF32(xml, false), "UTF-32LE"},
+		"UTF-32BE with BOM":                   {"\x00\x00\xfe\xff" + hUTF32(xml, true), "UTF-32BE"},
+		"UTF-32LE without BOM":                {hUTF32(xml, false), "UTF-32LE"},
+		"UTF-32BE without BOM":                {hUTF32(xml, true), "UTF-32BE"},
+		"UTF-16LE without BOM":                {hUTF16(xml, false), "UTF-16LE"},
+		"UTF-16BE without BOM":                {hUTF16(xml, true), "UTF-16BE"},
+		"UTF-16LE without BOM or declaration": {hUTF16(bare, false), "UTF-16LE"},
+		"UTF-16BE after white space":          {hUTF16("\n  "+xml, true), "UTF-16BE"},
+		"UTF-32LE gzipped":                    {hGzip("\xff\xfe\x00\x00" + hUTF32(xml, false)), "UTF-32LE"},
+	}
+	for name, c := range cases {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
+				srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, c.body) })
+				s := hNew().SetStrict(strict)
+				if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml"); !strings.Contains(pe.Error(), c.enc+" documents are not supported") {
+					t.Errorf("error %q does not name %s", pe, c.enc)
+				}
+				hCheckGood(t, s, srv)
+			})
+		}
+	}
+}
