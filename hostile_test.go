@@ -971,3 +971,36 @@ func TestHostileUTF32AndBOMlessUTF16(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13, item 6, a sibling: a document whose every entry holds a
+// forbidden reference costs one *ValidationError an entry, up to the limit
+// of validation errors, and no more heap than those.
+func TestHostileForbiddenReferenceInEveryEntry(t *testing.T) {
+	const n = 200_000
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<url><loc>https://a.example/p/%d&#0;</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	body := b.String()
+	s := hNew()
+	var err error
+	var heap uint64
+	start := time.Now()
+	hGuard(t, 60*time.Second, func() { heap = hPeakHeap(func() { _, err = s.Parse("https://a.example/sitemap.xml", &body) }) })
+	t.Logf("%d bytes: peak heap above baseline %.1f MiB, %v", len(body), float64(heap)/mib, time.Since(start))
+	limited := false
+	for _, e := range s.GetErrors() {
+		limited = limited || errors.Is(e, sitemap.ErrMaxValidationErrors)
+	}
+	if err != nil || !limited || s.GetURLCount() != 0 {
+		t.Fatalf("Parse returned %v and %d URLs, limit reported %v; want no error, no URL and the validation error limit", err, s.GetURLCount(), limited)
+	}
+	if got := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); got != 100_000 {
+		t.Errorf("%d validation errors, want the limit of 100,000", got)
+	}
+	if heap > 96*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
