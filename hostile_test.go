@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	xunicode "golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 
 	"github.com/gositemap/sitemap"
 )
@@ -1003,4 +1009,110 @@ func TestHostileForbiddenReferenceInEveryEntry(t *testing.T) {
 	if heap > 96*mib {
 		t.Errorf("peak heap %d MiB", heap/mib)
 	}
+}
+
+// hEncodings are the encodings the package does not read, each with how to
+// write a document in it and its byte order mark.
+var hEncodings = []struct {
+	name string
+	enc  encoding.Encoding
+	bom  string
+}{
+	{"UTF-16LE", xunicode.UTF16(xunicode.LittleEndian, xunicode.IgnoreBOM), "\xff\xfe"},
+	{"UTF-16BE", xunicode.UTF16(xunicode.BigEndian, xunicode.IgnoreBOM), "\xfe\xff"},
+	{"UTF-32LE", utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "\xff\xfe\x00\x00"},
+	{"UTF-32BE", utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "\x00\x00\xfe\xff"},
+}
+
+// hAllocated is the heap allocated so far, freed or not.
+func hAllocated() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc
+}
+
+// Issue 13, items 14 and 16, the family: any document written in UTF-16 or
+// UTF-32 with a byte order mark is a *ParseError naming its encoding, read
+// as XML, a text sitemap or a robots.txt alike, and so is one without when
+// it begins with two ASCII characters; it costs a few kilobytes of heap,
+// whatever its size.
+func FuzzHostileUnicodeEncodings(f *testing.F) {
+	f.Add("Sitemap: https://a.example/s.xml\n")
+	f.Add(`<?xml version="1.0" encoding="UTF-16"?><urlset ` + hNS + `><url><loc>https://a.example/é</loc></url></urlset>`)
+	f.Add("https://a.example/x\nhttps://a.example/y\n")
+	f.Add("\n\t<rss><channel><item><link>https://a.example/</link></item></channel></rss>")
+	f.Add(strings.Repeat("https://a.example/long\n", 10_000))
+	f.Fuzz(func(t *testing.T, doc string) {
+		if doc == "" || !utf8.ValidString(doc) {
+			return
+		}
+		for _, e := range hEncodings {
+			encoded, err := e.enc.NewEncoder().String(doc)
+			if err != nil {
+				return
+			}
+			name := e.name
+			if name == "UTF-16LE" && doc[0] == 0 {
+				name = "UTF-32LE" // FF FE 00 00 is the mark of UTF-32LE (XML 1.0, appendix F)
+			}
+			bodies := []string{e.bom + encoded}
+			if len(doc) >= 2 && doc[0] != 0 && doc[0] < 0x80 && doc[1] != 0 && doc[1] < 0x80 {
+				bodies = append(bodies, encoded)
+			}
+			for _, body := range bodies {
+				for _, path := range []string{"/sitemap.xml", "/robots.txt"} {
+					var s *sitemap.S
+					before := hAllocated()
+					s, err = sitemap.New().Parse("https://a.example"+path, &body)
+					allocated := hAllocated() - before
+					var pe *sitemap.ParseError
+					if !errors.As(err, &pe) || !strings.Contains(err.Error(), name+" documents are not supported") || s.GetURLCount() != 0 {
+						t.Fatalf("%s %s of %q: Parse returned %v and %d URLs, want a *ParseError naming it", name, path, doc, err, s.GetURLCount())
+					}
+					if allocated > 1<<20 {
+						t.Errorf("%s %s of %d bytes: %d bytes allocated", e.name, path, len(body), allocated)
+					}
+				}
+			}
+		}
+	})
+}
+
+// Issue 13, item 6, the family: a character reference to any code point XML
+// forbids, in any value of an entry, costs that entry in tolerant mode, and
+// the document in strict mode.
+func FuzzHostileForbiddenReference(f *testing.F) {
+	f.Add(uint32(0), "title", false)
+	f.Add(uint32(0xD800), "a b", true)
+	f.Add(uint32(0x110000), "", false)
+	f.Add(uint32(0xFFFF), "x&y", true)
+	f.Fuzz(func(t *testing.T, code uint32, text string, hex bool) {
+		r := rune(code)
+		if code <= 0x10FFFF && (r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000) {
+			return // a character XML allows
+		}
+		var escaped bytes.Buffer
+		if xml.EscapeText(&escaped, []byte(text)) != nil {
+			return
+		}
+		ref := fmt.Sprintf("&#%d;", code)
+		if hex {
+			ref = fmt.Sprintf("&#x%X;", code)
+		}
+		value := escaped.String() + ref
+		body := `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` +
+			`<url><loc>https://a.example/good-1</loc></url>` +
+			`<url><loc>https://a.example/bad</loc><image:image><image:loc>https://a.example/i.png</image:loc><image:caption>` + value + `</image:caption></image:image></url>` +
+			`<url><loc>https://a.example/good-2</loc></url></urlset>`
+		s, err := sitemap.New().Parse("https://a.example/sitemap.xml", &body)
+		var ve *sitemap.ValidationError
+		if errs := s.GetErrors(); err != nil || s.GetURLCount() != 2 || len(errs) != 1 || !errors.As(errs[0], &ve) {
+			t.Fatalf("tolerant mode, %s: Parse returned %v, %d URLs, errors %v; want the two good URLs and one *ValidationError", ref, err, s.GetURLCount(), errs)
+		}
+		s, err = sitemap.New().SetStrict(true).Parse("https://a.example/sitemap.xml", &body)
+		var pe *sitemap.ParseError
+		if !errors.As(err, &pe) || s.GetURLCount() != 0 {
+			t.Fatalf("strict mode, %s: Parse returned %v and %d URLs, want a *ParseError", ref, err, s.GetURLCount())
+		}
+	})
 }
