@@ -674,7 +674,7 @@ func (t *scanTokenizer) reference(b []byte, i, w int, eof bool, at int) (nw, j i
 		if b[j] == ';' {
 			j++
 			switch {
-			case j-1 == start:
+			case j-1 == start: // "&#;" or "&#x;": no digits, no reference
 			case n <= unicode.MaxRune && isInCharacterRange(rune(n)):
 				nw = w + utf8.EncodeRune(b[w:], rune(n))
 			case !t.strict:
