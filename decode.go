@@ -25,10 +25,55 @@ type decodeError struct{ err error }
 func (e *decodeError) Error() string { return e.err.Error() }
 func (e *decodeError) Unwrap() error { return e.err }
 
-var (
-	errUTF16 = errors.New("UTF-16 and UTF-32 documents are not supported")
-	bom      = []byte{0xEF, 0xBB, 0xBF}
-)
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// errUnicodeEncoding is the cause of the *ParseError of a document in
+// UTF-16 or UTF-32, which the package does not read (ENC-11), in any format.
+// name is the encoding, as its first bytes tell it; byBOM tells whether they
+// are a byte order mark.
+type errUnicodeEncoding struct {
+	name  string
+	byBOM bool
+}
+
+func (e errUnicodeEncoding) Error() string {
+	how := "its first bytes"
+	if e.byBOM {
+		how = "its byte order mark"
+	}
+	return fmt.Sprintf("%s documents are not supported (told by %s)", e.name, how)
+}
+
+// unicodeEncoding tells a document in UTF-16 or UTF-32 by its first bytes:
+// a byte order mark, or, in a document without one, the zero bytes around
+// its first ASCII characters (XML 1.0, appendix F: "<?" or "<" is the start
+// of an XML document; any text that begins with two ASCII characters is told
+// the same way). It returns "" for any other document, UTF-8 among them,
+// which has no zero byte among its first four unless it is not text at all.
+func unicodeEncoding(head []byte) (name string, byBOM bool) {
+	ascii := func(c byte) bool { return c != 0 && c < 0x80 }
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE, 0, 0}):
+		return "UTF-32LE", true
+	case bytes.HasPrefix(head, []byte{0, 0, 0xFE, 0xFF}):
+		return "UTF-32BE", true
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		return "UTF-16LE", true
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return "UTF-16BE", true
+	case len(head) < 4:
+		return "", false
+	case ascii(head[0]) && head[1] == 0 && head[2] == 0 && head[3] == 0:
+		return "UTF-32LE", false
+	case head[0] == 0 && head[1] == 0 && head[2] == 0 && ascii(head[3]):
+		return "UTF-32BE", false
+	case ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0:
+		return "UTF-16LE", false
+	case head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]):
+		return "UTF-16BE", false
+	}
+	return "", false
+}
 
 // errUnsupportedEncoding is the cause of the *ParseError of a document
 // whose declaration names an encoding the package cannot read.
@@ -41,6 +86,19 @@ func (e errUnsupportedEncoding) Error() string {
 // peekSize is how much of a document is looked at to tell its format and
 // its encoding.
 const peekSize = 1024
+
+// maxDeclLength bounds the XML declaration read for the encoding it names.
+// XML allows any white space between its parts, so a declaration may end
+// past peekSize; it is read as far as it goes, up to this bound, which no
+// declaration of a real document comes near (one is some 60 bytes). A
+// declaration that runs past it is a *ParseError rather than a document read
+// as UTF-8 whatever it declares. It is well below the 16 KiB of the decode
+// stage's buffer, which holds what is peeked at.
+const maxDeclLength = 4 << 10
+
+// errLongDeclaration is the cause of the *ParseError of a document whose XML
+// declaration does not end within maxDeclLength bytes.
+var errLongDeclaration = fmt.Errorf("XML declaration does not end within its first %d bytes", maxDeclLength)
 
 // readers keeps the buffered readers of documents that were read, so that
 // a call of many small documents does not allocate one for each.
@@ -101,10 +159,16 @@ func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, d
 		// runs. The read-ahead ends first, as it reads from br.
 		out, done = zr, func() { ra.close(); putReader(zr); putReader(br) }
 	}
-	if b, err := out.Peek(3); err == nil && bytes.Equal(b, bom) {
-		out.Discard(3)
-	} else if err != nil && !isEOF(err) {
+	b, err := out.Peek(4)
+	if err != nil && !isEOF(err) {
 		return nil, done, err
+	}
+	if bytes.HasPrefix(b, bom) {
+		out.Discard(3)
+	} else if name, byBOM := unicodeEncoding(b); name != "" {
+		// In every format: a robots.txt or a text sitemap in UTF-16 would
+		// otherwise read as lines of nothing, an empty success.
+		return nil, done, &decodeError{errUnicodeEncoding{name, byBOM}}
 	}
 	return out, done, nil
 }
@@ -334,10 +398,16 @@ func isXML(r *bufio.Reader) (bool, error) {
 		if err != nil && !isEOF(err) {
 			return false, err
 		}
-		if first && (len(head) >= 2 && (head[0] == 0xFE && head[1] == 0xFF || head[0] == 0xFF && head[1] == 0xFE) ||
-			len(head) >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 0xFE && head[3] == 0xFF ||
-			len(head) >= 2 && (head[0] == '<' && head[1] == 0 || head[0] == 0 && head[1] == '<')) {
-			return false, &decodeError{errUTF16}
+		// decode told UTF-16 and UTF-32 by their byte order mark, or by
+		// the zero bytes among their first four; what is left is UTF-16
+		// XML whose second character is not ASCII, or that is shorter.
+		if first && len(head) >= 2 {
+			switch {
+			case head[0] == '<' && head[1] == 0:
+				return false, &decodeError{errUnicodeEncoding{"UTF-16LE", false}}
+			case head[0] == 0 && head[1] == '<':
+				return false, &decodeError{errUnicodeEncoding{"UTF-16BE", false}}
+			}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
 		if ws < len(head) {
@@ -366,7 +436,20 @@ func isXML(r *bufio.Reader) (bool, error) {
 // transcode returns r reading UTF-8, transcoding it from the encoding its
 // XML declaration names. A document without one is UTF-8.
 func transcode(r *bufio.Reader) (io.Reader, error) {
-	head, _ := r.Peek(peekSize)
+	head, err := r.Peek(peekSize)
+	// A declaration that goes on past what was peeked is read as far as it
+	// goes, up to maxDeclLength: more of the document is waited for only
+	// then, and only as much as it takes.
+	for n := peekSize; err == nil && n < maxDeclLength && declarationOpen(head); {
+		n = min(2*n, maxDeclLength)
+		head, err = r.Peek(n)
+	}
+	if err != nil && !isEOF(err) {
+		return nil, err
+	}
+	if err == nil && declarationOpen(head) {
+		return nil, &decodeError{errLongDeclaration}
+	}
 	label := declaredEncoding(head)
 	if label == "" {
 		return r, nil
@@ -389,11 +472,28 @@ func transcode(r *bufio.Reader) (io.Reader, error) {
 	return enc.NewDecoder().Reader(r), nil
 }
 
+// isDeclaration reports whether head starts with an XML declaration: the
+// processing instruction of target xml, not one such as xml-stylesheet.
+func isDeclaration(head []byte) bool {
+	const start = "<?xml"
+	if !bytes.HasPrefix(head, []byte(start)) || len(head) == len(start) {
+		return false
+	}
+	c := head[len(start)]
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '?'
+}
+
+// declarationOpen reports whether head starts with an XML declaration that
+// does not end within it.
+func declarationOpen(head []byte) bool {
+	return isDeclaration(head) && !bytes.Contains(head, []byte("?>"))
+}
+
 // declaredEncoding returns the encoding that the XML declaration at the
 // start of head names, or "" when there is none.
 func declaredEncoding(head []byte) string {
 	head = bytes.TrimLeft(head, " \t\r\n")
-	if !bytes.HasPrefix(head, []byte("<?xml")) {
+	if !isDeclaration(head) {
 		return ""
 	}
 	end := bytes.Index(head, []byte("?>"))

@@ -56,7 +56,9 @@
 // document is transcoded from the encoding its declaration names (any of
 // the WHATWG Encoding Standard but UTF-16) while it is read; the charset of
 // the HTTP response is not consulted, and text and robots.txt documents are
-// never transcoded.
+// never transcoded. A document in UTF-16 or UTF-32, told by its byte order
+// mark or by the zero bytes among its first four, is a *ParseError naming
+// the encoding, in every format.
 //
 // # Tolerant and strict mode
 //
@@ -67,7 +69,9 @@
 // use it; a <changefreq> in another letter case is read as the value it
 // stands for; a <priority> out of range is kept; and XML mistakes that can
 // be read past (an unescaped &, an HTML entity, a missing end tag) are read
-// past.
+// past. A character reference to a code point XML forbids (&#0;, &#x1;,
+// &#xFFFE;, a surrogate, one past U+10FFFF) costs only the entry it stands
+// in, reported as a *ValidationError; strict mode rejects the document.
 //
 // [S.SetStrict] holds documents to the sitemaps.org protocol: a location
 // must be an absolute HTTP or HTTPS URL on the host and protocol of its

@@ -21,6 +21,11 @@ import (
 // location.
 var errNoLoc = errors.New("<loc> of an entry is empty or missing")
 
+// errForbiddenReference is the cause of the *ValidationError of an entry
+// that, in tolerant mode, holds a character reference to a code point XML
+// forbids. The entry is skipped; strict mode rejects the document.
+var errForbiddenReference = errors.New("entry holds a character reference to a code point that XML forbids (shown as U+FFFD)")
+
 // errNoURLLines is the cause of the *ParseError of a text document with no
 // line that is a URL.
 var errNoURLLines = errors.New("not a sitemap: no XML root element, and no line begins with http:// or https://")
@@ -203,6 +208,14 @@ func (d *doc) begin() bool {
 }
 
 func (d *doc) entry(e *rawEntry) bool {
+	if e.forbidden {
+		u := d.baseStr
+		if raw := e.loc.text(); len(raw) > 0 {
+			u = string(raw)
+		}
+		d.invalid(u, errForbiddenReference)
+		return true
+	}
 	if e.sitemap {
 		d.sitemapEntry(e)
 		return true

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	xunicode "golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 
 	"github.com/gositemap/sitemap"
 )
@@ -720,4 +726,393 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 		t.Fatalf("ParseContext returned %v, want one wrapping context.DeadlineExceeded", err)
 	}
 	hCheckGood(t, s, srv)
+}
+
+// Decode: character references XML forbids, an XML declaration past the
+// first peek, and UTF-16 and UTF-32 in every format (issue 13, items 6, 7,
+// 14 and 16).
+
+// hForbiddenRefs are character references to code points XML forbids.
+var hForbiddenRefs = []string{"&#0;", "&#x1;", "&#x1F;", "&#xFFFE;", "&#xFFFF;", "&#xD800;", "&#xDFFF;", "&#x110000;", "&#99999999999999999999;"}
+
+// hForbiddenDocs are documents of three entries of which the second holds
+// R, replaced by a reference; the others give the URLs /good-1 and /good-2.
+var hForbiddenDocs = map[string]string{
+	"urlset loc": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad/R/x</loc></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"image title": `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` +
+		`<url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><image:image><image:loc>https://a.example/i.png</image:loc><image:title>A R title</image:title></image:image></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"hreflang attribute": `<urlset ` + hNS + ` xmlns:xhtml="http://www.w3.org/1999/xhtml">` +
+		`<url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/deR"/></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"attribute of the entry tag": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url id="R"><loc>https://a.example/bad</loc></url>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"entry without its end tag": `<urlset ` + hNS + `><url><loc>https://a.example/good-1</loc></url>` +
+		`<url><loc>https://a.example/bad</loc><priority>R</priority>` +
+		`<url><loc>https://a.example/good-2</loc></url></urlset>`,
+	"rss item": `<rss version="2.0"><channel><title>t</title>` +
+		`<item><link>https://a.example/good-1</link></item>` +
+		`<item><title>R</title><link>https://a.example/bad</link></item>` +
+		`<item><link>https://a.example/good-2</link></item></channel></rss>`,
+	"atom entry": `<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>` +
+		`<entry><link href="https://a.example/good-1"/></entry>` +
+		`<entry><title>R</title><link href="https://a.example/bad"/></entry>` +
+		`<entry><link href="https://a.example/good-2"/></entry></feed>`,
+}
+
+// Issue 13, item 6; the checklist's decision on forbidden references: in
+// tolerant mode such a reference costs the entry it stands in, wherever in
+// it, as a *ValidationError; strict mode rejects the document.
+func TestHostileForbiddenCharacterReference(t *testing.T) {
+	for name, doc := range hForbiddenDocs {
+		for _, ref := range hForbiddenRefs {
+			body := strings.Replace(doc, "R", ref, 1)
+			t.Run(name+"/"+ref, func(t *testing.T) {
+				s, err := hNew().Parse("https://a.example/sitemap.xml", &body)
+				if err != nil {
+					t.Fatalf("tolerant mode: Parse returned %v", err)
+				}
+				if got := locsOf(s.GetURLs()); fmt.Sprint(got) != "[https://a.example/good-1 https://a.example/good-2]" {
+					t.Errorf("tolerant mode: URLs %q, want good-1 and good-2", got)
+				}
+				var ve *sitemap.ValidationError
+				if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &ve) || !strings.Contains(ve.URL, "a.example/bad") {
+					t.Errorf("tolerant mode: errors %v, want one *ValidationError about the bad entry", errs)
+				}
+				s, err = hNew().SetStrict(true).Parse("https://a.example/sitemap.xml", &body)
+				var pe *sitemap.ParseError
+				if !errors.As(err, &pe) || s.GetURLCount() != 0 {
+					t.Errorf("strict mode: Parse returned %v and %d URLs, want a *ParseError and none", err, s.GetURLCount())
+				}
+			})
+		}
+	}
+	// Outside any entry a reference costs nothing.
+	body := `<rss version="2.0"><channel><title>News &#0; and views</title><item><link>https://a.example/good-1</link></item></channel></rss>`
+	if s, err := hNew().Parse("https://a.example/feed.xml", &body); err != nil || s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+		t.Errorf("reference in the channel's title: %v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
+	}
+	// An index: the bad entry costs itself, the other sitemap is read.
+	srv, h := hServe(t, map[string]string{})
+	h.docs["/good.xml"] = ct1URLSet(srv.URL+"/good-1", srv.URL+"/good-2")
+	index := hIndex(srv.URL+"/good.xml", srv.URL+"/bad&#xFFFE;.xml")
+	s, err := hNew().Parse(srv.URL+"/index.xml", &index)
+	if err != nil {
+		t.Fatalf("index: Parse returned %v", err)
+	}
+	hOneError[*sitemap.ValidationError](t, s, srv.URL+"/bad\uFFFD.xml")
+	if got := locsOf(s.GetURLs()); fmt.Sprint(got) != fmt.Sprint([]string{srv.URL + "/good-1", srv.URL + "/good-2"}) {
+		t.Errorf("index: URLs %q", got)
+	}
+}
+
+// Issue 13, item 6: one forbidden reference in a large document costs one
+// entry, in bounded heap.
+func TestHostileForbiddenReferenceInLargeDocument(t *testing.T) {
+	const n = 50_000
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		if i == n/2 {
+			b.WriteString(`<url><loc>https://a.example/&#x1F;</loc></url>`)
+		}
+		fmt.Fprintf(&b, `<url><loc>https://a.example/p/%d</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	body := b.String()
+	s := hNew()
+	var err error
+	var heap uint64
+	start := time.Now()
+	hGuard(t, 30*time.Second, func() { heap = hPeakHeap(func() { _, err = s.Parse("https://a.example/sitemap.xml", &body) }) })
+	t.Logf("%d bytes: peak heap above baseline %.1f MiB, %v", len(body), float64(heap)/mib, time.Since(start))
+	if err != nil || s.GetURLCount() != n || s.GetErrorsCount() != 1 {
+		t.Fatalf("Parse returned %v, %d URLs, %d errors; want no error, %d URLs and one error", err, s.GetURLCount(), s.GetErrorsCount(), n)
+	}
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+// Issue 13, item 7: XML allows any white space inside the declaration, so
+// the encoding it names is read wherever the declaration ends, up to a cap
+// beyond which the document is a *ParseError, never one read as UTF-8.
+func TestHostileXMLDeclarationPastFirstKilobyte(t *testing.T) {
+	latin1 := func(spaces int) string {
+		return `<?xml version="1.0"` + strings.Repeat(" ", spaces) + `encoding="windows-1252"?>` +
+			`<urlset ` + hNS + `><url><loc>https://a.example/caf` + "\xe9" + `</loc></url></urlset>`
+	}
+	for _, spaces := range []int{1, 1100, 3000} {
+		body := latin1(spaces)
+		s, err := hNew().Parse("https://a.example/sitemap.xml", &body)
+		if err != nil || fmt.Sprint(locsOf(s.GetURLs())) != "[https://a.example/caf%C3%A9]" {
+			t.Errorf("%d spaces: Parse returned %v and %q, want https://a.example/caf%%C3%%A9", spaces, err, locsOf(s.GetURLs()))
+		}
+	}
+	// Past the cap: a *ParseError that says why, costing only itself.
+	long := latin1(5000)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, long) })
+	s := hNew()
+	if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml"); !strings.Contains(pe.Error(), "declaration") {
+		t.Errorf("error %q does not say the declaration is too long", pe)
+	}
+	hCheckGood(t, s, srv)
+	// A processing instruction whose target only begins with xml is no
+	// declaration: the document is UTF-8, whatever it says.
+	pi := `<?xml-stylesheet type="text/xsl" href="s.xsl" encoding="windows-1252"?>` +
+		`<urlset ` + hNS + `><url><loc>https://a.example/café</loc></url></urlset>`
+	if s, err := hNew().Parse("https://a.example/sitemap.xml", &pi); err != nil || fmt.Sprint(locsOf(s.GetURLs())) != "[https://a.example/caf%C3%A9]" {
+		t.Errorf("xml-stylesheet first: Parse returned %v and %q, want https://a.example/caf%%C3%%A9", err, locsOf(s.GetURLs()))
+	}
+}
+
+// hUTF16 encodes s in UTF-16, little-endian or big-endian, without a byte
+// order mark.
+func hUTF16(s string, big bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		u := uint16(r) // the tests write ASCII only
+		if big {
+			b.WriteByte(byte(u >> 8))
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte(byte(u))
+			b.WriteByte(byte(u >> 8))
+		}
+	}
+	return b.String()
+}
+
+// hUTF32 encodes s in UTF-32, without a byte order mark.
+func hUTF32(s string, big bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		w := []byte{byte(r), byte(r >> 8), byte(r >> 16), byte(r >> 24)}
+		if big {
+			w[0], w[1], w[2], w[3] = w[3], w[2], w[1], w[0]
+		}
+		b.Write(w)
+	}
+	return b.String()
+}
+
+// Issue 13, item 14; ENC-11: a robots.txt or a text sitemap in UTF-16 is a
+// *ParseError naming the encoding, never a document of no lines.
+func TestHostileUTF16Robots(t *testing.T) {
+	robots := "Sitemap: https://a.example/sitemap.xml\r\n"
+	text := "https://a.example/page\r\n"
+	cases := map[string]struct{ path, body, enc string }{
+		"robots UTF-16LE with BOM":     {"/robots.txt", "\xff\xfe" + hUTF16(robots, false), "UTF-16LE"},
+		"robots UTF-16BE with BOM":     {"/robots.txt", "\xfe\xff" + hUTF16(robots, true), "UTF-16BE"},
+		"robots UTF-16LE without BOM":  {"/robots.txt", hUTF16(robots, false), "UTF-16LE"},
+		"robots UTF-32LE with BOM":     {"/robots.txt", "\xff\xfe\x00\x00" + hUTF32(robots, false), "UTF-32LE"},
+		"text UTF-16LE with BOM":       {"/bad.txt", "\xff\xfe" + hUTF16(text, false), "UTF-16LE"},
+		"text UTF-16BE with BOM":       {"/bad.txt", "\xfe\xff" + hUTF16(text, true), "UTF-16BE"},
+		"text UTF-32BE without BOM":    {"/bad.txt", hUTF32(text, true), "UTF-32BE"},
+		"robots gzipped UTF-16LE, BOM": {"/robots.txt", hGzip("\xff\xfe" + hUTF16(robots, false)), "UTF-16LE"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := hServe(t, map[string]string{c.path: c.body})
+			s := hNew()
+			_, err := hParse(t, s, srv.URL+c.path, 10*time.Second)
+			var pe *sitemap.ParseError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.enc) {
+				t.Fatalf("Parse returned %v, want a *ParseError naming %s", err, c.enc)
+			}
+			if s.GetURLCount() != 0 || s.GetErrorsCount() != 1 {
+				t.Errorf("%d URLs, errors %v", s.GetURLCount(), s.GetErrors())
+			}
+		})
+	}
+}
+
+// hGzip compresses s.
+func hGzip(s string) string {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	io.WriteString(z, s)
+	z.Close()
+	return b.String()
+}
+
+// Issue 13, item 16; ENC-11: UTF-32, which begins like UTF-16LE, and UTF-16
+// or UTF-32 XML without a byte order mark, told by its first bytes, are each
+// a *ParseError naming the encoding, costing only their document.
+func TestHostileUTF32AndBOMlessUTF16(t *testing.T) {
+	xml := `<?xml version="1.0"?><urlset ` + hNS + `><url><loc>https://a.example/x</loc></url></urlset>`
+	bare := `<urlset ` + hNS + `><url><loc>https://a.example/x</loc></url></urlset>`
+	cases := map[string]struct{ body, enc string }{
+		"UTF-32LE with BOM":                   {"\xff\xfe\x00\x00" + hUTF32(xml, false), "UTF-32LE"},
+		"UTF-32BE with BOM":                   {"\x00\x00\xfe\xff" + hUTF32(xml, true), "UTF-32BE"},
+		"UTF-32LE without BOM":                {hUTF32(xml, false), "UTF-32LE"},
+		"UTF-32BE without BOM":                {hUTF32(xml, true), "UTF-32BE"},
+		"UTF-16LE without BOM":                {hUTF16(xml, false), "UTF-16LE"},
+		"UTF-16BE without BOM":                {hUTF16(xml, true), "UTF-16BE"},
+		"UTF-16LE without BOM or declaration": {hUTF16(bare, false), "UTF-16LE"},
+		"UTF-16BE after white space":          {hUTF16("\n  "+xml, true), "UTF-16BE"},
+		"UTF-32LE gzipped":                    {hGzip("\xff\xfe\x00\x00" + hUTF32(xml, false)), "UTF-32LE"},
+	}
+	for name, c := range cases {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
+				srv := hSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, c.body) })
+				s := hNew().SetStrict(strict)
+				if _, err := hParse(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if pe := hOneError[*sitemap.ParseError](t, s, srv.URL+"/bad.xml"); !strings.Contains(pe.Error(), c.enc+" documents are not supported") {
+					t.Errorf("error %q does not name %s", pe, c.enc)
+				}
+				hCheckGood(t, s, srv)
+			})
+		}
+	}
+}
+
+// Issue 13, item 6, a sibling: a document whose every entry holds a
+// forbidden reference costs one *ValidationError an entry, up to the limit
+// of validation errors, and no more heap than those.
+func TestHostileForbiddenReferenceInEveryEntry(t *testing.T) {
+	const n = 200_000
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<url><loc>https://a.example/p/%d&#0;</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	body := b.String()
+	s := hNew()
+	var err error
+	var heap uint64
+	start := time.Now()
+	hGuard(t, 60*time.Second, func() { heap = hPeakHeap(func() { _, err = s.Parse("https://a.example/sitemap.xml", &body) }) })
+	t.Logf("%d bytes: peak heap above baseline %.1f MiB, %v", len(body), float64(heap)/mib, time.Since(start))
+	limited := false
+	for _, e := range s.GetErrors() {
+		limited = limited || errors.Is(e, sitemap.ErrMaxValidationErrors)
+	}
+	if err != nil || !limited || s.GetURLCount() != 0 {
+		t.Fatalf("Parse returned %v and %d URLs, limit reported %v; want no error, no URL and the validation error limit", err, s.GetURLCount(), limited)
+	}
+	if got := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); got != 100_000 {
+		t.Errorf("%d validation errors, want the limit of 100,000", got)
+	}
+	if heap > 96*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+// hEncodings are the encodings the package does not read, each with how to
+// write a document in it and its byte order mark.
+var hEncodings = []struct {
+	name string
+	enc  encoding.Encoding
+	bom  string
+}{
+	{"UTF-16LE", xunicode.UTF16(xunicode.LittleEndian, xunicode.IgnoreBOM), "\xff\xfe"},
+	{"UTF-16BE", xunicode.UTF16(xunicode.BigEndian, xunicode.IgnoreBOM), "\xfe\xff"},
+	{"UTF-32LE", utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "\xff\xfe\x00\x00"},
+	{"UTF-32BE", utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "\x00\x00\xfe\xff"},
+}
+
+// hAllocated is the heap allocated so far, freed or not.
+func hAllocated() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc
+}
+
+// Issue 13, items 14 and 16, the family: any document written in UTF-16 or
+// UTF-32 with a byte order mark is a *ParseError naming its encoding, read
+// as XML, a text sitemap or a robots.txt alike, and so is one without when
+// it begins with two ASCII characters; it costs a few kilobytes of heap,
+// whatever its size.
+func FuzzHostileUnicodeEncodings(f *testing.F) {
+	f.Add("Sitemap: https://a.example/s.xml\n")
+	f.Add(`<?xml version="1.0" encoding="UTF-16"?><urlset ` + hNS + `><url><loc>https://a.example/é</loc></url></urlset>`)
+	f.Add("https://a.example/x\nhttps://a.example/y\n")
+	f.Add("\n\t<rss><channel><item><link>https://a.example/</link></item></channel></rss>")
+	f.Add(strings.Repeat("https://a.example/long\n", 10_000))
+	f.Fuzz(func(t *testing.T, doc string) {
+		if doc == "" || !utf8.ValidString(doc) {
+			return
+		}
+		for _, e := range hEncodings {
+			encoded, err := e.enc.NewEncoder().String(doc)
+			if err != nil {
+				return
+			}
+			name := e.name
+			if name == "UTF-16LE" && doc[0] == 0 {
+				name = "UTF-32LE" // FF FE 00 00 is the mark of UTF-32LE (XML 1.0, appendix F)
+			}
+			bodies := []string{e.bom + encoded}
+			if len(doc) >= 2 && doc[0] != 0 && doc[0] < 0x80 && doc[1] != 0 && doc[1] < 0x80 {
+				bodies = append(bodies, encoded)
+			}
+			for _, body := range bodies {
+				for _, path := range []string{"/sitemap.xml", "/robots.txt"} {
+					var s *sitemap.S
+					before := hAllocated()
+					s, err = sitemap.New().Parse("https://a.example"+path, &body)
+					allocated := hAllocated() - before
+					var pe *sitemap.ParseError
+					if !errors.As(err, &pe) || !strings.Contains(err.Error(), name+" documents are not supported") || s.GetURLCount() != 0 {
+						t.Fatalf("%s %s of %q: Parse returned %v and %d URLs, want a *ParseError naming it", name, path, doc, err, s.GetURLCount())
+					}
+					if allocated > 1<<20 {
+						t.Errorf("%s %s of %d bytes: %d bytes allocated", e.name, path, len(body), allocated)
+					}
+				}
+			}
+		}
+	})
+}
+
+// Issue 13, item 6, the family: a character reference to any code point XML
+// forbids, in any value of an entry, costs that entry in tolerant mode, and
+// the document in strict mode.
+func FuzzHostileForbiddenReference(f *testing.F) {
+	f.Add(uint32(0), "title", false)
+	f.Add(uint32(0xD800), "a b", true)
+	f.Add(uint32(0x110000), "", false)
+	f.Add(uint32(0xFFFF), "x&y", true)
+	f.Fuzz(func(t *testing.T, code uint32, text string, hex bool) {
+		r := rune(code)
+		if code <= 0x10FFFF && (r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000) {
+			return // a character XML allows
+		}
+		var escaped bytes.Buffer
+		if xml.EscapeText(&escaped, []byte(text)) != nil {
+			return
+		}
+		ref := fmt.Sprintf("&#%d;", code)
+		if hex {
+			ref = fmt.Sprintf("&#x%X;", code)
+		}
+		value := escaped.String() + ref
+		body := `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` +
+			`<url><loc>https://a.example/good-1</loc></url>` +
+			`<url><loc>https://a.example/bad</loc><image:image><image:loc>https://a.example/i.png</image:loc><image:caption>` + value + `</image:caption></image:image></url>` +
+			`<url><loc>https://a.example/good-2</loc></url></urlset>`
+		s, err := sitemap.New().Parse("https://a.example/sitemap.xml", &body)
+		var ve *sitemap.ValidationError
+		if errs := s.GetErrors(); err != nil || s.GetURLCount() != 2 || len(errs) != 1 || !errors.As(errs[0], &ve) {
+			t.Fatalf("tolerant mode, %s: Parse returned %v, %d URLs, errors %v; want the two good URLs and one *ValidationError", ref, err, s.GetURLCount(), errs)
+		}
+		s, err = sitemap.New().SetStrict(true).Parse("https://a.example/sitemap.xml", &body)
+		var pe *sitemap.ParseError
+		if !errors.As(err, &pe) || s.GetURLCount() != 0 {
+			t.Fatalf("strict mode, %s: Parse returned %v and %d URLs, want a *ParseError", ref, err, s.GetURLCount())
+		}
+	})
 }

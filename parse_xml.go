@@ -90,6 +90,7 @@ type rawEntry struct {
 	links      []rawLink
 	news       rawNews
 	hasNews    bool
+	forbidden  bool // a character reference names a code point XML forbids
 }
 
 type rawImage struct {
@@ -124,6 +125,7 @@ func (e *rawEntry) reset(sitemap, feed bool) {
 	e.videos = e.videos[:0]
 	e.links = e.links[:0]
 	e.hasNews = false
+	e.forbidden = false
 }
 
 // grow extends s by one element, reusing the buffers of an element that a
@@ -254,6 +256,12 @@ func (p *xmlParser) run() error {
 			if p.field != nil {
 				p.field.append(tok.text)
 			}
+		}
+		// A forbidden character reference costs the entry it stands in,
+		// wherever in it (the entry's own tag included); outside an entry
+		// it costs nothing.
+		if tok.forbidden && p.entryDepth > 0 {
+			p.e.forbidden = true
 		}
 	}
 }

@@ -50,6 +50,13 @@ type xmlToken struct {
 	name  xmlName   // tokStart, tokEnd
 	attrs []xmlAttr // tokStart; namespace declarations are not among them
 	text  []byte    // tokText: entities and character references replaced
+
+	// forbidden tells, in tolerant mode, that the text or an attribute
+	// value held a character reference to a code point XML forbids (U+0000,
+	// a C0 control other than tab, LF and CR, a surrogate, U+FFFE, U+FFFF,
+	// or one past U+10FFFF), which U+FFFD stands in for. Strict mode
+	// rejects such a document instead.
+	forbidden bool
 }
 
 // tokenizer reads a document a token at a time. next returns io.EOF at the

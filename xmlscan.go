@@ -95,6 +95,8 @@ type scanTokenizer struct {
 	endOfTop  bool   // the raw end element read names the innermost open element
 	toClose   []byte // prefix + local of that end element
 	toCloseAt int    // where the local name starts in toClose
+
+	forbidden bool // tolerant mode: decode read a reference to a code point XML forbids
 }
 
 // scanBuffers holds the buffers of scanners that are done with them (see
@@ -315,6 +317,7 @@ func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
 	tok.name.local = local
 	tok.attrs = tok.attrs[:0]
 	tok.text = text
+	tok.forbidden = false
 }
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
@@ -444,6 +447,7 @@ func (t *scanTokenizer) text() (rawKind, error) {
 		}
 		t.pos += n
 		t.tok.set(tokText, nil, nil, out)
+		t.tok.forbidden, t.forbidden = t.forbidden, false
 		return rawText, nil
 	}
 }
@@ -669,16 +673,20 @@ func (t *scanTokenizer) reference(b []byte, i, w int, eof bool, at int) (nw, j i
 		}
 		if b[j] == ';' {
 			j++
-			if j-1 > start && n <= unicode.MaxRune {
-				// A surrogate becomes U+FFFD, as string(rune(n)) does.
-				r := rune(n)
-				if !utf8.ValidRune(r) {
-					r = utf8.RuneError
-				}
-				if !isInCharacterRange(r) {
-					return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at+i)
-				}
-				nw = w + utf8.EncodeRune(b[w:], r)
+			switch {
+			case j-1 == start: // "&#;" or "&#x;": no digits, no reference
+			case n <= unicode.MaxRune && isInCharacterRange(rune(n)):
+				nw = w + utf8.EncodeRune(b[w:], rune(n))
+			case !t.strict:
+				// A code point XML forbids (a surrogate and one past
+				// U+10FFFF included, which encoding/xml reads as U+FFFD
+				// and as text): tolerant mode puts U+FFFD in its place
+				// and marks the token, so that it costs the entry it
+				// stands in, not the document.
+				nw = w + utf8.EncodeRune(b[w:], utf8.RuneError)
+				t.forbidden = true
+			case n <= unicode.MaxRune:
+				return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", rune(n)), at+i)
 			}
 		}
 	} else {
@@ -835,6 +843,7 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 				return 0, err
 			}
 		}
+		t.tok.forbidden, t.forbidden = t.forbidden, false
 		if empty {
 			t.needClose = true
 			t.toClose = append(append(t.toClose[:0], t.tok.name.space...), t.tok.name.local...)
