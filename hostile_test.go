@@ -721,3 +721,108 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 	}
 	hCheckGood(t, s, srv)
 }
+
+// URL identity and credentials (issue 13, items 11 to 13): one sitemap in
+// many spellings is requested and listed once, an error message names no
+// password, and tolerant mode returns an extension URL that cannot be
+// parsed as the document gives it.
+
+// hSpellings are twelve spellings of https://example.com/sitemap.xml, the
+// first of them the plain one: the case of the scheme and of the host, the
+// default port, dot segments, escapes of unreserved characters in either
+// case, and a fragment, which a request never sends (RFC 3986 §6.2.2).
+var hSpellings = []string{
+	"https://example.com/sitemap.xml",
+	"HTTPS://example.com/sitemap.xml",
+	"https://EXAMPLE.com/sitemap.xml",
+	"https://example.com:443/sitemap.xml",
+	"https://example.com/a/../sitemap.xml",
+	"https://example.com/./sitemap.xml",
+	"https://example.com/%73itemap.xml",
+	"https://example.com/sitemap%2Exml",
+	"https://example.com/sitemap%2exml",
+	"https://example.com/sitemap.xml#top",
+	"https://example.com/a/%2E%2E/b/../sitemap.xml",
+	"https://Example.COM:443/./x/..//../%73itemap%2exml#x",
+}
+
+// hRequests serves the documents of docs by their decoded path over an
+// in-process transport on the host example.com, and counts every request.
+func hRequests(docs map[string]string) (*http.Client, *atomic.Int32) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		doc, ok := docs[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, doc)
+	})
+	return &http.Client{Transport: hInProcess{h}}, &n
+}
+
+// Issue 13, item 11 (GETSITEMAPS-10, IDN-7): a sitemap that an index lists
+// in twelve spellings is one sitemap: requested once and listed once, under
+// its first spelling, in tolerant and in strict mode.
+func TestHostileOneSitemapInTwelveSpellings(t *testing.T) {
+	client, requests := hRequests(map[string]string{
+		"/index.xml":   hIndex(hSpellings...),
+		"/sitemap.xml": `<urlset ` + hNS + `><url><loc>https://example.com/page</loc></url></urlset>`,
+	})
+	for _, strict := range []bool{false, true} {
+		for _, multi := range []bool{false, true} {
+			t.Run(fmt.Sprintf("strict=%v,multi=%v", strict, multi), func(t *testing.T) {
+				requests.Store(0)
+				s := hNew().SetHTTPClient(client).SetStrict(strict).SetMultiThread(multi)
+				if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if n := requests.Load(); n != 2 {
+					t.Errorf("%d requests, want 2: the index and the sitemap once", n)
+				}
+				if got := sitemapLocsOf(s.GetSitemaps()); len(got) != 1 || got[0] != hSpellings[0] {
+					t.Errorf("GetSitemaps() = %q, want the first spelling only", got)
+				}
+				if s.GetSitemapCount() != 1 || s.GetURLCount() != 1 {
+					t.Errorf("%d sitemaps and %d URLs, want 1 and 1", s.GetSitemapCount(), s.GetURLCount())
+				}
+				if n := s.GetErrorsCount(); n != 0 {
+					t.Errorf("%d errors: %v", n, s.GetErrors())
+				}
+			})
+		}
+	}
+}
+
+// Issue 13, item 11, siblings: an index that lists itself in another
+// spelling than the one passed to Parse, and a robots.txt that names one
+// sitemap in twelve spellings, request each document once.
+func TestHostileSelfAndRobotsInOtherSpellings(t *testing.T) {
+	client, requests := hRequests(map[string]string{
+		"/index.xml":   hIndex("https://EXAMPLE.com/x/../index.xml#self", "https://example.com/%73itemap.xml"),
+		"/robots.txt":  "Sitemap: " + strings.Join(hSpellings, "\nSitemap: ") + "\n",
+		"/sitemap.xml": `<urlset ` + hNS + `><url><loc>https://example.com/page</loc></url></urlset>`,
+	})
+	for _, tt := range []struct{ root, first string }{
+		{"https://EXAMPLE.com:443/index.xml", "https://example.com/%73itemap.xml"},
+		{"https://example.com/robots.txt", hSpellings[0]},
+	} {
+		t.Run(tt.root, func(t *testing.T) {
+			requests.Store(0)
+			s := hNew().SetHTTPClient(client)
+			if _, err := hParse(t, s, tt.root, 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if n := requests.Load(); n != 2 {
+				t.Errorf("%d requests, want 2", n)
+			}
+			if s.GetURLCount() != 1 {
+				t.Errorf("%d URLs, want 1", s.GetURLCount())
+			}
+			if got := sitemapLocsOf(s.GetSitemaps()); !strings.Contains(strings.Join(got, " "), tt.first) || len(got) > 2 {
+				t.Errorf("GetSitemaps() = %q, want %q once", got, tt.first)
+			}
+		})
+	}
+}
