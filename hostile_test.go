@@ -826,3 +826,89 @@ func TestHostileSelfAndRobotsInOtherSpellings(t *testing.T) {
 		})
 	}
 }
+
+// Issue 13, item 12: a location with a password in it is named with the
+// password redacted in the message of every error, as net/url's
+// URL.Redacted writes it, causes quoting the URL included; the URL field
+// of the error and what GetURLs and GetSitemaps return keep it as given.
+func TestHostilePasswordInErrorMessages(t *testing.T) {
+	const secret = "s3cr3t"
+	cred := "https://user:" + secret + "@example.com"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, hIndex(cred+"/missing.xml", cred+"/html.xml", "https://user:"+secret+"@example.com:x/port.xml", cred+"/moved.xml", cred+"/pages.xml"))
+	})
+	mux.HandleFunc("/html.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html></html>") })
+	mux.HandleFunc("/moved.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://other:"+secret+"@example.com/html.xml?moved", http.StatusFound)
+	})
+	mux.HandleFunc("/pages.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`><url><loc>`+cred+`/page</loc></url></urlset>`)
+	})
+	client := &http.Client{Transport: hInProcess{mux}}
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			s := hNew().SetHTTPClient(client).SetStrict(strict)
+			if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			// Every error names its URL redacted and keeps it exact.
+			want := map[string]bool{
+				cred + "/missing.xml": false, // *NetworkError
+				cred + "/html.xml":    false, // *ParseError
+				"https://user:" + secret + "@example.com:x/port.xml":      false, // *ValidationError quoting net/url's error
+				"https://other:" + secret + "@example.com/html.xml?moved": false, // *ParseError of the final URL
+			}
+			for _, err := range s.GetErrors() {
+				msg := err.Error()
+				if strings.Contains(msg, secret) {
+					t.Errorf("message names the password: %s", msg)
+				}
+				var ne *sitemap.NetworkError
+				var pe *sitemap.ParseError
+				var ve *sitemap.ValidationError
+				var field string
+				switch {
+				case errors.As(err, &ne):
+					field = ne.URL
+				case errors.As(err, &pe):
+					field = pe.URL
+				case errors.As(err, &ve):
+					field = ve.URL
+				}
+				if _, ok := want[field]; !ok {
+					t.Errorf("error about %q: %s", field, msg)
+					continue
+				}
+				want[field] = true
+				if !strings.Contains(msg, ":xxxxx@example.com") {
+					t.Errorf("message does not name the URL redacted: %s", msg)
+				}
+			}
+			for u, seen := range want {
+				if !seen {
+					t.Errorf("no error with the URL field %q; errors: %v", u, s.GetErrors())
+				}
+			}
+			if got := locsOf(s.GetURLs()); len(got) != 1 || got[0] != cred+"/page" {
+				t.Errorf("GetURLs() = %q, want the page as given", got)
+			}
+			for _, sm := range s.GetSitemaps() {
+				if !strings.Contains(sm.Loc, secret) {
+					t.Errorf("GetSitemaps() lists %q, want it as given", sm.Loc)
+				}
+			}
+		})
+	}
+	// The URL passed to Parse, which net/url cannot parse.
+	root := cred + "/%zz.xml"
+	s := hNew().SetHTTPClient(client)
+	_, err := s.Parse(root, nil)
+	var ve *sitemap.ValidationError
+	if !errors.As(err, &ve) || ve.URL != root {
+		t.Fatalf("Parse(%q) = %v, want a *ValidationError with that URL", root, err)
+	}
+	if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "user:xxxxx@") {
+		t.Errorf("message %s, want the password redacted", msg)
+	}
+}
