@@ -912,3 +912,40 @@ func TestHostilePasswordInErrorMessages(t *testing.T) {
 		t.Errorf("message %s, want the password redacted", msg)
 	}
 }
+
+// Issue 13, item 13 (EXTURL-12): tolerant mode returns an extension URL
+// that net/url cannot parse as the document gives it, not rewritten: the %
+// that begins no escape is no %25 and the space no %20.
+func TestHostileUnparseableExtensionURLRewritten(t *testing.T) {
+	const bad = "https://cdn.example.com/%zz sale.jpg"
+	const badQuery = "https://cdn.example.com/a b.jpg?off=10%"
+	content := `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
+ xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://example.com/page</loc>
+ <image:image><image:loc>` + bad + `</image:loc><image:license>` + badQuery + `</image:license></image:image>
+ <image:image><image:loc>https://cdn.example.com/summer sale.jpg</image:loc></image:image>
+ <video:video><video:thumbnail_loc>` + bad + `</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>
+  <video:content_loc>` + bad + `</video:content_loc><video:player_loc>` + badQuery + `</video:player_loc>
+  <video:uploader info="` + bad + `">u</video:uploader></video:video>
+ <xhtml:link rel="alternate" hreflang="de" href="` + bad + `"/>
+</url></urlset>`
+	s := hNew()
+	var err error
+	hGuard(t, 10*time.Second, func() { _, err = s.Parse("https://example.com/sitemap.xml", &content) })
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != 1 || len(urls[0].Images) != 2 || len(urls[0].Videos) != 1 || len(urls[0].Hreflangs) != 1 {
+		t.Fatalf("got %+v", urls)
+	}
+	u := urls[0]
+	v := u.Videos[0]
+	got := []string{u.Images[0].Loc, u.Images[0].License, v.ThumbnailLoc, v.ContentLoc, v.PlayerLoc, v.Uploader.Info, u.Hreflangs[0].Href, u.Images[1].Loc}
+	want := []string{bad, badQuery, bad, bad, badQuery, bad, bad, "https://cdn.example.com/summer%20sale.jpg"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("URL %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}

@@ -396,6 +396,14 @@ func portOrDefault(u *url.URL) string {
 // scheme, one that does not parse and one that would be longer than
 // maxURLLength encoded, comes back as written (EXTURL-11, EXTURL-12).
 //
+// A URL does not parse when net/url rejects it as the document writes it,
+// or when it holds a % that begins no escape, which net/url rejects in the
+// query too once it is read (url.ParseQuery). Such a URL is not repaired
+// the way normalizeLoc repairs a location, which has to be requested
+// (TOLERANT-12): https://cdn.example.com/%zz sale.jpg comes back as it is,
+// not as https://cdn.example.com/%25zz%20sale.jpg, and so does one with a
+// control character in it (issue 13, item 13).
+//
 // Strict mode applies the rules and the causes of normalizeLoc in strict
 // mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL of
 // an extension may be on any host (EXTURL-1).
@@ -408,10 +416,27 @@ func normalizeExtURL(raw string, strict bool) (string, error) {
 		return s, nil
 	}
 	out, err := normalizeAbsolute(s)
-	if err != nil {
+	if err != nil || out != s && !parsesAsWritten(s) {
 		return s, nil
 	}
 	return out, nil
+}
+
+// parsesAsWritten tells whether net/url parses s as it is written and
+// every % of s begins an escape.
+func parsesAsWritten(s string) bool {
+	for rest := s; ; {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			break
+		}
+		if i+2 >= len(rest) || !isHex(rest[i+1]) || !isHex(rest[i+2]) {
+			return false
+		}
+		rest = rest[i+3:]
+	}
+	_, err := url.Parse(s)
+	return err == nil
 }
 
 // sitemapKey returns the key under which a sitemap is requested once in a

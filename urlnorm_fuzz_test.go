@@ -93,6 +93,11 @@ func FuzzNormalizeExtURL(f *testing.F) {
 		}
 		if out != strings.TrimSpace(raw) {
 			checkTolerantOutput(t, out)
+			// A URL net/url cannot parse as written is not repaired
+			// (EXTURL-12; issue 13, item 13).
+			if _, err := url.Parse(strings.TrimSpace(raw)); err != nil {
+				t.Errorf("normalizeExtURL(%q) = %q, but it does not parse: %v", raw, out, err)
+			}
 			if loc, err := normalizeLoc(raw, nil, false); err != nil || loc != out {
 				t.Errorf("normalizeExtURL(%q) = %q, normalizeLoc = %q, %v", raw, out, loc, err)
 			}
