@@ -949,3 +949,98 @@ func TestHostileUnparseableExtensionURLRewritten(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13, item 11, sibling (REDIRECT-10, decided): sitemaps that
+// redirect to one final URL, or to the document passed to Parse, are that
+// one sitemap: it is read once, however many listed URLs lead to it, and
+// its URLs are kept once. A redirect is followed before its target is
+// known, so the requests are made; what is not read twice is the body.
+func TestHostileRedirectsToOneSitemap(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, hIndex("https://example.com/a.xml", "https://example.com/b.xml", "https://example.com/%63.xml", "https://example.com/self.xml"))
+	})
+	for _, from := range []string{"/a.xml", "/b.xml"} {
+		mux.Handle(from, http.RedirectHandler("https://EXAMPLE.com/./c.xml#x", http.StatusMovedPermanently))
+	}
+	mux.Handle("/self.xml", http.RedirectHandler("/index.xml", http.StatusFound))
+	var reads atomic.Int32
+	mux.HandleFunc("/c.xml", func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
+		io.WriteString(w, `<urlset `+hNS+`><url><loc>https://example.com/page</loc></url></urlset>`)
+	})
+	for _, multi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			s := hNew().SetHTTPClient(&http.Client{Transport: hInProcess{mux}}).SetMultiThread(multi)
+			if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if s.GetURLCount() != 1 {
+				t.Errorf("%d URLs, want 1: %q", s.GetURLCount(), locsOf(s.GetURLs()))
+			}
+			if s.GetSitemapCount() != 4 {
+				t.Errorf("GetSitemaps() = %q, want the 4 listed", sitemapLocsOf(s.GetSitemaps()))
+			}
+			if n := s.GetErrorsCount(); n != 0 {
+				t.Errorf("%d errors: %v", n, s.GetErrors())
+			}
+		})
+	}
+}
+
+// hCountingBody is a response body that counts the bytes read from it.
+type hCountingBody struct {
+	r *strings.Reader
+	n *atomic.Int64
+}
+
+func (b hCountingBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+func (hCountingBody) Close() error { return nil }
+
+// hRoundTrip is a transport of a function.
+type hRoundTrip func(*http.Request) (*http.Response, error)
+
+func (f hRoundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Issue 13, item 11, sibling: an index of n sitemaps that each redirect
+// back to the index made the call read the index n+1 times, n² entries
+// for a document of n; it is read once (REDIRECT-10, decided).
+func TestHostileIndexWhoseSitemapsRedirectToIt(t *testing.T) {
+	const n = 3000
+	locs := make([]string, n)
+	for i := range locs {
+		locs[i] = fmt.Sprintf("https://example.com/r%d.xml", i)
+	}
+	index := hIndex(locs...)
+	var read atomic.Int64
+	transport := hRoundTrip(func(r *http.Request) (*http.Response, error) {
+		resp := &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Request: r, ContentLength: -1}
+		if r.URL.Path == "/index.xml" {
+			resp.Body = hCountingBody{strings.NewReader(index), &read}
+			return resp, nil
+		}
+		resp.StatusCode, resp.Status = http.StatusFound, "302 Found"
+		resp.Header.Set("Location", "/index.xml")
+		resp.Body = io.NopCloser(strings.NewReader(""))
+		return resp, nil
+	})
+	s := hNew().SetHTTPClient(&http.Client{Transport: transport})
+	heap, err := hParse(t, s, "https://example.com/index.xml", 120*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := read.Load(); got > 2*int64(len(index)) {
+		t.Errorf("read %d bytes of an index of %d, want it read once", got, len(index))
+	}
+	if s.GetSitemapCount() != n || s.GetErrorsCount() != 0 {
+		t.Errorf("%d sitemaps and %d errors, want %d and none", s.GetSitemapCount(), s.GetErrorsCount(), n)
+	}
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
