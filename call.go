@@ -189,6 +189,9 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 			return nil, nerr
 		}
 		defer rc.Close()
+		if f != loc && !c.claimRedirect(loc, f) {
+			return nil, nil
+		}
 		body, final, size = rc, f, rc.size
 	}
 	base, err := url.Parse(final)
@@ -331,6 +334,17 @@ func (c *call) claim(key string) bool {
 	}
 	c.requested[key] = true
 	return true
+}
+
+// claimRedirect reports whether the document that the request for loc was
+// redirected to, at final, is to be read: false when a sitemap of its key
+// has been requested or read in this call already, which is then the one
+// sitemap read (REDIRECT-10, decided). Listed sitemaps that redirect to one
+// final URL, or to the document passed to Parse, are read once, as one
+// listed in two spellings is requested once.
+func (c *call) claimRedirect(loc, final string) bool {
+	key := sitemapKey(final)
+	return key == sitemapKey(loc) || c.claim(key)
 }
 
 // The errors of the limits of a call, each recorded once.

@@ -1,6 +1,9 @@
 package sitemap
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A ConfigError records a value that a Set* method rejected. It belongs to
 // the instance: it stays in [S.GetErrors] until the same setter is given a
@@ -24,8 +27,9 @@ type NetworkError struct {
 	Err error  // the cause
 }
 
-// Error returns the message, of the form fetch "URL": cause.
-func (e *NetworkError) Error() string { return fmt.Sprintf("fetch %q: %v", e.URL, e.Err) }
+// Error returns the message, of the form fetch "URL": cause. A password
+// in a URL of the message is redacted, see [ParseError.Error].
+func (e *NetworkError) Error() string { return redact(fmt.Sprintf("fetch %q: %v", e.URL, e.Err)) }
 
 // Unwrap returns the cause.
 func (e *NetworkError) Unwrap() error { return e.Err }
@@ -43,7 +47,14 @@ type ParseError struct {
 }
 
 // Error returns the message, of the form parse "URL": cause.
-func (e *ParseError) Error() string { return fmt.Sprintf("parse %q: %v", e.URL, e.Err) }
+//
+// A URL with a password in its user information is named with the
+// password replaced by xxxxx, as net/url's URL.Redacted writes it
+// (https://user:xxxxx@example.com/sitemap.xml), and so is every such URL
+// the cause quotes; the URL is otherwise as written. The URL field keeps
+// the URL as it is, password included. This goes for the messages of
+// [NetworkError] and [ValidationError] too.
+func (e *ParseError) Error() string { return redact(fmt.Sprintf("parse %q: %v", e.URL, e.Err)) }
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -56,8 +67,63 @@ type ValidationError struct {
 	Err error // the cause
 }
 
-// Error returns the message, of the form validate "URL": cause.
-func (e *ValidationError) Error() string { return fmt.Sprintf("validate %q: %v", e.URL, e.Err) }
+// Error returns the message, of the form validate "URL": cause. A password
+// in a URL of the message is redacted, see [ParseError.Error].
+func (e *ValidationError) Error() string {
+	return redact(fmt.Sprintf("validate %q: %v", e.URL, e.Err))
+}
 
 // Unwrap returns the cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
+
+// redactedPassword is what a password is replaced by in a message, as
+// net/url's URL.Redacted writes it.
+const redactedPassword = "xxxxx"
+
+// redact returns msg with the password of every URL in it replaced by
+// redactedPassword. It reads the text, not a parsed URL, so that a URL
+// that net/url cannot parse has its password redacted as well: after each
+// //, the authority runs to the first /, ?, # or space, or to a " that is
+// not escaped with a backslash (a URL quoted with %q); the user
+// information is what comes before its last @, and the password what
+// follows the first : of that, as url.Parse reads them. The rest of the
+// URL is left as written. A password that holds a /, ? or # is no password
+// to url.Parse either, which ends the authority there.
+func redact(msg string) string {
+	var b strings.Builder
+	done := 0 // msg[:done] is in b, or b is empty and nothing changed
+	for i := strings.Index(msg, "//"); i >= 0; {
+		start := i + 2
+		end := start
+		for end < len(msg) {
+			c := msg[end]
+			if c == '\\' && end+1 < len(msg) {
+				end += 2
+				continue
+			}
+			if c == '/' || c == '?' || c == '#' || c == '"' || c <= ' ' {
+				break
+			}
+			end++
+		}
+		end = min(end, len(msg))
+		auth := msg[start:end]
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			if colon := strings.IndexByte(auth[:at], ':'); colon >= 0 && auth[colon+1:at] != redactedPassword {
+				b.WriteString(msg[done : start+colon+1])
+				b.WriteString(redactedPassword)
+				done = start + at
+			}
+		}
+		j := strings.Index(msg[end:], "//")
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	if done == 0 {
+		return msg
+	}
+	b.WriteString(msg[done:])
+	return b.String()
+}

@@ -1116,3 +1116,326 @@ func FuzzHostileForbiddenReference(f *testing.F) {
 		}
 	})
 }
+
+// URL identity and credentials (issue 13, items 11 to 13): one sitemap in
+// many spellings is requested and listed once, an error message names no
+// password, and tolerant mode returns an extension URL that cannot be
+// parsed as the document gives it.
+
+// hSpellings are twelve spellings of https://example.com/sitemap.xml, the
+// first of them the plain one: the case of the scheme and of the host, the
+// default port, dot segments, escapes of unreserved characters in either
+// case, and a fragment, which a request never sends (RFC 3986 §6.2.2).
+var hSpellings = []string{
+	"https://example.com/sitemap.xml",
+	"HTTPS://example.com/sitemap.xml",
+	"https://EXAMPLE.com/sitemap.xml",
+	"https://example.com:443/sitemap.xml",
+	"https://example.com/a/../sitemap.xml",
+	"https://example.com/./sitemap.xml",
+	"https://example.com/%73itemap.xml",
+	"https://example.com/sitemap%2Exml",
+	"https://example.com/sitemap%2exml",
+	"https://example.com/sitemap.xml#top",
+	"https://example.com/a/%2E%2E/b/../sitemap.xml",
+	"https://Example.COM:443/./x/..//../%73itemap%2exml#x",
+}
+
+// hRequests serves the documents of docs by their decoded path over an
+// in-process transport on the host example.com, and counts every request.
+func hRequests(docs map[string]string) (*http.Client, *atomic.Int32) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		doc, ok := docs[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, doc)
+	})
+	return &http.Client{Transport: hInProcess{h}}, &n
+}
+
+// Issue 13, item 11 (GETSITEMAPS-10, IDN-7): a sitemap that an index lists
+// in twelve spellings is one sitemap: requested once and listed once, under
+// its first spelling, in tolerant and in strict mode.
+func TestHostileOneSitemapInTwelveSpellings(t *testing.T) {
+	client, requests := hRequests(map[string]string{
+		"/index.xml":   hIndex(hSpellings...),
+		"/sitemap.xml": `<urlset ` + hNS + `><url><loc>https://example.com/page</loc></url></urlset>`,
+	})
+	for _, strict := range []bool{false, true} {
+		for _, multi := range []bool{false, true} {
+			t.Run(fmt.Sprintf("strict=%v,multi=%v", strict, multi), func(t *testing.T) {
+				requests.Store(0)
+				s := hNew().SetHTTPClient(client).SetStrict(strict).SetMultiThread(multi)
+				if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if n := requests.Load(); n != 2 {
+					t.Errorf("%d requests, want 2: the index and the sitemap once", n)
+				}
+				if got := sitemapLocsOf(s.GetSitemaps()); len(got) != 1 || got[0] != hSpellings[0] {
+					t.Errorf("GetSitemaps() = %q, want the first spelling only", got)
+				}
+				if s.GetSitemapCount() != 1 || s.GetURLCount() != 1 {
+					t.Errorf("%d sitemaps and %d URLs, want 1 and 1", s.GetSitemapCount(), s.GetURLCount())
+				}
+				if n := s.GetErrorsCount(); n != 0 {
+					t.Errorf("%d errors: %v", n, s.GetErrors())
+				}
+			})
+		}
+	}
+}
+
+// Issue 13, item 11, siblings: an index that lists itself in another
+// spelling than the one passed to Parse, and a robots.txt that names one
+// sitemap in twelve spellings, request each document once.
+func TestHostileSelfAndRobotsInOtherSpellings(t *testing.T) {
+	client, requests := hRequests(map[string]string{
+		"/index.xml":   hIndex("https://EXAMPLE.com/x/../index.xml#self", "https://example.com/%73itemap.xml"),
+		"/robots.txt":  "Sitemap: " + strings.Join(hSpellings, "\nSitemap: ") + "\n",
+		"/sitemap.xml": `<urlset ` + hNS + `><url><loc>https://example.com/page</loc></url></urlset>`,
+	})
+	for _, tt := range []struct{ root, first string }{
+		{"https://EXAMPLE.com:443/index.xml", "https://example.com/%73itemap.xml"},
+		{"https://example.com/robots.txt", hSpellings[0]},
+	} {
+		t.Run(tt.root, func(t *testing.T) {
+			requests.Store(0)
+			s := hNew().SetHTTPClient(client)
+			if _, err := hParse(t, s, tt.root, 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if n := requests.Load(); n != 2 {
+				t.Errorf("%d requests, want 2", n)
+			}
+			if s.GetURLCount() != 1 {
+				t.Errorf("%d URLs, want 1", s.GetURLCount())
+			}
+			if got := sitemapLocsOf(s.GetSitemaps()); !strings.Contains(strings.Join(got, " "), tt.first) || len(got) > 2 {
+				t.Errorf("GetSitemaps() = %q, want %q once", got, tt.first)
+			}
+		})
+	}
+}
+
+// Issue 13, item 12: a location with a password in it is named with the
+// password redacted in the message of every error, as net/url's
+// URL.Redacted writes it, causes quoting the URL included; the URL field
+// of the error and what GetURLs and GetSitemaps return keep it as given.
+func TestHostilePasswordInErrorMessages(t *testing.T) {
+	const secret = "s3cr3t"
+	cred := "https://user:" + secret + "@example.com"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, hIndex(cred+"/missing.xml", cred+"/html.xml", "https://user:"+secret+"@example.com:x/port.xml", cred+"/moved.xml", cred+"/pages.xml"))
+	})
+	mux.HandleFunc("/html.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html></html>") })
+	mux.HandleFunc("/moved.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://other:"+secret+"@example.com/html.xml?moved", http.StatusFound)
+	})
+	mux.HandleFunc("/pages.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`><url><loc>`+cred+`/page</loc></url></urlset>`)
+	})
+	client := &http.Client{Transport: hInProcess{mux}}
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			s := hNew().SetHTTPClient(client).SetStrict(strict)
+			if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			// Every error names its URL redacted and keeps it exact.
+			want := map[string]bool{
+				cred + "/missing.xml": false, // *NetworkError
+				cred + "/html.xml":    false, // *ParseError
+				"https://user:" + secret + "@example.com:x/port.xml":      false, // *ValidationError quoting net/url's error
+				"https://other:" + secret + "@example.com/html.xml?moved": false, // *ParseError of the final URL
+			}
+			for _, err := range s.GetErrors() {
+				msg := err.Error()
+				if strings.Contains(msg, secret) {
+					t.Errorf("message names the password: %s", msg)
+				}
+				var ne *sitemap.NetworkError
+				var pe *sitemap.ParseError
+				var ve *sitemap.ValidationError
+				var field string
+				switch {
+				case errors.As(err, &ne):
+					field = ne.URL
+				case errors.As(err, &pe):
+					field = pe.URL
+				case errors.As(err, &ve):
+					field = ve.URL
+				}
+				if _, ok := want[field]; !ok {
+					t.Errorf("error about %q: %s", field, msg)
+					continue
+				}
+				want[field] = true
+				if !strings.Contains(msg, ":xxxxx@example.com") {
+					t.Errorf("message does not name the URL redacted: %s", msg)
+				}
+			}
+			for u, seen := range want {
+				if !seen {
+					t.Errorf("no error with the URL field %q; errors: %v", u, s.GetErrors())
+				}
+			}
+			if got := locsOf(s.GetURLs()); len(got) != 1 || got[0] != cred+"/page" {
+				t.Errorf("GetURLs() = %q, want the page as given", got)
+			}
+			for _, sm := range s.GetSitemaps() {
+				if !strings.Contains(sm.Loc, secret) {
+					t.Errorf("GetSitemaps() lists %q, want it as given", sm.Loc)
+				}
+			}
+		})
+	}
+	// The URL passed to Parse, which net/url cannot parse.
+	root := cred + "/%zz.xml"
+	s := hNew().SetHTTPClient(client)
+	_, err := s.Parse(root, nil)
+	var ve *sitemap.ValidationError
+	if !errors.As(err, &ve) || ve.URL != root {
+		t.Fatalf("Parse(%q) = %v, want a *ValidationError with that URL", root, err)
+	}
+	if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "user:xxxxx@") {
+		t.Errorf("message %s, want the password redacted", msg)
+	}
+}
+
+// Issue 13, item 13 (EXTURL-12): tolerant mode returns an extension URL
+// that net/url cannot parse as the document gives it, not rewritten: the %
+// that begins no escape is no %25 and the space no %20.
+func TestHostileUnparseableExtensionURLRewritten(t *testing.T) {
+	const bad = "https://cdn.example.com/%zz sale.jpg"
+	const badQuery = "https://cdn.example.com/a b.jpg?off=10%"
+	content := `<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
+ xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://example.com/page</loc>
+ <image:image><image:loc>` + bad + `</image:loc><image:license>` + badQuery + `</image:license></image:image>
+ <image:image><image:loc>https://cdn.example.com/summer sale.jpg</image:loc></image:image>
+ <video:video><video:thumbnail_loc>` + bad + `</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>
+  <video:content_loc>` + bad + `</video:content_loc><video:player_loc>` + badQuery + `</video:player_loc>
+  <video:uploader info="` + bad + `">u</video:uploader></video:video>
+ <xhtml:link rel="alternate" hreflang="de" href="` + bad + `"/>
+</url></urlset>`
+	s := hNew()
+	var err error
+	hGuard(t, 10*time.Second, func() { _, err = s.Parse("https://example.com/sitemap.xml", &content) })
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != 1 || len(urls[0].Images) != 2 || len(urls[0].Videos) != 1 || len(urls[0].Hreflangs) != 1 {
+		t.Fatalf("got %+v", urls)
+	}
+	u := urls[0]
+	v := u.Videos[0]
+	got := []string{u.Images[0].Loc, u.Images[0].License, v.ThumbnailLoc, v.ContentLoc, v.PlayerLoc, v.Uploader.Info, u.Hreflangs[0].Href, u.Images[1].Loc}
+	want := []string{bad, badQuery, bad, bad, badQuery, bad, bad, "https://cdn.example.com/summer%20sale.jpg"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("URL %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// Issue 13, item 11, sibling (REDIRECT-10, decided): sitemaps that
+// redirect to one final URL, or to the document passed to Parse, are that
+// one sitemap: it is read once, however many listed URLs lead to it, and
+// its URLs are kept once. A redirect is followed before its target is
+// known, so the requests are made; what is not read twice is the body.
+func TestHostileRedirectsToOneSitemap(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, hIndex("https://example.com/a.xml", "https://example.com/b.xml", "https://example.com/%63.xml", "https://example.com/self.xml"))
+	})
+	for _, from := range []string{"/a.xml", "/b.xml"} {
+		mux.Handle(from, http.RedirectHandler("https://EXAMPLE.com/./c.xml#x", http.StatusMovedPermanently))
+	}
+	mux.Handle("/self.xml", http.RedirectHandler("/index.xml", http.StatusFound))
+	var reads atomic.Int32
+	mux.HandleFunc("/c.xml", func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
+		io.WriteString(w, `<urlset `+hNS+`><url><loc>https://example.com/page</loc></url></urlset>`)
+	})
+	for _, multi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			s := hNew().SetHTTPClient(&http.Client{Transport: hInProcess{mux}}).SetMultiThread(multi)
+			if _, err := hParse(t, s, "https://example.com/index.xml", 20*time.Second); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if s.GetURLCount() != 1 {
+				t.Errorf("%d URLs, want 1: %q", s.GetURLCount(), locsOf(s.GetURLs()))
+			}
+			if s.GetSitemapCount() != 4 {
+				t.Errorf("GetSitemaps() = %q, want the 4 listed", sitemapLocsOf(s.GetSitemaps()))
+			}
+			if n := s.GetErrorsCount(); n != 0 {
+				t.Errorf("%d errors: %v", n, s.GetErrors())
+			}
+		})
+	}
+}
+
+// hCountingBody is a response body that counts the bytes read from it.
+type hCountingBody struct {
+	r *strings.Reader
+	n *atomic.Int64
+}
+
+func (b hCountingBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+func (hCountingBody) Close() error { return nil }
+
+// hRoundTrip is a transport of a function.
+type hRoundTrip func(*http.Request) (*http.Response, error)
+
+func (f hRoundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Issue 13, item 11, sibling: an index of n sitemaps that each redirect
+// back to the index made the call read the index n+1 times, n² entries
+// for a document of n; it is read once (REDIRECT-10, decided).
+func TestHostileIndexWhoseSitemapsRedirectToIt(t *testing.T) {
+	const n = 3000
+	locs := make([]string, n)
+	for i := range locs {
+		locs[i] = fmt.Sprintf("https://example.com/r%d.xml", i)
+	}
+	index := hIndex(locs...)
+	var read atomic.Int64
+	transport := hRoundTrip(func(r *http.Request) (*http.Response, error) {
+		resp := &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Request: r, ContentLength: -1}
+		if r.URL.Path == "/index.xml" {
+			resp.Body = hCountingBody{strings.NewReader(index), &read}
+			return resp, nil
+		}
+		resp.StatusCode, resp.Status = http.StatusFound, "302 Found"
+		resp.Header.Set("Location", "/index.xml")
+		resp.Body = io.NopCloser(strings.NewReader(""))
+		return resp, nil
+	})
+	s := hNew().SetHTTPClient(&http.Client{Transport: transport})
+	heap, err := hParse(t, s, "https://example.com/index.xml", 120*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := read.Load(); got > 2*int64(len(index)) {
+		t.Errorf("read %d bytes of an index of %d, want it read once", got, len(index))
+	}
+	if s.GetSitemapCount() != n || s.GetErrorsCount() != 0 {
+		t.Errorf("%d sitemaps and %d errors, want %d and none", s.GetSitemapCount(), s.GetErrorsCount(), n)
+	}
+	if heap > 64*mib {
+		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}

@@ -285,6 +285,14 @@ func (s *S) GetRandomURLs(n int) []URL {
 // Sitemap: lines of a robots.txt and the entries of every sitemap index that
 // was read. The slice is a copy, dates included, and is never nil, for a nil
 // *S either.
+//
+// URLs that differ only in what RFC 3986 takes for no difference (the
+// letter case of the scheme and of the host, a default port, an escape of
+// a letter, a digit or one of - . _ ~, the case of the digits of an escape,
+// dot segments) or in a fragment, which no request sends, name one
+// sitemap, in strict mode too: it is listed once, under the URL it was
+// first found by, and requested once. So is a sitemap that a request for
+// another one was redirected to.
 func (s *S) GetSitemaps() []Sitemap {
 	if s == nil {
 		return []Sitemap{}

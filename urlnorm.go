@@ -396,6 +396,14 @@ func portOrDefault(u *url.URL) string {
 // scheme, one that does not parse and one that would be longer than
 // maxURLLength encoded, comes back as written (EXTURL-11, EXTURL-12).
 //
+// A URL does not parse when net/url rejects it as the document writes it,
+// or when it holds a % that begins no escape, which net/url rejects in the
+// query too once it is read (url.ParseQuery). Such a URL is not repaired
+// the way normalizeLoc repairs a location, which has to be requested
+// (TOLERANT-12): https://cdn.example.com/%zz sale.jpg comes back as it is,
+// not as https://cdn.example.com/%25zz%20sale.jpg, and so does one with a
+// control character in it (issue 13, item 13).
+//
 // Strict mode applies the rules and the causes of normalizeLoc in strict
 // mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL of
 // an extension may be on any host (EXTURL-1).
@@ -408,19 +416,48 @@ func normalizeExtURL(raw string, strict bool) (string, error) {
 		return s, nil
 	}
 	out, err := normalizeAbsolute(s)
-	if err != nil {
+	if err != nil || out != s && !parsesAsWritten(s) {
 		return s, nil
 	}
 	return out, nil
 }
 
+// parsesAsWritten tells whether net/url parses s as it is written and
+// every % of s begins an escape.
+func parsesAsWritten(s string) bool {
+	for rest := s; ; {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			break
+		}
+		if i+2 >= len(rest) || !isHex(rest[i+1]) || !isHex(rest[i+2]) {
+			return false
+		}
+		rest = rest[i+3:]
+	}
+	_, err := url.Parse(s)
+	return err == nil
+}
+
 // sitemapKey returns the key under which a sitemap is requested once in a
-// call (IDN-7, GETSITEMAPS-10): the URL with the scheme and the host in
-// lower case, the host in its Punycode form (a name that is no valid domain
-// name decoded, with its ASCII letters in lower case) and a default port
-// left out; the user information, the path, the query and the fragment are
-// kept as written. A loc that does not parse, or names no host, is its own
-// key.
+// call and listed once (IDN-7, GETSITEMAPS-10): two locations with one key
+// name one resource by RFC 3986's syntax-based normalisation (§6.2.2) and
+// the default port of HTTP (§6.2.3), and a request sends the same for both.
+// The key is the URL
+//   - with the scheme and the host in lower case, the host in its Punycode
+//     form (a name that is no valid domain name decoded, with its ASCII
+//     letters in lower case), and a default port left out;
+//   - with the path and the query percent-encoded as tolerant mode encodes
+//     them (encodeTail), an escape of an unreserved character (a letter, a
+//     digit, - . _ ~) decoded, and the hexadecimal digits of every other
+//     escape in upper case, in the user information too;
+//   - with the dot segments of the path removed (RFC 3986 §5.2.4), after
+//     the escapes are decoded, so /a/%2E%2E/s.xml is /s.xml, and an empty
+//     path written as /;
+//   - without its fragment, which a request never sends.
+//
+// The user information is kept, decoded as above: it is sent with the
+// request. A loc that does not parse, or names no host, is its own key.
 func sitemapKey(loc string) string {
 	u, err := url.Parse(loc)
 	if err != nil || u.Host == "" {
@@ -432,7 +469,8 @@ func sitemapKey(loc string) string {
 	}
 	authStart, authEnd := authority(loc, colon)
 	hostPort := loc[authStart:authEnd]
-	hostPort = hostPort[strings.LastIndexByte(hostPort, '@')+1:]
+	at := strings.LastIndexByte(hostPort, '@') + 1
+	user, hostPort := hostPort[:at], hostPort[at:]
 
 	host := punycodeOrSelf(u.Hostname())
 	if strings.HasPrefix(u.Host, "[") {
@@ -447,10 +485,123 @@ func sitemapKey(loc string) string {
 	if port == portOrDefault(&url.URL{Scheme: u.Scheme}) {
 		port = ""
 	}
-	if loc[:colon] == u.Scheme && hostPort == host+portSuffix(port) {
+	keyUser := normalizeEscapes(user)
+	tail := keyTail(loc[authEnd:])
+	if loc[:colon] == u.Scheme && hostPort == host+portSuffix(port) && keyUser == user && tail == loc[authEnd:] {
 		return loc // already in the form of a key
 	}
-	return u.Scheme + loc[colon:authStart] + loc[authStart:authEnd-len(hostPort)] + host + portSuffix(port) + loc[authEnd:]
+	return u.Scheme + loc[colon:authStart] + keyUser + host + portSuffix(port) + tail
+}
+
+// keyTail is what follows the authority of a location in its sitemapKey:
+// t, which begins with /, ? or # or is empty, without its fragment,
+// percent-encoded and normalised as sitemapKey says.
+func keyTail(t string) string {
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	t = encodeTail(t, 0)
+	path, query, hasQuery := strings.Cut(t, "?")
+	p := removeDotSegments(normalizeEscapes(path))
+	if p == "" {
+		p = "/"
+	}
+	if !hasQuery {
+		return p
+	}
+	q := normalizeEscapes(query)
+	if p == path && q == query {
+		return t
+	}
+	return p + "?" + q
+}
+
+// normalizeEscapes returns s, in which every % begins an escape, with the
+// escapes of unreserved characters decoded and the hexadecimal digits of
+// the others in upper case (RFC 3986 §6.2.2.1, §6.2.2.2). It returns s
+// itself when there is nothing to change.
+func normalizeEscapes(s string) string {
+	first := -1
+	for i := strings.IndexByte(s, '%'); i >= 0; {
+		if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			c := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(c) || s[i+1] != upperHex[c>>4] || s[i+2] != upperHex[c&15] {
+				first = i
+				break
+			}
+		}
+		j := strings.IndexByte(s[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if first < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:first]...)
+	for i := first; i < len(s); i++ {
+		c := s[i]
+		if c != '%' || i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			b = append(b, c)
+			continue
+		}
+		d := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if isUnreserved(d) {
+			b = append(b, d)
+		} else {
+			b = append(b, '%', upperHex[d>>4], upperHex[d&15])
+		}
+		i += 2
+	}
+	return string(b)
+}
+
+// removeDotSegments removes the segments . and .. from path, which is
+// empty or begins with /, as RFC 3986 §5.2.4 does: /a/b/../c is /a/c, and
+// a .. above the root is dropped. Empty segments are kept.
+func removeDotSegments(path string) string {
+	if !strings.Contains(path, "/.") {
+		return path
+	}
+	segs := strings.Split(path[1:], "/")
+	out := segs[:0]
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch seg {
+		case ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, seg)
+			continue
+		}
+		if last {
+			out = append(out, "") // /a/. and /a/b/.. end in /
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// isUnreserved tells whether c is an unreserved character of RFC 3986
+// (§2.3), whose escape and c itself are one.
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
 }
 
 // lowerASCII returns s with its ASCII letters in lower case and its other

@@ -93,6 +93,11 @@ func FuzzNormalizeExtURL(f *testing.F) {
 		}
 		if out != strings.TrimSpace(raw) {
 			checkTolerantOutput(t, out)
+			// A URL net/url cannot parse as written is not repaired
+			// (EXTURL-12; issue 13, item 13).
+			if _, err := url.Parse(strings.TrimSpace(raw)); err != nil {
+				t.Errorf("normalizeExtURL(%q) = %q, but it does not parse: %v", raw, out, err)
+			}
 			if loc, err := normalizeLoc(raw, nil, false); err != nil || loc != out {
 				t.Errorf("normalizeExtURL(%q) = %q, normalizeLoc = %q, %v", raw, out, loc, err)
 			}
@@ -176,4 +181,84 @@ func checkTolerantOutput(t *testing.T, out string) {
 			t.Fatalf("tolerant mode returned %q with %q outside the query", out, c)
 		}
 	}
+}
+
+// FuzzSitemapKeySpellings checks that sitemapKey gives one key to the
+// spellings of one sitemap (issue 13, item 11; GETSITEMAPS-10): from a
+// location tolerant mode returns, it writes others that RFC 3986 §6.2.2
+// takes for the same (scheme and host in capitals, the default port, an
+// unreserved character escaped in either case, dot segments, a fragment),
+// and wants the key of each to be the key of the location, which is its
+// own key.
+func FuzzSitemapKeySpellings(f *testing.F) {
+	f.Add("example.com", "/a/b/sitemap.xml", "q=1", uint16(0))
+	f.Add("Bücher.example", "/./s.xml", "", uint16(0xFFFF))
+	f.Add("[::1]", "", "a=%7e&b=c", uint16(0x5A5A))
+	f.Add("example.com", "/a%2Fb/%c3%a9/..", "x=../y", uint16(7))
+	f.Fuzz(func(t *testing.T, host, path, query string, seed uint16) {
+		loc, err := normalizeLoc("https://"+host+path+"?"+query, nil, false)
+		if err != nil {
+			return
+		}
+		key := sitemapKey(loc)
+		if again := sitemapKey(key); again != key {
+			t.Fatalf("sitemapKey(%q) = %q, then %q", loc, key, again)
+		}
+		u, err := url.Parse(loc)
+		if err != nil || u.User != nil || strings.Contains(loc, "#") {
+			return
+		}
+		_, authEnd := authority(loc, len("https"))
+		hostPort, tail := loc[len("https://"):authEnd], loc[authEnd:]
+		bit := func(i uint) bool { return seed&(1<<i) != 0 }
+
+		scheme := "https"
+		if bit(0) {
+			scheme = "HTTPS"
+		}
+		if bit(1) {
+			hostPort = strings.ToUpper(hostPort)
+		}
+		if bit(2) && !strings.Contains(hostPort[strings.LastIndexByte(hostPort, ']')+1:], ":") {
+			hostPort += ":443"
+		}
+		// Escape some unreserved characters of the path and the query,
+		// leaving the escapes there are as they are.
+		var b strings.Builder
+		for i := 0; i < len(tail); i++ {
+			c := tail[i]
+			switch {
+			case c == '%' && i+2 < len(tail):
+				b.WriteString(tail[i : i+3])
+				i += 2
+			case isUnreserved(c) && (uint(i)+uint(seed>>8))%3 == 0:
+				hex := "%" + upperHex[c>>4:c>>4+1] + upperHex[c&15:c&15+1]
+				if bit(3) {
+					hex = strings.ToLower(hex)
+				}
+				b.WriteString(hex)
+			default:
+				b.WriteByte(c)
+			}
+		}
+		tail = b.String()
+		if strings.HasPrefix(tail, "/") || tail == "" || tail[0] == '?' {
+			if !strings.HasPrefix(tail, "/") {
+				tail = "/" + tail
+			}
+			if bit(4) {
+				tail = "/./" + tail[1:]
+			}
+			if bit(5) {
+				tail = "/x/%2E./" + tail[1:]
+			}
+		}
+		if bit(6) {
+			tail += "#frag"
+		}
+		spelling := scheme + "://" + hostPort + tail
+		if got := sitemapKey(spelling); got != key {
+			t.Errorf("sitemapKey(%q) = %q, want the key of %q, %q", spelling, got, loc, key)
+		}
+	})
 }

@@ -1,0 +1,95 @@
+package sitemap
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+)
+
+// TestRedact: a password is redacted wherever a message names a URL, in
+// the form net/url's URL.Redacted gives it, whether the URL parses or not
+// (issue 13, item 12).
+func TestRedact(t *testing.T) {
+	tests := []struct{ name, msg, want string }{
+		{"no URL", `strict mode: URL contains a space`, `strict mode: URL contains a space`},
+		{"no user information", `fetch "https://example.com/s.xml": x`, `fetch "https://example.com/s.xml": x`},
+		{"user without password", `fetch "https://user@example.com/s.xml": x`, `fetch "https://user@example.com/s.xml": x`},
+		{"password", `fetch "https://user:pw@example.com/s.xml": x`, `fetch "https://user:xxxxx@example.com/s.xml": x`},
+		{"empty password", `fetch "https://user:@example.com/": x`, `fetch "https://user:xxxxx@example.com/": x`},
+		{"no path", `fetch "https://user:pw@example.com": x`, `fetch "https://user:xxxxx@example.com": x`},
+		{"@ in the password", `parse "https://user:p@w@example.com?q": x`, `parse "https://user:xxxxx@example.com?q": x`},
+		{"quoted quote in the password", `validate "https://user:p\"w@example.com/": net/url: invalid userinfo`, `validate "https://user:xxxxx@example.com/": net/url: invalid userinfo`},
+		{"cause quoting another spelling", `validate "//u:pw@h:x/": parse "https://u:pw@h:x/": invalid port ":x" after host`, `validate "//u:xxxxx@h:x/": parse "https://u:xxxxx@h:x/": invalid port ":x" after host`},
+		{"does not parse", `validate "https://u:pw@exa mple.com/%zz": x`, `validate "https://u:xxxxx@exa mple.com/%zz": x`},
+		{"@ after the authority is none", `fetch "https://example.com/a:b@c": x`, `fetch "https://example.com/a:b@c": x`},
+		{"already redacted", `fetch "https://user:xxxxx@example.com/": x`, `fetch "https://user:xxxxx@example.com/": x`},
+		{"net/http's form", `Get "https://user:***@example.com/": x`, `Get "https://user:xxxxx@example.com/": x`},
+		{"unquoted, at the end", `https://u:pw@h`, `https://u:xxxxx@h`},
+		{"//", `a // b`, `a // b`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := redact(tt.msg); got != tt.want {
+				t.Errorf("redact(%s)\n = %s\nwant %s", tt.msg, got, tt.want)
+			}
+		})
+	}
+	// As net/url's URL.Redacted, for a URL that net/url writes as it is.
+	for _, raw := range []string{"https://user:pw@example.com/s.xml?q=1", "http://a:b@[::1]:8080/"} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := redact(raw); got != u.Redacted() {
+			t.Errorf("redact(%q) = %q, URL.Redacted = %q", raw, got, u.Redacted())
+		}
+	}
+}
+
+// FuzzRedact: a URL that net/url parses with a password comes back from
+// redact with the password xxxxx and its user name, host and path as they
+// were, and a message that quotes the URL, as the errors do, names it the
+// same way redacted (issue 13, item 12).
+func FuzzRedact(f *testing.F) {
+	f.Add("user", "pw", "example.com", "/s.xml?q")
+	f.Add("u", `p"w`, "h", "")
+	f.Add("", "p@w", "[::1]:80", "#f")
+	f.Fuzz(func(t *testing.T, user, pass, host, rest string) {
+		raw := "https://" + user + ":" + pass + "@" + host + rest
+		// Where quoting leaves the URL as it is, the quoted URL is
+		// redacted as the URL is. (A quote ends a URL that is not quoted,
+		// and a control character any URL, so in a quoted message, where
+		// they are escaped, more is redacted.)
+		if plainPrintable(raw) {
+			quoted := redact(fmt.Sprintf("fetch %q: cause", raw))
+			if want := fmt.Sprintf("fetch %q: cause", redact(raw)); quoted != want {
+				t.Errorf("redact of the message %s, want %s", quoted, want)
+			}
+		}
+		u, err := url.Parse(raw)
+		if err != nil || u.User == nil {
+			return
+		}
+		if _, ok := u.User.Password(); !ok {
+			return
+		}
+		r, err := url.Parse(redact(raw))
+		if err != nil {
+			t.Fatalf("redact(%q) = %q, which does not parse: %v", raw, redact(raw), err)
+		}
+		if p, _ := r.User.Password(); p != redactedPassword || r.User.Username() != u.User.Username() || r.Host != u.Host || r.Path != u.Path || r.RawQuery != u.RawQuery {
+			t.Errorf("redact(%q) = %q", raw, redact(raw))
+		}
+	})
+}
+
+// plainPrintable tells whether s is printable ASCII without a quote or a
+// backslash, which %q leaves as it is.
+func plainPrintable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
