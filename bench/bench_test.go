@@ -86,13 +86,14 @@ func benchParse(b *testing.B, doc []byte, size int, url string, want int) {
 	content := string(doc)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
-	m0 := mallocs()
+	m0, c0 := mallocs(), startCPU()
 	for b.Loop() {
 		s, err := sitemap.New().Parse(url, &content)
 		if err != nil || s.GetErrorsCount() != 0 || s.GetURLCount() != want {
 			b.Fatalf("%v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
 		}
 	}
+	c0.report(b)
 	b.ReportMetric(float64(mallocs()-m0)/float64(b.N)/float64(want), "allocs/url")
 }
 
@@ -101,7 +102,7 @@ func benchExtract(b *testing.B, doc []byte, want int) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	rd := bytes.NewReader(doc)
-	m0 := mallocs()
+	m0, c0 := mallocs(), startCPU()
 	for b.Loop() {
 		rd.Reset(doc)
 		urls, err := bench.Extract(rd)
@@ -109,6 +110,7 @@ func benchExtract(b *testing.B, doc []byte, want int) {
 			b.Fatalf("%v, %d URLs", err, len(urls))
 		}
 	}
+	c0.report(b)
 	b.ReportMetric(float64(mallocs()-m0)/float64(b.N)/float64(want), "allocs/url")
 }
 
@@ -118,6 +120,8 @@ func benchEvents(b *testing.B, doc []byte) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	rd := bytes.NewReader(doc)
+	c0 := startCPU()
+	defer c0.report(b)
 	for b.Loop() {
 		rd.Reset(doc)
 		x := gosax.NewReaderSize(rd, bench.ReadBufferSize)
@@ -143,6 +147,8 @@ func benchRawToken(b *testing.B, doc []byte) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	rd := bytes.NewReader(doc)
+	c0 := startCPU()
+	defer c0.report(b)
 	for b.Loop() {
 		rd.Reset(doc)
 		d := xml.NewDecoder(rd)
@@ -206,6 +212,8 @@ func benchLines(b *testing.B, doc []byte, keep bool) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	rd := bytes.NewReader(doc)
+	c0 := startCPU()
+	defer c0.report(b)
 	for b.Loop() {
 		rd.Reset(doc)
 		sc := bufio.NewScanner(rd)
@@ -290,16 +298,21 @@ func BenchmarkW3(b *testing.B) {
 // against the next.
 func benchPeak(b *testing.B, f func()) {
 	var peak uint64
+	var cpu time.Duration
 	for range b.N {
 		b.StopTimer()
 		runtime.GC()
 		peak = max(peak, peakHeap(func() {
+			c0, _ := cpuTime()
 			b.StartTimer()
 			f()
 			b.StopTimer()
+			c1, _ := cpuTime()
+			cpu += c1 - c0
 		}))
 		b.StartTimer()
 	}
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 }
 
@@ -345,7 +358,7 @@ const firstCallEnv = "SITEMAP_BENCH_W3_FIRST_CALL"
 // call, its heap touched for the first time. Starting the process and
 // generating the input are not counted.
 func benchFirstCall(b *testing.B, latency time.Duration) {
-	var total time.Duration
+	var total, cpu time.Duration
 	var peak uint64
 	for range b.N {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestW3FirstCallChild$", "-test.count=1")
@@ -354,10 +367,10 @@ func benchFirstCall(b *testing.B, latency time.Duration) {
 		if err != nil {
 			b.Fatalf("%v: %s", err, out)
 		}
-		var d time.Duration
+		var d, c time.Duration
 		var p uint64
 		for line := range strings.Lines(string(out)) {
-			if _, err := fmt.Sscanf(line, "w3-first-call ns=%d peak=%d", &d, &p); err == nil {
+			if _, err := fmt.Sscanf(line, "w3-first-call ns=%d cpu=%d peak=%d", &d, &c, &p); err == nil {
 				break
 			}
 		}
@@ -365,9 +378,11 @@ func benchFirstCall(b *testing.B, latency time.Duration) {
 			b.Fatalf("no figures in the child's output: %s", out)
 		}
 		total += d
+		cpu += c
 		peak = max(peak, p)
 	}
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/op")
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 }
 
@@ -385,13 +400,42 @@ func TestW3FirstCallChild(t *testing.T) {
 	}
 	srv := w3Server(t, latency)
 	runtime.GC()
-	var d time.Duration
+	var d, cpu time.Duration
 	peak := peakHeap(func() {
+		c0, _ := cpuTime()
 		start := time.Now()
 		w3Parse(t, srv)
 		d = time.Since(start)
+		c1, _ := cpuTime()
+		cpu = c1 - c0
 	})
-	fmt.Printf("w3-first-call ns=%d peak=%d\n", d.Nanoseconds(), peak)
+	fmt.Printf("w3-first-call ns=%d cpu=%d peak=%d\n", d.Nanoseconds(), cpu.Nanoseconds(), peak)
+}
+
+// cpuStart is the CPU time of the process when a benchmark loop started.
+type cpuStart time.Duration
+
+// startCPU returns the CPU time of the process now.
+func startCPU() cpuStart {
+	d, _ := cpuTime()
+	return cpuStart(d)
+}
+
+// report reports the CPU time since c, per iteration of b's loop.
+func (c cpuStart) report(b *testing.B) {
+	d, _ := cpuTime()
+	reportCPU(b, d-time.Duration(c))
+}
+
+// reportCPU reports cpu, the CPU time of the process over all b.N
+// iterations, as cpu-ns/op: the time of the whole process, the garbage
+// collector and any server goroutine included, which a loaded machine
+// inflates far less than the time on the clock. Nothing is reported where
+// the CPU time is not known.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if _, ok := cpuTime(); ok && b.N > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // mallocs is the number of heap objects allocated so far.

@@ -102,13 +102,17 @@ func Extract(r io.Reader) ([]URL, error) {
 	}
 }
 
-// parseDate reads a W3C date-time, a W3C date or an RFC 1123 date, and
-// gives the zero time for anything else.
+// parseDate reads a W3C date-time, a W3C date or an RFC 1123 date, the
+// layout chosen by the first byte and the length, and gives the zero time
+// for anything else.
 func parseDate(s string) time.Time {
-	for _, layout := range [...]string{time.RFC3339, time.DateOnly, time.RFC1123} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
+	layout := time.RFC1123
+	if s != "" && '0' <= s[0] && s[0] <= '9' {
+		layout = time.RFC3339
+		if len(s) == len(time.DateOnly) {
+			layout = time.DateOnly
 		}
 	}
-	return time.Time{}
+	t, _ := time.Parse(layout, s)
+	return t
 }
