@@ -89,7 +89,7 @@ func benchParse(b *testing.B, doc []byte, size int, url string, want int) {
 	m0, c0 := mallocs(), startCPU()
 	for b.Loop() {
 		s, err := sitemap.New().Parse(url, &content)
-		if err != nil || s.GetErrorsCount() != 0 || s.GetURLCount() != want {
+		if err != nil || s.GetErrorsCount() != 0 || s.GetURLCount() != int64(want) {
 			b.Fatalf("%v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
 		}
 	}
@@ -255,7 +255,7 @@ func w3Server(tb testing.TB, latency time.Duration) *httptest.Server {
 // kept every URL of every child without an error.
 func w3Parse(tb testing.TB, srv *httptest.Server) {
 	s, err := sitemap.New().SetFetchTimeout(60).Parse(srv.URL+"/index.xml", nil)
-	if want := bench.W3Children * bench.W3PerChild; err != nil || s.GetErrorsCount() != 0 || s.GetURLCount() != want {
+	if want := bench.W3Children * bench.W3PerChild; err != nil || s.GetErrorsCount() != 0 || s.GetURLCount() != int64(want) {
 		tb.Fatalf("%v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors()[:min(3, s.GetErrorsCount())])
 	}
 }
