@@ -680,7 +680,7 @@ func TestHostileEntityExpansion(t *testing.T) {
 			hGuard(t, 10*time.Second, func() {
 				heap = hPeakHeap(func() { _, err = s.Parse("https://example.com/sitemap.xml", &body) })
 			})
-			if heap > 32*mib {
+			if heap > 16*mib {
 				t.Errorf("peak heap %d MiB", heap/mib)
 			}
 			for _, u := range s.GetURLs() {
@@ -721,3 +721,304 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 	}
 	hCheckGood(t, s, srv)
 }
+
+// Issue 13, the streaming call and the goroutines of a call: a panic in the
+// loop body, a break, a panic in the caller's code on a worker goroutine,
+// and a slow consumer (items 1, 10, 15 and 9).
+
+// hCallGoroutines returns the stacks of the goroutines that run code of the
+// package's calls: those of a call, of a read-ahead, and of a stream.
+func hCallGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var found []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "gositemap/sitemap.(*call)") || strings.Contains(g, "gositemap/sitemap.(*readAhead)") ||
+			strings.Contains(g, "gositemap/sitemap.(*S).Stream") {
+			found = append(found, g)
+		}
+	}
+	return found
+}
+
+// hNoCallGoroutines fails the test when goroutines of a call are still
+// running: it looks again until none is left, for ct1Guard at most, as a
+// goroutine that has been told to end may not have been scheduled yet.
+func hNoCallGoroutines(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(ct1Guard)
+	for {
+		left := hCallGoroutines()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines of the call outlive it; the first:\n%s", len(left), left[0])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// hNoCanceled fails the test when s recorded an error that wraps
+// context.Canceled: what a call ends itself records nothing.
+func hNoCanceled(t *testing.T, s *sitemap.S) {
+	t.Helper()
+	for _, err := range s.GetErrors() {
+		if errors.Is(err, context.Canceled) {
+			t.Errorf("recorded %v", err)
+		}
+	}
+}
+
+// hBigIndex serves /index.xml listing n urlsets of per URLs each, /s0.xml
+// to /s<n-1>.xml, each made before the server starts.
+func hBigIndex(t *testing.T, n, per int) *httptest.Server {
+	t.Helper()
+	docs := map[string]string{}
+	locs := make([]string, n)
+	for i := range n {
+		locs[i] = fmt.Sprintf("/s%d.xml", i)
+		var b strings.Builder
+		b.WriteString(`<urlset ` + hNS + `>`)
+		for j := range per {
+			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
+		}
+		b.WriteString(`</urlset>`)
+		docs[locs[i]] = b.String()
+	}
+	docs["/index.xml"] = hIndex(locs...)
+	srv, _ := hServe(t, docs)
+	return srv
+}
+
+// Issue 13 item 1: a panic in the body of a Stream loop unwinds the call as
+// a break does. Before, the call's goroutines blocked for ever in the batch
+// hand-off, and the cancelled requests of the dead call were recorded into
+// the instance while the next call ran.
+func TestHostilePanicInStreamLoopBody(t *testing.T) {
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			srv := hBigIndex(t, 40, 500) // 20,000 URLs: far more than the hand-off holds
+			s := hNew().SetMultiThread(multi)
+			var got any
+			hGuard(t, ct1Guard, func() {
+				defer func() { got = recover() }()
+				for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+					}
+					panic("loop body")
+				}
+			})
+			if got != "loop body" {
+				t.Fatalf("recovered %v, want the loop body's own value", got)
+			}
+			hNoCallGoroutines(t)
+			hNoCanceled(t, s)
+			// The next call on s shows its own results and nothing of the
+			// dead one.
+			one, _ := hServe(t, map[string]string{"/one.xml": ct1URLSet("/a")})
+			if _, err := s.Parse(one.URL+"/one.xml", nil); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+				t.Errorf("the next call got %d URLs and the errors %v, want 1 URL and none", s.GetURLCount(), s.GetErrors())
+			}
+			hNoCallGoroutines(t)
+		})
+	}
+}
+
+// Issue 13 item 10: a break ends the call and records nothing about the
+// requests it cuts short. Before, each cancelled request of the index was a
+// *NetworkError wrapping context.Canceled.
+func TestHostileBreakRecordsNoCancellation(t *testing.T) {
+	block := newCt1Blocker(t)
+	mux := http.NewServeMux()
+	locs := []string{"/fast.xml"}
+	for i := range 200 {
+		locs = append(locs, fmt.Sprintf("/slow%d.xml", i))
+	}
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, hIndex(locs...)) })
+	mux.HandleFunc("/fast.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, ct1URLSet("/a", "/b")) })
+	mux.HandleFunc("/", block.handler(func() string { return ct1URLSet("/late") }))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			s := hNew().SetMultiThread(multi)
+			hGuard(t, ct1Guard, func() {
+				for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+					}
+					if multi {
+						// Leave once a slow sitemap is being requested,
+						// so that the break cuts requests short.
+						ct1Recv(t, block.entered, "a request of a slow sitemap")
+					}
+					break
+				}
+			})
+			hNoCallGoroutines(t)
+			hNoCanceled(t, s)
+			for len(block.entered) > 0 {
+				<-block.entered
+			}
+		})
+	}
+}
+
+// hPanicking is a RoundTripper of the caller's that panics with value for
+// the requests of path, and sends the others on to the default transport.
+type hPanicking struct {
+	path  string
+	value any
+}
+
+func (p hPanicking) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == p.path {
+		panic(p.value)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// hPanickingBody is a gzip body whose first read gives head and whose next
+// read panics: the read-ahead's goroutine makes that read.
+type hPanickingBody struct {
+	head  []byte
+	value any
+}
+
+func (b *hPanickingBody) Read(p []byte) (int, error) {
+	if len(b.head) == 0 {
+		panic(b.value)
+	}
+	n := copy(p, b.head)
+	b.head = b.head[n:]
+	return n, nil
+}
+
+func (b *hPanickingBody) Close() error { return nil }
+
+// hRecover runs f and returns what it panicked with, nil when it returned.
+func hRecover(f func()) (got any) {
+	defer func() { got = recover() }()
+	f()
+	return nil
+}
+
+// Issue 13 item 15: a panic of the caller's code on a goroutine of the call
+// (a RoundTripper, a CheckRedirect, a response body read ahead) reaches the
+// caller's goroutine, once the call's other goroutines have ended, as a
+// *PanicError that holds the value and the worker's stack; a recover there
+// works as for a sequential call. Before, it killed the process.
+func TestHostilePanicInCallerCodeOnWorker(t *testing.T) {
+	locs := []string{"/a.xml", "/boom.xml", "/hop.xml", "/gz.xml"}
+	for i := range 20 {
+		locs = append(locs, fmt.Sprintf("/s%d.xml", i))
+	}
+	srv, _ := hServe(t, map[string]string{"/index.xml": hIndex(locs...), "/a.xml": ct1URLSet("/1")})
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	io.WriteString(zw, ct1URLSet("/g"))
+	zw.Close()
+	type value struct{ what string } // a value of the caller's own type
+	cases := []struct {
+		name   string
+		client func(v any) *http.Client
+	}{
+		{"RoundTripper", func(v any) *http.Client { return &http.Client{Transport: hPanicking{"/boom.xml", v}} }},
+		{"CheckRedirect", func(v any) *http.Client {
+			return &http.Client{
+				Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+					if r.URL.Path == "/hop.xml" {
+						return &http.Response{StatusCode: http.StatusFound, Header: http.Header{"Location": {"/a.xml"}}, Body: http.NoBody, Request: r}, nil
+					}
+					return http.DefaultTransport.RoundTrip(r)
+				}),
+				CheckRedirect: func(*http.Request, []*http.Request) error { panic(v) },
+			}
+		}},
+		{"BodyReadAhead", func(v any) *http.Client {
+			return &http.Client{Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/gz.xml" {
+					return &http.Response{StatusCode: http.StatusOK, ContentLength: -1, Body: &hPanickingBody{head: gz.Bytes()[:20], value: v}, Request: r}, nil
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+		}},
+	}
+	calls := []struct {
+		name  string
+		multi bool
+		run   func(s *sitemap.S, url string)
+	}{
+		{"Parse", true, func(s *sitemap.S, url string) { s.Parse(url, nil) }},
+		{"Stream", true, func(s *sitemap.S, url string) {
+			for range s.Stream(context.Background(), url, nil) {
+			}
+		}},
+		{"StreamSequential", false, func(s *sitemap.S, url string) {
+			for range s.Stream(context.Background(), url, nil) {
+			}
+		}},
+	}
+	for _, tc := range cases {
+		for _, call := range calls {
+			t.Run(tc.name+"/"+call.name, func(t *testing.T) {
+				v := &value{tc.name}
+				s := hNew().SetMultiThread(call.multi).SetHTTPClient(tc.client(v))
+				var got any
+				hGuard(t, ct1Guard, func() { got = hRecover(func() { call.run(s, srv.URL+"/index.xml") }) })
+				pe, ok := got.(*sitemap.PanicError)
+				if !ok {
+					t.Fatalf("recovered %T %v, want a *sitemap.PanicError", got, got)
+				}
+				if pe.Value != v {
+					t.Errorf("the panic's value is %v, want the caller's own %v", pe.Value, v)
+				}
+				if msg := pe.Error(); !strings.Contains(msg, tc.name) || !strings.Contains(msg, "hostile_test.go") {
+					t.Errorf("the message does not give the value and the worker's stack:\n%s", msg)
+				}
+				if tc.name == "BodyReadAhead" && !strings.Contains(string(pe.Stack), "(*readAhead).fill") {
+					t.Errorf("the body was not read on the read-ahead's goroutine:\n%s", pe.Stack)
+				}
+				hNoCallGoroutines(t)
+				hNoCanceled(t, s)
+			})
+		}
+	}
+	// Sequential Parse runs the caller's code on the caller's goroutine:
+	// the panic goes up as it is.
+	t.Run("RoundTripper/ParseSequential", func(t *testing.T) {
+		s := hNew().SetMultiThread(false).SetHTTPClient(&http.Client{Transport: hPanicking{"/boom.xml", "plain"}})
+		if got := hRecover(func() { s.Parse(srv.URL+"/index.xml", nil) }); got != "plain" {
+			t.Errorf("recovered %v, want the value itself", got)
+		}
+		hNoCallGoroutines(t)
+	})
+	// An error the caller panicked with is still told by errors.Is.
+	t.Run("ErrorValue", func(t *testing.T) {
+		s := hNew().SetHTTPClient(&http.Client{Transport: hPanicking{"/boom.xml", http.ErrAbortHandler}})
+		got := hRecover(func() { s.Parse(srv.URL+"/index.xml", nil) })
+		if err, ok := got.(error); !ok || !errors.Is(err, http.ErrAbortHandler) {
+			t.Errorf("recovered %v, want an error that errors.Is tells as http.ErrAbortHandler", got)
+		}
+		hNoCallGoroutines(t)
+	})
+}
+
+// hRoundTripFunc is a RoundTripper made of a function.
+type hRoundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f hRoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+

@@ -109,7 +109,10 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // untyped error is returned. A call that ctx cuts short returns a
 // *ParseError that wraps the context's error.
 //
-// ParseContext returns s, so that its results can be read in a chain.
+// ParseContext returns s, so that its results can be read in a chain. When
+// code of the caller's panics on a goroutine of the call (a RoundTripper or
+// a CheckRedirect of the client set with [S.SetHTTPClient]), ParseContext
+// panics with a *PanicError once the call's other goroutines have ended.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
 	s.parsing.Lock()
 	defer s.parsing.Unlock()
@@ -123,7 +126,9 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 		return s, errConfigOutstanding
 	}
 	c := newCall(ctx, s, cfg, url)
-	return s, c.run(urlContent)
+	err := c.run(urlContent)
+	c.raise()
+	return s, err
 }
 
 // commit adds what a document yielded to the results. The URLs of a

@@ -42,29 +42,39 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 			return
 		}
 
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
 		out := make(chan []item, 16)
-		stop := make(chan struct{})
 		c := newCall(ctx, s, cfg, url)
-		c.emit, c.stop = out, stop
+		c.emit = out
 		go func() {
 			defer close(out)
-			c.run(urlContent)
+			c.guard(func() { c.run(urlContent) })
 		}()
+		// However the loop ends (it is left, its body panics, or the call
+		// has handed on everything), the call ends with it, and its
+		// goroutines have ended before the loop returns. A panic of the
+		// body goes on up then, as it is.
+		defer func() {
+			c.halt()
+			for range out {
+			}
+		}()
+	loop:
 		for batch := range out {
+			if c.stopped() {
+				break // a goroutine of the call panicked
+			}
 			for _, it := range batch {
 				if !yield(it.u, it.err) {
-					close(stop)
-					cancel()
-					for range out {
-					}
-					return
+					break loop
 				}
 			}
 			clear(batch)
 			batch = batch[:0]
 			itemBatches.Put(&batch)
 		}
+		c.halt()
+		for range out {
+		}
+		c.raise()
 	}
 }
