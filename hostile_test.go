@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1022,3 +1023,166 @@ type hRoundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f hRoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
+// hTimeoutPassed returns once a request with a timeout of d, sent now to a
+// server that never answers, has failed: once a fetch timeout of d that
+// began before it would have run out. It is a gate, not a clock to measure
+// by: whatever the load of the machine, the timeout has passed when it
+// returns.
+func hTimeoutPassed(t *testing.T, d time.Duration) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	client := &http.Client{Timeout: d}
+	defer client.CloseIdleConnections()
+	resp, err := client.Get(srv.URL)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("the server that never answers answered")
+	}
+}
+
+// hLargeURLSet returns a urlset of n URLs, gzipped when zip is set.
+func hLargeURLSet(n int, zip bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<url><loc>/page/%d</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	if !zip {
+		return b.Bytes()
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b.Bytes())
+	zw.Close()
+	return z.Bytes()
+}
+
+// Issue 13 item 9: the time the loop of a Stream takes is not charged to
+// the fetch of the document it reads. The loop stops twice while a sitemap
+// of 50,000 URLs is being read, each time until a fetch timeout begun after
+// the document's would have run out (what a loop of 5 ms a URL does many
+// times over); the loop still gets every URL, and the heap stays bounded by
+// the document in flight. Before, the default client's timeout covered the
+// whole body, and the document was lost after the URLs the hand-off held.
+func TestHostileSlowStreamConsumer(t *testing.T) {
+	const n = 50_000
+	for _, zip := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzip=%v", zip), func(t *testing.T) {
+			body := hLargeURLSet(n, zip)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+			t.Cleanup(srv.Close)
+			s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+			got := 0
+			// The live heap, looked at from the loop every 5,000 URLs (see
+			// TestStreamHeapStaysFlat for why not the heap in use): the
+			// 50,000 URLs kept would be 10 MiB and more.
+			base := hLiveHeap()
+			var peak uint64
+			hGuard(t, 4*ct1Guard, func() {
+				for u, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+						continue
+					}
+					if u.Loc != fmt.Sprintf("%s/page/%d", srv.URL, got) {
+						t.Fatalf("URL %d is %s", got, u.Loc)
+					}
+					if got++; got == 1_000 || got == n/2 {
+						hTimeoutPassed(t, time.Second)
+					}
+					if got%5_000 == 0 {
+						peak = max(peak, hLiveHeap())
+					}
+				}
+			})
+			heap := int64(peak) - int64(base)
+			t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+			if got != n {
+				t.Errorf("the loop got %d URLs, want %d", got, n)
+			}
+			if heap > 4*mib {
+				t.Errorf("peak live heap %.1f MiB for one document in flight", float64(heap)/mib)
+			}
+			hNoCallGoroutines(t)
+		})
+	}
+	// A client of the caller's own keeps its Timeout, which net/http
+	// defines to cover the reading of the body: the loop's time counts.
+	t.Run("ClientTimeout", func(t *testing.T) {
+		body := hLargeURLSet(n, false)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+		t.Cleanup(srv.Close)
+		s := sitemap.New().SetHTTPClient(&http.Client{Timeout: time.Second})
+		got, nerrs := 0, 0
+		hGuard(t, 4*ct1Guard, func() {
+			for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+				var ne *sitemap.NetworkError
+				switch {
+				case err == nil:
+					if got++; got == 1_000 {
+						hTimeoutPassed(t, time.Second)
+					}
+				case errors.As(err, &ne):
+					nerrs++
+				default:
+					t.Errorf("error %v", err)
+				}
+			}
+		})
+		if got == n || nerrs != 1 {
+			t.Errorf("the loop got %d URLs and %d *NetworkError, want fewer than %d and 1", got, nerrs, n)
+		}
+		hNoCallGoroutines(t)
+	})
+}
+
+// Issue 13 item 9, the other side: the time the server takes is still
+// charged in a Stream. A body that comes at a byte a second ends in a
+// *NetworkError wrapping context.DeadlineExceeded, and the good sitemap's
+// URLs reach the loop.
+func TestHostileOneByteASecondStream(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-release:
+				return
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				w.Write([]byte(" "))
+				w.(http.Flusher).Flush()
+			}
+		}
+	})
+	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
+	var good []string
+	var nerrs []error
+	hGuard(t, ct1Guard, func() {
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			var ne *sitemap.NetworkError
+			switch {
+			case err == nil:
+				good = append(good, u.Loc)
+			case errors.As(err, &ne) && ne.URL == srv.URL+"/bad.xml":
+				nerrs = append(nerrs, err)
+			default:
+				t.Errorf("error %v", err)
+			}
+		}
+	})
+	slices.Sort(good)
+	if !slices.Equal(good, []string{srv.URL + "/good-1", srv.URL + "/good-2"}) {
+		t.Errorf("the loop got %v, want the good sitemap's two URLs", good)
+	}
+	if len(nerrs) != 1 || !errors.Is(nerrs[0], context.DeadlineExceeded) {
+		t.Errorf("errors about the slow sitemap: %v, want one wrapping context.DeadlineExceeded", nerrs)
+	}
+	hNoCallGoroutines(t)
+}

@@ -45,6 +45,7 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 		out := make(chan []item, 16)
 		c := newCall(ctx, s, cfg, url)
 		c.emit = out
+		c.f.chargeServerOnly()
 		go func() {
 			defer close(out)
 			c.guard(func() { c.run(urlContent) })
