@@ -1108,6 +1108,43 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 			hNoCallGoroutines(t)
 		})
 	}
+	// Four documents in flight at once, each held up by the loop in turn.
+	t.Run("Index", func(t *testing.T) {
+		srv := hBigIndex(t, 4, n/4)
+		s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+		seen := make([]bool, n)               // URL j of /s<i>.xml is seen[i*n/4+j]
+		got := 0
+		base := hLiveHeap()
+		var peak uint64
+		hGuard(t, 4*ct1Guard, func() {
+			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+				if err != nil {
+					t.Errorf("error %v", err)
+					continue
+				}
+				var i, j int
+				if _, err := fmt.Sscanf(strings.TrimPrefix(u.Loc, srv.URL), "/s%d/%d", &i, &j); err != nil || seen[i*n/4+j] {
+					t.Fatalf("URL %s unknown or seen twice", u.Loc)
+				}
+				seen[i*n/4+j] = true
+				if got++; got == 1_000 || got == n/2 {
+					hTimeoutPassed(t, time.Second)
+				}
+				if got%5_000 == 0 {
+					peak = max(peak, hLiveHeap())
+				}
+			}
+		})
+		heap := int64(peak) - int64(base)
+		t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+		if got != n {
+			t.Errorf("the loop got %d URLs, want %d", got, n)
+		}
+		if heap > 4*mib {
+			t.Errorf("peak live heap %.1f MiB for four documents in flight", float64(heap)/mib)
+		}
+		hNoCallGoroutines(t)
+	})
 	// A client of the caller's own keeps its Timeout, which net/http
 	// defines to cover the reading of the body: the loop's time counts.
 	t.Run("ClientTimeout", func(t *testing.T) {
@@ -1185,4 +1222,44 @@ func TestHostileOneByteASecondStream(t *testing.T) {
 		t.Errorf("errors about the slow sitemap: %v, want one wrapping context.DeadlineExceeded", nerrs)
 	}
 	hNoCallGoroutines(t)
+}
+
+// Issue 13 items 1 and 15, siblings: runtime.Goexit (what t.FailNow calls)
+// in the body of a Stream loop, or in the caller's RoundTripper on a
+// goroutine of the call, ends the call as a panic does, and the caller's
+// goroutine exits as it would had the code run there.
+func TestHostileGoexitInLoopBodyAndWorker(t *testing.T) {
+	srv := hBigIndex(t, 40, 500)
+	runs := map[string]func(){
+		"LoopBody": func() {
+			for range hNew().Stream(context.Background(), srv.URL+"/index.xml", nil) {
+				runtime.Goexit()
+			}
+		},
+		"RoundTripper": func() {
+			s := hNew().SetHTTPClient(&http.Client{Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/s7.xml" {
+					runtime.Goexit()
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})})
+			s.Parse(srv.URL+"/index.xml", nil)
+		},
+	}
+	for name, run := range runs {
+		t.Run(name, func(t *testing.T) {
+			var returned atomic.Bool
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				run()
+				returned.Store(true)
+			}()
+			ct1Recv(t, done, "the caller's goroutine to end")
+			if returned.Load() {
+				t.Error("the call returned, want the caller's goroutine to exit")
+			}
+			hNoCallGoroutines(t)
+		})
+	}
 }
