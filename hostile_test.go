@@ -1263,3 +1263,69 @@ func TestHostileGoexitInLoopBodyAndWorker(t *testing.T) {
 		})
 	}
 }
+
+// Issue 13 items 1 and 10, the family: a loop that ends at any point of a
+// call (on the first URL, at the edges of a batch and of the hand-off, on an
+// error, deep in a gzipped document) by a break or by a panic leaves no
+// goroutine of the call behind and records no cancellation, sequential or
+// not; the next call on the instance sees nothing of it.
+func TestHostileStreamEndsAtEveryPoint(t *testing.T) {
+	docs := map[string]string{}
+	var locs []string
+	for i := range 6 {
+		var b strings.Builder
+		b.WriteString(`<urlset ` + hNS + `>`)
+		for j := range 1500 {
+			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
+		}
+		b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
+		path := fmt.Sprintf("/s%d.xml", i)
+		if i%2 == 1 {
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			io.WriteString(zw, b.String())
+			zw.Close()
+			path += ".gz"
+			docs[path] = z.String()
+		} else {
+			docs[path] = b.String()
+		}
+		locs = append(locs, path)
+	}
+	docs["/index.xml"] = hIndex(append(locs, "/missing.xml")...)
+	srv, _ := hServe(t, docs)
+	one, _ := hServe(t, map[string]string{"/one.xml": ct1URLSet("/a")})
+	for _, multi := range []bool{true, false} {
+		for _, at := range []int{1, 127, 128, 129, 1501, 2048, 2049, 2177, 4000, 8999} {
+			for _, how := range []string{"break", "panic"} {
+				t.Run(fmt.Sprintf("multi=%v/at=%d/%s", multi, at, how), func(t *testing.T) {
+					s := hNew().SetMultiThread(multi)
+					n := 0
+					hGuard(t, ct1Guard, func() {
+						defer func() {
+							if r := recover(); r != nil && r != "end" {
+								t.Errorf("recovered %v", r)
+							}
+						}()
+						for range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+							if n++; n == at {
+								if how == "panic" {
+									panic("end")
+								}
+								break
+							}
+						}
+					})
+					if n != at {
+						t.Fatalf("the loop got %d items, want at least %d", n, at)
+					}
+					hNoCallGoroutines(t)
+					hNoCanceled(t, s)
+					if _, err := s.Parse(one.URL+"/one.xml", nil); err != nil || s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+						t.Errorf("the next call: %v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
+					}
+				})
+			}
+		}
+	}
+}
