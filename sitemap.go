@@ -109,10 +109,15 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // untyped error is returned. A call that ctx cuts short returns a
 // *ParseError that wraps the context's error.
 //
-// ParseContext returns s, so that its results can be read in a chain. When
-// code of the caller's panics on a goroutine of the call (a RoundTripper or
-// a CheckRedirect of the client set with [S.SetHTTPClient]), ParseContext
-// panics with a *PanicError once the call's other goroutines have ended.
+// ParseContext returns s, so that its results can be read in a chain.
+//
+// The code of the caller's that a call runs (the Transport, CheckRedirect
+// and response bodies of the client set with [S.SetHTTPClient]) may panic.
+// On the caller's goroutine, the panic goes up through ParseContext as it
+// is; on a goroutine of the call (the requests of sitemaps read with
+// multi-threading on, the reading ahead of a gzipped body), the call is
+// ended and ParseContext panics with a *PanicError once the call's other
+// goroutines have ended. Either way no goroutine of the call is left.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
 	s.parsing.Lock()
 	defer s.parsing.Unlock()
