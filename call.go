@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,10 +39,19 @@ type call struct {
 	cut                                 atomic.Bool // the context ended the call early
 
 	// A streaming call (S.Stream) hands its URLs and errors to emit, in
-	// batches, instead of keeping the URLs; stop is closed when the loop
-	// that reads them has ended.
+	// batches, instead of keeping the URLs.
 	emit chan<- []item
-	stop <-chan struct{}
+
+	// stop is closed by halt, when the call is ended before its time: the
+	// loop of a streaming call has ended, or a goroutine of the call
+	// panicked. Nothing is recorded about the call after that.
+	stop     chan struct{}
+	cancel   context.CancelFunc // ends ctx
+	haltOnce sync.Once
+
+	// panicked is the first panic of a goroutine of the call, to be raised
+	// again on the caller's goroutine once the others have ended.
+	panicked atomic.Pointer[PanicError]
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -82,13 +92,18 @@ func (c *call) emitBatch(b *[]item) bool {
 	}
 }
 
-// record adds an error to the results of the call.
+// record adds an error to the results of the call. A call that was halted
+// records nothing more: what fails then fails because the call cancelled it.
 func (c *call) record(err error) {
+	if c.stopped() {
+		return
+	}
 	c.s.record(err)
 	c.emitItem(item{err: err})
 }
 
-// stopped reports whether the loop of a streaming call has ended.
+// stopped reports whether the call was halted: the loop of a streaming call
+// has ended, or a goroutine of the call panicked.
 func (c *call) stopped() bool {
 	select {
 	case <-c.stop:
@@ -102,8 +117,11 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	c := &call{
 		ctx:       ctx,
+		cancel:    cancel,
+		stop:      make(chan struct{}),
 		s:         s,
 		cfg:       cfg,
 		root:      root,
@@ -123,9 +141,64 @@ type child struct {
 	loc, key string
 }
 
+// halt ends the call before its time: it stops the hand-off to the loop of
+// a streaming call, and cancels the requests in flight. The cancellations
+// are not recorded (see record).
+func (c *call) halt() {
+	c.haltOnce.Do(func() {
+		close(c.stop) // before the cancel, so that what it makes fail sees it
+		c.cancel()
+	})
+}
+
 // run reads the document passed to Parse and everything it leads to, and
 // returns the error about that document, or the one of a call cut short.
+// It returns once the goroutines of the call have ended, however it ends:
+// when the goroutine it runs on panics, the call is halted and its
+// goroutines have ended before the panic goes on up.
 func (c *call) run(content *string) error {
+	ended := false
+	defer func() {
+		if !ended {
+			c.halt()
+			c.wg.Wait()
+		}
+		c.cancel()
+	}()
+	err := c.runRoot(content)
+	ended = true
+	return err
+}
+
+// raise panics, on the caller's goroutine, with the first panic of a
+// goroutine of the call, if there was one. The goroutines of the call have
+// ended.
+func (c *call) raise() {
+	if p := c.panicked.Load(); p != nil {
+		p.raise()
+	}
+}
+
+// guard runs f, the work of a goroutine of the call. When f panics (or calls
+// runtime.Goexit), guard recovers, keeps the panic to be raised again on the
+// caller's goroutine, with the stack of this one, and halts the call: a
+// panic of the caller's code (a RoundTripper, a CheckRedirect) on a
+// goroutine of the call would end the process otherwise, where it can be
+// recovered from the same code run on the caller's goroutine.
+func (c *call) guard(f func()) {
+	ended := false
+	defer func() {
+		if !ended {
+			c.panicked.CompareAndSwap(nil, newPanicError(recover(), debug.Stack()))
+			c.halt()
+		}
+	}()
+	f()
+	ended = true
+}
+
+// runRoot is run, less the ending of the call.
+func (c *call) runRoot(content *string) error {
 	robots := isRobotsURL(c.root)
 	if content == nil {
 		if err := checkRootURL(c.root); err != nil {
@@ -315,11 +388,13 @@ func (c *call) followChild(ch child, level int) bool {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		grand, _ := c.read(ch.loc, nil, level, false)
-		// The slot is given back before the sitemaps this one lists
-		// are followed, which wait for slots of their own.
-		c.slots.release()
-		c.follow(grand, level+1)
+		c.guard(func() {
+			grand, _ := c.read(ch.loc, nil, level, false)
+			// The slot is given back before the sitemaps this one
+			// lists are followed, which wait for slots of their own.
+			c.slots.release()
+			c.follow(grand, level+1)
+		})
 	}()
 	return true
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -231,8 +232,27 @@ func newReadAhead(r io.Reader, mark func() int64, reached *int64) *readAhead {
 }
 
 // fill reads r into free blocks until it fails or ends, or until close.
+// A panic of r (the body of a response of the caller's RoundTripper) is
+// handed to the reader, which raises it again on its own goroutine: the
+// goroutine of the call that reads the document, where the call's guard
+// takes it to the caller.
 func (ra *readAhead) fill(r io.Reader) {
 	defer close(ra.ended)
+	ended := false
+	defer func() {
+		if !ended {
+			p := newPanicError(recover(), debug.Stack())
+			select {
+			case ra.full <- aheadBlock{err: p}:
+			case <-ra.stop:
+			}
+		}
+	}()
+	ra.fillBlocks(r)
+	ended = true
+}
+
+func (ra *readAhead) fillBlocks(r io.Reader) {
 	for {
 		var buf *[aheadSize]byte
 		select {
@@ -273,6 +293,10 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 			ra.free <- ra.cur.buf // never blocks: free holds every block
 		}
 		ra.cur, ra.off = <-ra.full, 0
+		if p, ok := ra.cur.err.(*PanicError); ok {
+			ra.cur.err = io.ErrUnexpectedEOF
+			p.raise()
+		}
 		if ra.reached != nil {
 			*ra.reached = ra.cur.mark
 		}

@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 )
 
@@ -126,4 +127,50 @@ func redact(msg string) string {
 	}
 	b.WriteString(msg[done:])
 	return b.String()
+}
+
+// A PanicError is what Parse, ParseContext and Stream panic with when code
+// of the caller's that runs on a goroutine of the call panicked: a
+// RoundTripper, a CheckRedirect, the Read of a response body. It is raised
+// on the caller's goroutine once the other goroutines of the call have
+// ended, so that a recover there works as it would had the code run on that
+// goroutine. It is never recorded in [S.GetErrors].
+type PanicError struct {
+	Value any    // what the code panicked with
+	Stack []byte // the stack of the goroutine that panicked, when it did
+
+	goexit bool // the goroutine called runtime.Goexit instead: see raise
+}
+
+// Error returns the value and the stack of the goroutine that panicked.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("sitemap: panic in a goroutine of the call: %v\n\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the value when it is an error, so that [errors.Is] tells
+// it, as it does http.ErrAbortHandler.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// newPanicError returns the *PanicError of v, recovered on a goroutine of a
+// call whose stack is stack; v is kept as it is when it is a *PanicError
+// already, raised again on its way up. A nil v is a runtime.Goexit, as
+// recover gives nil for nothing else since Go 1.21.
+func newPanicError(v any, stack []byte) *PanicError {
+	if p, ok := v.(*PanicError); ok {
+		return p
+	}
+	return &PanicError{Value: v, Stack: stack, goexit: v == nil}
+}
+
+// raise goes on with what ended the goroutine that panicked, on the
+// goroutine that calls it: the panic, or runtime.Goexit (which a t.FailNow
+// in a RoundTripper of a test calls).
+func (e *PanicError) raise() {
+	if e.goexit {
+		runtime.Goexit()
+	}
+	panic(e)
 }

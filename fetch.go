@@ -2,9 +2,12 @@ package sitemap
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,6 +16,26 @@ type fetcher struct {
 	client    *http.Client
 	userAgent string
 	maxSize   int64
+
+	own bool // the client is the fetcher's own, not one set with SetHTTPClient
+
+	// serverTime, when set, is the fetch timeout of a client of the
+	// fetcher's own that counts only the time spent waiting for the server:
+	// see chargeServerOnly.
+	serverTime time.Duration
+}
+
+// chargeServerOnly makes the fetch timeout of the default client count the
+// time a request spends waiting for the server (for the response, then in
+// each read of the body) rather than the time from the request to the end
+// of the body. A streaming call reads a body as fast as its loop takes the
+// URLs, and the time the loop takes is not the server's. A client set with
+// SetHTTPClient is left as it is: its Timeout covers the body, as net/http
+// defines it.
+func (f *fetcher) chargeServerOnly() {
+	if f.own {
+		f.serverTime, f.client = f.client.Timeout, &http.Client{}
+	}
 }
 
 // newFetcher returns the fetcher of a call: the client set with
@@ -22,7 +45,7 @@ func newFetcher(cfg *config) *fetcher {
 	if client == nil {
 		client = &http.Client{Timeout: time.Duration(cfg.fetchTimeout) * time.Second}
 	}
-	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize}
+	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil}
 }
 
 // errStatus is the cause of the *NetworkError of a response whose status is
@@ -43,33 +66,112 @@ func (e *bodyError) Unwrap() error { return e.err }
 // the URL the body was served from after redirects. Errors reading the body
 // come back as *bodyError.
 func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, error) {
+	var clock *serverClock
+	if f.serverTime > 0 {
+		ctx, clock = newServerClock(ctx, f.serverTime)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
+		clock.end()
 		return nil, "", err
 	}
 	req.Header.Set("User-Agent", f.userAgent)
+	clock.run()
 	resp, err := f.client.Do(req)
+	clock.pause()
 	if err != nil {
+		clock.end()
 		// A *url.Error repeats the method and the URL, which the
 		// *NetworkError gives already.
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err
 		}
-		return nil, "", err
+		return nil, "", clock.cause(err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
+		clock.end()
 		return nil, "", errStatus{resp.Status}
 	}
 	if resp.ContentLength > f.maxSize {
 		resp.Body.Close()
+		clock.end()
 		return nil, "", errSizeLimit(f.maxSize)
 	}
 	final := rawURL
 	if resp.Request != nil && resp.Request.URL != nil {
 		final = resp.Request.URL.String()
 	}
-	return &cappedBody{rc: resp.Body, left: f.maxSize, limit: f.maxSize, size: resp.ContentLength}, final, nil
+	return &cappedBody{rc: resp.Body, left: f.maxSize, limit: f.maxSize, size: resp.ContentLength, clock: clock}, final, nil
+}
+
+// serverClock is the fetch timeout of one request of chargeServerOnly: it
+// runs while the request waits for the server, and cancels the request when
+// the time spent so waiting reaches the timeout. A nil *serverClock does
+// nothing: the client's own Timeout applies.
+type serverClock struct {
+	mu      sync.Mutex // the body is closed while a read may be waiting
+	left    time.Duration
+	since   time.Time // when it was last set running
+	timer   *time.Timer
+	cancel  context.CancelFunc
+	expired atomic.Bool
+	timeout time.Duration
+}
+
+func newServerClock(ctx context.Context, timeout time.Duration) (context.Context, *serverClock) {
+	ctx, cancel := context.WithCancel(ctx)
+	k := &serverClock{left: timeout, cancel: cancel, timeout: timeout}
+	k.timer = time.AfterFunc(timeout, func() {
+		k.expired.Store(true)
+		cancel()
+	})
+	k.timer.Stop()
+	return ctx, k
+}
+
+// run sets the clock running: the request waits for the server.
+func (k *serverClock) run() {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.since = time.Now()
+	k.timer.Reset(k.left)
+}
+
+// pause stops the clock: the server has answered, and what happens until
+// the next run is not the server's time.
+func (k *serverClock) pause() {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.timer.Stop() {
+		k.left -= time.Since(k.since)
+	}
+}
+
+// end stops the clock for good and releases the request's context.
+func (k *serverClock) end() {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.timer.Stop()
+	k.cancel()
+}
+
+// cause returns the error a request failed with, or the timeout's when the
+// clock ran out: the request failed because the clock cancelled it.
+func (k *serverClock) cause(err error) error {
+	if k == nil || !k.expired.Load() {
+		return err
+	}
+	return fmt.Errorf("the server took longer than the fetch timeout of %v: %w", k.timeout, context.DeadlineExceeded)
 }
 
 // cappedBody is a response body that fails with an error wrapping
@@ -80,6 +182,7 @@ type cappedBody struct {
 	left  int64 // how many more bytes may be read
 	limit int64
 	size  int64 // the Content-Length of the response, -1 when unknown
+	clock *serverClock
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {
@@ -93,15 +196,21 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	if size := int64(len(p)); size > 0 && size-1 > b.left {
 		p = p[:b.left+1]
 	}
+	b.clock.run()
 	n, err := b.rc.Read(p)
+	b.clock.pause()
 	b.left -= int64(n)
 	if b.left < 0 {
 		return n + int(b.left), &bodyError{errSizeLimit(b.limit)}
 	}
 	if err != nil && err != io.EOF {
-		err = &bodyError{err}
+		err = &bodyError{b.clock.cause(err)}
 	}
 	return n, err
 }
 
-func (b *cappedBody) Close() error { return b.rc.Close() }
+func (b *cappedBody) Close() error {
+	err := b.rc.Close()
+	b.clock.end()
+	return err
+}

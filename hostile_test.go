@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1437,5 +1438,612 @@ func TestHostileIndexWhoseSitemapsRedirectToIt(t *testing.T) {
 	}
 	if heap > 64*mib {
 		t.Errorf("peak heap %d MiB", heap/mib)
+	}
+}
+
+// Issue 13, the streaming call and the goroutines of a call: a panic in the
+// loop body, a break, a panic in the caller's code on a worker goroutine,
+// and a slow consumer (items 1, 10, 15 and 9).
+
+// hCallGoroutines returns the stacks of the goroutines that run code of the
+// package's calls: those of a call, of a read-ahead, and of a stream.
+func hCallGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var found []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "gositemap/sitemap.(*call)") || strings.Contains(g, "gositemap/sitemap.(*readAhead)") ||
+			strings.Contains(g, "gositemap/sitemap.(*S).Stream") {
+			found = append(found, g)
+		}
+	}
+	return found
+}
+
+// hNoCallGoroutines fails the test when goroutines of a call are still
+// running: it looks again until none is left, for ct1Guard at most, as a
+// goroutine that has been told to end may not have been scheduled yet.
+func hNoCallGoroutines(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(ct1Guard)
+	for {
+		left := hCallGoroutines()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines of the call outlive it; the first:\n%s", len(left), left[0])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// hNoCanceled fails the test when s recorded an error that wraps
+// context.Canceled: what a call ends itself records nothing.
+func hNoCanceled(t *testing.T, s *sitemap.S) {
+	t.Helper()
+	for _, err := range s.GetErrors() {
+		if errors.Is(err, context.Canceled) {
+			t.Errorf("recorded %v", err)
+		}
+	}
+}
+
+// hBigIndex serves /index.xml listing n urlsets of per URLs each, /s0.xml
+// to /s<n-1>.xml, each made before the server starts.
+func hBigIndex(t *testing.T, n, per int) *httptest.Server {
+	t.Helper()
+	docs := map[string]string{}
+	locs := make([]string, n)
+	for i := range n {
+		locs[i] = fmt.Sprintf("/s%d.xml", i)
+		var b strings.Builder
+		b.WriteString(`<urlset ` + hNS + `>`)
+		for j := range per {
+			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
+		}
+		b.WriteString(`</urlset>`)
+		docs[locs[i]] = b.String()
+	}
+	docs["/index.xml"] = hIndex(locs...)
+	srv, _ := hServe(t, docs)
+	return srv
+}
+
+// Issue 13 item 1: a panic in the body of a Stream loop unwinds the call as
+// a break does. Before, the call's goroutines blocked for ever in the batch
+// hand-off, and the cancelled requests of the dead call were recorded into
+// the instance while the next call ran.
+func TestHostilePanicInStreamLoopBody(t *testing.T) {
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			srv := hBigIndex(t, 40, 500) // 20,000 URLs: far more than the hand-off holds
+			s := hNew().SetMultiThread(multi)
+			var got any
+			hGuard(t, ct1Guard, func() {
+				defer func() { got = recover() }()
+				for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+					}
+					panic("loop body")
+				}
+			})
+			if got != "loop body" {
+				t.Fatalf("recovered %v, want the loop body's own value", got)
+			}
+			hNoCallGoroutines(t)
+			hNoCanceled(t, s)
+			// The next call on s shows its own results and nothing of the
+			// dead one.
+			one, _ := hServe(t, map[string]string{"/one.xml": ct1URLSet("/a")})
+			if _, err := s.Parse(one.URL+"/one.xml", nil); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+				t.Errorf("the next call got %d URLs and the errors %v, want 1 URL and none", s.GetURLCount(), s.GetErrors())
+			}
+			hNoCallGoroutines(t)
+		})
+	}
+}
+
+// Issue 13 item 10: a break ends the call and records nothing about the
+// requests it cuts short. Before, each cancelled request of the index was a
+// *NetworkError wrapping context.Canceled.
+func TestHostileBreakRecordsNoCancellation(t *testing.T) {
+	block := newCt1Blocker(t)
+	mux := http.NewServeMux()
+	locs := []string{"/fast.xml"}
+	for i := range 200 {
+		locs = append(locs, fmt.Sprintf("/slow%d.xml", i))
+	}
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, hIndex(locs...)) })
+	mux.HandleFunc("/fast.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, ct1URLSet("/a", "/b")) })
+	mux.HandleFunc("/", block.handler(func() string { return ct1URLSet("/late") }))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	for _, multi := range []bool{true, false} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			s := hNew().SetMultiThread(multi)
+			hGuard(t, ct1Guard, func() {
+				for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+					}
+					if multi {
+						// Leave once a slow sitemap is being requested,
+						// so that the break cuts requests short.
+						ct1Recv(t, block.entered, "a request of a slow sitemap")
+					}
+					break
+				}
+			})
+			hNoCallGoroutines(t)
+			hNoCanceled(t, s)
+			for len(block.entered) > 0 {
+				<-block.entered
+			}
+		})
+	}
+}
+
+// hPanicking is a RoundTripper of the caller's that panics with value for
+// the requests of path, and sends the others on to the default transport.
+type hPanicking struct {
+	path  string
+	value any
+}
+
+func (p hPanicking) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == p.path {
+		panic(p.value)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// hPanickingBody is a gzip body whose first read gives head and whose next
+// read panics: the read-ahead's goroutine makes that read.
+type hPanickingBody struct {
+	head  []byte
+	value any
+}
+
+func (b *hPanickingBody) Read(p []byte) (int, error) {
+	if len(b.head) == 0 {
+		panic(b.value)
+	}
+	n := copy(p, b.head)
+	b.head = b.head[n:]
+	return n, nil
+}
+
+func (b *hPanickingBody) Close() error { return nil }
+
+// hRecover runs f and returns what it panicked with, nil when it returned.
+func hRecover(f func()) (got any) {
+	defer func() { got = recover() }()
+	f()
+	return nil
+}
+
+// Issue 13 item 15: a panic of the caller's code on a goroutine of the call
+// (a RoundTripper, a CheckRedirect, a response body read ahead) reaches the
+// caller's goroutine, once the call's other goroutines have ended, as a
+// *PanicError that holds the value and the worker's stack; a recover there
+// works as for a sequential call. Before, it killed the process.
+func TestHostilePanicInCallerCodeOnWorker(t *testing.T) {
+	locs := []string{"/a.xml", "/boom.xml", "/hop.xml", "/gz.xml"}
+	for i := range 20 {
+		locs = append(locs, fmt.Sprintf("/s%d.xml", i))
+	}
+	srv, _ := hServe(t, map[string]string{"/index.xml": hIndex(locs...), "/a.xml": ct1URLSet("/1")})
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	io.WriteString(zw, ct1URLSet("/g"))
+	zw.Close()
+	type value struct{ what string } // a value of the caller's own type
+	cases := []struct {
+		name   string
+		client func(v any) *http.Client
+	}{
+		{"RoundTripper", func(v any) *http.Client { return &http.Client{Transport: hPanicking{"/boom.xml", v}} }},
+		{"CheckRedirect", func(v any) *http.Client {
+			return &http.Client{
+				Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+					if r.URL.Path == "/hop.xml" {
+						return &http.Response{StatusCode: http.StatusFound, Header: http.Header{"Location": {"/a.xml"}}, Body: http.NoBody, Request: r}, nil
+					}
+					return http.DefaultTransport.RoundTrip(r)
+				}),
+				CheckRedirect: func(*http.Request, []*http.Request) error { panic(v) },
+			}
+		}},
+		{"BodyReadAhead", func(v any) *http.Client {
+			return &http.Client{Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/gz.xml" {
+					return &http.Response{StatusCode: http.StatusOK, ContentLength: -1, Body: &hPanickingBody{head: gz.Bytes()[:20], value: v}, Request: r}, nil
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+		}},
+	}
+	calls := []struct {
+		name  string
+		multi bool
+		run   func(s *sitemap.S, url string)
+	}{
+		{"Parse", true, func(s *sitemap.S, url string) { s.Parse(url, nil) }},
+		{"Stream", true, func(s *sitemap.S, url string) {
+			for range s.Stream(context.Background(), url, nil) {
+			}
+		}},
+		{"StreamSequential", false, func(s *sitemap.S, url string) {
+			for range s.Stream(context.Background(), url, nil) {
+			}
+		}},
+	}
+	for _, tc := range cases {
+		for _, call := range calls {
+			t.Run(tc.name+"/"+call.name, func(t *testing.T) {
+				v := &value{tc.name}
+				s := hNew().SetMultiThread(call.multi).SetHTTPClient(tc.client(v))
+				var got any
+				hGuard(t, ct1Guard, func() { got = hRecover(func() { call.run(s, srv.URL+"/index.xml") }) })
+				pe, ok := got.(*sitemap.PanicError)
+				if !ok {
+					t.Fatalf("recovered %T %v, want a *sitemap.PanicError", got, got)
+				}
+				if pe.Value != v {
+					t.Errorf("the panic's value is %v, want the caller's own %v", pe.Value, v)
+				}
+				if msg := pe.Error(); !strings.Contains(msg, tc.name) || !strings.Contains(msg, "hostile_test.go") {
+					t.Errorf("the message does not give the value and the worker's stack:\n%s", msg)
+				}
+				if tc.name == "BodyReadAhead" && !strings.Contains(string(pe.Stack), "(*readAhead).fill") {
+					t.Errorf("the body was not read on the read-ahead's goroutine:\n%s", pe.Stack)
+				}
+				hNoCallGoroutines(t)
+				hNoCanceled(t, s)
+			})
+		}
+	}
+	// Sequential Parse runs the caller's code on the caller's goroutine:
+	// the panic goes up as it is.
+	t.Run("RoundTripper/ParseSequential", func(t *testing.T) {
+		s := hNew().SetMultiThread(false).SetHTTPClient(&http.Client{Transport: hPanicking{"/boom.xml", "plain"}})
+		if got := hRecover(func() { s.Parse(srv.URL+"/index.xml", nil) }); got != "plain" {
+			t.Errorf("recovered %v, want the value itself", got)
+		}
+		hNoCallGoroutines(t)
+	})
+	// An error the caller panicked with is still told by errors.Is.
+	t.Run("ErrorValue", func(t *testing.T) {
+		s := hNew().SetHTTPClient(&http.Client{Transport: hPanicking{"/boom.xml", http.ErrAbortHandler}})
+		got := hRecover(func() { s.Parse(srv.URL+"/index.xml", nil) })
+		if err, ok := got.(error); !ok || !errors.Is(err, http.ErrAbortHandler) {
+			t.Errorf("recovered %v, want an error that errors.Is tells as http.ErrAbortHandler", got)
+		}
+		hNoCallGoroutines(t)
+	})
+}
+
+// hRoundTripFunc is a RoundTripper made of a function.
+type hRoundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f hRoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// hTimeoutPassed returns once a request with a timeout of d, sent now to a
+// server that never answers, has failed: once a fetch timeout of d that
+// began before it would have run out. It is a gate, not a clock to measure
+// by: whatever the load of the machine, the timeout has passed when it
+// returns.
+func hTimeoutPassed(t *testing.T, d time.Duration) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	client := &http.Client{Timeout: d}
+	defer client.CloseIdleConnections()
+	resp, err := client.Get(srv.URL)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("the server that never answers answered")
+	}
+}
+
+// hLargeURLSet returns a urlset of n URLs, gzipped when zip is set.
+func hLargeURLSet(n int, zip bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<url><loc>/page/%d</loc></url>`, i)
+	}
+	b.WriteString(`</urlset>`)
+	if !zip {
+		return b.Bytes()
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b.Bytes())
+	zw.Close()
+	return z.Bytes()
+}
+
+// Issue 13 item 9: the time the loop of a Stream takes is not charged to
+// the fetch of the document it reads. The loop stops twice while a sitemap
+// of 50,000 URLs is being read, each time until a fetch timeout begun after
+// the document's would have run out (what a loop of 5 ms a URL does many
+// times over); the loop still gets every URL, and the heap stays bounded by
+// the document in flight. Before, the default client's timeout covered the
+// whole body, and the document was lost after the URLs the hand-off held.
+func TestHostileSlowStreamConsumer(t *testing.T) {
+	const n = 50_000
+	for _, zip := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzip=%v", zip), func(t *testing.T) {
+			body := hLargeURLSet(n, zip)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+			t.Cleanup(srv.Close)
+			s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+			got := 0
+			// The live heap, looked at from the loop every 5,000 URLs (see
+			// TestStreamHeapStaysFlat for why not the heap in use): the
+			// 50,000 URLs kept would be 10 MiB and more.
+			base := hLiveHeap()
+			var peak uint64
+			hGuard(t, 4*ct1Guard, func() {
+				for u, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+					if err != nil {
+						t.Errorf("error %v", err)
+						continue
+					}
+					if u.Loc != fmt.Sprintf("%s/page/%d", srv.URL, got) {
+						t.Fatalf("URL %d is %s", got, u.Loc)
+					}
+					if got++; got == 1_000 || got == n/2 {
+						hTimeoutPassed(t, time.Second)
+					}
+					if got%5_000 == 0 {
+						peak = max(peak, hLiveHeap())
+					}
+				}
+			})
+			heap := int64(peak) - int64(base)
+			t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+			if got != n {
+				t.Errorf("the loop got %d URLs, want %d", got, n)
+			}
+			if heap > 4*mib {
+				t.Errorf("peak live heap %.1f MiB for one document in flight", float64(heap)/mib)
+			}
+			hNoCallGoroutines(t)
+		})
+	}
+	// Four documents in flight at once, each held up by the loop in turn.
+	t.Run("Index", func(t *testing.T) {
+		srv := hBigIndex(t, 4, n/4)
+		s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+		seen := make([]bool, n)               // URL j of /s<i>.xml is seen[i*n/4+j]
+		got := 0
+		base := hLiveHeap()
+		var peak uint64
+		hGuard(t, 4*ct1Guard, func() {
+			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+				if err != nil {
+					t.Errorf("error %v", err)
+					continue
+				}
+				var i, j int
+				if _, err := fmt.Sscanf(strings.TrimPrefix(u.Loc, srv.URL), "/s%d/%d", &i, &j); err != nil || seen[i*n/4+j] {
+					t.Fatalf("URL %s unknown or seen twice", u.Loc)
+				}
+				seen[i*n/4+j] = true
+				if got++; got == 1_000 || got == n/2 {
+					hTimeoutPassed(t, time.Second)
+				}
+				if got%5_000 == 0 {
+					peak = max(peak, hLiveHeap())
+				}
+			}
+		})
+		heap := int64(peak) - int64(base)
+		t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+		if got != n {
+			t.Errorf("the loop got %d URLs, want %d", got, n)
+		}
+		if heap > 4*mib {
+			t.Errorf("peak live heap %.1f MiB for four documents in flight", float64(heap)/mib)
+		}
+		hNoCallGoroutines(t)
+	})
+	// A client of the caller's own keeps its Timeout, which net/http
+	// defines to cover the reading of the body: the loop's time counts.
+	t.Run("ClientTimeout", func(t *testing.T) {
+		body := hLargeURLSet(n, false)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+		t.Cleanup(srv.Close)
+		s := sitemap.New().SetHTTPClient(&http.Client{Timeout: time.Second})
+		got, nerrs := 0, 0
+		hGuard(t, 4*ct1Guard, func() {
+			for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+				var ne *sitemap.NetworkError
+				switch {
+				case err == nil:
+					if got++; got == 1_000 {
+						hTimeoutPassed(t, time.Second)
+					}
+				case errors.As(err, &ne):
+					nerrs++
+				default:
+					t.Errorf("error %v", err)
+				}
+			}
+		})
+		if got == n || nerrs != 1 {
+			t.Errorf("the loop got %d URLs and %d *NetworkError, want fewer than %d and 1", got, nerrs, n)
+		}
+		hNoCallGoroutines(t)
+	})
+}
+
+// Issue 13 item 9, the other side: the time the server takes is still
+// charged in a Stream. A body that comes at a byte a second ends in a
+// *NetworkError wrapping context.DeadlineExceeded, and the good sitemap's
+// URLs reach the loop.
+func TestHostileOneByteASecondStream(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := hSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-release:
+				return
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				w.Write([]byte(" "))
+				w.(http.Flusher).Flush()
+			}
+		}
+	})
+	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
+	var good []string
+	var nerrs []error
+	hGuard(t, ct1Guard, func() {
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			var ne *sitemap.NetworkError
+			switch {
+			case err == nil:
+				good = append(good, u.Loc)
+			case errors.As(err, &ne) && ne.URL == srv.URL+"/bad.xml":
+				nerrs = append(nerrs, err)
+			default:
+				t.Errorf("error %v", err)
+			}
+		}
+	})
+	slices.Sort(good)
+	if !slices.Equal(good, []string{srv.URL + "/good-1", srv.URL + "/good-2"}) {
+		t.Errorf("the loop got %v, want the good sitemap's two URLs", good)
+	}
+	if len(nerrs) != 1 || !errors.Is(nerrs[0], context.DeadlineExceeded) {
+		t.Errorf("errors about the slow sitemap: %v, want one wrapping context.DeadlineExceeded", nerrs)
+	}
+	hNoCallGoroutines(t)
+}
+
+// Issue 13 items 1 and 15, siblings: runtime.Goexit (what t.FailNow calls)
+// in the body of a Stream loop, or in the caller's RoundTripper on a
+// goroutine of the call, ends the call as a panic does, and the caller's
+// goroutine exits as it would had the code run there.
+func TestHostileGoexitInLoopBodyAndWorker(t *testing.T) {
+	srv := hBigIndex(t, 40, 500)
+	runs := map[string]func(){
+		"LoopBody": func() {
+			for range hNew().Stream(context.Background(), srv.URL+"/index.xml", nil) {
+				runtime.Goexit()
+			}
+		},
+		"RoundTripper": func() {
+			s := hNew().SetHTTPClient(&http.Client{Transport: hRoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/s7.xml" {
+					runtime.Goexit()
+				}
+				return http.DefaultTransport.RoundTrip(r)
+			})})
+			s.Parse(srv.URL+"/index.xml", nil)
+		},
+	}
+	for name, run := range runs {
+		t.Run(name, func(t *testing.T) {
+			var returned atomic.Bool
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				run()
+				returned.Store(true)
+			}()
+			ct1Recv(t, done, "the caller's goroutine to end")
+			if returned.Load() {
+				t.Error("the call returned, want the caller's goroutine to exit")
+			}
+			hNoCallGoroutines(t)
+		})
+	}
+}
+
+// Issue 13 items 1 and 10, the family: a loop that ends at any point of a
+// call (on the first URL, at the edges of a batch and of the hand-off, on an
+// error, deep in a gzipped document) by a break or by a panic leaves no
+// goroutine of the call behind and records no cancellation, sequential or
+// not; the next call on the instance sees nothing of it.
+func TestHostileStreamEndsAtEveryPoint(t *testing.T) {
+	docs := map[string]string{}
+	var locs []string
+	for i := range 6 {
+		var b strings.Builder
+		b.WriteString(`<urlset ` + hNS + `>`)
+		for j := range 1500 {
+			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
+		}
+		b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
+		path := fmt.Sprintf("/s%d.xml", i)
+		if i%2 == 1 {
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			io.WriteString(zw, b.String())
+			zw.Close()
+			path += ".gz"
+			docs[path] = z.String()
+		} else {
+			docs[path] = b.String()
+		}
+		locs = append(locs, path)
+	}
+	docs["/index.xml"] = hIndex(append(locs, "/missing.xml")...)
+	srv, _ := hServe(t, docs)
+	one, _ := hServe(t, map[string]string{"/one.xml": ct1URLSet("/a")})
+	for _, multi := range []bool{true, false} {
+		for _, at := range []int{1, 127, 128, 129, 1501, 2048, 2049, 2177, 4000, 8999} {
+			for _, how := range []string{"break", "panic"} {
+				t.Run(fmt.Sprintf("multi=%v/at=%d/%s", multi, at, how), func(t *testing.T) {
+					s := hNew().SetMultiThread(multi)
+					n := 0
+					hGuard(t, ct1Guard, func() {
+						defer func() {
+							if r := recover(); r != nil && r != "end" {
+								t.Errorf("recovered %v", r)
+							}
+						}()
+						for range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+							if n++; n == at {
+								if how == "panic" {
+									panic("end")
+								}
+								break
+							}
+						}
+					})
+					if n != at {
+						t.Fatalf("the loop got %d items, want at least %d", n, at)
+					}
+					hNoCallGoroutines(t)
+					hNoCanceled(t, s)
+					if _, err := s.Parse(one.URL+"/one.xml", nil); err != nil || s.GetURLCount() != 1 || s.GetErrorsCount() != 0 {
+						t.Errorf("the next call: %v, %d URLs, errors %v", err, s.GetURLCount(), s.GetErrors())
+					}
+				})
+			}
+		}
 	}
 }

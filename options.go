@@ -123,7 +123,9 @@ func (s *S) SetUserAgent(userAgent string) *S {
 // SetFetchTimeout sets how many seconds a request may take, from 1 to
 // 65535; the default is 3. 0 is rejected with a *ConfigError. The timeout is
 // that of the HTTP client the instance creates; with a client set by
-// [S.SetHTTPClient], that client's own Timeout applies instead.
+// [S.SetHTTPClient], that client's own Timeout applies instead. In a call of
+// [S.Stream] it counts only the time a request waits for the server, not
+// the time the loop takes (see Stream).
 func (s *S) SetFetchTimeout(seconds uint16) *S {
 	return s.set(fieldFetchTimeout, func() error {
 		if seconds == 0 {
@@ -271,7 +273,11 @@ func compilePatterns(patterns []string) ([]*regexp.Regexp, error) {
 // SetHTTPClient sets the HTTP client of every request, used as it is: its
 // Transport, Timeout and CheckRedirect apply, and the fetch timeout does not.
 // nil returns to the default, a client the instance creates for each call
-// with the fetch timeout.
+// with the fetch timeout. The client's Timeout covers the reading of the
+// body, as net/http defines it: in a call of [S.Stream], that includes the
+// time the loop takes over the URLs of the document. A panic of the client's
+// code (its Transport, its CheckRedirect) on a goroutine of the call is
+// raised again on the caller's as a *PanicError (see [S.ParseContext]).
 func (s *S) SetHTTPClient(client *http.Client) *S {
 	return s.set("httpClient", func() error { return nil }, func(c *config) { c.httpClient = client })
 }

@@ -127,6 +127,14 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 //
 // ParseContext returns s, so that its results can be read in a chain. A nil
 // ctx is taken as [context.Background], as go-sitemap-parser v1.0.1 did.
+//
+// The code of the caller's that a call runs (the Transport, CheckRedirect
+// and response bodies of the client set with [S.SetHTTPClient]) may panic.
+// On the caller's goroutine, the panic goes up through ParseContext as it
+// is; on a goroutine of the call (the requests of sitemaps read with
+// multi-threading on, the reading ahead of a gzipped body), the call is
+// ended and ParseContext panics with a *PanicError once the call's other
+// goroutines have ended. Either way no goroutine of the call is left.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
 	s.parsing.Lock()
 	defer s.parsing.Unlock()
@@ -141,7 +149,9 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 		return s, errConfigOutstanding
 	}
 	c := newCall(ctx, s, cfg, url)
-	return s, c.run(urlContent)
+	err := c.run(urlContent)
+	c.raise()
+	return s, err
 }
 
 // commit adds what a document yielded to the results. The URLs of a

@@ -20,10 +20,24 @@ import (
 //
 // Breaking out of the loop ends the call: the requests in flight are
 // cancelled, and the loop returns once the goroutines of the call have
-// ended; nothing is recorded about the call being cut short then. The URLs
+// ended; nothing is recorded about the call being cut short then, nor about
+// the requests the break cancelled. A panic in the body of the loop ends the
+// call in the same way before it goes on up; a panic of the caller's code
+// on a goroutine of the call (see [S.ParseContext]) ends the loop and is
+// raised again from it as a *PanicError. The URLs
 // of a document are handed on while it is read, so when a document turns
 // out to be broken further on, its URLs have already been handed on before
 // its *ParseError; they count against [S.SetMaxURLs] like any other.
+//
+// The time the body of the loop takes is not charged to the fetch of the
+// document being read, however long it is: with the default client, the
+// fetch timeout counts the time each request waits for the server (for the
+// response, then for each part of the body) rather than the time from the
+// request to the end of the body, as it does for ParseContext. A client set
+// with [S.SetHTTPClient] is used as it is: its Timeout covers the reading of
+// the body, as net/http defines it, and so the time of the loop too; leave
+// it 0 and bound the call with ctx, or with a Transport's
+// ResponseHeaderTimeout, to stream slowly with a client of your own.
 //
 // Like Parse, a streaming call waits for any other call on s to end, and
 // holds s until its loop ends: the body of the loop must not start another
@@ -44,32 +58,40 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 			return
 		}
 
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
 		out := make(chan []item, 16)
-		stop := make(chan struct{})
 		c := newCall(ctx, s, cfg, url)
-		c.emit, c.stop = out, stop
+		c.emit = out
+		c.f.chargeServerOnly()
 		go func() {
 			defer close(out)
-			c.run(urlContent)
+			c.guard(func() { c.run(urlContent) })
 		}()
+		// However the loop ends (it is left, its body panics, or the call
+		// has handed on everything), the call ends with it, and its
+		// goroutines have ended before the loop returns. A panic of the
+		// body goes on up then, as it is.
+		defer func() {
+			c.halt()
+			for range out {
+			}
+		}()
+	loop:
 		for batch := range out {
+			if c.stopped() {
+				break // a goroutine of the call panicked
+			}
 			for _, it := range batch {
 				if !yield(it.u, it.err) {
-					close(stop)
-					cancel()
-					for range out {
-					}
-					return
+					break loop
 				}
 			}
 			clear(batch)
 			batch = batch[:0]
 			itemBatches.Put(&batch)
 		}
+		c.halt()
+		for range out {
+		}
+		c.raise()
 	}
 }
