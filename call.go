@@ -22,6 +22,7 @@ type call struct {
 	f    *fetcher
 
 	fetched, urls, valErrs counter
+	listing                counter // the sitemaps listed, see doc.listSitemap
 	slots                  slots
 	wg                     sync.WaitGroup
 
@@ -108,6 +109,7 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		fetched:   counter{limit: int64(cfg.maxSitemaps)},
 		urls:      counter{limit: int64(cfg.maxURLs)},
 		valErrs:   counter{limit: int64(cfg.maxValidationErrors)},
+		listing:   counter{limit: int64(cfg.maxSitemaps)},
 		slots:     newSlots(cfg.maxConcurrency),
 		requested: map[string]bool{},
 	}
@@ -220,7 +222,11 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
 	full := d.keepURLs()
-	if !c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
+	added, listedAll := c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps)
+	// The places of the sitemaps that another document committed first
+	// are given back.
+	c.listing.giveBack(d.nListed - int64(added))
+	if d.listFull || !listedAll {
 		c.limitSitemaps()
 	}
 	if full {
@@ -316,6 +322,14 @@ func (c *call) followChild(ch child, level int) bool {
 		c.follow(grand, level+1)
 	}()
 	return true
+}
+
+// isRequested reports whether the sitemap with key has been requested in
+// this call.
+func (c *call) isRequested(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requested[key]
 }
 
 // claim reports whether the sitemap with key has not been requested yet in

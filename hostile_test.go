@@ -721,3 +721,113 @@ func TestHostileContextCutsLongCall(t *testing.T) {
 	}
 	hCheckGood(t, s, srv)
 }
+
+// --- translate: the listing limit where it is spent, a context seen while a
+// document is parsed, the complete entries of a truncated document (issue 13,
+// items 3, 5 and 8) ----------------------------------------------------------
+
+// hLines reads head, then the n lines format gives for 0 to n-1, then tail,
+// making them as it goes: a document of any size that the test never holds.
+type hLines struct {
+	head, format, tail string
+	n, i               int
+	buf                []byte
+}
+
+func (r *hLines) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		switch {
+		case r.head != "":
+			r.buf, r.head = []byte(r.head), ""
+		case r.i < r.n:
+			for ; r.i < r.n && len(r.buf) < 32<<10; r.i++ {
+				r.buf = fmt.Appendf(r.buf, r.format, r.i)
+			}
+		case r.tail != "":
+			r.buf, r.tail = []byte(r.tail), ""
+		default:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// hGenerated is a transport that answers path with the body gen makes, and
+// every other request with a urlset of one page, counting the requests.
+type hGenerated struct {
+	path     string
+	gen      func() io.Reader
+	requests atomic.Int32
+}
+
+func (g *hGenerated) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	g.requests.Add(1)
+	body := io.Reader(strings.NewReader(`<urlset ` + hNS + `><url><loc>https://example.com/page` + r.URL.Path + `</loc></url></urlset>`))
+	if r.URL.Path == g.path {
+		body = g.gen()
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body), ContentLength: -1, Request: r}, nil
+}
+
+// hParseLive parses url (with content, when not nil) and returns the peak
+// of the live heap while it ran, above the live heap before: unlike the heap
+// in use, it does not count the garbage that the heap of the other tests
+// lets the collector leave, so a bound of a few MiB holds in any company.
+func hParseLive(t *testing.T, s *sitemap.S, url string, content *string) (heap uint64, err error) {
+	t.Helper()
+	hGuard(t, 120*time.Second, func() {
+		heap = hPeakOf(hLiveHeap, 10*time.Millisecond, func() { _, err = s.Parse(url, content) })
+	})
+	t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+	return heap, err
+}
+
+// Issue 13 item 3, MAXSITEMAPS-12, MAXSITEMAPS-7: the listing limit is
+// counted as each sitemap is listed, so a document that names millions of
+// sitemaps costs what the limit keeps, not what it names: the sitemaps to
+// follow are bounded the same way.
+func TestHostileMillionsOfSitemapsListed(t *testing.T) {
+	const lines = 700_000 // about 28 MB of robots.txt, 45 MB of index
+	for _, c := range []struct{ name, path, head, format, tail string }{
+		{"robots.txt", "/robots.txt", "User-agent: *\n", "Sitemap: https://example.com/s%07d.xml\n", ""},
+		{"index", "/index.xml", `<sitemapindex ` + hNS + `>`, `<sitemap><loc>https://example.com/s%07d.xml</loc></sitemap>`, `</sitemapindex>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &hGenerated{path: c.path, gen: func() io.Reader {
+				return &hLines{head: c.head, format: c.format, tail: c.tail, n: lines}
+			}}
+			s := hNew().SetMaxSitemaps(50).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr})
+			heap, err := hParseLive(t, s, "https://example.com"+c.path, nil)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			sms := s.GetSitemaps()
+			if len(sms) != 50 || sms[0].Loc != "https://example.com/s0000000.xml" || sms[49].Loc != "https://example.com/s0000049.xml" {
+				t.Errorf("%d sitemaps listed, want the first 50", len(sms))
+			}
+			if got := tr.requests.Load(); got != 51 {
+				t.Errorf("%d requests, want the document and 50 sitemaps", got)
+			}
+			if s.GetURLCount() != 50 {
+				t.Errorf("%d URLs, want one of each of the 50 sitemaps", s.GetURLCount())
+			}
+			limits := 0
+			for _, e := range s.GetErrors() {
+				if errors.Is(e, sitemap.ErrMaxSitemaps) {
+					limits++
+				}
+			}
+			if limits != 1 || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %v, want the sitemap limit once", s.GetErrors())
+			}
+			if heap > 8*mib {
+				t.Errorf("peak heap %.1f MiB, want under 8 MiB", float64(heap)/mib)
+			}
+		})
+	}
+}

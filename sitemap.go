@@ -129,8 +129,9 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 // commit adds what a document yielded to the results. The URLs of a
 // document appear together. They are in list, an array that the results
 // may take over as it is, or in chunks. docsLeft is about how many
-// documents of the call are still to be read, for growURLs.
-func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+// documents of the call are still to be read, for growURLs. added is how
+// many of the sitemaps were new to the results.
+func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (added int, listedAll bool) {
 	n := len(list)
 	for _, chunk := range chunks {
 		n += len(chunk)
@@ -171,8 +172,18 @@ func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap,
 		}
 		s.sitemapPos[keys[i]] = len(s.sitemaps)
 		s.sitemaps = append(s.sitemaps, sm)
+		added++
 	}
-	return listedAll
+	return added, listedAll
+}
+
+// hasSitemap reports whether a committed document of the call listed the
+// sitemap with key.
+func (s *S) hasSitemap(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.sitemapPos[key]
+	return ok
 }
 
 // growURLs makes room in s.urls for the n URLs of a document, where about
