@@ -139,8 +139,10 @@ func (c *call) run(content *string) error {
 	if robots {
 		level = -1 // a robots.txt is no level: what it names is level 0
 	}
+	// A document cut off inside an entry lists the sitemaps of its
+	// complete entries: they are followed all the same.
 	children, err := c.read(c.root, content, level, robots)
-	if err != nil {
+	if err != nil && children == nil {
 		return err
 	}
 	c.follow(children, level+1)
@@ -148,9 +150,11 @@ func (c *call) run(content *string) error {
 	if c.cut.Load() && !c.stopped() {
 		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
 		c.record(perr)
-		return perr
+		if err == nil {
+			err = perr
+		}
 	}
-	return nil
+	return err
 }
 
 // checkRootURL checks the URL passed to Parse before it is fetched.
@@ -203,6 +207,20 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	}
 	err = d.parse(body, robots)
 	d.flush()
+	// A document that stops mid-way keeps the complete entries read before
+	// the stop: when the context ends (CTX-11), which gives it no error of
+	// its own, and in tolerant mode when it ends inside an entry
+	// (TOLERANT-13), which is reported after what it yielded.
+	var ended *ctxEndedError
+	stopped := errors.As(err, &ended)
+	if stopped {
+		c.cut.Store(true)
+		err = nil
+	}
+	var cutErr error
+	if err != nil && !d.strict && errors.Is(err, errEntryCutOff) {
+		cutErr, err = &ParseError{URL: final, Err: err}, nil
+	}
 	if err != nil {
 		d.discard()
 		var be *bodyError
@@ -236,6 +254,12 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	for _, err := range d.errs {
 		c.emitItem(item{err: err})
 	}
+	if cutErr != nil {
+		c.record(cutErr)
+	}
+	if stopped {
+		return nil, nil
+	}
 	if len(d.children) > 0 && deep {
 		for _, ch := range d.children {
 			if c.followed(ch.loc) {
@@ -243,9 +267,9 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 				break
 			}
 		}
-		return nil, nil
+		return nil, cutErr
 	}
-	return d.children, nil
+	return d.children, cutErr
 }
 
 // noteCut marks the call as cut short when its context has ended, which a

@@ -1248,13 +1248,13 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 	}
 }
 
-// CTX-10 (open; pinned as the code has it, with the decision on a root
-// request cut short): a context already done when the call starts cuts it
-// short like one that ends later. The request for the root fails at once
-// with its *NetworkError alone (CTX-9); content passed in is read all the
-// same, since nothing is fetched for it, and then no sitemap it lists is
-// requested and the call returns one *ParseError for the root; content
-// that lists nothing leaves nothing undone and returns no error.
+// CTX-10 (open; pinned as the code has it, with the decisions on a root
+// request cut short and on CTX-11): a context already done when the call
+// starts cuts it short like one that ends later. The request for the root
+// fails at once with its *NetworkError alone (CTX-9); content passed in
+// stops at the parse's first check (CTX-11), before anything of it is
+// read, and the call returns one *ParseError for the root, whatever the
+// content lists.
 func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -1282,16 +1282,19 @@ func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
 			t.Errorf("errors %q, want the one returned", messagesOf(errs))
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/s.xml")})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("content of a urlset", func(t *testing.T) {
 		content := ct2URLSet("https://example.com/p")
 		s, err := sitemap.New().ParseContext(done, srv.URL("/pages.xml"), &content)
-		if err != nil {
-			t.Fatalf("ParseContext: %v", err)
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.URL != srv.URL("/pages.xml") || perr.Err != context.Canceled {
+			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
-		ct2NoErrors(t, s)
+		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+			t.Errorf("errors %q, want the one returned", messagesOf(errs))
+		}
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), nil)
 	})
 	if srv.Total() != 0 {
 		t.Errorf("requested %q", srv.Log())

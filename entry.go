@@ -102,7 +102,7 @@ func (d *doc) parse(body io.Reader, robots bool) error {
 	if d.c.emit != nil {
 		beforeRead = func() { d.flush() }
 	}
-	r, done, err := decode(body, d.c.cfg.maxResponseSize, beforeRead)
+	r, done, err := decode(d.c.ctx, body, d.c.cfg.maxResponseSize, beforeRead)
 	defer done()
 	if err != nil {
 		return unwrapDecode(err)

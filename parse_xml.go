@@ -2,9 +2,9 @@ package sitemap
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // This file is the XML parse stage: one token loop for every XML format (a
@@ -41,10 +41,19 @@ const (
 
 // What the parse stage reports of documents it cannot read.
 var (
-	errEmpty       = errors.New("document is empty")
-	errNoRoot      = errors.New("document has no root element")
-	errEntryCutOff = errors.New("document ends inside an entry")
+	errEmpty  = errors.New("document is empty")
+	errNoRoot = errors.New("document has no root element")
+	// errEntryCutOff ends a document whose entries before the cut are
+	// kept, in tolerant mode (TOLERANT-13).
+	errEntryCutOff error = cutOffError{}
 )
+
+// cutOffError is the cause of a document that ends inside an entry: it wraps
+// io.ErrUnexpectedEOF, so that errors.Is tells a cut document.
+type cutOffError struct{}
+
+func (cutOffError) Error() string { return "document ends inside an entry" }
+func (cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // errNotSitemap is the cause of the *ParseError of an XML document whose
 // root element is none that the package reads.
@@ -227,11 +236,12 @@ func (p *xmlParser) run() error {
 				}
 				return nil
 			}
-			var se *xml.SyntaxError
-			if !p.strict && errors.As(err, &se) && se.Msg == "unexpected EOF" && p.format != formatUnknown {
+			var te *truncatedError
+			if !p.strict && errors.As(err, &te) && p.format != formatUnknown {
 				// Tolerant mode reads past end tags that are missing at
-				// the end of the document, as long as no entry is cut
-				// in two.
+				// the end of the document; an entry cut in two is left
+				// out, and the cut reported, after those before it
+				// (TOLERANT-13).
 				if p.entryDepth > 0 {
 					return errEntryCutOff
 				}

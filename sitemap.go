@@ -107,7 +107,11 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // [S.GetErrors] holds about it; what goes wrong further on is only recorded
 // in GetErrors. While a *ConfigError is outstanding, nothing is parsed and an
 // untyped error is returned. A call that ctx cuts short returns a
-// *ParseError that wraps the context's error.
+// *ParseError that wraps the context's error; the context is looked at
+// while a document is parsed too, once a buffer of input, and the complete
+// entries read before it ended are kept. In tolerant mode, a document that
+// ends inside an entry keeps the entries before it, and its *ParseError
+// wraps [io.ErrUnexpectedEOF].
 //
 // ParseContext returns s, so that its results can be read in a chain.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
