@@ -208,22 +208,33 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	err = d.parse(body, robots)
 	d.flush()
 	// A document that stops mid-way keeps the complete entries read before
-	// the stop: when the context ends (CTX-11), which gives it no error of
-	// its own, and in tolerant mode when it ends inside an entry
-	// (TOLERANT-13), which is reported after what it yielded.
+	// the stop, and its error, if any, is reported after what it yielded.
+	// When the context ends (CTX-11), whether the parse stage or the body
+	// of the response sees it first: the request of a document fetched was
+	// in progress, and is its *NetworkError (CTX-8); content passed in has
+	// none of its own. In tolerant mode, at XML it cannot read past, a cut
+	// inside an entry among it (TOLERANT-13).
+	var cutErr error
 	var ended *ctxEndedError
-	stopped := errors.As(err, &ended)
+	var be *bodyError
+	stopped := errors.As(err, &ended) || c.ctx.Err() != nil && errors.As(err, &be)
 	if stopped {
 		c.cut.Store(true)
+		if content == nil {
+			cause := c.ctx.Err()
+			if be != nil {
+				cause = be.err
+			}
+			cutErr = &NetworkError{URL: loc, Err: cause}
+		}
 		err = nil
 	}
-	var cutErr error
-	if err != nil && !d.strict && errors.Is(err, errEntryCutOff) {
-		cutErr, err = &ParseError{URL: final, Err: err}, nil
+	var partial *partialError
+	if errors.As(err, &partial) {
+		cutErr, err = &ParseError{URL: final, Err: partial.err}, nil
 	}
 	if err != nil {
 		d.discard()
-		var be *bodyError
 		var rerr error
 		if errors.As(err, &be) {
 			c.noteCut()
@@ -258,7 +269,7 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 		c.record(cutErr)
 	}
 	if stopped {
-		return nil, nil
+		return nil, cutErr
 	}
 	if len(d.children) > 0 && deep {
 		for _, ch := range d.children {

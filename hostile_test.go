@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -1085,11 +1086,10 @@ func (g hGatedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		Body: io.NopCloser(&hGateBody{r: strings.NewReader(g.body), n: g.n, gate: g.gate})}, nil
 }
 
-// Issue 13 item 5, CTX-11: a context that ends while a received document is
-// parsed stops the parse at the next read: the URLs kept are exactly the
-// entries complete in the bytes read before, the document gets no error of
-// its own, no sitemap is requested after it, and the call returns its one
-// *ParseError of a call cut short.
+// Issue 13 item 5, CTX-11, CTX-9: a context that ends while a fetched
+// document is parsed stops the parse at the next read: the URLs kept are
+// exactly the entries complete in the bytes read before, and the call
+// returns the *NetworkError of its root's request, in progress, alone.
 func TestHostileContextEndsWhileABodyIsParsed(t *testing.T) {
 	doc, entryLen := hDense(100_000)
 	for _, gzipped := range []bool{false, true} {
@@ -1112,9 +1112,9 @@ func TestHostileContextEndsWhileABodyIsParsed(t *testing.T) {
 			s := hNew().SetHTTPClient(&http.Client{Transport: hGatedTransport{body: body, n: read, gate: cancel}})
 			var err error
 			hGuard(t, 60*time.Second, func() { _, err = s.ParseContext(ctx, "https://example.com/sitemap.xml", nil) })
-			var perr *sitemap.ParseError
-			if !errors.As(err, &perr) || perr.Err != context.Canceled || s.GetErrorsCount() != 1 {
-				t.Fatalf("ParseContext: %v, errors %v; want the one *ParseError of a call cut short", err, s.GetErrors())
+			var nerr *sitemap.NetworkError
+			if !errors.As(err, &nerr) || !errors.Is(err, context.Canceled) || s.GetErrorsCount() != 1 || s.GetErrors()[0] != err {
+				t.Fatalf("ParseContext: %v, errors %v; want the root's *NetworkError alone", err, s.GetErrors())
 			}
 			n := s.GetURLCount()
 			t.Logf("%d of 100,000 URLs kept", n)
@@ -1181,6 +1181,55 @@ func TestHostileContextEndsWhileContentIsParsed(t *testing.T) {
 	for i, l := range locsOf(s.GetURLs()) {
 		if l != fmt.Sprintf("https://example.com/p%07d", i) {
 			t.Fatalf("URL %d is %s: the URLs kept are not those before the cut", i, l)
+		}
+	}
+}
+
+// Issue 13 item 8 (a sibling), TOLERANT-13: XML that tolerant mode cannot
+// read past, anywhere in a document (a generator that crashed and wrote its
+// error into the sitemap), costs the entry it breaks and what follows, not
+// the entries before it: they are kept, and the fault is one *ParseError
+// naming the document, with the scanner's *xml.SyntaxError as its cause.
+// Strict mode rejects such a document whole. Before, tolerant mode kept
+// nothing of any of these documents.
+func TestHostileGeneratorCrashMidDocument(t *testing.T) {
+	const url = "https://example.com/sitemap.xml"
+	entry := func(l string) string { return `<url><loc>https://example.com/` + l + `</loc></url>` }
+	for _, c := range []struct {
+		name, doc string
+		kept      int
+	}{
+		// Tolerant mode ends the elements that </lo> does not match, as
+		// encoding/xml does, the entry of b with them.
+		{"mismatched end tag", `<urlset ` + hNS + `>` + entry("a") + `<url><loc>https://example.com/b</lo></url>` + entry("c") + `</urlset>`, 2},
+		{"broken start tag", `<urlset ` + hNS + `>` + entry("a") + entry("b") + `<url <loc>https://example.com/c</loc></url></urlset>`, 2},
+		{"NUL in an entry", `<urlset ` + hNS + `>` + entry("a") + "<url><loc>https://example.com/b\x00</loc></url></urlset>", 1},
+		{"error message after the entries", `<urlset ` + hNS + `>` + entry("a") + entry("b") + "\nFatal error: <sitemap.php> line 42 < 43\n", 2},
+		{"garbage after the root", `<urlset ` + hNS + `>` + entry("a") + entry("b") + entry("c") + "</urlset>\n<<<", 3},
+	} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s strict=%v", c.name, strict), func(t *testing.T) {
+				doc := c.doc
+				s := sitemap.New().SetStrict(strict)
+				_, err := s.Parse(url, &doc)
+				var perr *sitemap.ParseError
+				var se *xml.SyntaxError
+				if !errors.As(err, &perr) || perr.URL != url || !errors.As(err, &se) {
+					t.Fatalf("Parse: %v, want a *ParseError naming the document, caused by a syntax error", err)
+				}
+				want := c.kept
+				if strict {
+					want = 0
+				}
+				if n := s.GetURLCount(); n != want || s.GetErrorsCount() != 1 {
+					t.Errorf("%d URLs and errors %v, want %d URLs and the one error", n, s.GetErrors(), want)
+				}
+				for i, l := range locsOf(s.GetURLs()) {
+					if l != "https://example.com/"+string(rune('a'+i)) {
+						t.Errorf("URL %d is %s", i, l)
+					}
+				}
+			})
 		}
 	}
 }

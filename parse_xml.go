@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,14 @@ var (
 	// kept, in tolerant mode (TOLERANT-13).
 	errEntryCutOff error = cutOffError{}
 )
+
+// partialError is the error of a document that tolerant mode stopped in at
+// XML it cannot read past: the complete entries before it are kept, and err
+// is reported after them.
+type partialError struct{ err error }
+
+func (e *partialError) Error() string { return e.err.Error() }
+func (e *partialError) Unwrap() error { return e.err }
 
 // cutOffError is the cause of a document that ends inside an entry: it wraps
 // io.ErrUnexpectedEOF, so that errors.Is tells a cut document.
@@ -236,14 +245,19 @@ func (p *xmlParser) run() error {
 				}
 				return nil
 			}
-			var te *truncatedError
-			if !p.strict && errors.As(err, &te) && p.format != formatUnknown {
+			var se *xml.SyntaxError
+			if !p.strict && errors.As(err, &se) && p.format != formatUnknown {
 				// Tolerant mode reads past end tags that are missing at
-				// the end of the document; an entry cut in two is left
-				// out, and the cut reported, after those before it
-				// (TOLERANT-13).
-				if p.entryDepth > 0 {
-					return errEntryCutOff
+				// the end of the document. Of XML it cannot read past, a
+				// cut inside an entry or any other, it keeps the complete
+				// entries before, leaves out the entry it breaks, and
+				// reports it (TOLERANT-13).
+				var te *truncatedError
+				switch {
+				case !errors.As(err, &te):
+					return &partialError{err}
+				case p.entryDepth > 0:
+					return &partialError{errEntryCutOff}
 				}
 				return nil
 			}
