@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1232,4 +1233,41 @@ func TestHostileGeneratorCrashMidDocument(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzHostileCutKeepsAPrefix: in tolerant mode, an XML document cut anywhere
+// keeps a prefix of the URLs that the whole document gives (TOLERANT-13),
+// and Parse and Stream give the same URLs and the same errors. Issue 13
+// item 8.
+func FuzzHostileCutKeepsAPrefix(f *testing.F) {
+	f.Add(hRealShaped(3), uint16(700))
+	f.Add(`<urlset `+hNS+`><url><loc>https://example.com/a</loc><url><loc>https://example.com/b</loc></url></urlset>`, uint16(60))
+	f.Add(`<rss version="2.0"><channel><item><link>https://example.com/a</link></item><item><link>https://example.com/b</link></item></channel></rss>`, uint16(90))
+	f.Add(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/a"/></entry><entry><link href="https://example.com/b"/></entry></feed>`, uint16(100))
+	// Nothing is fetched: only the document passed in is read.
+	newS := func() *sitemap.S { return sitemap.New().SetFollow([]string{`^$`}) }
+	f.Fuzz(func(t *testing.T, doc string, cut uint16) {
+		const url = "https://example.com/sitemap.xml"
+		if !strings.HasPrefix(strings.TrimLeft(doc, " \t\r\n"), "<") {
+			return // a text sitemap's last line, cut, is a shorter URL
+		}
+		s, err := newS().Parse(url, &doc)
+		if err != nil {
+			return
+		}
+		whole := locsOf(s.GetURLs())
+		prefix := doc[:int(cut)%(len(doc)+1)]
+		s, _ = newS().Parse(url, &prefix)
+		got := locsOf(s.GetURLs())
+		if len(got) > len(whole) || !slices.Equal(got, whole[:len(got)]) {
+			t.Fatalf("cut to %d bytes: URLs %q are no prefix of the whole document's %q", len(prefix), got, whole)
+		}
+		locs, errs := hStreamAll(newS(), context.Background(), url, &prefix)
+		if !slices.Equal(locs, got) {
+			t.Fatalf("Stream gave %q, Parse %q", locs, got)
+		}
+		if !slices.Equal(messagesOf(errs), messagesOf(s.GetErrors())) {
+			t.Fatalf("Stream gave errors %q, Parse %q", messagesOf(errs), messagesOf(s.GetErrors()))
+		}
+	})
 }
