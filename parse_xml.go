@@ -246,12 +246,12 @@ func (p *xmlParser) run() error {
 				return nil
 			}
 			var se *xml.SyntaxError
-			if !p.strict && errors.As(err, &se) && p.format != formatUnknown {
+			if !p.strict && (errors.As(err, &se) || err == errTooDeep) && p.format != formatUnknown {
 				// Tolerant mode reads past end tags that are missing at
 				// the end of the document. Of XML it cannot read past, a
-				// cut inside an entry or any other, it keeps the complete
-				// entries before, leaves out the entry it breaks, and
-				// reports it (TOLERANT-13).
+				// cut inside an entry or any other, nesting too deep
+				// among it, it keeps the complete entries before, leaves
+				// out the entry it breaks, and reports it (TOLERANT-13).
 				var te *truncatedError
 				switch {
 				case !errors.As(err, &te):
