@@ -1300,3 +1300,27 @@ func TestHostileContextEndsInsideATextLine(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13 item 8, TOLERANT-13: an index passed in that is cut inside an
+// entry lists the sitemaps of its complete entries, which are followed;
+// Parse returns the cut, and the URLs of those sitemaps stay in GetURLs.
+func TestHostileIndexPassedInCutInsideAnEntry(t *testing.T) {
+	srv, _ := hServe(t, map[string]string{
+		"/a.xml": ct1URLSet("https://example.com/a"),
+		"/b.xml": ct1URLSet("https://example.com/b"),
+	})
+	index := hIndex(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
+	index = index[:strings.Index(index, "/c.xml")]
+	s := hNew().SetMultiThread(false)
+	_, err := s.Parse(srv.URL+"/index.xml", &index)
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) || perr.URL != srv.URL+"/index.xml" || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("Parse: %v, want the index's *ParseError wrapping io.ErrUnexpectedEOF", err)
+	}
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/a", "https://example.com/b"}) {
+		t.Errorf("URLs %q, want those of the two sitemaps listed whole", got)
+	}
+	if s.GetSitemapCount() != 2 || s.GetErrorsCount() != 1 || s.GetErrors()[0] != err {
+		t.Errorf("%d sitemaps, errors %v; want 2 and the one returned", s.GetSitemapCount(), s.GetErrors())
+	}
+}
