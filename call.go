@@ -23,6 +23,7 @@ type call struct {
 	f    *fetcher
 
 	fetched, urls, valErrs counter
+	listing                counter // the sitemaps listed, see doc.listSitemap
 	slots                  slots
 	wg                     sync.WaitGroup
 
@@ -129,6 +130,7 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		fetched:   counter{limit: int64(cfg.maxSitemaps)},
 		urls:      counter{limit: int64(cfg.maxURLs)},
 		valErrs:   counter{limit: int64(cfg.maxValidationErrors)},
+		listing:   counter{limit: int64(cfg.maxSitemaps)},
 		slots:     newSlots(cfg.maxConcurrency),
 		requested: map[string]bool{},
 	}
@@ -213,8 +215,10 @@ func (c *call) runRoot(content *string) error {
 	if robots {
 		level = -1 // a robots.txt is no level: what it names is level 0
 	}
+	// A document cut off inside an entry lists the sitemaps of its
+	// complete entries: they are followed all the same.
 	children, err := c.read(c.root, content, level, robots)
-	if err != nil {
+	if err != nil && children == nil {
 		return err
 	}
 	c.follow(children, level+1)
@@ -222,9 +226,11 @@ func (c *call) runRoot(content *string) error {
 	if c.cut.Load() && !c.stopped() {
 		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
 		c.record(perr)
-		return perr
+		if err == nil {
+			err = perr
+		}
 	}
-	return nil
+	return err
 }
 
 // checkRootURL checks the URL passed to Parse before it is fetched.
@@ -280,9 +286,34 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	}
 	err = d.parse(body, robots)
 	d.flush()
+	// A document that stops mid-way keeps the complete entries read before
+	// the stop, and its error, if any, is reported after what it yielded.
+	// When the context ends (CTX-11), whether the parse stage or the body
+	// of the response sees it first: the request of a document fetched was
+	// in progress, and is its *NetworkError (CTX-8); content passed in has
+	// none of its own. In tolerant mode, at XML it cannot read past, a cut
+	// inside an entry among it (TOLERANT-13).
+	var cutErr error
+	var ended *ctxEndedError
+	var be *bodyError
+	stopped := errors.As(err, &ended) || c.ctx.Err() != nil && errors.As(err, &be)
+	if stopped {
+		c.cut.Store(true)
+		if content == nil {
+			cause := c.ctx.Err()
+			if be != nil {
+				cause = be.err
+			}
+			cutErr = &NetworkError{URL: loc, Err: cause}
+		}
+		err = nil
+	}
+	var partial *partialError
+	if errors.As(err, &partial) {
+		cutErr, err = &ParseError{URL: final, Err: partial.err}, nil
+	}
 	if err != nil {
 		d.discard()
-		var be *bodyError
 		var rerr error
 		if errors.As(err, &be) {
 			c.noteCut()
@@ -299,7 +330,11 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
 	full := d.keepURLs()
-	if !c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps) {
+	added, listedAll := c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps)
+	// The places of the sitemaps that another document committed first
+	// are given back.
+	c.listing.giveBack(d.nListed - int64(added))
+	if d.listFull || !listedAll {
 		c.limitSitemaps()
 	}
 	if full {
@@ -309,6 +344,12 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	for _, err := range d.errs {
 		c.emitItem(item{err: err})
 	}
+	if cutErr != nil {
+		c.record(cutErr)
+	}
+	if stopped {
+		return nil, cutErr
+	}
 	if len(d.children) > 0 && deep {
 		for _, ch := range d.children {
 			if c.followed(ch.loc) {
@@ -316,9 +357,9 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 				break
 			}
 		}
-		return nil, nil
+		return nil, cutErr
 	}
-	return d.children, nil
+	return d.children, cutErr
 }
 
 // noteCut marks the call as cut short when its context has ended, which a
@@ -397,6 +438,14 @@ func (c *call) followChild(ch child, level int) bool {
 		})
 	}()
 	return true
+}
+
+// isRequested reports whether the sitemap with key has been requested in
+// this call.
+func (c *call) isRequested(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requested[key]
 }
 
 // claim reports whether the sitemap with key has not been requested yet in

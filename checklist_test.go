@@ -1249,13 +1249,13 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 	}
 }
 
-// CTX-10 (open; pinned as the code has it, with the decision on a root
-// request cut short): a context already done when the call starts cuts it
-// short like one that ends later. The request for the root fails at once
-// with its *NetworkError alone (CTX-9); content passed in is read all the
-// same, since nothing is fetched for it, and then no sitemap it lists is
-// requested and the call returns one *ParseError for the root; content
-// that lists nothing leaves nothing undone and returns no error.
+// CTX-10 (open; pinned as the code has it, with the decisions on a root
+// request cut short and on CTX-11): a context already done when the call
+// starts cuts it short like one that ends later. The request for the root
+// fails at once with its *NetworkError alone (CTX-9); content passed in
+// stops at the parse's first check (CTX-11), before anything of it is
+// read, and the call returns one *ParseError for the root, whatever the
+// content lists.
 func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -1283,16 +1283,19 @@ func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
 			t.Errorf("errors %q, want the one returned", messagesOf(errs))
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/s.xml")})
+		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("content of a urlset", func(t *testing.T) {
 		content := ct2URLSet("https://example.com/p")
 		s, err := sitemap.New().ParseContext(done, srv.URL("/pages.xml"), &content)
-		if err != nil {
-			t.Fatalf("ParseContext: %v", err)
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.URL != srv.URL("/pages.xml") || perr.Err != context.Canceled {
+			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
-		ct2NoErrors(t, s)
+		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+			t.Errorf("errors %q, want the one returned", messagesOf(errs))
+		}
+		ct2Equal(t, "URLs", locsOf(s.GetURLs()), nil)
 	})
 	if srv.Total() != 0 {
 		t.Errorf("requested %q", srv.Log())
@@ -1331,11 +1334,12 @@ type clReaderFunc func([]byte) (int, error)
 
 func (f clReaderFunc) Read(p []byte) (int, error) { return f(p) }
 
-// CTX-11 (open; pinned as the code has it: what a document yields is kept
-// once it has been read whole): a context that ends while a sitemap that was received in full is
-// parsed does not discard it: its URLs are all kept, it gets no error of
-// its own, the next sitemap is not requested, and the call returns the one
-// *ParseError of a call cut short.
+// CTX-11 (decided), CTX-8: a context that ends while a sitemap is parsed
+// stops the parse at its next read and does not discard the sitemap: the
+// complete entries read until then are kept (here, all: the rest of the
+// body came with the read that the cancel happened in), its request, in
+// progress, is its *NetworkError, the next sitemap is not requested, and
+// the call returns the one *ParseError of a call cut short.
 func TestChecklistCancelWhileASitemapIsParsed(t *testing.T) {
 	srv := ct2NewServer(t)
 	srv.Doc("/a.xml", ct2URLSet(ct2Pages("a", 40)...))
@@ -1349,8 +1353,9 @@ func TestChecklistCancelWhileASitemapIsParsed(t *testing.T) {
 	if !errors.As(err, &perr) || perr.URL != srv.URL("/index.xml") || perr.Err != context.Canceled {
 		t.Fatalf("ParseContext error = %v, want the *ParseError of a call cut short", err)
 	}
-	if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
-		t.Errorf("errors %q, want the one returned", messagesOf(errs))
+	var nerr *sitemap.NetworkError
+	if errs := s.GetErrors(); len(errs) != 2 || !errors.As(errs[0], &nerr) || nerr.URL != srv.URL("/a.xml") || !errors.Is(nerr, context.Canceled) || errs[1] != err {
+		t.Errorf("errors %q, want the *NetworkError of /a.xml and the one returned", messagesOf(errs))
 	}
 	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("a", 40))
 	ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})

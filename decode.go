@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -119,12 +120,14 @@ func putReader(br *bufio.Reader) {
 // decode undoes the compression of r and drops a byte order mark. maxSize
 // caps the content, decompressed. beforeRead, when not nil, runs whenever
 // the parse stage has read all that has come and asks for more (a streaming
-// call hands on its URLs then). done gives the buffers back once the
-// document is read; it closes r when r is an io.Closer that a goroutine of
-// decode is still reading from.
-func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, done func(), err error) {
+// call hands on its URLs then). Once ctx (when not nil) has ended, the next
+// read of the parse stage fails with a *ctxEndedError, so that the parse
+// stops within a buffer of input, at one check a buffer. done gives the
+// buffers back once the document is read; it closes r when r is an
+// io.Closer that a goroutine of decode is still reading from.
+func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, done func(), err error) {
 	hook := &hookedReader{&limitedReader{r: r, left: maxSize,
-		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}, beforeRead}
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}, beforeRead, ctx}
 	br := getReader(hook)
 	done = func() { putReader(br) }
 	out = br
@@ -139,8 +142,9 @@ func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, d
 		}
 		z.Multistream(false)
 		// The read-ahead's goroutine reads br from now on: the hook runs
-		// above it instead, where the parse stage waits for a block.
-		hook.before = nil
+		// above it instead, where the parse stage waits for a block, and
+		// sees the context there, above the inflation.
+		hook.before, hook.ctx = nil, nil
 		var mark func() int64
 		var reached *int64
 		if m, ok := r.(*measuredReader); ok {
@@ -155,7 +159,7 @@ func decode(r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, d
 		if c, ok := r.(io.Closer); ok {
 			ra.abort = c.Close
 		}
-		zr := getReader(&hookedReader{ra, beforeRead})
+		zr := getReader(&hookedReader{ra, beforeRead, ctx})
 		// zr, not out: a return with an error sets out to nil before done
 		// runs. The read-ahead ends first, as it reads from br.
 		out, done = zr, func() { ra.close(); putReader(zr); putReader(br) }
@@ -328,20 +332,36 @@ func (ra *readAhead) close() {
 	}
 }
 
-// hookedReader calls before, when set, ahead of every read of r. Below the
-// buffered reader of the decode stage, it runs when the document has been
-// read as far as it has come and the parse stage asks for more.
+// hookedReader calls before, when set, ahead of every read of r, and fails
+// once ctx, when set, has ended. Below the buffered reader of the decode
+// stage, it runs when the document has been read as far as it has come and
+// the parse stage asks for more: once a buffer, whether the document is
+// fetched or passed in.
 type hookedReader struct {
 	r      io.Reader
 	before func()
+	ctx    context.Context
 }
 
 func (h *hookedReader) Read(p []byte) (int, error) {
 	if h.before != nil {
 		h.before()
 	}
+	if h.ctx != nil {
+		if err := h.ctx.Err(); err != nil {
+			return 0, &ctxEndedError{err}
+		}
+	}
 	return h.r.Read(p)
 }
+
+// ctxEndedError is the error of a read of the parse stage after the context
+// of the call ended: the document stops there, and keeps the complete
+// entries read before (CTX-11).
+type ctxEndedError struct{ err error }
+
+func (e *ctxEndedError) Error() string { return "parse stopped: " + e.err.Error() }
+func (e *ctxEndedError) Unwrap() error { return e.err }
 
 // gzipError is the cause of content that could not be decompressed.
 func gzipError(err error) error {

@@ -56,6 +56,16 @@ type doc struct {
 	errs     []error
 	nValErrs int64 // validation errors taken from the limit of the call
 
+	// The sitemaps the document lists are counted against the listing
+	// limit of the call as they are listed, and those to follow against
+	// its fetch limit, so that a document naming millions of sitemaps
+	// holds no more than the limits keep (see listSitemap and addChild).
+	sitemapAt map[string]int  // sitemapKey → index in sitemaps
+	childKeys map[string]bool // the keys of children
+	nListed   int64           // listing units taken from the call
+	nFresh    int64           // children not requested when listed
+	listFull  bool            // a sitemap was left out for the listing limit
+
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is
 	// committed, or the batch of a streaming call until it is handed on.
@@ -97,7 +107,7 @@ func (d *doc) parse(body io.Reader, robots bool) error {
 	if d.c.emit != nil {
 		beforeRead = func() { d.flush() }
 	}
-	r, done, err := decode(body, d.c.cfg.maxResponseSize, beforeRead)
+	r, done, err := decode(d.c.ctx, body, d.c.cfg.maxResponseSize, beforeRead)
 	defer done()
 	if err != nil {
 		return unwrapDecode(err)
@@ -148,6 +158,7 @@ func unwrapDecode(err error) error {
 // discard gives back what the document took from the limits of the call.
 func (d *doc) discard() {
 	d.c.valErrs.giveBack(d.nValErrs)
+	d.c.listing.giveBack(d.nListed)
 }
 
 // urlRoom reports whether the URL limit leaves room for one more URL of the
@@ -507,8 +518,57 @@ func (d *doc) sitemapEntry(e *rawEntry) {
 	// A date that cannot be parsed costs only itself, in both modes.
 	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
 	key := sitemapKey(loc)
+	d.listSitemap(loc, key, lastmod)
+	d.addChild(loc, key)
+}
+
+// listSitemap adds the sitemap at loc to those the document lists, taking
+// its place from the listing limit of the call (MAXSITEMAPS-12) as it is
+// listed. A sitemap the document listed before keeps its first spelling and
+// the later of the dates, as one listed by a committed document does at
+// commit, which takes no place of its own; S.commit gives back the place of
+// one that a document read at the same time listed first.
+func (d *doc) listSitemap(loc, key string, lastmod *LastModTime) {
+	if i, ok := d.sitemapAt[key]; ok {
+		if old := d.sitemaps[i].LastMod; lastmod != nil && (old == nil || lastmod.After(old.Time)) {
+			d.sitemaps[i].LastMod = lastmod
+		}
+		return
+	}
+	if !d.c.s.hasSitemap(key) {
+		if !d.c.listing.take() {
+			d.listFull = true // recorded when the document is committed
+			return
+		}
+		d.nListed++
+	}
+	if d.sitemapAt == nil {
+		d.sitemapAt = make(map[string]int)
+	}
+	d.sitemapAt[key] = len(d.sitemaps)
 	d.sitemaps = append(d.sitemaps, Sitemap{Loc: loc, LastMod: lastmod})
 	d.keys = append(d.keys, key)
+}
+
+// addChild adds the sitemap at loc to those the document leads to, when the
+// follow rules let it be fetched: each once, and of those the call has not
+// requested yet no more than the fetch limit leaves room for, and one more,
+// whose turn records the limit (followChild). The room only shrinks while
+// the document is read, so the sitemaps left out would never be fetched.
+func (d *doc) addChild(loc, key string) {
+	if !d.c.followed(loc) || d.childKeys[key] {
+		return
+	}
+	if f := &d.c.fetched; f.limit > 0 && !d.c.isRequested(key) {
+		if d.nFresh > f.limit-f.n.Load() {
+			return
+		}
+		d.nFresh++
+	}
+	if d.childKeys == nil {
+		d.childKeys = make(map[string]bool)
+	}
+	d.childKeys[key] = true
 	d.children = append(d.children, child{loc: loc, key: key})
 }
 

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 	"unicode/utf8"
 
@@ -2045,5 +2046,609 @@ func TestHostileStreamEndsAtEveryPoint(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// --- translate: the listing limit where it is spent, a context seen while a
+// document is parsed, the complete entries of a truncated document (issue 13,
+// items 3, 5 and 8) ----------------------------------------------------------
+
+// hLines reads head, then the n lines format gives for 0 to n-1, then tail,
+// making them as it goes: a document of any size that the test never holds.
+type hLines struct {
+	head, format, tail string
+	n, i               int
+	buf                []byte
+}
+
+func (r *hLines) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		switch {
+		case r.head != "":
+			r.buf, r.head = []byte(r.head), ""
+		case r.i < r.n:
+			for ; r.i < r.n && len(r.buf) < 32<<10; r.i++ {
+				r.buf = fmt.Appendf(r.buf, r.format, r.i)
+			}
+		case r.tail != "":
+			r.buf, r.tail = []byte(r.tail), ""
+		default:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// hGenerated is a transport that answers path with the body gen makes, and
+// every other request with a urlset of one page, counting the requests.
+type hGenerated struct {
+	path     string
+	gen      func() io.Reader
+	requests atomic.Int32
+}
+
+func (g *hGenerated) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	g.requests.Add(1)
+	body := io.Reader(strings.NewReader(`<urlset ` + hNS + `><url><loc>https://example.com/page` + r.URL.Path + `</loc></url></urlset>`))
+	if r.URL.Path == g.path {
+		body = g.gen()
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(body), ContentLength: -1, Request: r}, nil
+}
+
+// hParseLive parses url (with content, when not nil) and returns the peak
+// of the live heap while it ran, above the live heap before: unlike the heap
+// in use, it does not count the garbage that the heap of the other tests
+// lets the collector leave, so a bound of a few MiB holds in any company.
+func hParseLive(t *testing.T, s *sitemap.S, url string, content *string) (heap uint64, err error) {
+	t.Helper()
+	hGuard(t, 120*time.Second, func() {
+		heap = hPeakOf(hLiveHeap, 10*time.Millisecond, func() { _, err = s.Parse(url, content) })
+	})
+	t.Logf("peak live heap above baseline: %.1f MiB", float64(heap)/mib)
+	return heap, err
+}
+
+// Issue 13 item 3, MAXSITEMAPS-12, MAXSITEMAPS-7: the listing limit is
+// counted as each sitemap is listed, so a document that names millions of
+// sitemaps costs what the limit keeps, not what it names: the sitemaps to
+// follow are bounded the same way.
+func TestHostileMillionsOfSitemapsListed(t *testing.T) {
+	const lines = 700_000 // about 28 MB of robots.txt, 45 MB of index
+	for _, c := range []struct{ name, path, head, format, tail string }{
+		{"robots.txt", "/robots.txt", "User-agent: *\n", "Sitemap: https://example.com/s%07d.xml\n", ""},
+		{"index", "/index.xml", `<sitemapindex ` + hNS + `>`, `<sitemap><loc>https://example.com/s%07d.xml</loc></sitemap>`, `</sitemapindex>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// The live heap counts what goroutines that other tests left
+			// behind still hold: the least of three tries is the call's.
+			var tr *hGenerated
+			var s *sitemap.S
+			heap := uint64(1 << 62)
+			for try := 0; try < 3 && heap > 8*mib; try++ {
+				tr = &hGenerated{path: c.path, gen: func() io.Reader {
+					return &hLines{head: c.head, format: c.format, tail: c.tail, n: lines}
+				}}
+				s = hNew().SetMaxSitemaps(50).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr})
+				h, err := hParseLive(t, s, "https://example.com"+c.path, nil)
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				heap = min(heap, h)
+			}
+			sms := s.GetSitemaps()
+			if len(sms) != 50 || sms[0].Loc != "https://example.com/s0000000.xml" || sms[49].Loc != "https://example.com/s0000049.xml" {
+				t.Errorf("%d sitemaps listed, want the first 50", len(sms))
+			}
+			if got := tr.requests.Load(); got != 51 {
+				t.Errorf("%d requests, want the document and 50 sitemaps", got)
+			}
+			if s.GetURLCount() != 50 {
+				t.Errorf("%d URLs, want one of each of the 50 sitemaps", s.GetURLCount())
+			}
+			limits := 0
+			for _, e := range s.GetErrors() {
+				if errors.Is(e, sitemap.ErrMaxSitemaps) {
+					limits++
+				}
+			}
+			if limits != 1 || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %v, want the sitemap limit once", s.GetErrors())
+			}
+			if heap > 8*mib {
+				t.Errorf("peak heap %.1f MiB, want under 8 MiB", float64(heap)/mib)
+			}
+		})
+	}
+}
+
+// hRealShaped is a urlset as generators write them: a declaration, the
+// extension namespaces, dates, images with CDATA, alternates, comments and
+// references. Every entry begins with a bare <url>.
+func hRealShaped(n int) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset ` + hNS + ` xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	for i := range n {
+		if i%3 == 1 {
+			b.WriteString("  <!-- generated -->\n")
+		}
+		fmt.Fprintf(&b, "  <url>\n    <loc>https://example.com/p/%d?a=1&amp;b=2</loc>\n    <lastmod>2024-05-%02dT10:00:00+00:00</lastmod>\n", i, i%28+1)
+		fmt.Fprintf(&b, "    <changefreq>weekly</changefreq>\n    <priority>0.%d</priority>\n", i%10)
+		fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://example.com/de/p/%d\"/>\n", i)
+		fmt.Fprintf(&b, "    <image:image><image:loc>https://example.com/i/%d.jpg</image:loc><image:title><![CDATA[Picture %d & more]]></image:title></image:image>\n", i, i)
+		b.WriteString("  </url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+// hTruncatedWant is what a document cut to prefix yields: the entries
+// complete in it, whether an entry is open at the cut, and whether the root
+// element has started.
+func hTruncatedWant(prefix string) (complete int, open, rooted bool) {
+	complete = strings.Count(prefix, "</url>")
+	open = strings.Count(prefix, "<url>") > complete
+	i := strings.Index(prefix, "<urlset")
+	rooted = i >= 0 && strings.Contains(prefix[i:], ">")
+	return complete, open, rooted
+}
+
+// hStreamAll runs a streaming call and returns its URLs and its errors.
+func hStreamAll(s *sitemap.S, ctx context.Context, url string, content *string) (locs []string, errs []error) {
+	for u, err := range s.Stream(ctx, url, content) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		locs = append(locs, u.Loc)
+	}
+	return locs, errs
+}
+
+// hOneByteBody is a transport that serves body one byte a read.
+type hOneByteBody struct{ body string }
+
+func (b hOneByteBody) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: -1, Request: r,
+		Body: io.NopCloser(iotest.OneByteReader(strings.NewReader(b.body)))}, nil
+}
+
+// Issue 13 item 8, TOLERANT-13, STREAM: a document cut at any byte keeps, in
+// tolerant mode, every entry complete before the cut, in Parse and Stream
+// alike, content passed in or served a byte at a time; a cut inside an entry
+// is one *ParseError naming the document and wrapping io.ErrUnexpectedEOF,
+// and a cut with no entry open (only end tags missing) is no error. Strict
+// mode rejects every cut document whole: Parse keeps nothing, and Stream's
+// URLs, handed on already, are followed by the document's *ParseError.
+func TestHostileDocumentCutAtEveryByte(t *testing.T) {
+	const url = "https://example.com/sitemap.xml"
+	doc := hRealShaped(6)
+	step := 1
+	if raceEnabled {
+		step = 7
+	}
+	for cut := 0; cut <= len(doc); cut += step {
+		prefix := doc[:cut]
+		complete, open, rooted := hTruncatedWant(prefix)
+		if cut == len(doc) {
+			complete, open = 6, false
+		}
+		whole := cut >= strings.LastIndex(doc, "</urlset>")+len("</urlset>")
+		for _, strict := range []bool{false, true} {
+			for _, fetched := range []bool{false, true} {
+				name := fmt.Sprintf("cut %d strict=%v fetched=%v", cut, strict, fetched)
+				newS := func() *sitemap.S {
+					s := sitemap.New().SetStrict(strict)
+					if fetched {
+						s.SetHTTPClient(&http.Client{Transport: hOneByteBody{prefix}})
+					}
+					return s
+				}
+				var content *string
+				if !fetched {
+					content = &prefix
+				}
+				wantURLs := complete
+				wantErr := open || !rooted || strict && !whole
+				if strict && !whole {
+					wantURLs = 0
+				}
+				if !rooted {
+					wantURLs = 0
+				}
+				// Parse.
+				s := newS()
+				_, err := s.Parse(url, content)
+				var perr *sitemap.ParseError
+				switch {
+				case !wantErr && err != nil:
+					t.Fatalf("%s: Parse: %v, want no error", name, err)
+				case wantErr && (!errors.As(err, &perr) || perr.URL != url):
+					t.Fatalf("%s: Parse: %v, want a *ParseError naming the document", name, err)
+				case wantErr && !strict && rooted && !errors.Is(err, io.ErrUnexpectedEOF):
+					t.Fatalf("%s: Parse: %v does not wrap io.ErrUnexpectedEOF", name, err)
+				}
+				if n := len(s.GetURLs()); n != wantURLs {
+					t.Fatalf("%s: Parse kept %d URLs, want %d", name, n, wantURLs)
+				}
+				if wantErr && (s.GetErrorsCount() != 1 || s.GetErrors()[0] != err) {
+					t.Fatalf("%s: Parse recorded %v, want the one error it returned", name, s.GetErrors())
+				}
+				// Stream: in strict mode too, the URLs handed on before the
+				// document turned out broken.
+				locs, errs := hStreamAll(newS(), context.Background(), url, content)
+				wantStream := complete
+				if !rooted {
+					wantStream = 0
+				}
+				if len(locs) != wantStream {
+					t.Fatalf("%s: Stream gave %d URLs, want %d", name, len(locs), wantStream)
+				}
+				if wantErr != (len(errs) == 1) || len(errs) > 1 {
+					t.Fatalf("%s: Stream gave errors %v", name, errs)
+				}
+				if len(errs) == 1 && (!errors.As(errs[0], &perr) || perr.URL != url || err == nil || errs[0].Error() != err.Error()) {
+					t.Fatalf("%s: Stream gave %v, Parse %v: want the same *ParseError", name, errs[0], err)
+				}
+			}
+		}
+	}
+}
+
+// Issue 13 item 8, TOLERANT-13: a large sitemap cut in two keeps every
+// entry before the cut, and the sitemaps after it are read as ever.
+func TestHostileLargeSitemapCutInHalf(t *testing.T) {
+	doc := hRealShaped(11_856)
+	half := doc[:len(doc)/2]
+	complete, _, _ := hTruncatedWant(half)
+	srv, _ := hServe(t, map[string]string{
+		"/half.xml":  half,
+		"/other.xml": ct1URLSet("https://example.com/other"),
+	})
+	index := hIndex(srv.URL+"/half.xml", srv.URL+"/other.xml")
+	s := hNew().SetMultiThread(false)
+	_, err := s.Parse(srv.URL+"/index.xml", &index)
+	if err != nil {
+		t.Fatalf("Parse: %v, want nil: the index was read whole", err)
+	}
+	perr := hOneError[*sitemap.ParseError](t, s, srv.URL+"/half.xml")
+	if !errors.Is(perr, io.ErrUnexpectedEOF) || s.GetErrorsCount() != 1 {
+		t.Errorf("errors %v, want the cut of /half.xml alone, wrapping io.ErrUnexpectedEOF", s.GetErrors())
+	}
+	if n := len(s.GetURLs()); n != complete+1 || complete < 5_000 {
+		t.Errorf("%d URLs, want the %d complete entries and the other sitemap's", n, complete)
+	}
+}
+
+// hDense is a urlset of n URLs whose entries are all entryLen bytes long.
+func hDense(n int) (doc string, entryLen int) {
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	for i := range n {
+		fmt.Fprintf(&b, "<url><loc>https://example.com/p%07d</loc></url>", i)
+	}
+	b.WriteString(`</urlset>`)
+	return b.String(), len(fmt.Sprintf("<url><loc>https://example.com/p%07d</loc></url>", 0))
+}
+
+// The parse stage reads its input a buffer of this size at a time (the
+// scanner's), and a streaming call queues at most this many URLs ahead of
+// its loop (16 batches in the channel and the one being filled, of 128).
+const (
+	hParseBuffer = 64 << 10
+	hStreamAhead = 17 * 128
+)
+
+// Issue 13 item 5, CTX-11: a context that ends while content passed in is
+// parsed stops the parse at its next read, within one buffer of input: the
+// loop of a streaming call that cancels at its 1,000th URL gets no more than
+// what was queued and one buffer's entries more, then the one *ParseError of
+// a call cut short. Before, the call went on to the end of the document.
+func TestHostileContextEndsWhileContentIsStreamed(t *testing.T) {
+	const url = "https://example.com/sitemap.xml"
+	doc, entryLen := hDense(200_000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n int
+	var errs []error
+	hGuard(t, 60*time.Second, func() {
+		for u, err := range hNew().Stream(ctx, url, &doc) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if n++; n == 1000 {
+				cancel() // the gate: the loop is at a known URL
+			}
+			_ = u
+		}
+	})
+	most := 1000 + hStreamAhead + hParseBuffer/entryLen + 1
+	t.Logf("%d URLs handed on, at most %d allowed", n, most)
+	if n > most {
+		t.Errorf("%d URLs after a cancel at the 1,000th: the parse did not stop within a buffer (at most %d)", n, most)
+	}
+	var perr *sitemap.ParseError
+	if len(errs) != 1 || !errors.As(errs[0], &perr) || perr.URL != url || perr.Err != context.Canceled {
+		t.Errorf("errors %v, want the one *ParseError of a call cut short", errs)
+	}
+}
+
+// hGateBody reads body, and calls gate once the first n bytes have been
+// read.
+type hGateBody struct {
+	r    io.Reader
+	n    int
+	gate func()
+}
+
+func (b *hGateBody) Read(p []byte) (int, error) {
+	if b.n <= 0 {
+		return b.r.Read(p)
+	}
+	k, err := b.r.Read(p[:min(len(p), b.n)])
+	if b.n -= k; b.n <= 0 {
+		b.gate()
+	}
+	return k, err
+}
+
+// hGatedTransport serves body through an hGateBody.
+type hGatedTransport struct {
+	body string
+	n    int
+	gate func()
+}
+
+func (g hGatedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: -1, Request: r,
+		Body: io.NopCloser(&hGateBody{r: strings.NewReader(g.body), n: g.n, gate: g.gate})}, nil
+}
+
+// Issue 13 item 5, CTX-11, CTX-9: a context that ends while a fetched
+// document is parsed stops the parse at the next read: the URLs kept are
+// exactly the entries complete in the bytes read before, and the call
+// returns the *NetworkError of its root's request, in progress, alone.
+func TestHostileContextEndsWhileABodyIsParsed(t *testing.T) {
+	doc, entryLen := hDense(100_000)
+	for _, gzipped := range []bool{false, true} {
+		t.Run(fmt.Sprint("gzip=", gzipped), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			body, read := doc, 300_000 // bytes read before the cancel
+			if gzipped {
+				var b bytes.Buffer
+				z := gzip.NewWriter(&b)
+				io.WriteString(z, doc)
+				z.Close()
+				// Compressed, the read-ahead goes on inflating past the
+				// gate, which the parse stage must not read once the
+				// context has ended: it reads at most what the bytes
+				// before the gate inflate to, and the block that a read
+				// that began before the cancel takes.
+				body, read = b.String(), b.Len()/3
+			}
+			s := hNew().SetHTTPClient(&http.Client{Transport: hGatedTransport{body: body, n: read, gate: cancel}})
+			var err error
+			hGuard(t, 60*time.Second, func() { _, err = s.ParseContext(ctx, "https://example.com/sitemap.xml", nil) })
+			var nerr *sitemap.NetworkError
+			if !errors.As(err, &nerr) || !errors.Is(err, context.Canceled) || s.GetErrorsCount() != 1 || s.GetErrors()[0] != err {
+				t.Fatalf("ParseContext: %v, errors %v; want the root's *NetworkError alone", err, s.GetErrors())
+			}
+			n := len(s.GetURLs())
+			t.Logf("%d of 100,000 URLs kept", n)
+			if !gzipped && n != (read-len(`<urlset `+hNS+`>`))/entryLen {
+				t.Errorf("%d URLs kept, want the %d complete in the %d bytes read", n, (read-len(`<urlset `+hNS+`>`))/entryLen, read)
+			}
+			if gzipped {
+				z, _ := gzip.NewReader(strings.NewReader(body[:read]))
+				inflated, _ := io.Copy(io.Discard, z)
+				if most := (int(inflated) + hParseBuffer) / entryLen; n > most {
+					t.Errorf("%d URLs kept, want at most %d: the parse read on after the context ended", n, most)
+				}
+			}
+			locs := locsOf(s.GetURLs())
+			for i, l := range locs {
+				if l != fmt.Sprintf("https://example.com/p%07d", i) {
+					t.Fatalf("URL %d is %s: the URLs kept are not those before the cut", i, l)
+				}
+			}
+		})
+	}
+}
+
+// Issue 13 item 5, CTX-11: Parse on content passed in looks at its context
+// while it parses, not only between documents: a context that ends during
+// the parse of a large document ends the call with the one *ParseError of a
+// call cut short, and the complete entries read until then are kept.
+//
+// Content passed in calls nothing of the caller's while it is parsed, so no
+// gate can stop the parse at a known point (the call derives a context of
+// its own, so a context of the test's that counts its Err calls is asked
+// nothing): the context is cancelled once the call has begun, and whatever
+// the moment, the call either read everything before it, or kept a prefix
+// of the URLs and returned the error of a call cut short.
+// TestHostileContextEndsWhileContentIsStreamed stops the same parse at a
+// known URL.
+func TestHostileContextEndsWhileContentIsParsed(t *testing.T) {
+	doc, _ := hDense(200_000)
+	cut := 0
+	for range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		s := hNew()
+		var err error
+		started := make(chan struct{})
+		go func() { <-started; cancel() }()
+		hGuard(t, 60*time.Second, func() {
+			close(started)
+			_, err = s.ParseContext(ctx, "https://example.com/sitemap.xml", &doc)
+		})
+		cancel()
+		n := len(s.GetURLs())
+		if err == nil {
+			if n != 200_000 {
+				t.Fatalf("no error and %d URLs, want all 200,000", n)
+			}
+			continue
+		}
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.Err != context.Canceled || s.GetErrorsCount() != 1 {
+			t.Fatalf("ParseContext: %v, errors %v; want the one *ParseError of a call cut short", err, s.GetErrors())
+		}
+		if n >= 200_000 {
+			t.Errorf("%d URLs kept and the call cut short", n)
+		}
+		for i, l := range locsOf(s.GetURLs()) {
+			if l != fmt.Sprintf("https://example.com/p%07d", i) {
+				t.Fatalf("URL %d is %s: the URLs kept are not those before the cut", i, l)
+			}
+		}
+		cut++
+	}
+	t.Logf("%d of 3 calls were cut short", cut)
+}
+
+// Issue 13 item 8 (a sibling), TOLERANT-13: XML that tolerant mode cannot
+// read past, anywhere in a document (a generator that crashed and wrote its
+// error into the sitemap), costs the entry it breaks and what follows, not
+// the entries before it: they are kept, and the fault is one *ParseError
+// naming the document, with the scanner's *xml.SyntaxError as its cause.
+// Strict mode rejects such a document whole. Before, tolerant mode kept
+// nothing of any of these documents.
+func TestHostileGeneratorCrashMidDocument(t *testing.T) {
+	const url = "https://example.com/sitemap.xml"
+	entry := func(l string) string { return `<url><loc>https://example.com/` + l + `</loc></url>` }
+	for _, c := range []struct {
+		name, doc string
+		kept      int
+	}{
+		// Tolerant mode ends the elements that </lo> does not match, as
+		// encoding/xml does, the entry of b with them.
+		{"mismatched end tag", `<urlset ` + hNS + `>` + entry("a") + `<url><loc>https://example.com/b</lo></url>` + entry("c") + `</urlset>`, 2},
+		{"broken start tag", `<urlset ` + hNS + `>` + entry("a") + entry("b") + `<url <loc>https://example.com/c</loc></url></urlset>`, 2},
+		{"NUL in an entry", `<urlset ` + hNS + `>` + entry("a") + "<url><loc>https://example.com/b\x00</loc></url></urlset>", 1},
+		{"error message after the entries", `<urlset ` + hNS + `>` + entry("a") + entry("b") + "\nFatal error: <sitemap.php> line 42 < 43\n", 2},
+		{"garbage after the root", `<urlset ` + hNS + `>` + entry("a") + entry("b") + entry("c") + "</urlset>\n<<<", 3},
+		{"nesting too deep", `<urlset ` + hNS + `>` + entry("a") + entry("b") + strings.Repeat("<x>", 1000), 2},
+	} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s strict=%v", c.name, strict), func(t *testing.T) {
+				doc := c.doc
+				s := sitemap.New().SetStrict(strict)
+				_, err := s.Parse(url, &doc)
+				var perr *sitemap.ParseError
+				var se *xml.SyntaxError
+				if !errors.As(err, &perr) || perr.URL != url || !errors.As(err, &se) && !strings.Contains(err.Error(), "nested more than") {
+					t.Fatalf("Parse: %v, want a *ParseError naming the document, caused by a syntax error or the nesting", err)
+				}
+				want := c.kept
+				if strict {
+					want = 0
+				}
+				if n := len(s.GetURLs()); n != want || s.GetErrorsCount() != 1 {
+					t.Errorf("%d URLs and errors %v, want %d URLs and the one error", n, s.GetErrors(), want)
+				}
+				for i, l := range locsOf(s.GetURLs()) {
+					if l != "https://example.com/"+string(rune('a'+i)) {
+						t.Errorf("URL %d is %s", i, l)
+					}
+				}
+			})
+		}
+	}
+}
+
+// FuzzHostileCutKeepsAPrefix: in tolerant mode, an XML document cut anywhere
+// keeps a prefix of the URLs that the whole document gives (TOLERANT-13),
+// and Parse and Stream give the same URLs and the same errors. Issue 13
+// item 8.
+func FuzzHostileCutKeepsAPrefix(f *testing.F) {
+	f.Add(hRealShaped(3), uint16(700))
+	f.Add(`<urlset `+hNS+`><url><loc>https://example.com/a</loc><url><loc>https://example.com/b</loc></url></urlset>`, uint16(60))
+	f.Add(`<rss version="2.0"><channel><item><link>https://example.com/a</link></item><item><link>https://example.com/b</link></item></channel></rss>`, uint16(90))
+	f.Add(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/a"/></entry><entry><link href="https://example.com/b"/></entry></feed>`, uint16(100))
+	// Nothing is fetched: only the document passed in is read.
+	newS := func() *sitemap.S { return sitemap.New().SetFollow([]string{`^$`}) }
+	f.Fuzz(func(t *testing.T, doc string, cut uint16) {
+		const url = "https://example.com/sitemap.xml"
+		if !strings.HasPrefix(strings.TrimLeft(doc, " \t\r\n"), "<") {
+			return // a text sitemap's last line, cut, is a shorter URL
+		}
+		s, err := newS().Parse(url, &doc)
+		if err != nil {
+			return
+		}
+		whole := locsOf(s.GetURLs())
+		prefix := doc[:int(cut)%(len(doc)+1)]
+		s, _ = newS().Parse(url, &prefix)
+		got := locsOf(s.GetURLs())
+		if len(got) > len(whole) || !slices.Equal(got, whole[:len(got)]) {
+			t.Fatalf("cut to %d bytes: URLs %q are no prefix of the whole document's %q", len(prefix), got, whole)
+		}
+		locs, errs := hStreamAll(newS(), context.Background(), url, &prefix)
+		if !slices.Equal(locs, got) {
+			t.Fatalf("Stream gave %q, Parse %q", locs, got)
+		}
+		if !slices.Equal(messagesOf(errs), messagesOf(s.GetErrors())) {
+			t.Fatalf("Stream gave errors %q, Parse %q", messagesOf(errs), messagesOf(s.GetErrors()))
+		}
+	})
+}
+
+// Issue 13 item 5 (a sibling), CTX-11: a text sitemap that the context stops
+// in the middle of a line keeps the lines complete before the stop, and not
+// the beginning of the line cut in two, which is no URL of the document.
+func TestHostileContextEndsInsideATextLine(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "https://example.com/p%07d\n", i)
+	}
+	lineLen := len("https://example.com/p0000000\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := hNew().SetHTTPClient(&http.Client{Transport: hGatedTransport{body: b.String(), n: 100*lineLen + 12, gate: cancel}})
+	var err error
+	hGuard(t, 60*time.Second, func() { _, err = s.ParseContext(ctx, "https://example.com/sitemap.txt", nil) })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("ParseContext: %v, want the call cut short", err)
+	}
+	locs := locsOf(s.GetURLs())
+	if len(locs) != 100 {
+		t.Errorf("%d URLs kept, want the 100 complete lines", len(locs))
+	}
+	for i, l := range locs {
+		if l != fmt.Sprintf("https://example.com/p%07d", i) {
+			t.Errorf("URL %d is %q, no line of the document", i, l)
+		}
+	}
+}
+
+// Issue 13 item 8, TOLERANT-13: an index passed in that is cut inside an
+// entry lists the sitemaps of its complete entries, which are followed;
+// Parse returns the cut, and the URLs of those sitemaps stay in GetURLs.
+func TestHostileIndexPassedInCutInsideAnEntry(t *testing.T) {
+	srv, _ := hServe(t, map[string]string{
+		"/a.xml": ct1URLSet("https://example.com/a"),
+		"/b.xml": ct1URLSet("https://example.com/b"),
+	})
+	index := hIndex(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
+	index = index[:strings.Index(index, "/c.xml")]
+	s := hNew().SetMultiThread(false)
+	_, err := s.Parse(srv.URL+"/index.xml", &index)
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) || perr.URL != srv.URL+"/index.xml" || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("Parse: %v, want the index's *ParseError wrapping io.ErrUnexpectedEOF", err)
+	}
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/a", "https://example.com/b"}) {
+		t.Errorf("URLs %q, want those of the two sitemaps listed whole", got)
+	}
+	if s.GetSitemapCount() != 2 || s.GetErrorsCount() != 1 || s.GetErrors()[0] != err {
+		t.Errorf("%d sitemaps, errors %v; want 2 and the one returned", s.GetSitemapCount(), s.GetErrors())
 	}
 }

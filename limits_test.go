@@ -967,7 +967,8 @@ func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/b1", "https://example.com/b2"})
+	// TOLERANT-13: the complete entry of /broken.xml is kept.
+	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/x", "https://example.com/b1", "https://example.com/b2"})
 	if s.GetSitemapCount() != 4 {
 		t.Errorf("%d sitemaps listed", s.GetSitemapCount())
 	}

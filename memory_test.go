@@ -411,7 +411,7 @@ func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
 	}
 	packed := fuzzGzip(plain.Bytes())
 	m := &measuredReader{r: bytes.NewReader(packed), size: int64(len(packed))}
-	out, done, err := decode(m, 1<<30, nil)
+	out, done, err := decode(nil, m, 1<<30, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -231,9 +231,8 @@ func ct1GzipTruncated(t *testing.T) string {
 }
 
 // PARSE-7, PARSE-9, ERRORS-5, STRICT-13, GZIP-4, MAXSIZE-4, ENC-9,
-// MAXSIZE-8 (decision: content passed in is capped too), TOLERANT-13
-// (decision: a document that ends inside an entry is rejected whole): a
-// document that cannot be parsed is a *ParseError naming the document,
+// MAXSIZE-8 (decision: content passed in is capped too): a document that
+// cannot be parsed is a *ParseError naming the document,
 // for every reason; nothing of it is kept. The same goes for content
 // passed in and for content fetched (named by the URL it was served from).
 func TestCt1ParseParseError(t *testing.T) {
@@ -255,7 +254,6 @@ func TestCt1ParseParseError(t *testing.T) {
 		{"empty gzip", ct1Gzip(t, ""), false, "document is empty", nil, false},
 		{"broken XML, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</lo></url></urlset>`, true, "", nil, false},
 		{"unescaped ampersand, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/?a=1&b=2</loc></url></urlset>`, true, "", nil, false},
-		{"ends inside an entry, tolerant", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc>`, false, "document ends inside an entry", nil, false},
 		{"truncated gzip", ct1GzipTruncated(t), false, "gzip decompression failed: unexpected EOF", nil, false},
 		{"gzip over the size limit", bigGzip, false, "", sitemap.ErrMaxResponseSize, false},
 		{"content over the size limit", ct1URLSet("https://example.com/page") + strings.Repeat(" ", 4096), false, "", sitemap.ErrMaxResponseSize, true},

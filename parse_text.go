@@ -45,7 +45,9 @@ func eachLine(r *bufio.Reader, fn func(line []byte, cut bool) bool) error {
 		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		if len(line) > 0 || err == nil {
+		// A last line without its line ending is a line when the input
+		// ends there, not when reading it failed: then it may be cut.
+		if len(line) > 0 && err == io.EOF || err == nil {
 			if !fn(line, cut) {
 				return nil
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // This file is the XML parse stage: one token loop for every XML format (a
@@ -41,10 +42,27 @@ const (
 
 // What the parse stage reports of documents it cannot read.
 var (
-	errEmpty       = errors.New("document is empty")
-	errNoRoot      = errors.New("document has no root element")
-	errEntryCutOff = errors.New("document ends inside an entry")
+	errEmpty  = errors.New("document is empty")
+	errNoRoot = errors.New("document has no root element")
+	// errEntryCutOff ends a document whose entries before the cut are
+	// kept, in tolerant mode (TOLERANT-13).
+	errEntryCutOff error = cutOffError{}
 )
+
+// partialError is the error of a document that tolerant mode stopped in at
+// XML it cannot read past: the complete entries before it are kept, and err
+// is reported after them.
+type partialError struct{ err error }
+
+func (e *partialError) Error() string { return e.err.Error() }
+func (e *partialError) Unwrap() error { return e.err }
+
+// cutOffError is the cause of a document that ends inside an entry: it wraps
+// io.ErrUnexpectedEOF, so that errors.Is tells a cut document.
+type cutOffError struct{}
+
+func (cutOffError) Error() string { return "document ends inside an entry" }
+func (cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // errNotSitemap is the cause of the *ParseError of an XML document whose
 // root element is none that the package reads.
@@ -230,12 +248,18 @@ func (p *xmlParser) run() error {
 				return nil
 			}
 			var se *xml.SyntaxError
-			if !p.strict && errors.As(err, &se) && se.Msg == "unexpected EOF" && p.format != formatUnknown {
+			if !p.strict && (errors.As(err, &se) || err == errTooDeep) && p.format != formatUnknown {
 				// Tolerant mode reads past end tags that are missing at
-				// the end of the document, as long as no entry is cut
-				// in two.
-				if p.entryDepth > 0 {
-					return errEntryCutOff
+				// the end of the document. Of XML it cannot read past, a
+				// cut inside an entry or any other, nesting too deep
+				// among it, it keeps the complete entries before, leaves
+				// out the entry it breaks, and reports it (TOLERANT-13).
+				var te *truncatedError
+				switch {
+				case !errors.As(err, &te):
+					return &partialError{err}
+				case p.entryDepth > 0:
+					return &partialError{errEntryCutOff}
 				}
 				return nil
 			}

@@ -123,7 +123,11 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // [S.GetErrors] holds about it; what goes wrong further on is only recorded
 // in GetErrors. While a *ConfigError is outstanding, nothing is parsed and an
 // untyped error is returned. A call that ctx cuts short returns a
-// *ParseError that wraps the context's error.
+// *ParseError that wraps the context's error; the context is looked at
+// while a document is parsed too, once a buffer of input, and the complete
+// entries read before it ended are kept. In tolerant mode, a document that
+// ends inside an entry keeps the entries before it, and its *ParseError
+// wraps [io.ErrUnexpectedEOF].
 //
 // ParseContext returns s, so that its results can be read in a chain. A nil
 // ctx is taken as [context.Background], as go-sitemap-parser v1.0.1 did.
@@ -157,8 +161,9 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 // commit adds what a document yielded to the results. The URLs of a
 // document appear together. They are in list, an array that the results
 // may take over as it is, or in chunks. docsLeft is about how many
-// documents of the call are still to be read, for growURLs.
-func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (listedAll bool) {
+// documents of the call are still to be read, for growURLs. added is how
+// many of the sitemaps were new to the results.
+func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (added int, listedAll bool) {
 	n := len(list)
 	for _, chunk := range chunks {
 		n += len(chunk)
@@ -199,8 +204,18 @@ func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap,
 		}
 		s.sitemapPos[keys[i]] = len(s.sitemaps)
 		s.sitemaps = append(s.sitemaps, sm)
+		added++
 	}
-	return listedAll
+	return added, listedAll
+}
+
+// hasSitemap reports whether a committed document of the call listed the
+// sitemap with key.
+func (s *S) hasSitemap(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.sitemapPos[key]
+	return ok
 }
 
 // growURLs makes room in s.urls for the n URLs of a document, where about

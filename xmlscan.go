@@ -147,7 +147,7 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 		kind, err := t.rawToken()
 		if err != nil {
 			if err == io.EOF && len(t.stk) > 0 {
-				return nil, t.syntaxError("unexpected EOF", t.end)
+				return nil, t.truncated("unexpected EOF")
 			}
 			return nil, err
 		}
@@ -329,9 +329,21 @@ func (t *scanTokenizer) syntaxError(msg string, at int) error {
 // eofError is the error of a token cut short by the end of the input.
 func (t *scanTokenizer) eofError() error {
 	if t.rerr == io.EOF {
-		return t.syntaxError("unexpected EOF", t.end)
+		return t.truncated("unexpected EOF")
 	}
 	return t.rerr
+}
+
+// truncatedError is the *xml.SyntaxError of input that ends before the
+// document does: inside a token, or with elements open. Its type, not its
+// message, tells a reader that the input was cut off.
+type truncatedError struct{ *xml.SyntaxError }
+
+func (e *truncatedError) Unwrap() error { return e.SyntaxError }
+
+// truncated is the *truncatedError msg, on the last line read.
+func (t *scanTokenizer) truncated(msg string) error {
+	return &truncatedError{t.syntaxError(msg, t.end).(*xml.SyntaxError)}
 }
 
 // more reads at least want (> 0) more bytes of the input after buf[pos:end],
@@ -462,7 +474,7 @@ func (t *scanTokenizer) cdata() (rawKind, error) {
 		if n < 0 {
 			switch {
 			case t.rerr == io.EOF:
-				return 0, t.syntaxError("unexpected EOF in CDATA section", t.end)
+				return 0, t.truncated("unexpected EOF in CDATA section")
 			case t.rerr != nil:
 				return 0, t.rerr
 			case t.pos > 0 || t.end < len(t.buf):
