@@ -53,11 +53,11 @@ func TestStreamSameAsParse(t *testing.T) {
 	srv := sIndexSite(t, 20, 50)
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprintf("multithread=%v", multi), func(t *testing.T) {
-			ref, err := sitemap.New().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
+			ref, err := hNew().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := sitemap.New().SetMultiThread(multi)
+			s := hNew().SetMultiThread(multi)
 			var locs, errs []string
 			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
 				if err != nil {
