@@ -146,11 +146,13 @@ type scanTokenizer struct {
 	arena []byte // the names and URIs of stk
 	depth int
 
-	// ns is the innermost binding of each prefix in scope, so that a name
-	// is translated in constant time however many bindings are in scope.
+	// ns is the innermost binding of each prefix in scope (or -1), made
+	// once more than nsLinear bindings are, so that a name is translated
+	// in constant time however many bindings are in scope.
 	ns map[string]*nsSlot
 
 	keep     *attrTable // the attributes read; nil for all
+	endName  []byte     // the name of a long end tag (see endTagSpace)
 	tagArena []byte     // the names and values of a long start tag (see longStart)
 	tagParts []tagPart
 
@@ -330,6 +332,15 @@ func (t *scanTokenizer) bind(i int) {
 	p := t.arena[e.off:e.mid]
 	s := t.ns[string(p)]
 	if s == nil {
+		if len(t.ns) >= 4*maxNSBindings {
+			// The slots of prefixes no longer bound stay for the next
+			// declaration of the same prefix, until there are this many.
+			for k, s := range t.ns {
+				if s.top < 0 {
+					delete(t.ns, k)
+				}
+			}
+		}
 		s = &nsSlot{top: -1}
 		t.ns[string(p)] = s
 	}
@@ -397,12 +408,7 @@ func (t *scanTokenizer) popBindings() {
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		e := &t.stk[len(t.stk)-1]
 		if t.ns != nil {
-			p := t.arena[e.off:e.mid]
-			if s := t.ns[string(p)]; s != nil {
-				if s.top = e.prev; s.top < 0 {
-					delete(t.ns, string(p))
-				}
-			}
+			t.ns[string(t.arena[e.off:e.mid])].top = e.prev
 		}
 		t.arena = t.arena[:e.off]
 		t.stk = t.stk[:len(t.stk)-1]
@@ -433,7 +439,7 @@ func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
 		}
 		return prefix
 	}
-	if s := t.ns[string(prefix)]; s != nil {
+	if s := t.ns[string(prefix)]; s != nil && s.top >= 0 {
 		e := &t.stk[s.top]
 		return t.arena[e.mid:e.end]
 	}
@@ -924,6 +930,9 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 		if err == nil {
 			i = skipSpace(b, i)
 			switch {
+			case i == len(b) && t.pos == 0 && t.end == len(t.buf) && t.rerr == nil:
+				t.pos = t.end // the name and the space after it
+				return t.endTagSpace(prefix, local)
 			case i == len(b):
 				err = errNeedMore
 			case b[i] != '>':
@@ -943,6 +952,29 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 		t.tok.set(tokEnd, prefix, local, nil)
 		return rawEnd, nil
 	}
+}
+
+// endTagSpace reads the rest of an end tag prefix:local, slices of the
+// buffer read up to pos, whose white space filled the buffer: the name is
+// copied aside, and the space is let go as it is read.
+func (t *scanTokenizer) endTagSpace(prefix, local []byte) (rawKind, error) {
+	t.endName = append(append(t.endName[:0], prefix...), local...)
+	prefix, local = t.endName[:len(prefix)], t.endName[len(prefix):]
+	for {
+		t.pos = skipSpace(t.buf[:t.end], t.pos)
+		if t.pos < t.end {
+			break
+		}
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+	if t.buf[t.pos] != '>' {
+		return 0, t.syntaxError("invalid characters between </"+string(local)+" and >", t.pos)
+	}
+	t.pos++
+	t.tok.set(tokEnd, prefix, local, nil)
+	return rawEnd, nil
 }
 
 // startTag reads a start tag with its attributes, then unescapes the

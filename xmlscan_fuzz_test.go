@@ -123,3 +123,70 @@ func FuzzScanDifferential(f *testing.F) {
 		}
 	})
 }
+
+// fuzzExpand makes doc hostile: each 0x01 after a byte c becomes c repeated
+// 200,000 times (past the buffer), at most eight times, so that the fuzzer
+// can build a huge name, value, comment, run of space or anything else out
+// of a few bytes.
+func fuzzExpand(doc []byte) []byte {
+	var out []byte
+	n := 0
+	for i, c := range doc {
+		if c == 1 && i > 0 && n < 8 {
+			out = append(out, bytes.Repeat(doc[i-1:i], 200_000)...)
+			n++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// FuzzScanBounded holds the scanner to a heap property (issue 13, item 2):
+// whatever the document, however long its tokens, what the scanner holds is
+// bounded by its caps, not by the document. Its buffer never grows past
+// the size it started at, no text or value it hands out is longer than the
+// buffer or its cap, and its side arenas stay under what the caps allow.
+func FuzzScanBounded(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{
+		"<a x=\"v\x01\"/>", "<a>&#0\x01;</a>", "<!--c\x01-->", "<?p x\x01?>", "<!DOCTYPE a [<!-- \x01 -->]>",
+		"<a \x01/>", "<a></a \x01>", "<a\x01></a>", "<a x=v\x01 />", "<?xml \x01?>", "<a><![CDATA[c\x01]]></a>",
+		"<link href=\"h\x01\" rel=\"r\"/>", "<a xmlns:p=\"u\x01\"/>",
+	} {
+		f.Add([]byte(s))
+	}
+	// What the caps allow the arenas, twice over for append's growth.
+	const tagBound = 2 * (maxNameLength + maxNSDecls*(maxNameLength+maxNSURILength+1) + maxKeptAttrs*(maxNameLength+maxValueLength+1))
+	const stkBound = 2 * (maxNesting*2*maxNameLength + maxNSBindings*(maxNameLength+maxNSURILength+1))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		doc = fuzzExpand(doc)
+		for _, strict := range []bool{true, false} {
+			tk := newScanTokenizer(bytes.NewReader(doc), strict)
+			tk.keep = attrsRead
+			for range 100_000 {
+				tok, err := tk.next()
+				if err != nil {
+					break
+				}
+				if len(tk.buf) != scanBufSize {
+					t.Fatalf("strict %v: the buffer grew to %d bytes", strict, len(tk.buf))
+				}
+				if len(tok.text) > scanBufSize {
+					t.Fatalf("strict %v: %d bytes of text at once", strict, len(tok.text))
+				}
+				for _, a := range tok.attrs {
+					if len(a.value) > max(attrsRead.keep+1, maxNSURILength) {
+						t.Fatalf("strict %v: a value of %d bytes kept", strict, len(a.value))
+					}
+				}
+				if cap(tk.tagArena) > tagBound || cap(tk.arena) > stkBound {
+					t.Fatalf("strict %v: arenas of %d and %d bytes", strict, cap(tk.tagArena), cap(tk.arena))
+				}
+			}
+			tk.release()
+		}
+	})
+}
