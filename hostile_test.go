@@ -975,3 +975,59 @@ func TestHostileEndTagOfHugeSpace(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13 item 4: 100,000 declarations on the root end the document at
+// the cap, with an error that says so; spread over its 2,000 URLs (50 on
+// each, within the caps) they are all read, and every URL is kept.
+func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
+	decls := func(n int, f string) string {
+		var d strings.Builder
+		for i := range n {
+			fmt.Fprintf(&d, f, i)
+		}
+		return d.String()
+	}
+	urls := func(host, open string) string {
+		var b strings.Builder
+		for i := range 2000 {
+			fmt.Fprintf(&b, `%s<loc>http://%s/page-%d</loc></url>`, open, host, i)
+		}
+		return b.String()
+	}
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	mux.HandleFunc("/root.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+decls(100_000, ` xmlns:p%d="u"`)+`>`+urls(r.Host, `<url>`)+`</urlset>`)
+	})
+	mux.HandleFunc("/spread.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`>`+urls(r.Host, `<url`+decls(50, ` xmlns:q%d="https://example.com/q"`)+`>`)+`</urlset>`)
+	})
+	mux.HandleFunc("/deep.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`>`+strings.Repeat(`<x`+decls(60, ` xmlns:q%d="https://example.com/q"`)+`>`, 5)+urls(r.Host, `<url>`)+`</urlset>`)
+	})
+	for _, c := range []struct {
+		path, err string
+		urls      int
+	}{
+		{"/root.xml", "element declares more than 64 namespaces", 0},
+		{"/spread.xml", "", 2000},
+		{"/deep.xml", "more than 256 namespace bindings in scope", 0},
+	} {
+		s := hNew()
+		var err error
+		hGuard(t, 60*time.Second, func() { _, err = s.Parse(srv.URL+c.path, nil) })
+		if n := s.GetURLCount(); n != c.urls {
+			t.Errorf("%s: %d URLs, want %d", c.path, n, c.urls)
+		}
+		var pe *sitemap.ParseError
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: Parse: %v", c.path, err)
+		case c.err != "" && !errors.As(err, &pe):
+			t.Errorf("%s: Parse returned %v, want a *ParseError", c.path, err)
+		case c.err != "" && !strings.Contains(pe.Error(), c.err):
+			t.Errorf("%s: error %q does not say %q", c.path, pe, c.err)
+		}
+	}
+}
