@@ -140,6 +140,7 @@ type scanTokenizer struct {
 	tok     xmlToken // the token being read
 	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
 	inCDATA bool     // the next bytes continue a CDATA section
+	longRef bool     // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
 
 	stk   []scanEntry
 	binds []int  // the indexes in stk of the bindings, innermost last
@@ -534,12 +535,16 @@ func (t *scanTokenizer) rawToken() (rawKind, error) {
 	}
 	for t.pos == t.end {
 		if !t.more(1) {
+			if t.longRef && t.rerr == io.EOF {
+				return 0, t.eofError()
+			}
 			return 0, t.rerr
 		}
 	}
 	if t.buf[t.pos] != '<' {
 		return t.text()
 	}
+	t.longRef = false
 	for t.end-t.pos < 2 {
 		if err := t.wait(); err != nil {
 			return 0, err
@@ -562,11 +567,14 @@ func (t *scanTokenizer) text() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
-		eof := false
+		eof, cut := false, false
 		if n < 0 {
 			switch {
 			case t.rerr != nil:
 				n, eof = len(b), true
+				if t.longRef && t.rerr == io.EOF && refRun(b) == len(b) {
+					return 0, t.eofError()
+				}
 			case t.pos > 0 || t.end < len(t.buf):
 				t.more(max(len(b), 1))
 				continue
@@ -575,16 +583,43 @@ func (t *scanTokenizer) text() (rawKind, error) {
 					t.more(max(len(b), 1))
 					continue
 				}
+				cut = true
 			}
 		}
 		out, err := t.decode(b[:n], modeText, eof, t.pos)
 		if err != nil {
 			return 0, err
 		}
+		if !t.strict {
+			t.longRef = cut && inLongRef(b[:n], t.longRef)
+		}
 		t.pos += n
 		t.tok.set(tokText, nil, nil, out)
 		return rawText, nil
 	}
+}
+
+// refRun is the length of the run of bytes a reference may go on with at
+// the front of b.
+func refRun(b []byte) int {
+	i := 0
+	for i < len(b) && refByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// inLongRef reports whether the text b, handed out with a reference longer
+// than maxRefLength cut at its end (so read as text), leaves the reference
+// still going: a '&' and the bytes of a reference up to its end, or, when
+// long was so before b, the bytes of a reference alone. Tolerant mode then
+// ends in an error if the input ends before the reference does, as
+// encoding/xml does, which reads a reference whole.
+func inLongRef(b []byte, long bool) bool {
+	if a := bytes.LastIndexByte(b, '&'); a >= 0 {
+		return refRun(b[a+1:]) == len(b)-a-1
+	}
+	return long && refRun(b) == len(b)
 }
 
 // cdata reads a CDATA section, after its "<![CDATA[", up to its "]]>", or as
@@ -1055,8 +1090,8 @@ func isDecl(n xmlName) bool {
 // length; with t.keep nil that is all of it, as with parseStart.
 func (t *scanTokenizer) longStart() (rawKind, error) {
 	ar, parts := t.tagArena[:0], t.tagParts[:0]
-	// need returns whether the next byte is there to look at, waiting for
-	// it if not.
+	// need waits until n bytes from pos are read; space until pos is at a
+	// byte that is not white space, letting the space go.
 	need := func(n int) error {
 		for t.end-t.pos < n {
 			if err := t.wait(); err != nil {
