@@ -586,12 +586,13 @@ func (t *scanTokenizer) text() (rawKind, error) {
 				cut = true
 			}
 		}
+		if !t.strict {
+			// Looked at before decode rewrites b.
+			t.longRef = cut && inLongRef(b[:n], t.longRef)
+		}
 		out, err := t.decode(b[:n], modeText, eof, t.pos)
 		if err != nil {
 			return 0, err
-		}
-		if !t.strict {
-			t.longRef = cut && inLongRef(b[:n], t.longRef)
 		}
 		t.pos += n
 		t.tok.set(tokText, nil, nil, out)
