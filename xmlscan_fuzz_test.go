@@ -174,7 +174,9 @@ func FuzzScanBounded(f *testing.F) {
 			if gotErr != nil && strings.Contains(gotErr.Error(), "attributes read") {
 				continue
 			}
-			if (gotErr == io.EOF) != (wantErr == io.EOF) || !slices.Equal(got, want) {
+			// Text before an error may come in other chunks: the tokens
+			// are compared when the document is read to its end.
+			if (gotErr == io.EOF) != (wantErr == io.EOF) || wantErr == io.EOF && !slices.Equal(got, want) {
 				t.Fatalf("strict %v: through the table %v\n%q\nwhole %v\n%q", strict, gotErr, got, wantErr, want)
 			}
 		}
