@@ -143,7 +143,9 @@ func (d *doc) parse(body io.Reader, robots bool) error {
 // scanner of xmlscan.go, which reads every document as encoding/xml does
 // (FuzzScanDifferential holds it to that) at ten times the speed.
 func newTokenizer(r io.Reader, strict bool) *scanTokenizer {
-	return newScanTokenizer(r, strict)
+	t := newScanTokenizer(r, strict)
+	t.keep = attrsRead
+	return t
 }
 
 // unwrapDecode turns an error of the decode stage into its cause.

@@ -2652,3 +2652,313 @@ func TestHostileIndexPassedInCutInsideAnEntry(t *testing.T) {
 		t.Errorf("%d sitemaps, errors %v; want 2 and the one returned", s.GetSitemapCount(), s.GetErrors())
 	}
 }
+
+// ---- Single tokens (issue 13, items 2 and 4): what the scanner skips goes
+// through its fixed buffer, what it keeps is capped, and namespace
+// declarations are capped and looked up in constant time.
+
+// hRepeat writes prefix, unit repeated until n bytes of it have been
+// written, then suffix, generated as it goes so that the test holds none of
+// it: the heap measured is the parser's.
+func hRepeat(prefix, unit string, n int, suffix string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.ReplaceAll(prefix, "{host}", r.Host))
+		chunk := []byte(strings.Repeat(unit, max(1, (64<<10)/len(unit))))
+		for written := 0; written < n; written += len(chunk) {
+			if _, err := w.Write(chunk[:min(len(chunk), n-written)]); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, strings.ReplaceAll(suffix, "{host}", r.Host))
+	}
+}
+
+// hTokenCase is a hostile document of one huge token, served by bad: good
+// tells whether the document is still read (its one URL, /kept, kept), or
+// is a *ParseError in strict mode; strictBad, that strict mode rejects it
+// all the same.
+type hTokenCase struct {
+	name      string
+	bad       http.HandlerFunc
+	good      bool
+	strictBad bool
+}
+
+func hTokenCases() []hTokenCase {
+	open := `<urlset ` + hNS + ` xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>http://{host}/kept</loc>`
+	return []hTokenCase{
+		// Issue 13 item 2: the value of an attribute nobody reads costs nothing.
+		{"AttributeValueOfUnreadElement", hRepeat(open+`<x a="`, "v", 45*mib, `"/></url></urlset>`), true, false},
+		// The attribute is read (an hreflang link): what is kept is capped.
+		{"AttributeValueReadAndCapped", hRepeat(open+`<xhtml:link rel="alternate" hreflang="de" href="http://{host}/`, "v", 45*mib, `"/></url></urlset>`), true, false},
+		{"UnquotedAttributeValue", hRepeat(open+`<x a=`, "v", 40*mib, ` /></url></urlset>`), true, true},
+		{"MillionAttributes", hRepeat(open+`<x`, ` a=""`, 5_000_000, `/></url></urlset>`), true, false},
+		{"Comment", hRepeat(open+`<!--`, "c", 40*mib, `--></url></urlset>`), true, false},
+		{"ProcessingInstruction", hRepeat(open+`<?pi `, "p", 40*mib, `?></url></urlset>`), true, false},
+		{"Doctype", hRepeat(`<!DOCTYPE urlset [<!-- `, "d", 40*mib, ` -->]>`+open+`</url></urlset>`), true, false},
+		{"CDATAOfUnreadElement", hRepeat(open+`<x><![CDATA[`, "c", 40*mib, `]]></x></url></urlset>`), true, false},
+		{"UnterminatedComment", hRepeat(open+`<!--`, "c", 40*mib, ``), false, false},
+		{"UnterminatedProcessingInstruction", hRepeat(open+`<?pi `, "p", 40*mib, ``), false, false},
+		{"UnterminatedDoctype", hRepeat(`<!DOCTYPE urlset [`, "d", 40*mib, ``), false, false},
+		{"UnterminatedStartTag", hRepeat(open+`<x`, ` a="v"`, 40*mib, ``), false, false},
+		{"UnterminatedAttributeValue", hRepeat(open+`<x a="`, "v", 40*mib, ``), false, false},
+		// Declarations stay in scope, so they are capped.
+		{"MillionNamespaceDeclarations", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `<urlset `+hNS)
+			for i := range 1_000_000 {
+				if _, err := fmt.Fprintf(w, ` xmlns:p%d="u"`, i); err != nil {
+					return
+				}
+			}
+			fmt.Fprintf(w, `><url><loc>http://%s/kept</loc></url></urlset>`, r.Host)
+		}, false, false},
+		{"MillionReadAttributes", hRepeat(open+`<xhtml:link`, ` href=""`, 5_000_000, `/></url></urlset>`), false, false},
+		{"HugeElementName", hRepeat(open+`<x`, "x", 40*mib, `/></url></urlset>`), false, false},
+	}
+}
+
+// hCheckTokenCase checks what s kept of the hostile document at url.
+func hCheckTokenCase(t *testing.T, s *sitemap.S, c hTokenCase, url string) {
+	t.Helper()
+	kept := false
+	for _, u := range s.GetURLs() {
+		if u.Loc == strings.TrimSuffix(url, "/bad.xml")+"/kept" {
+			kept = true
+		}
+	}
+	good := c.good && !(c.strictBad && s.GetStrict())
+	if good && !kept {
+		t.Errorf("the URL of the document was lost; errors: %v", s.GetErrors())
+	}
+	if !good {
+		var pe *sitemap.ParseError
+		found := false
+		for _, err := range s.GetErrors() {
+			if errors.As(err, &pe) && strings.Contains(err.Error(), url) {
+				found = true
+			}
+		}
+		if !found && s.GetStrict() {
+			t.Errorf("no *ParseError about %s; errors: %v", url, s.GetErrors())
+		}
+	}
+}
+
+// Issue 13 item 2: each single huge token costs a bounded heap, whatever
+// its size (the target is 8 MiB above the baseline).
+func TestHostileSingleHugeTokens(t *testing.T) {
+	for _, c := range hTokenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			srv := hSite(t, c.bad)
+			for _, strict := range []bool{true, false} {
+				s := hNew().SetStrict(strict)
+				heap, err := hParse(t, s, srv.URL+"/index.xml", 60*time.Second)
+				if err != nil {
+					t.Fatalf("strict %v: Parse: %v", strict, err)
+				}
+				hCheckGood(t, s, srv)
+				hCheckTokenCase(t, s, c, srv.URL+"/bad.xml")
+				if heap > 8*mib {
+					t.Errorf("strict %v: peak heap %.1f MiB, want under 8", strict, float64(heap)/mib)
+				}
+			}
+		})
+	}
+}
+
+// Issue 13 item 2: sixteen such documents parsed at once, the children of
+// one index, stay under 64 MiB together.
+func TestHostileSixteenHugeTokensAtOnce(t *testing.T) {
+	cases := hTokenCases()
+	mux := http.NewServeMux()
+	var locs []string
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for i := range 16 {
+		c := cases[i%len(cases)]
+		path := fmt.Sprintf("/bad-%d.xml", i)
+		mux.HandleFunc(path, c.bad)
+		locs = append(locs, srv.URL+path)
+	}
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, hIndex(locs...)) })
+	s := hNew().SetMultiThread(true)
+	heap, err := hParse(t, s, srv.URL+"/index.xml", 120*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if heap > 64*mib {
+		t.Errorf("peak heap %.1f MiB, want under 64", float64(heap)/mib)
+	}
+}
+
+// Issue 13 item 2: eight children of an index, each one 20 MiB comment and
+// nothing else kept, cost no more together than the buffers they read
+// through.
+func TestHostileEightChildrenOfHugeComments(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	var locs []string
+	for i := range 8 {
+		path := fmt.Sprintf("/c-%d.xml", i)
+		mux.HandleFunc(path, hRepeat(`<urlset `+hNS+`><!--`, "c", 20*mib, `--></urlset>`))
+		locs = append(locs, srv.URL+path)
+	}
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, hIndex(locs...)) })
+	s := hNew()
+	heap, err := hParse(t, s, srv.URL+"/index.xml", 120*time.Second)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if n := s.GetErrorsCount(); n != 0 {
+		t.Errorf("errors: %v", s.GetErrors())
+	}
+	if heap > 8*mib {
+		t.Errorf("peak heap %.1f MiB, want under 8", float64(heap)/mib)
+	}
+}
+
+// hNSDoc is a urlset of 2,000 URLs after the namespace declarations decls
+// writes, or, with decls nil, after a comment as long as they would be.
+func hNSDoc(decls func(b *strings.Builder)) string {
+	var d strings.Builder
+	if decls != nil {
+		decls(&d)
+	}
+	var b strings.Builder
+	b.WriteString(`<urlset ` + hNS + `>`)
+	if decls == nil {
+		b.WriteString(`<!--` + strings.Repeat("x", 2_000_000) + `-->`)
+	} else {
+		b.WriteString(d.String())
+	}
+	for i := range 2000 {
+		fmt.Fprintf(&b, `<url><loc>https://example.com/page-%d</loc><lastmod>2024-01-02</lastmod></url>`, i)
+	}
+	return b.String()
+}
+
+// Issue 13 item 4: a prefix is found in constant time however many
+// bindings are in scope. Compare the ns/op of the cases with Ordinary: a
+// document of 2,000 URLs under 250 bindings (as many as the caps allow,
+// nested four deep), and one whose 2,000 URLs declare 50 namespaces each
+// (100,000 declarations), cost about what the same URLs cost after a
+// comment; 100,000 declarations on one element end at the cap at once.
+func BenchmarkHostileNamespaceDeclarations(b *testing.B) {
+	nested := func(d *strings.Builder) {
+		for e := range 4 {
+			d.WriteString("<x")
+			for i := range 62 {
+				fmt.Fprintf(d, ` xmlns:p%d_%d="https://example.com/ns/%d/%d"`, e, i, e, i)
+			}
+			d.WriteString(">")
+		}
+	}
+	cases := []struct {
+		name string
+		doc  string
+	}{
+		{"Ordinary", hNSDoc(nil)},
+		{"250InScope", hNSDoc(nested)},
+		{"50OnEachURL", strings.ReplaceAll(hNSDoc(func(*strings.Builder) {}), "<url>", func() string {
+			var d strings.Builder
+			d.WriteString("<url")
+			for i := range 50 {
+				fmt.Fprintf(&d, ` xmlns:q%d="https://example.com/q/%d"`, i, i)
+			}
+			return d.String() + ">"
+		}())},
+		{"100000OnTheRoot", strings.Replace(hNSDoc(func(*strings.Builder) {}), hNS, func() string {
+			var d strings.Builder
+			d.WriteString(hNS)
+			for i := range 100_000 {
+				fmt.Fprintf(&d, ` xmlns:p%d="u"`, i)
+			}
+			return d.String()
+		}(), 1)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.doc)))
+			s := hNew()
+			for b.Loop() {
+				s.Parse("https://example.com/sitemap.xml", &c.doc)
+			}
+			b.ReportMetric(float64(s.GetURLCount()), "urls")
+		})
+	}
+}
+
+// Issue 13 item 2, a sibling: white space in an end tag is skipped through
+// the buffer too.
+func TestHostileEndTagOfHugeSpace(t *testing.T) {
+	srv := hSite(t, hRepeat(`<urlset `+hNS+`><url><loc>http://{host}/kept</loc></url`, " ", 40*mib, `></urlset>`))
+	for _, strict := range []bool{true, false} {
+		s := hNew().SetStrict(strict)
+		heap, err := hParse(t, s, srv.URL+"/index.xml", 60*time.Second)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		hCheckGood(t, s, srv)
+		hCheckTokenCase(t, s, hTokenCase{good: true}, srv.URL+"/bad.xml")
+		if heap > 8*mib {
+			t.Errorf("strict %v: peak heap %.1f MiB, want under 8", strict, float64(heap)/mib)
+		}
+	}
+}
+
+// Issue 13 item 4: 100,000 declarations on the root end the document at
+// the cap, with an error that says so; spread over its 2,000 URLs (50 on
+// each, within the caps) they are all read, and every URL is kept.
+func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
+	decls := func(n int, f string) string {
+		var d strings.Builder
+		for i := range n {
+			fmt.Fprintf(&d, f, i)
+		}
+		return d.String()
+	}
+	urls := func(host, open string) string {
+		var b strings.Builder
+		for i := range 2000 {
+			fmt.Fprintf(&b, `%s<loc>http://%s/page-%d</loc></url>`, open, host, i)
+		}
+		return b.String()
+	}
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	mux.HandleFunc("/root.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+decls(100_000, ` xmlns:p%d="u"`)+`>`+urls(r.Host, `<url>`)+`</urlset>`)
+	})
+	mux.HandleFunc("/spread.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`>`+urls(r.Host, `<url`+decls(50, ` xmlns:q%d="https://example.com/q"`)+`>`)+`</urlset>`)
+	})
+	mux.HandleFunc("/deep.xml", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset `+hNS+`>`+strings.Repeat(`<x`+decls(60, ` xmlns:q%d="https://example.com/q"`)+`>`, 5)+urls(r.Host, `<url>`)+`</urlset>`)
+	})
+	for _, c := range []struct {
+		path, err string
+		urls      int
+	}{
+		{"/root.xml", "element declares more than 64 namespaces", 0},
+		{"/spread.xml", "", 2000},
+		{"/deep.xml", "more than 256 namespace bindings in scope", 0},
+	} {
+		s := hNew()
+		var err error
+		hGuard(t, 60*time.Second, func() { _, err = s.Parse(srv.URL+c.path, nil) })
+		if n := len(s.GetURLs()); n != c.urls {
+			t.Errorf("%s: %d URLs, want %d", c.path, n, c.urls)
+		}
+		var pe *sitemap.ParseError
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: Parse: %v", c.path, err)
+		case c.err != "" && !errors.As(err, &pe):
+			t.Errorf("%s: Parse returned %v, want a *ParseError", c.path, err)
+		case c.err != "" && !strings.Contains(pe.Error(), c.err):
+			t.Errorf("%s: error %q does not say %q", c.path, pe, c.err)
+		}
+	}
+}

@@ -28,6 +28,20 @@ const (
 // holds more than this much of one value.
 const maxValueLength = 64 << 10
 
+// attrsRead are the attributes the parse stage reads, by the local names of
+// their elements: the scanner drops every other attribute as it reads it,
+// so that one nobody reads costs nothing, and cuts those it keeps as value
+// cuts text.
+var attrsRead = &attrTable{
+	elems: map[string][]string{
+		"link":        {"rel", "hreflang", "href"}, // xhtml:link, and Atom's link
+		"restriction": {"relationship"},            // video:restriction
+		"platform":    {"relationship"},            // video:platform
+		"uploader":    {"info"},                    // video:uploader
+	},
+	keep: maxValueLength,
+}
+
 // docFormat is the kind of an XML document, told by its root element.
 type docFormat uint8
 

@@ -30,6 +30,60 @@ import (
 // not fit in it; character data is handed out in chunks instead.
 const scanBufSize = 64 << 10
 
+// The caps on what the scanner holds of one token or keeps in scope. What
+// it skips (a comment, a processing instruction, a directive, an attribute
+// its caller does not read) streams through its buffer at any length; what
+// it must hold whole is capped here, and a document that goes past a cap is
+// a syntax error that names it. encoding/xml has none of these caps; no
+// sitemap, feed or extension comes within a hundred times of any of them.
+const (
+	// maxNameLength bounds an element, attribute or target name, which is
+	// held whole while it is read and kept while its element is open.
+	maxNameLength = 4 << 10
+	// maxNSURILength bounds the URI a namespace declaration binds, which
+	// stays in scope as long as its element is open.
+	maxNSURILength = 4 << 10
+	// maxNSDecls bounds the namespace declarations of one element. A
+	// sitemap's root declares a dozen at most.
+	maxNSDecls = 64
+	// maxNSBindings bounds the namespace bindings in scope at once, so
+	// that with the two caps above the bindings never hold more than about
+	// 2 MiB, however deep the elements that make them nest.
+	maxNSBindings = 256
+	// maxRefLength bounds a character or entity reference the scanner
+	// waits for whole: the longest HTML entity name has 31 bytes. A longer
+	// one is read as what is not a reference (an error in strict mode).
+	maxRefLength = 1 << 10
+	// maxXMLDeclLength bounds the XML declaration, <?xml ...?>, which is
+	// held whole so that its version can be read.
+	maxXMLDeclLength = 4 << 10
+	// maxKeptAttrs bounds the attributes kept of one element when the
+	// caller says which it reads (see attrTable); namespace declarations
+	// are counted by maxNSDecls instead.
+	maxKeptAttrs = 32
+)
+
+// attrTable tells the scanner which attributes its caller reads, so that
+// the others cost nothing however long they are: elems maps the local name
+// of an element to the local names of the attributes read on it, whatever
+// their prefixes. A value kept is cut to keep+1 bytes, so that the caller
+// can tell that it was longer than keep. Namespace declarations are always
+// read. A nil *attrTable keeps every attribute whole, as encoding/xml does.
+type attrTable struct {
+	elems map[string][]string
+	keep  int
+}
+
+// wants reports whether the attribute local of the element elem is read.
+func (a *attrTable) wants(elem, local []byte) bool {
+	for _, n := range a.elems[string(elem)] {
+		if n == string(local) {
+			return true
+		}
+	}
+	return false
+}
+
 // errNeedMore tells a scanning function that the token runs past the bytes
 // read so far.
 var errNeedMore = errors.New("xml scanner: need more input")
@@ -66,6 +120,7 @@ type scanEntry struct {
 	binding  bool // a binding prefix=arena[off:mid] URI=arena[mid:end]; else an element prefix:local
 	off, mid int
 	end      int
+	prev     int // a binding: the index in stk of the binding of the same prefix it hides, or -1
 	// space is the namespace URI of an element as translated when it
 	// started. Its end element translates the same: the bindings below it
 	// do not change while it is open.
@@ -85,11 +140,22 @@ type scanTokenizer struct {
 	tok     xmlToken // the token being read
 	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
 	inCDATA bool     // the next bytes continue a CDATA section
+	longRef bool     // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
 
 	stk   []scanEntry
 	binds []int  // the indexes in stk of the bindings, innermost last
 	arena []byte // the names and URIs of stk
 	depth int
+
+	// ns is the innermost binding of each prefix in scope (or -1), made
+	// once more than nsLinear bindings are, so that a name is translated
+	// in constant time however many bindings are in scope.
+	ns map[string]*nsSlot
+
+	keep     *attrTable // the attributes read; nil for all
+	endName  []byte     // the name of a long end tag (see endTagSpace)
+	tagArena []byte     // the names and values of a long start tag (see longStart)
+	tagParts []tagPart
 
 	needClose bool   // the next raw token is the end element toClose
 	endOfTop  bool   // the raw end element read names the innermost open element
@@ -98,6 +164,13 @@ type scanTokenizer struct {
 
 	forbidden bool // tolerant mode: decode read a reference to a code point XML forbids
 }
+
+// nsSlot is the innermost binding of one prefix: an index in stk.
+type nsSlot struct{ top int }
+
+// tagPart is an attribute of a long start tag: prefix tagArena[off:mid],
+// local name [mid:val], value [val:end].
+type tagPart struct{ off, mid, val, end int }
 
 // scanBuffers holds the buffers of scanners that are done with them (see
 // release), at their first size, for the scanners of the next documents: a
@@ -170,13 +243,20 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 // declarations among the attributes apply to the element's own name and
 // attributes.
 func (t *scanTokenizer) startElement() (*xmlToken, error) {
+	decls := 0
 	for _, a := range t.tok.attrs {
+		var prefix []byte
 		switch {
 		case bytes.Equal(a.name.space, xmlnsBytes):
-			t.push(true, a.name.local, a.value)
+			prefix = a.name.local
 		case len(a.name.space) == 0 && bytes.Equal(a.name.local, xmlnsBytes):
-			t.push(true, nil, a.value)
+		default:
+			continue
 		}
+		if err := t.checkDecl(&decls, len(t.binds), a.value); err != nil {
+			return nil, err
+		}
+		t.push(true, prefix, a.value)
 	}
 	t.push(false, t.tok.name.space, t.tok.name.local)
 	t.depth++
@@ -200,6 +280,20 @@ func (t *scanTokenizer) startElement() (*xmlToken, error) {
 	return &t.tok, nil
 }
 
+// checkDecl counts one more namespace declaration of an element, binding
+// uri with n bindings in scope, against the caps.
+func (t *scanTokenizer) checkDecl(decls *int, n int, uri []byte) error {
+	switch *decls++; {
+	case *decls > maxNSDecls:
+		return t.syntaxError(fmt.Sprintf("element declares more than %d namespaces", maxNSDecls), t.pos)
+	case n >= maxNSBindings:
+		return t.syntaxError(fmt.Sprintf("more than %d namespace bindings in scope", maxNSBindings), t.pos)
+	case len(uri) > maxNSURILength:
+		return t.syntaxError(fmt.Sprintf("namespace URI longer than %d bytes", maxNSURILength), t.pos)
+	}
+	return nil
+}
+
 // push records an open element prefix:local, or a binding of prefix to the
 // URI value.
 func (t *scanTokenizer) push(binding bool, a, b []byte) {
@@ -218,7 +312,42 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 	e.end = len(t.arena)
 	if binding {
 		t.binds = append(t.binds, n)
+		switch {
+		case t.ns != nil:
+			t.bind(n)
+		case len(t.binds) > nsLinear:
+			t.ns = make(map[string]*nsSlot)
+			for _, i := range t.binds {
+				t.bind(i)
+			}
+		}
 	}
+}
+
+// nsLinear is how many bindings translate looks through one by one, as in
+// nearly every document, which is quicker than hashing; past it t.ns is
+// made, and kept from then on.
+const nsLinear = 8
+
+// bind makes the binding stk[i] the innermost of its prefix in t.ns.
+func (t *scanTokenizer) bind(i int) {
+	e := &t.stk[i]
+	p := t.arena[e.off:e.mid]
+	s := t.ns[string(p)]
+	if s == nil {
+		if len(t.ns) >= 4*maxNSBindings {
+			// The slots of prefixes no longer bound stay for the next
+			// declaration of the same prefix, until there are this many.
+			for k, s := range t.ns {
+				if s.top < 0 {
+					delete(t.ns, k)
+				}
+			}
+		}
+		s = &nsSlot{top: -1}
+		t.ns[string(p)] = s
+	}
+	e.prev, s.top = s.top, i
 }
 
 // popElement is Decoder.popElement: it closes the innermost element with the
@@ -280,7 +409,11 @@ func (t *scanTokenizer) pop() *scanEntry {
 // popBindings drops the namespace bindings of the element just closed.
 func (t *scanTokenizer) popBindings() {
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
-		t.arena = t.arena[:t.stk[len(t.stk)-1].off]
+		e := &t.stk[len(t.stk)-1]
+		if t.ns != nil {
+			t.ns[string(t.arena[e.off:e.mid])].top = e.prev
+		}
+		t.arena = t.arena[:e.off]
 		t.stk = t.stk[:len(t.stk)-1]
 		t.binds = t.binds[:len(t.binds)-1]
 	}
@@ -300,11 +433,18 @@ func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
 	case len(prefix) == 0 && bytes.Equal(local, xmlnsBytes):
 		return prefix
 	}
-	for i := len(t.binds) - 1; i >= 0; i-- {
-		e := &t.stk[t.binds[i]]
-		if string(t.arena[e.off:e.mid]) == string(prefix) {
-			return t.arena[e.mid:e.end]
+	if t.ns == nil {
+		for i := len(t.binds) - 1; i >= 0; i-- {
+			e := &t.stk[t.binds[i]]
+			if string(t.arena[e.off:e.mid]) == string(prefix) {
+				return t.arena[e.mid:e.end]
+			}
 		}
+		return prefix
+	}
+	if s := t.ns[string(prefix)]; s != nil && s.top >= 0 {
+		e := &t.stk[s.top]
+		return t.arena[e.mid:e.end]
 	}
 	return prefix
 }
@@ -410,12 +550,16 @@ func (t *scanTokenizer) rawToken() (rawKind, error) {
 	}
 	for t.pos == t.end {
 		if !t.more(1) {
+			if t.longRef && t.rerr == io.EOF {
+				return 0, t.eofError()
+			}
 			return 0, t.rerr
 		}
 	}
 	if t.buf[t.pos] != '<' {
 		return t.text()
 	}
+	t.longRef = false
 	for t.end-t.pos < 2 {
 		if err := t.wait(); err != nil {
 			return 0, err
@@ -438,11 +582,14 @@ func (t *scanTokenizer) text() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
-		eof := false
+		eof, cut := false, false
 		if n < 0 {
 			switch {
 			case t.rerr != nil:
 				n, eof = len(b), true
+				if t.longRef && t.rerr == io.EOF && refRun(b) == len(b) {
+					return 0, t.eofError()
+				}
 			case t.pos > 0 || t.end < len(t.buf):
 				t.more(max(len(b), 1))
 				continue
@@ -451,7 +598,12 @@ func (t *scanTokenizer) text() (rawKind, error) {
 					t.more(max(len(b), 1))
 					continue
 				}
+				cut = true
 			}
+		}
+		if !t.strict {
+			// Looked at before decode rewrites b.
+			t.longRef = cut && inLongRef(b[:n], t.longRef)
 		}
 		out, err := t.decode(b[:n], modeText, eof, t.pos)
 		if err != nil {
@@ -462,6 +614,29 @@ func (t *scanTokenizer) text() (rawKind, error) {
 		t.tok.forbidden, t.forbidden = t.forbidden, false
 		return rawText, nil
 	}
+}
+
+// refRun is the length of the run of bytes a reference may go on with at
+// the front of b.
+func refRun(b []byte) int {
+	i := 0
+	for i < len(b) && refByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// inLongRef reports whether the text b, handed out with a reference longer
+// than maxRefLength cut at its end (so read as text), leaves the reference
+// still going: a '&' and the bytes of a reference up to its end, or, when
+// long was so before b, the bytes of a reference alone. Tolerant mode then
+// ends in an error if the input ends before the reference does, as
+// encoding/xml does, which reads a reference whole.
+func inLongRef(b []byte, long bool) bool {
+	if a := bytes.LastIndexByte(b, '&'); a >= 0 {
+		return refRun(b[a+1:]) == len(b)-a-1
+	}
+	return long && refRun(b) == len(b)
 }
 
 // cdata reads a CDATA section, after its "<![CDATA[", up to its "]]>", or as
@@ -511,7 +686,9 @@ func textCut(b []byte, mode textMode) int {
 			for i < n && (refByte[b[i]]) {
 				i++
 			}
-			if i == n {
+			// A reference longer than maxRefLength is not waited for: it
+			// is handed out cut, and read as what is not a reference.
+			if i == n && n-a <= maxRefLength {
 				return a
 			}
 		}
@@ -809,6 +986,9 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 		if err == nil {
 			i = skipSpace(b, i)
 			switch {
+			case i == len(b) && t.pos == 0 && t.end == len(t.buf) && t.rerr == nil:
+				t.pos = t.end // the name and the space after it
+				return t.endTagSpace(prefix, local)
 			case i == len(b):
 				err = errNeedMore
 			case b[i] != '>':
@@ -830,13 +1010,40 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 	}
 }
 
+// endTagSpace reads the rest of an end tag prefix:local, slices of the
+// buffer read up to pos, whose white space filled the buffer: the name is
+// copied aside, and the space is let go as it is read.
+func (t *scanTokenizer) endTagSpace(prefix, local []byte) (rawKind, error) {
+	t.endName = append(append(t.endName[:0], prefix...), local...)
+	prefix, local = t.endName[:len(prefix)], t.endName[len(prefix):]
+	for {
+		t.pos = skipSpace(t.buf[:t.end], t.pos)
+		if t.pos < t.end {
+			break
+		}
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+	if t.buf[t.pos] != '>' {
+		return 0, t.syntaxError("invalid characters between </"+string(local)+" and >", t.pos)
+	}
+	t.pos++
+	t.tok.set(tokEnd, prefix, local, nil)
+	return rawEnd, nil
+}
+
 // startTag reads a start tag with its attributes, then unescapes the
 // attribute values in place: the tag is read whole before anything in it
 // changes, since reading it again after more input would see the changes.
+// A tag that does not fit in the buffer is read by longStart instead.
 func (t *scanTokenizer) startTag() (rawKind, error) {
 	for {
 		n, empty, err := t.parseStart(t.buf[t.pos:t.end])
 		if err == errNeedMore {
+			if t.pos == 0 && t.end == len(t.buf) && t.rerr == nil {
+				return t.longStart()
+			}
 			if err = t.wait(); err != nil {
 				return 0, err
 			}
@@ -856,6 +1063,11 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 			}
 		}
 		t.tok.forbidden, t.forbidden = t.forbidden, false
+		if t.keep != nil {
+			if err := t.keepAttrs(); err != nil {
+				return 0, err
+			}
+		}
 		if empty {
 			t.needClose = true
 			t.toClose = append(append(t.toClose[:0], t.tok.name.space...), t.tok.name.local...)
@@ -864,6 +1076,234 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 		t.pos += n
 		return rawStart, nil
 	}
+}
+
+// keepAttrs drops from t.tok the attributes that t.keep does not read, and
+// cuts the values of those it does, as longStart does.
+func (t *scanTokenizer) keepAttrs() error {
+	attrs, kept := t.tok.attrs[:0], 0
+	for _, a := range t.tok.attrs {
+		if !isDecl(a.name) {
+			if !t.keep.wants(t.tok.name.local, a.name.local) {
+				continue
+			}
+			if kept++; kept > maxKeptAttrs {
+				return t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", t.tok.name.local, maxKeptAttrs), t.pos)
+			}
+			a.value = a.value[:min(len(a.value), t.keep.keep+1)]
+		}
+		attrs = append(attrs, a)
+	}
+	t.tok.attrs = attrs
+	return nil
+}
+
+// isDecl reports whether the attribute named n, untranslated, declares a
+// namespace.
+func isDecl(n xmlName) bool {
+	return bytes.Equal(n.space, xmlnsBytes) || len(n.space) == 0 && bytes.Equal(n.local, xmlnsBytes)
+}
+
+// longStart reads a start tag that does not fit in the buffer, from its
+// '<' at pos, through the buffer: each name, each '=' and each chunk of a
+// value is let go once read, and what is kept of it (the names, the
+// namespace declarations and the attributes t.keep reads) is copied to
+// t.tagArena first. So the tag costs what is kept of it, whatever its
+// length; with t.keep nil that is all of it, as with parseStart.
+func (t *scanTokenizer) longStart() (rawKind, error) {
+	ar, parts := t.tagArena[:0], t.tagParts[:0]
+	// need waits until n bytes from pos are read; space until pos is at a
+	// byte that is not white space, letting the space go.
+	need := func(n int) error {
+		for t.end-t.pos < n {
+			if err := t.wait(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	space := func() error {
+		for {
+			t.pos = skipSpace(t.buf[:t.end], t.pos)
+			if t.pos < t.end {
+				return nil
+			}
+			if err := t.wait(); err != nil {
+				return err
+			}
+		}
+	}
+	name := func(i int, msg string) (prefix, local []byte, err error) {
+		for {
+			prefix, local, j, err := t.nsName(t.buf[t.pos:t.end], i, msg)
+			if err == errNeedMore {
+				if err = t.wait(); err != nil {
+					return nil, nil, err
+				}
+				continue
+			}
+			if err == nil {
+				t.pos += j
+			}
+			return prefix, local, err
+		}
+	}
+	prefix, local, err := name(1, "expected element name after <")
+	if err != nil {
+		return 0, err
+	}
+	ar = append(append(ar, prefix...), local...)
+	nameMid, nameEnd := len(prefix), len(ar)
+	empty, decls, kept := false, 0, 0
+	for {
+		if err := space(); err != nil {
+			return 0, err
+		}
+		if c := t.buf[t.pos]; c == '/' {
+			if err := need(2); err != nil {
+				return 0, err
+			}
+			if t.buf[t.pos+1] != '>' {
+				return 0, t.syntaxError("expected /> in element", t.pos)
+			}
+			t.pos += 2
+			empty = true
+			break
+		} else if c == '>' {
+			t.pos++
+			break
+		}
+		ap, al, err := name(0, "expected attribute name in element")
+		if err != nil {
+			return 0, err
+		}
+		decl := isDecl(xmlName{ap, al})
+		keep := t.keep == nil || decl
+		if !keep && t.keep.wants(ar[nameMid:nameEnd], al) {
+			if kept++; kept > maxKeptAttrs {
+				return 0, t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", ar[nameMid:nameEnd], maxKeptAttrs), t.pos)
+			}
+			keep = true
+		}
+		limit := -1 // how much of the value is kept; -1 for all
+		switch {
+		case decl:
+			if decls >= maxNSDecls {
+				return 0, t.checkDecl(&decls, 0, nil)
+			}
+			limit = maxNSURILength + 1
+		case !keep:
+			limit = 0
+		case t.keep != nil:
+			limit = t.keep.keep + 1
+		}
+		var p tagPart
+		p.off = len(ar)
+		if keep {
+			ar = append(ar, ap...)
+			p.mid = len(ar)
+			ar = append(ar, al...)
+		}
+		p.val = len(ar)
+		if err := space(); err != nil {
+			return 0, err
+		}
+		add := func(b []byte) {
+			if limit >= 0 {
+				b = b[:min(len(b), max(limit-(len(ar)-p.val), 0))]
+			}
+			ar = append(ar, b...)
+		}
+		switch q := t.buf[t.pos]; {
+		case q != '=':
+			if t.strict {
+				return 0, t.syntaxError("attribute name without = in element", t.pos)
+			}
+			if keep {
+				add(ar[p.mid:p.val])
+			}
+		default:
+			t.pos++
+			if err := space(); err != nil {
+				return 0, err
+			}
+			switch q := t.buf[t.pos]; {
+			case q == '"' || q == '\'':
+				t.pos++
+				for {
+					b := t.buf[t.pos:t.end]
+					k := bytes.IndexByte(b, q)
+					v := b
+					if k >= 0 {
+						v = b[:k]
+					}
+					if lt := bytes.IndexByte(v, '<'); lt >= 0 {
+						return 0, t.syntaxError("unescaped < inside quoted string", t.pos+lt)
+					}
+					n := len(v)
+					if k < 0 && n > 0 {
+						n = textCut(v, modeAttr)
+					}
+					if n > 0 {
+						out, err := t.decode(v[:n], modeAttr, false, t.pos)
+						if err != nil {
+							return 0, err
+						}
+						add(out)
+						t.pos += n
+					}
+					if k >= 0 {
+						t.pos++
+						break
+					}
+					if err := t.wait(); err != nil {
+						return 0, err
+					}
+				}
+			case t.strict:
+				return 0, t.syntaxError("unquoted or missing attribute value in element", t.pos)
+			default:
+				// Tolerant mode reads an unquoted value as HTML does.
+				for {
+					b := t.buf[t.pos:t.end]
+					k := 0
+					for k < len(b) && unquotedByte[b[k]] {
+						k++
+					}
+					add(b[:k])
+					t.pos += k
+					if k < len(b) {
+						break
+					}
+					if err := t.wait(); err != nil {
+						return 0, err
+					}
+				}
+			}
+		}
+		if !keep {
+			continue
+		}
+		if decl {
+			if err := t.checkDecl(&decls, 0, ar[p.val:]); err != nil {
+				return 0, err
+			}
+		}
+		p.end = len(ar)
+		parts = append(parts, p)
+	}
+	t.tagArena, t.tagParts = ar, parts
+	t.tok.set(tokStart, ar[:nameMid], ar[nameMid:nameEnd], nil)
+	t.tok.forbidden, t.forbidden = t.forbidden, false
+	for _, p := range parts {
+		t.tok.attrs = append(t.tok.attrs, xmlAttr{xmlName{ar[p.off:p.mid], ar[p.mid:p.val]}, ar[p.val:p.end]})
+	}
+	if empty {
+		t.needClose = true
+		t.toClose = append(append(t.toClose[:0], ar[:nameMid]...), ar[nameMid:nameEnd]...)
+		t.toCloseAt = nameMid
+	}
+	return rawStart, nil
 }
 
 // parseStart reads the start tag at the front of b into t.tok without
@@ -978,6 +1418,9 @@ func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byt
 		seen |= c
 		j++
 	}
+	if j-i > maxNameLength {
+		return nil, nil, 0, t.syntaxError(fmt.Sprintf("XML name longer than %d bytes", maxNameLength), t.pos+i)
+	}
 	if j == len(b) {
 		return nil, nil, 0, errNeedMore
 	}
@@ -1031,31 +1474,69 @@ func skipSpace(b []byte, i int) int {
 // procInst skips a processing instruction; if it is the XML declaration, its
 // version must be 1.0, as in Decoder.rawToken. Its encoding is not looked at:
 // the input is UTF-8 already.
+//
+// Any other processing instruction streams through the buffer: what has
+// been looked at is let go at each read, so that one of any length costs
+// nothing. The XML declaration is held whole, up to maxXMLDeclLength.
 func (t *scanTokenizer) procInst() (rawKind, error) {
+	i := 2
 	for {
 		b := t.buf[t.pos:t.end]
-		i := 2
 		for i < len(b) && nameByte[b[i]] {
 			i++
 		}
+		if i-2 > maxNameLength {
+			return 0, t.syntaxError(fmt.Sprintf("XML name longer than %d bytes", maxNameLength), t.pos+2)
+		}
 		if i < len(b) {
-			target := b[2:i]
-			switch {
-			case len(target) == 0:
-				return 0, t.syntaxError("expected target name after <?", t.pos+2)
-			case !isName(target):
-				return 0, t.syntaxError("invalid XML name: "+string(target), t.pos+2)
+			break
+		}
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+	b := t.buf[t.pos:t.end]
+	target := b[2:i]
+	switch {
+	case len(target) == 0:
+		return 0, t.syntaxError("expected target name after <?", t.pos+2)
+	case !isName(target):
+		return 0, t.syntaxError("invalid XML name: "+string(target), t.pos+2)
+	}
+	if string(target) == "xml" {
+		return t.xmlDecl(i)
+	}
+	for {
+		b := t.buf[t.pos:t.end]
+		i = skipSpace(b, i)
+		if k := bytes.Index(b[i:], []byte("?>")); k >= 0 {
+			t.pos += i + k + 2
+			return rawSkip, nil
+		}
+		// A '?' at the end may start the "?>".
+		t.pos += max(i, len(b)-1)
+		i = 0
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// xmlDecl reads the rest of the XML declaration, from b[i] after its
+// target, whole: its version must be 1.0, as in Decoder.rawToken.
+func (t *scanTokenizer) xmlDecl(i int) (rawKind, error) {
+	for {
+		b := t.buf[t.pos:t.end]
+		j := skipSpace(b, i)
+		if k := bytes.Index(b[j:], []byte("?>")); k >= 0 {
+			if v := procInstParam("version", b[j:j+k]); len(v) > 0 && string(v) != "1.0" {
+				return 0, fmt.Errorf("xml: unsupported version %q; only version 1.0 is supported", v)
 			}
-			i = skipSpace(b, i)
-			if k := bytes.Index(b[i:], []byte("?>")); k >= 0 {
-				if string(target) == "xml" {
-					if v := procInstParam("version", b[i:i+k]); len(v) > 0 && string(v) != "1.0" {
-						return 0, fmt.Errorf("xml: unsupported version %q; only version 1.0 is supported", v)
-					}
-				}
-				t.pos += i + k + 2
-				return rawSkip, nil
-			}
+			t.pos += j + k + 2
+			return rawSkip, nil
+		}
+		if len(b) > maxXMLDeclLength {
+			return 0, t.syntaxError(fmt.Sprintf("XML declaration longer than %d bytes", maxXMLDeclLength), t.pos)
 		}
 		if err := t.wait(); err != nil {
 			return 0, err
@@ -1118,13 +1599,7 @@ func (t *scanTokenizer) bang() (rawKind, error) {
 					if b[3] != '-' {
 						return 0, t.syntaxError("invalid sequence <!- not part of <!--", t.pos+3)
 					}
-					if k := bytes.Index(b[4:], []byte("--")); k >= 0 && 4+k+2 < len(b) {
-						if b[4+k+2] != '>' {
-							return 0, t.syntaxError(`invalid sequence "--" not allowed in comments`, t.pos+4+k+2)
-						}
-						t.pos += 4 + k + 3
-						return rawSkip, nil
-					}
+					return t.comment()
 				}
 			case '[':
 				const open = "<![CDATA["
@@ -1141,10 +1616,7 @@ func (t *scanTokenizer) bang() (rawKind, error) {
 					return 0, t.syntaxError("invalid <![ sequence", t.pos+k)
 				}
 			default:
-				if n, ok := skipDirective(b, 3); ok {
-					t.pos += n
-					return rawSkip, nil
-				}
+				return t.directive()
 			}
 		}
 		if err := t.wait(); err != nil {
@@ -1153,49 +1625,113 @@ func (t *scanTokenizer) bang() (rawKind, error) {
 	}
 }
 
+// comment skips the comment at pos, after its "<!--", to its "-->" as
+// Decoder.rawToken does: "--" ends it, and must be followed by '>'. What
+// has been looked at is let go at each read, so that a comment of any
+// length costs nothing.
+func (t *scanTokenizer) comment() (rawKind, error) {
+	i := 4
+	for {
+		b := t.buf[t.pos:t.end]
+		k := bytes.Index(b[i:], []byte("--"))
+		switch {
+		case k >= 0 && i+k+2 < len(b):
+			if b[i+k+2] != '>' {
+				return 0, t.syntaxError(`invalid sequence "--" not allowed in comments`, t.pos+i+k+2)
+			}
+			t.pos += i + k + 3
+			return rawSkip, nil
+		case k >= 0:
+			i += k // the "--" ends the bytes read: keep it
+		default:
+			i = max(i, len(b)-1) // a '-' at the end may start a "--"
+		}
+		t.pos += i
+		i = 0
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// directive skips the directive at pos, such as <!DOCTYPE ...>, through
+// the buffer as comment does.
+func (t *scanTokenizer) directive() (rawKind, error) {
+	var d dirState
+	i := 3
+	for {
+		b := t.buf[t.pos:t.end]
+		n, done := skipDirective(b, i, &d)
+		t.pos += n
+		if done {
+			return rawSkip, nil
+		}
+		i = 0
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// dirState is where skipDirective is in a directive: in a quoted string,
+// how deep in angle brackets, in a comment.
+type dirState struct {
+	inquote byte
+	depth   int
+	comment bool
+}
+
 // skipDirective reads a directive such as <!DOCTYPE ...> from b[i], after
 // "<!" and the byte after it, as Decoder.rawToken does: angle brackets nest
 // outside quotes, and a comment inside is skipped. It returns the length of
-// the directive, or false if it runs past b.
-func skipDirective(b []byte, i int) (int, bool) {
-	var inquote byte
-	depth := 0
+// the directive and true, or, if it runs past b, how much of b it is done
+// with, d telling where it is after those bytes.
+func skipDirective(b []byte, i int, d *dirState) (int, bool) {
 	for i < len(b) {
-		c := b[i]
-		i++
-		if inquote == 0 && c == '>' && depth == 0 {
-			return i, true
-		}
-	handle:
-		switch {
-		case c == inquote:
-			inquote = 0
-		case inquote != 0:
-		case c == '\'' || c == '"':
-			inquote = c
-		case c == '>':
-			depth--
-		case c == '<':
-			const open = "!--"
-			for k := 0; k < len(open); k++ {
-				if i == len(b) {
-					return 0, false
-				}
-				c = b[i]
-				i++
-				if c != open[k] {
-					depth++
-					goto handle
-				}
-			}
+		if d.comment {
 			k := bytes.Index(b[i:], []byte("-->"))
 			if k < 0 {
-				return 0, false
+				return max(i, len(b)-2), false // "--" may end b
 			}
 			i += k + 3
+			d.comment = false
+			continue
 		}
+		c := b[i]
+		if d.inquote == 0 && c == '>' && d.depth == 0 {
+			return i + 1, true
+		}
+		switch {
+		case c == d.inquote:
+			d.inquote = 0
+		case d.inquote != 0:
+		case c == '\'' || c == '"':
+			d.inquote = c
+		case c == '>':
+			d.depth--
+		case c == '<':
+			const open = "!--"
+			k := 0
+			for k < len(open) && i+1+k < len(b) && b[i+1+k] == open[k] {
+				k++
+			}
+			switch {
+			case k == len(open):
+				d.comment = true
+				i += 1 + k
+				continue
+			case i+1+k == len(b):
+				return i, false // the '<' is read again with what follows
+			}
+			// Not a comment: the byte that differs is read as any other,
+			// and since depth > 0 now it cannot end the directive.
+			d.depth++
+			i += 1 + k
+			continue
+		}
+		i++
 	}
-	return 0, false
+	return i, false
 }
 
 // The classes of the bytes of a name in nameClass.

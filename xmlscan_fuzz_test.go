@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -128,4 +129,108 @@ func FuzzScanDifferential(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzExpand makes doc hostile: each 0x01 after a byte c becomes c repeated
+// 200,000 times (past the buffer), at most eight times, so that the fuzzer
+// can build a huge name, value, comment, run of space or anything else out
+// of a few bytes.
+func fuzzExpand(doc []byte) []byte {
+	var out []byte
+	n := 0
+	for i, c := range doc {
+		if c == 1 && i > 0 && n < 8 {
+			out = append(out, bytes.Repeat(doc[i-1:i], 200_000)...)
+			n++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// FuzzScanBounded holds the scanner to a heap property (issue 13, item 2):
+// whatever the document, however long its tokens, what the scanner holds is
+// bounded by its caps, not by the document. Its buffer never grows past
+// the size it started at, no text or value it hands out is longer than the
+// buffer or its cap, and its side arenas stay under what the caps allow.
+func FuzzScanBounded(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{
+		"<a x=\"v\x01\"/>", "<a>&#0\x01;</a>", "<!--c\x01-->", "<?p x\x01?>", "<!DOCTYPE a [<!-- \x01 -->]>",
+		"<a \x01/>", "<a></a \x01>", "<a\x01></a>", "<a x=v\x01 />", "<?xml \x01?>", "<a><![CDATA[c\x01]]></a>",
+		"<link href=\"h\x01\" rel=\"r\"/>", "<a xmlns:p=\"u\x01\"/>",
+	} {
+		f.Add([]byte(s))
+	}
+	// What the caps allow the arenas, twice over for append's growth.
+	const tagBound = 2 * (maxNameLength + maxNSDecls*(maxNameLength+maxNSURILength+1) + maxKeptAttrs*(maxNameLength+maxValueLength+1))
+	const stkBound = 2 * (maxNesting*2*maxNameLength + maxNSBindings*(maxNameLength+maxNSURILength+1))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		// The attributes the table drops are only those the parse stage
+		// does not read: read through the table, the document gives the
+		// tokens it gives whole, less those attributes.
+		for _, strict := range []bool{true, false} {
+			want, wantErr := tokenStream(keptOnly{newScanTokenizer(bytes.NewReader(doc), strict)})
+			tk := newScanTokenizerSize(bytes.NewReader(doc), strict, 16)
+			tk.keep = attrsRead
+			got, gotErr := tokenStream(tk)
+			if gotErr != nil && strings.Contains(gotErr.Error(), "attributes read") {
+				continue
+			}
+			// Text before an error may come in other chunks: the tokens
+			// are compared when the document is read to its end.
+			if (gotErr == io.EOF) != (wantErr == io.EOF) || wantErr == io.EOF && !slices.Equal(got, want) {
+				t.Fatalf("strict %v: through the table %v\n%q\nwhole %v\n%q", strict, gotErr, got, wantErr, want)
+			}
+		}
+		doc = fuzzExpand(doc)
+		for _, strict := range []bool{true, false} {
+			tk := newScanTokenizer(bytes.NewReader(doc), strict)
+			tk.keep = attrsRead
+			for range 100_000 {
+				tok, err := tk.next()
+				if err != nil {
+					break
+				}
+				if len(tk.buf) != scanBufSize {
+					t.Fatalf("strict %v: the buffer grew to %d bytes", strict, len(tk.buf))
+				}
+				if len(tok.text) > scanBufSize {
+					t.Fatalf("strict %v: %d bytes of text at once", strict, len(tok.text))
+				}
+				for _, a := range tok.attrs {
+					if len(a.value) > max(attrsRead.keep+1, maxNSURILength) {
+						t.Fatalf("strict %v: a value of %d bytes kept", strict, len(a.value))
+					}
+				}
+				if cap(tk.tagArena) > tagBound || cap(tk.arena) > stkBound {
+					t.Fatalf("strict %v: arenas of %d and %d bytes", strict, cap(tk.tagArena), cap(tk.arena))
+				}
+			}
+			tk.release()
+		}
+	})
+}
+
+// keptOnly is a tokenizer that drops the attributes attrsRead does not
+// read, and cuts the values of those it does, from the tokens of t.
+type keptOnly struct{ t tokenizer }
+
+func (k keptOnly) next() (*xmlToken, error) {
+	tok, err := k.t.next()
+	if err != nil || tok.kind != tokStart {
+		return tok, err
+	}
+	attrs := tok.attrs[:0]
+	for _, a := range tok.attrs {
+		if attrsRead.wants(tok.name.local, a.name.local) {
+			a.value = a.value[:min(len(a.value), attrsRead.keep+1)]
+			attrs = append(attrs, a)
+		}
+	}
+	tok.attrs = attrs
+	return tok, nil
 }

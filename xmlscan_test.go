@@ -552,3 +552,23 @@ func TestHTMLEntityNotLonger(t *testing.T) {
 		}
 	}
 }
+
+func TestScanTokenizerManyBindings(t *testing.T) {
+	// Past nsLinear bindings a prefix is found through t.ns: shadowed,
+	// rebound and unbound again, it translates as encoding/xml has it.
+	var b strings.Builder
+	b.WriteString(`<r xmlns="d0" xmlns:a="a0">`)
+	for i := range 20 {
+		fmt.Fprintf(&b, `<e%d xmlns:p%d="u%d" xmlns:a="a%d"><a:x p%d:y="1"/>`, i, i, i, i+1, i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, `<f xmlns="d%d" xmlns:p0="v%d"><g p0:z="2"/></f>`, i+1, i)
+		}
+	}
+	for i := 19; i >= 0; i-- {
+		fmt.Fprintf(&b, `<a:w p0:z="3"/></e%d>`, i)
+	}
+	b.WriteString(`<a:v/><p0:u/></r>`)
+	for _, strict := range []bool{true, false} {
+		checkSame(t, b.String(), strict)
+	}
+}
