@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gositemap/sitemap/internal/dates"
 )
 
 // This file is the translate stage: it checks the raw entries a parse stage
@@ -267,9 +269,9 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 	}
 	var tm time.Time
 	if rfc822 {
-		tm, ok = parseRFC822(raw)
+		tm, ok = dates.ParseRFC822(raw)
 	} else {
-		tm, ok = parseW3CDate(raw)
+		tm, ok = dates.ParseW3C(raw)
 	}
 	if !ok {
 		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))

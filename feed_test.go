@@ -465,7 +465,7 @@ var feedUpdatedCases = []struct {
 	{"fraction and negative offset", "2024-01-15T10:30:00.250-05:00", time.Date(2024, 1, 15, 10, 30, 0, 250e6, time.FixedZone("", -5*3600))},
 	{"minutes only", "2024-01-15T10:30+02:00", time.Date(2024, 1, 15, 10, 30, 0, 0, time.FixedZone("", 2*3600))},
 	// A date without a time is midnight UTC, on every machine (the decision
-	// of dates.go on VALUE-11).
+	// of internal/dates on VALUE-11).
 	{"date", "2024-01-15", time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)},
 	{"month", "2024-01", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
 	{"year", "2024", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},

@@ -93,3 +93,16 @@ func hasHTTPPrefix(line []byte) bool {
 	}
 	return bytes.HasPrefix(rest, []byte("://"))
 }
+
+// equalFoldLetters reports whether s[i:i+len(name)] is name without regard
+// to case. name holds only ASCII letters (a scheme, a change frequency),
+// which is what lets a byte be folded by its 0x20 bit alone. s must hold
+// len(name) bytes from i.
+func equalFoldLetters[T ~string | ~[]byte](s T, i int, name string) bool {
+	for k := range len(name) {
+		if s[i+k]|0x20 != name[k]|0x20 {
+			return false
+		}
+	}
+	return true
+}

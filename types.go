@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/dates"
 )
 
 // URL is a page that a sitemap lists: a <url> of a urlset, an item of an RSS
@@ -69,7 +71,7 @@ func (t *LastModTime) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error
 	if text == "" {
 		return nil
 	}
-	tm, ok := parseW3CDate(text)
+	tm, ok := dates.ParseW3C(text)
 	if !ok {
 		return fmt.Errorf("invalid <%s> value %q", start.Name.Local, text)
 	}

@@ -1,4 +1,4 @@
-package sitemap
+package dates
 
 import (
 	"testing"
@@ -12,13 +12,13 @@ import (
 // with a numeric zone for RFC 822), it must read as the same instant, by
 // the parser itself and by time.Parse.
 
-func FuzzParseW3CDate(f *testing.F) {
+func FuzzParseW3C(f *testing.F) {
 	for _, c := range w3cDateCases {
 		f.Add(c.in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, ok := parseW3CDate(in)
-		checkFuzzedDate(t, in, got, ok, time.RFC3339Nano, parseW3CDate[string], parseW3CDate[[]byte])
+		got, ok := ParseW3C(in)
+		checkFuzzedDate(t, in, got, ok, time.RFC3339Nano, ParseW3C[string], ParseW3C[[]byte])
 	})
 }
 
@@ -27,10 +27,10 @@ func FuzzParseRFC822(f *testing.F) {
 		f.Add(c.in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, ok := parseRFC822(in)
-		checkFuzzedDate(t, in, got, ok, time.RFC1123Z, parseRFC822[string], parseRFC822[[]byte])
+		got, ok := ParseRFC822(in)
+		checkFuzzedDate(t, in, got, ok, time.RFC1123Z, ParseRFC822[string], ParseRFC822[[]byte])
 		if ok && got.Nanosecond() != 0 {
-			t.Errorf("parseRFC822(%q) = %v, with a fraction of a second", in, got)
+			t.Errorf("ParseRFC822(%q) = %v, with a fraction of a second", in, got)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package sitemap
+package dates
 
 import (
 	"math/rand/v2"
@@ -10,7 +10,7 @@ import (
 	_ "time/tzdata" // so that TestDatesAnyLocalZone finds its zones on any machine
 )
 
-// White-box tests of the pure date helpers of dates.go. Every case states
+// White-box tests of the parsers of dates.go and their helpers. Every case states
 // the instant it wants (compared with time.Time.Equal), the offset and the
 // name of the zone the result carries, never a string formatted in the
 // local zone, so the tests say the same on every machine.
@@ -271,10 +271,10 @@ var rfc822DateCases = []dateCase{
 	{name: "full-width digits", in: "Mon, １５ Jan 2024 10:30:00 GMT"},
 }
 
-func TestParseW3CDate(t *testing.T) {
+func TestParseW3C(t *testing.T) {
 	for _, c := range w3cDateCases {
 		t.Run(c.name, func(t *testing.T) {
-			checkDate(t, c, parseW3CDate[string], parseW3CDate[[]byte])
+			checkDate(t, c, ParseW3C[string], ParseW3C[[]byte])
 		})
 	}
 }
@@ -282,7 +282,7 @@ func TestParseW3CDate(t *testing.T) {
 func TestParseRFC822(t *testing.T) {
 	for _, c := range rfc822DateCases {
 		t.Run(c.name, func(t *testing.T) {
-			checkDate(t, c, parseRFC822[string], parseRFC822[[]byte])
+			checkDate(t, c, ParseRFC822[string], ParseRFC822[[]byte])
 		})
 	}
 }
@@ -346,11 +346,11 @@ func TestParseDatesReadWhatTimeWrites(t *testing.T) {
 			w3c = append(w3c, "2006-01-02T15:04:05-07")
 		}
 		for _, layout := range w3c {
-			checkReadBack(t, local, layout, parseW3CDate[string])
+			checkReadBack(t, local, layout, ParseW3C[string])
 		}
 		if u := local.UTC(); inYears(u) { // a value without a zone is UTC
-			checkReadBack(t, u, "2006-01-02T15:04:05.999999999", parseW3CDate[string])
-			checkReadBack(t, u, "2006-01-02", parseW3CDate[string])
+			checkReadBack(t, u, "2006-01-02T15:04:05.999999999", ParseW3C[string])
+			checkReadBack(t, u, "2006-01-02", ParseW3C[string])
 		}
 
 		local = local.Add(-time.Duration(local.Nanosecond()))
@@ -359,10 +359,10 @@ func TestParseDatesReadWhatTimeWrites(t *testing.T) {
 			rfc822 = append(rfc822, "Mon, 02 Jan 06 15:04:05 -0700", time.RFC822Z)
 		}
 		for _, layout := range rfc822 {
-			checkReadBack(t, local, layout, parseRFC822[string])
+			checkReadBack(t, local, layout, ParseRFC822[string])
 		}
 		if n := local.In(named[rng.IntN(len(named))]); inYears(n) {
-			checkReadBack(t, n, time.RFC1123, parseRFC822[string])
+			checkReadBack(t, n, time.RFC1123, ParseRFC822[string])
 		}
 	}
 }
@@ -375,7 +375,7 @@ func inYears(tm time.Time) bool { return 0 <= tm.Year() && tm.Year() <= 9999 }
 // instant and offset tm has, to the precision layout writes (which
 // time.Parse tells). A layout with a zone name writes the seconds, and
 // time.Parse would read its name as +0000 unless it is the local zone's
-// (the reason why parseRFC822 does not use it), so there tm is the answer.
+// (the reason why ParseRFC822 does not use it), so there tm is the answer.
 func checkReadBack(t *testing.T, tm time.Time, layout string, parse func(string) (time.Time, bool)) {
 	t.Helper()
 	in := tm.Format(layout)
@@ -407,11 +407,11 @@ func TestParseDatesDoNotAllocate(t *testing.T) {
 		"2024-01-15T10:30:00+00:00",
 	} {
 		b := []byte(in)
-		if n := testing.AllocsPerRun(100, func() { parseW3CDate(in) }); n != 0 {
-			t.Errorf("parseW3CDate(%q) allocates %v times", in, n)
+		if n := testing.AllocsPerRun(100, func() { ParseW3C(in) }); n != 0 {
+			t.Errorf("ParseW3C(%q) allocates %v times", in, n)
 		}
-		if n := testing.AllocsPerRun(100, func() { parseW3CDate(b) }); n != 0 {
-			t.Errorf("parseW3CDate([]byte(%q)) allocates %v times", in, n)
+		if n := testing.AllocsPerRun(100, func() { ParseW3C(b) }); n != 0 {
+			t.Errorf("ParseW3C([]byte(%q)) allocates %v times", in, n)
 		}
 	}
 	for _, in := range []string{
@@ -422,11 +422,11 @@ func TestParseDatesDoNotAllocate(t *testing.T) {
 		"Mon, 15 Jan 2024 10:30:00 +0530",
 	} {
 		b := []byte(in)
-		if n := testing.AllocsPerRun(100, func() { parseRFC822(in) }); n != 0 {
-			t.Errorf("parseRFC822(%q) allocates %v times", in, n)
+		if n := testing.AllocsPerRun(100, func() { ParseRFC822(in) }); n != 0 {
+			t.Errorf("ParseRFC822(%q) allocates %v times", in, n)
 		}
-		if n := testing.AllocsPerRun(100, func() { parseRFC822(b) }); n != 0 {
-			t.Errorf("parseRFC822([]byte(%q)) allocates %v times", in, n)
+		if n := testing.AllocsPerRun(100, func() { ParseRFC822(b) }); n != 0 {
+			t.Errorf("ParseRFC822([]byte(%q)) allocates %v times", in, n)
 		}
 	}
 }
@@ -447,14 +447,14 @@ func TestDatesAnyLocalZone(t *testing.T) {
 		t.Run(zone, func(t *testing.T) {
 			t.Parallel()
 			cmd := exec.Command(os.Args[0],
-				"-test.run=^(TestParseW3CDate|TestParseRFC822|TestDatesChildZone)$",
+				"-test.run=^(TestParseW3C|TestParseRFC822|TestDatesChildZone)$",
 				"-test.count=1", "-test.v")
 			cmd.Env = append(os.Environ(), "TZ="+zone, childZoneEnv+"=1")
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("date tests with TZ=%s: %v\n%s", zone, err, out)
 			}
-			for _, test := range []string{"TestParseW3CDate", "TestParseRFC822", "TestDatesChildZone"} {
+			for _, test := range []string{"TestParseW3C", "TestParseRFC822", "TestDatesChildZone"} {
 				if !strings.Contains(string(out), "--- PASS: "+test+" ") {
 					t.Errorf("date tests with TZ=%s: %s did not pass:\n%s", zone, test, out)
 				}
@@ -484,7 +484,7 @@ func TestDatesChildZone(t *testing.T) {
 	}
 }
 
-func BenchmarkParseW3CDate(b *testing.B) {
+func BenchmarkParseW3C(b *testing.B) {
 	for _, in := range []string{
 		"2024-01-15",
 		"2024-01-15T10:30:00Z",
@@ -496,7 +496,7 @@ func BenchmarkParseW3CDate(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(s)))
 			for b.Loop() {
-				parseW3CDate(s)
+				ParseW3C(s)
 			}
 		})
 	}
@@ -513,7 +513,7 @@ func BenchmarkParseRFC822(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(s)))
 			for b.Loop() {
-				parseRFC822(s)
+				ParseRFC822(s)
 			}
 		})
 	}

@@ -1,22 +1,32 @@
-package sitemap
+// Package dates reads the two date formats that sitemaps and feeds write:
+// the W3C Datetime profile of ISO 8601 (with RFC 3339 among its forms), and
+// the date-time of RFC 822 as RFC 1123 updates it.
+//
+// Its user is the root package, github.com/gositemap/sitemap, which reads
+// with [ParseW3C] the value of a <lastmod>, an Atom <updated>, a
+// <news:publication_date>, a <video:expiration_date> and a
+// <video:publication_date>, and with [ParseRFC822] the <pubDate> of an RSS
+// item. The package knows the formats only, not where a value comes from
+// or what becomes of one that does not parse: a parser reports a value it
+// cannot read with false, and the caller makes the error it reports.
+//
+// Both parsers run once for every entry of a document, so they scan the
+// bytes by hand: no regexp, no fmt, no time.Parse (whose zone
+// abbreviations depend on the machine's local zone), and no allocation for
+// a valid value. They take a string or a []byte alike, so a caller holding
+// the bytes of a document need not copy them.
+//
+// Every time returned is in time.UTC or in a fixed zone, never in
+// time.Local, so a date reads the same on every machine. The parsers hold
+// no state and are safe for concurrent use.
+package dates
 
 import "time"
 
-// This file reads the dates of the documents: the W3C Datetime of a
-// <lastmod> (and of an Atom <updated>, a <news:publication_date>, a
-// <video:expiration_date> and a <video:publication_date>), and the RFC 822
-// date-time of an RSS <pubDate>. Both parsers run once for every entry of a
-// document, so they scan the bytes by hand: no regexp, no fmt, no time.Parse
-// (whose zone abbreviations depend on the machine's local zone), and no
-// allocation for a valid value.
-//
-// Every time returned is in time.UTC or in a fixed zone, never in
-// time.Local, so a date reads the same on every machine.
-
-// parseW3CDate parses the value of a <lastmod>, an Atom <updated>, a
-// <news:publication_date>, a <video:expiration_date> or a
-// <video:publication_date>: the W3C Datetime profile of ISO 8601 that
-// sitemaps.org names, RFC 3339 among its forms (VALUE-10, FEEDDATE-8):
+// ParseW3C parses s as a date in the W3C Datetime profile of ISO 8601, the
+// form sitemaps.org names for a <lastmod>, RFC 3339 among its forms
+// (VALUE-10, FEEDDATE-8), and returns the zero time and false when s is not
+// one:
 //
 //	YYYY
 //	YYYY-MM
@@ -52,7 +62,7 @@ import "time"
 // A time with Z (or none) is in time.UTC, one with an offset in a
 // time.FixedZone with an empty name and that offset, +00:00 included; a date
 // without a time is midnight UTC.
-func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
+func ParseW3C[T ~string | ~[]byte](s T) (time.Time, bool) {
 	n := len(s)
 	year, ok := dateDigits(s, 0, 4)
 	if !ok {
@@ -125,7 +135,7 @@ func parseW3CDate[T ~string | ~[]byte](s T) (time.Time, bool) {
 }
 
 // w3cZone reads the TZD that starts at s[i] and ends the value: none, Z, or
-// an offset +hh:mm, +hhmm or +hh (or -). See parseW3CDate for why more than
+// an offset +hh:mm, +hhmm or +hh (or -). See ParseW3C for why more than
 // the profile's forms are accepted.
 func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 	n := len(s)
@@ -160,9 +170,9 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 	return offsetZone(s[i] == '-', hh, mm)
 }
 
-// parseRFC822 parses the <pubDate> of an RSS item: a date-time of RFC 822
-// as RFC 1123 updates it, such as "Mon, 15 Jan 2024 10:30:00 GMT"
-// (FEEDDATE-1):
+// ParseRFC822 parses s as a date-time of RFC 822 as RFC 1123 updates it,
+// the form of an RSS <pubDate>, such as "Mon, 15 Jan 2024 10:30:00 GMT"
+// (FEEDDATE-1), and returns the zero time and false when s is not one:
 //
 //	[Ddd,] D[D] Mmm YY[YY] hh:mm[:ss] zone
 //
@@ -184,7 +194,7 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 //     1999 (FEEDDATE-3, FEEDDATE-4): the same pivot as POSIX strptime and
 //     Go's time package, and RFC 2822 asks for 2000 and later below 50.
 //   - hh, mm and ss have two digits each; a second of 60 is rejected, as in
-//     parseW3CDate.
+//     ParseW3C.
 //   - The zone is required. It is a numeric offset +hhmm or -hhmm (hh at
 //     most 23, mm at most 59) or one of the names of FEEDDATE-5, whatever
 //     the machine's local zone is (FEEDDATE-6). Any other name is not
@@ -195,7 +205,7 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 // A time with UT, GMT, UTC or Z is in time.UTC, one with another name in a
 // time.FixedZone of that name ("EST", -5h), one with a numeric offset in a
 // time.FixedZone with an empty name, +0000 included.
-func parseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
+func ParseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
 	n := len(s)
 	i := 0
 	if n > 0 && !isDateDigit(s[0]) {
@@ -406,9 +416,9 @@ func dateNameIndex[T ~string | ~[]byte](s T, i, width int, names string) int {
 }
 
 // equalFoldLetters reports whether s[i:i+len(name)] is name without regard
-// to case. name holds only ASCII letters (a date's month, day or zone, a
-// change frequency), which is what lets a byte be folded by its 0x20 bit
-// alone. s must hold len(name) bytes from i.
+// to case. name holds only ASCII letters (the name of a month, a day or a
+// zone), which is what lets a byte be folded by its 0x20 bit alone. s
+// must hold len(name) bytes from i.
 func equalFoldLetters[T ~string | ~[]byte](s T, i int, name string) bool {
 	for k := range len(name) {
 		if s[i+k]|0x20 != name[k]|0x20 {
