@@ -14,9 +14,6 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// extCorpusDir is the real-world corpus, read-only, beside the repository.
-const extCorpusDir = "../shared/corpus"
-
 // extCorpusRow is one row of MANIFEST.tsv.
 type extCorpusRow struct {
 	file, kind, notes string
@@ -24,10 +21,8 @@ type extCorpusRow struct {
 
 func extReadManifest(t *testing.T) []extCorpusRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(extCorpusDir, "MANIFEST.tsv"))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("corpus not found at %s: it lies beside the repository in CI and on a developer's machine", extCorpusDir)
-	}
+	needCorpus(t)
+	f, err := os.Open(filepath.Join(corpusDir, "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +73,7 @@ type extReference struct {
 
 func extReadReference(t *testing.T, peer, file string) *extReference {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(extCorpusDir, "reference", peer, filepath.Base(file)+".json"))
+	b, err := os.ReadFile(filepath.Join(corpusDir, "reference", peer, filepath.Base(file)+".json"))
 	if err != nil {
 		t.Fatalf("reference of %s by %s: %v", file, peer, err)
 	}
@@ -146,7 +141,7 @@ func TestCorpusExtensions(t *testing.T) { // IMAGE-1, NEWS-1, VIDEO-1, HREFLANG-
 		}
 		seen++
 		t.Run(filepath.Base(row.file), func(t *testing.T) {
-			content, err := os.ReadFile(filepath.Join(extCorpusDir, row.file))
+			content, err := os.ReadFile(filepath.Join(corpusDir, row.file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,8 +40,6 @@ import (
 //     encoding/xml's Unmarshal (a feed) or by splitting lines (a text),
 //     for the locations themselves.
 
-const feedCorpusDir = "../shared/corpus"
-
 // feedCorpusDoc is what a document of the corpus is expected to yield.
 type feedCorpusDoc struct {
 	urls, dated int // URLs in tolerant mode, and how many of them have a LastMod
@@ -122,9 +120,10 @@ type feedCorpusRef struct {
 }
 
 func TestFeedCorpus(t *testing.T) {
-	manifest, err := os.ReadFile(filepath.Join(feedCorpusDir, "MANIFEST.tsv"))
+	needCorpus(t)
+	manifest, err := os.ReadFile(filepath.Join(corpusDir, "MANIFEST.tsv"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	r := csv.NewReader(bytes.NewReader(manifest))
 	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, -1
@@ -147,7 +146,7 @@ func TestFeedCorpus(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s (%s) has no row in feedCorpusTable", file, kind)
 			}
-			raw, err := os.ReadFile(filepath.Join(feedCorpusDir, file))
+			raw, err := os.ReadFile(filepath.Join(corpusDir, file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,7 +250,7 @@ func feedCorpusCheck(t *testing.T, name string, raw []byte, want feedCorpusDoc) 
 func feedCorpusRefs(t *testing.T, name, base string) (locs map[string]bool, agree bool) {
 	var sets []map[string]bool
 	for _, peer := range []string{"scrapy", "sitemapjs"} {
-		b, err := os.ReadFile(filepath.Join(feedCorpusDir, "reference", peer, name+".json"))
+		b, err := os.ReadFile(filepath.Join(corpusDir, "reference", peer, name+".json"))
 		if err != nil {
 			t.Errorf("reference %s: %v", peer, err)
 			return nil, false
