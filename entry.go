@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file is the translate stage: it checks the raw entries a parse stage
@@ -234,7 +236,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		return "", false
 	}
 	written := d.intern(raw)
-	loc, err := normalizeLoc(written, d.base, d.strict)
+	loc, err := urlnorm.Loc(written, d.base, d.strict)
 	if err == nil && d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
 	}
@@ -506,7 +508,7 @@ func (d *doc) sitemapEntry(e *rawEntry) {
 	}
 	// A date that cannot be parsed costs only itself, in both modes.
 	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
-	key := sitemapKey(loc)
+	key := urlnorm.Key(loc)
 	d.sitemaps = append(d.sitemaps, Sitemap{Loc: loc, LastMod: lastmod})
 	d.keys = append(d.keys, key)
 	d.children = append(d.children, child{loc: loc, key: key})
