@@ -428,6 +428,8 @@ var siteTests = []siteTest{
 	{name: "IDN-10 capitals in Punycode", loc: "https://XN--BCHER-KVA.example/page", base: "https://bücher.example/sitemap.xml"},
 	{name: "IDN-10 percent-encoded Unicode", loc: "https://b%C3%BCcher.example/page", base: "https://xn--bcher-kva.example/sitemap.xml"},
 	{name: "IDN-10 other Unicode host", loc: "https://bucher.example/page", base: "https://bücher.example/sitemap.xml", wantErr: `host "bucher.example" does not match host "bücher.example"`},
+	// A loc that does not parse gets net/url's error.
+	{name: "loc does not parse", loc: "https://::/page", base: testSitemap, wantErr: `parse "https://::/page": invalid port "::" after host`},
 	// No sitemap URL at all: an error, no panic.
 	{name: "nil base", loc: "https://example.com/page", wantErr: `protocol "https" does not match protocol ""`},
 }
@@ -438,7 +440,7 @@ func TestSameSite(t *testing.T) {
 			err := SameSite(tt.loc, parseBase(t, tt.base))
 			checkResult(t, "", err, "", tt.wantErr)
 			var se *SiteError
-			if tt.wantErr != "" && !errors.As(err, &se) {
+			if strings.Contains(tt.wantErr, "does not match") && !errors.As(err, &se) {
 				t.Errorf("error %v is no *SiteError", err)
 			}
 		})
@@ -542,6 +544,7 @@ func TestKey(t *testing.T) {
 		{"unparseable", "https://::/s.xml", "https://::/s.xml"},
 		{"relative", "/s.xml", "/s.xml"},
 		{"no host", "https:///s.xml", "https:///s.xml"},
+		{"other scheme, no default port", "ftp://Example.com/s.xml", "ftp://example.com/s.xml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
