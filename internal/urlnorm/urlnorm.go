@@ -463,8 +463,8 @@ func parsesAsWritten(s string) bool {
 //   - with the scheme and the host in lower case, the host in its Punycode
 //     form (a name that is no valid domain name decoded, with its ASCII
 //     letters in lower case), and a default port left out;
-//   - with the path and the query percent-encoded as tolerant mode encodes
-//     them (encodeTail), an escape of an unreserved character (a letter, a
+//   - with the path and the query percent-encoded as [Loc] encodes them in
+//     tolerant mode, an escape of an unreserved character (a letter, a
 //     digit, - . _ ~) decoded, and the hexadecimal digits of every other
 //     escape in upper case, in the user information too;
 //   - with the dot segments of the path removed (RFC 3986 §5.2.4), after
