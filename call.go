@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // call is the state of one Parse call: a snapshot of the configuration, the
@@ -28,7 +30,7 @@ type call struct {
 	wg                     sync.WaitGroup
 
 	mu        sync.Mutex
-	requested map[string]bool // sitemapKey of every sitemap requested
+	requested map[string]bool // urlnorm.Key of every sitemap requested
 
 	// listed counts the documents the call has come to know of and will
 	// read: the one passed to Parse and the sitemaps the documents read so
@@ -209,7 +211,7 @@ func (c *call) runRoot(content *string) error {
 			return verr
 		}
 	}
-	c.requested[sitemapKey(c.root)] = true
+	c.requested[urlnorm.Key(c.root)] = true
 
 	level := 0
 	if robots {
@@ -467,8 +469,8 @@ func (c *call) claim(key string) bool {
 // final URL, or to the document passed to Parse, are read once, as one
 // listed in two spellings is requested once.
 func (c *call) claimRedirect(loc, final string) bool {
-	key := sitemapKey(final)
-	return key == sitemapKey(loc) || c.claim(key)
+	key := urlnorm.Key(final)
+	return key == urlnorm.Key(loc) || c.claim(key)
 }
 
 // The errors of the limits of a call, each recorded once.

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gositemap/sitemap/internal/dates"
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file is the translate stage: it checks the raw entries a parse stage
@@ -62,7 +63,7 @@ type doc struct {
 	// limit of the call as they are listed, and those to follow against
 	// its fetch limit, so that a document naming millions of sitemaps
 	// holds no more than the limits keep (see listSitemap and addChild).
-	sitemapAt map[string]int  // sitemapKey → index in sitemaps
+	sitemapAt map[string]int  // urlnorm.Key → index in sitemaps
 	childKeys map[string]bool // the keys of children
 	nListed   int64           // listing units taken from the call
 	nFresh    int64           // children not requested when listed
@@ -249,7 +250,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		return "", false
 	}
 	written := d.intern(raw)
-	loc, err := normalizeLoc(written, d.base, d.strict)
+	loc, err := urlnorm.Loc(written, d.base, d.strict)
 	if err == nil && d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
 	}
@@ -521,7 +522,7 @@ func (d *doc) sitemapEntry(e *rawEntry) {
 	}
 	// A date that cannot be parsed costs only itself, in both modes.
 	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
-	key := sitemapKey(loc)
+	key := urlnorm.Key(loc)
 	d.listSitemap(loc, key, lastmod)
 	d.addChild(loc, key)
 }

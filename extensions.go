@@ -3,6 +3,8 @@ package sitemap
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file translates the extensions of a <url>: images, news, videos and
@@ -64,10 +66,10 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 	// at most 2,048 characters, counted as written: a character that is
 	// not in ASCII counts once (EXTURL-15, decision).
 	if !d.strict && (v.cut || len(written) > maxURLLength && utf8.RuneCountInString(written) > maxURLLength) {
-		d.invalid(written, errTooLong)
+		d.invalid(written, urlnorm.ErrTooLong)
 		return "", false
 	}
-	out, err := normalizeExtURL(written, d.strict)
+	out, err := urlnorm.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return "", false
@@ -83,7 +85,7 @@ func (d *doc) optionalURL(v *value) string {
 		return ""
 	}
 	written := d.intern(raw)
-	out, err := normalizeExtURL(written, d.strict)
+	out, err := urlnorm.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return written

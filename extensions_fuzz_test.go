@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
+
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // The fuzz target of the XML parse stage for urlsets and their extensions:
@@ -270,7 +272,7 @@ func checkFuzzExtLoc(t *testing.T, loc string, strict bool) {
 		t.Fatalf("Loc %q is no HTTP(S) URL with a host (%v)", loc, err)
 	}
 	if strict {
-		if out, err := normalizeLoc(loc, nil, true); err != nil || out != loc {
+		if out, err := urlnorm.Loc(loc, nil, true); err != nil || out != loc {
 			t.Fatalf("strict mode kept the Loc %q, which it does not accept as written (%q, %v)", loc, out, err)
 		}
 		return
@@ -294,7 +296,7 @@ func checkFuzzExtKey(t *testing.T, field, u string, strict bool) {
 	}
 	checkFuzzExtOptional(t, field, u, strict)
 	if strict {
-		if out, err := normalizeExtURL(u, true); err != nil || out != u {
+		if out, err := urlnorm.Link(u, true); err != nil || out != u {
 			t.Fatalf("strict mode kept %s %q, which it does not accept as written (%q, %v)", field, u, out, err)
 		}
 	}
@@ -307,7 +309,7 @@ func checkFuzzExtOptional(t *testing.T, field, u string, strict bool) {
 	if strict || u == "" {
 		return
 	}
-	if out, err := normalizeExtURL(u, false); err != nil || out != u {
+	if out, err := urlnorm.Link(u, false); err != nil || out != u {
 		t.Fatalf("tolerant mode returned %s %q, which it would return as %q (%v)", field, u, out, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // The sentinels that the error of a limit wraps, so that errors.Is tells
@@ -28,6 +30,10 @@ var (
 	// [S.SetMaxValidationErrors].
 	ErrMaxValidationErrors = errors.New("sitemap: validation error limit reached")
 )
+
+// maxURLLength is the sitemaps.org bound on a location: 2,048 characters.
+// The URL engine applies it, and the texts of its causes quote it.
+const maxURLLength = urlnorm.MaxLength
 
 // limitError is the cause of the error of a limit: its message is its own,
 // and errors.Is finds the sentinel behind it.

@@ -2,7 +2,7 @@ package sitemap_test
 
 // Tolerant and strict mode end to end: every table and example line of the
 // spec's Strict mode and Internationalised host names sections, through
-// Parse. The normaliser's own tests (urlnorm_test.go) go into the detail.
+// Parse. The normaliser's own tests (internal/urlnorm) go into the detail.
 
 import (
 	"errors"
@@ -382,6 +382,32 @@ func TestModesTolerantLinkElements(t *testing.T) {
 		s, err = sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &hreflang)
 		if err != nil || s.GetURLCount() != 1 || len(s.GetURLs()[0].Hreflangs) != 1 {
 			t.Errorf("strict=%v: xhtml:link: %v, %d URLs", strict, err, s.GetURLCount())
+		}
+	}
+}
+
+// TestModesSiteMismatchNamesTheSitemap checks the cause strict mode gives a
+// URL off the site of its sitemap, in the spec's words (STRICT-3, HOST-1,
+// HOST-3, HOST-4, HOST-5, REDIRECT-5, IDN-10). The engine
+// (internal/urlnorm, TestSameSite) decides what differs; the words are the
+// root's. The cases are those of TestSameSite with a base Parse accepts.
+func TestModesSiteMismatchNamesTheSitemap(t *testing.T) {
+	cases := []struct{ loc, base, cause string }{
+		{"https://www.example.com/page", "https://example.com/sitemap.xml", `host "www.example.com" does not match sitemap host "example.com"`},
+		{"https://example.org/page", "https://example.com/sitemap.xml", `host "example.org" does not match sitemap host "example.com"`},
+		{"https://example.com:8443/page", "https://example.com/sitemap.xml", `host "example.com:8443" does not match sitemap host "example.com"`},
+		{"https://example.com:80/page", "https://example.com/sitemap.xml", `host "example.com:80" does not match sitemap host "example.com"`},
+		{"https://Example.com:8443/page", "https://EXAMPLE.com/sitemap.xml", `host "Example.com:8443" does not match sitemap host "EXAMPLE.com"`},
+		{"http://example.com/page", "https://example.com/sitemap.xml", `protocol "http" does not match sitemap protocol "https"`},
+		{"https://example.com/page", "http://example.com/sitemap.xml", `protocol "https" does not match sitemap protocol "http"`},
+		{"http://example.com/page", "https://www.example.com/sitemap.xml", `protocol "http" does not match sitemap protocol "https"`},
+		{"https://bucher.example/page", "https://xn--bcher-kva.example/sitemap.xml", `host "bucher.example" does not match sitemap host "xn--bcher-kva.example"`},
+	}
+	for _, tc := range cases {
+		locs, errs := mParse(t, true, tc.base, mURLSet(tc.loc))
+		want := fmt.Sprintf("validate %q: strict mode: %s", tc.loc, tc.cause)
+		if len(locs) != 0 || len(errs) != 1 || errs[0] != want {
+			t.Errorf("%s in %s: URLs %q, errors %q; want the error %s", tc.loc, tc.base, locs, errs, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package sitemap
+package urlnorm
 
 import (
 	"net/url"
@@ -7,15 +7,15 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzNormalizeLoc checks the properties of normalizeLoc on any location
+// FuzzLoc checks the properties of Loc on any location
 // and any base (LOC-9, TOLERANT-6, STRICT-16): a URL that tolerant mode
 // returns is an absolute HTTP or HTTPS URL that names a host, parses, is
-// ASCII, holds nothing tolerant mode encodes and at most maxURLLength
+// ASCII, holds nothing tolerant mode encodes and at most MaxLength
 // characters, and comes back unchanged from tolerant mode, from
-// normalizeExtURL and, where its query holds none of the characters strict
+// Link and, where its query holds none of the characters strict
 // mode rejects, from strict mode. Strict mode returns the location as
 // written or rejects it. Neither panics.
-func FuzzNormalizeLoc(f *testing.F) {
+func FuzzLoc(f *testing.F) {
 	for _, tt := range locTests {
 		f.Add(tt.raw, tt.base)
 	}
@@ -28,58 +28,58 @@ func FuzzNormalizeLoc(f *testing.F) {
 			base = nil
 		}
 
-		if out, err := normalizeLoc(raw, base, true); err == nil {
+		if out, err := Loc(raw, base, true); err == nil {
 			checkStrictOutput(t, raw, out)
-			if err := checkSameSite(out, base); err == nil && base == nil {
-				t.Errorf("checkSameSite(%q, nil) = nil", out)
+			if err := SameSite(out, base); err == nil && base == nil {
+				t.Errorf("SameSite(%q, nil) = nil", out)
 			}
 			if u, _ := url.Parse(out); u != nil {
-				if err := checkSameSite(out, u); err != nil {
-					t.Errorf("checkSameSite(%q, itself) = %v", out, err)
+				if err := SameSite(out, u); err != nil {
+					t.Errorf("SameSite(%q, itself) = %v", out, err)
 				}
 			}
-			key := sitemapKey(out)
-			if again := sitemapKey(key); again != key {
-				t.Errorf("sitemapKey(%q) = %q, then %q", out, key, again)
+			key := Key(out)
+			if again := Key(key); again != key {
+				t.Errorf("Key(%q) = %q, then %q", out, key, again)
 			}
 		}
 
-		out, err := normalizeLoc(raw, base, false)
+		out, err := Loc(raw, base, false)
 		if err != nil {
 			return
 		}
 		checkTolerantOutput(t, out)
-		if again, err := normalizeLoc(out, base, false); err != nil || again != out {
-			t.Errorf("normalizeLoc(%q) = %q, then %q, %v", raw, out, again, err)
+		if again, err := Loc(out, base, false); err != nil || again != out {
+			t.Errorf("Loc(%q) = %q, then %q, %v", raw, out, again, err)
 		}
-		if again, err := normalizeLoc(out, nil, false); err != nil || again != out {
-			t.Errorf("normalizeLoc(%q, nil base) = %q, %v; want it unchanged", out, again, err)
+		if again, err := Loc(out, nil, false); err != nil || again != out {
+			t.Errorf("Loc(%q, nil base) = %q, %v; want it unchanged", out, again, err)
 		}
-		if ext, err := normalizeExtURL(out, false); err != nil || ext != out {
-			t.Errorf("normalizeExtURL(%q) = %q, %v; want it unchanged", out, ext, err)
+		if ext, err := Link(out, false); err != nil || ext != out {
+			t.Errorf("Link(%q) = %q, %v; want it unchanged", out, ext, err)
 		}
 		u, _ := url.Parse(out)
 		if !strings.ContainsAny(out, "\"<>\\^`{|}") {
-			if strict, err := normalizeLoc(out, base, true); err != nil || strict != out {
-				t.Errorf("strict normalizeLoc(%q) = %q, %v; want it unchanged", out, strict, err)
+			if strict, err := Loc(out, base, true); err != nil || strict != out {
+				t.Errorf("strict Loc(%q) = %q, %v; want it unchanged", out, strict, err)
 			}
 		}
-		if err := checkSameSite(out, u); err != nil {
-			t.Errorf("checkSameSite(%q, itself) = %v", out, err)
+		if err := SameSite(out, u); err != nil {
+			t.Errorf("SameSite(%q, itself) = %v", out, err)
 		}
-		key := sitemapKey(out)
-		if again := sitemapKey(key); again != key {
-			t.Errorf("sitemapKey(%q) = %q, then %q", out, key, again)
+		key := Key(out)
+		if again := Key(key); again != key {
+			t.Errorf("Key(%q) = %q, then %q", out, key, again)
 		}
 	})
 }
 
-// FuzzNormalizeExtURL checks normalizeExtURL on any URL of an extension
+// FuzzLink checks Link on any URL of an extension
 // (EXTURL-8 to EXTURL-14): tolerant mode never fails, returns an encoded
 // URL with the properties of a tolerant location or the URL as written,
 // and returns what it returned unchanged; strict mode returns the URL as
-// written or rejects it, as normalizeLoc does in strict mode.
-func FuzzNormalizeExtURL(f *testing.F) {
+// written or rejects it, as Loc does in strict mode.
+func FuzzLink(f *testing.F) {
 	for _, tt := range extTests {
 		f.Add(tt.raw)
 	}
@@ -87,29 +87,29 @@ func FuzzNormalizeExtURL(f *testing.F) {
 		f.Add(tt.raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		out, err := normalizeExtURL(raw, false)
+		out, err := Link(raw, false)
 		if err != nil {
-			t.Fatalf("tolerant normalizeExtURL(%q): %v", raw, err)
+			t.Fatalf("tolerant Link(%q): %v", raw, err)
 		}
 		if out != strings.TrimSpace(raw) {
 			checkTolerantOutput(t, out)
 			// A URL net/url cannot parse as written is not repaired
 			// (EXTURL-12; issue 13, item 13).
 			if _, err := url.Parse(strings.TrimSpace(raw)); err != nil {
-				t.Errorf("normalizeExtURL(%q) = %q, but it does not parse: %v", raw, out, err)
+				t.Errorf("Link(%q) = %q, but it does not parse: %v", raw, out, err)
 			}
-			if loc, err := normalizeLoc(raw, nil, false); err != nil || loc != out {
-				t.Errorf("normalizeExtURL(%q) = %q, normalizeLoc = %q, %v", raw, out, loc, err)
+			if loc, err := Loc(raw, nil, false); err != nil || loc != out {
+				t.Errorf("Link(%q) = %q, Loc = %q, %v", raw, out, loc, err)
 			}
 		}
-		if again, err := normalizeExtURL(out, false); err != nil || again != out {
-			t.Errorf("normalizeExtURL(%q) = %q, then %q, %v", raw, out, again, err)
+		if again, err := Link(out, false); err != nil || again != out {
+			t.Errorf("Link(%q) = %q, then %q, %v", raw, out, again, err)
 		}
 
-		strict, err := normalizeExtURL(raw, true)
-		loc, locErr := normalizeLoc(raw, nil, true)
+		strict, err := Link(raw, true)
+		loc, locErr := Loc(raw, nil, true)
 		if strict != loc || (err == nil) != (locErr == nil) || err != nil && err.Error() != locErr.Error() {
-			t.Errorf("strict normalizeExtURL(%q) = %q, %v; normalizeLoc = %q, %v", raw, strict, err, loc, locErr)
+			t.Errorf("strict Link(%q) = %q, %v; Loc = %q, %v", raw, strict, err, loc, locErr)
 		}
 		if err == nil {
 			checkStrictOutput(t, raw, strict)
@@ -132,7 +132,7 @@ func checkStrictOutput(t *testing.T, raw, out string) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
 		t.Errorf("strict mode accepted %q: scheme %q, host %q", out, u.Scheme, u.Hostname())
 	}
-	if utf8.RuneCountInString(out) > maxURLLength {
+	if utf8.RuneCountInString(out) > MaxLength {
 		t.Errorf("strict mode accepted %d characters", utf8.RuneCountInString(out))
 	}
 	for i := 0; i < len(out); i++ {
@@ -146,7 +146,7 @@ func checkStrictOutput(t *testing.T, raw, out string) {
 // TOLERANT-6): absolute HTTP or HTTPS with a host, parses, ASCII without
 // space or control character, every % the beginning of an escape, none of
 // the characters " < > \ ^ ` { | } in the path or the fragment, at most
-// maxURLLength characters.
+// MaxLength characters.
 func checkTolerantOutput(t *testing.T, out string) {
 	t.Helper()
 	u, err := url.Parse(out)
@@ -156,7 +156,7 @@ func checkTolerantOutput(t *testing.T, out string) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
 		t.Errorf("tolerant mode returned %q: scheme %q, host %q", out, u.Scheme, u.Hostname())
 	}
-	if len(out) > maxURLLength {
+	if len(out) > MaxLength {
 		t.Errorf("tolerant mode returned %d characters", len(out))
 	}
 	if !strings.HasPrefix(out, u.Scheme+":") {
@@ -183,26 +183,26 @@ func checkTolerantOutput(t *testing.T, out string) {
 	}
 }
 
-// FuzzSitemapKeySpellings checks that sitemapKey gives one key to the
+// FuzzKeySpellings checks that Key gives one key to the
 // spellings of one sitemap (issue 13, item 11; GETSITEMAPS-10): from a
 // location tolerant mode returns, it writes others that RFC 3986 §6.2.2
 // takes for the same (scheme and host in capitals, the default port, an
 // unreserved character escaped in either case, dot segments, a fragment),
 // and wants the key of each to be the key of the location, which is its
 // own key.
-func FuzzSitemapKeySpellings(f *testing.F) {
+func FuzzKeySpellings(f *testing.F) {
 	f.Add("example.com", "/a/b/sitemap.xml", "q=1", uint16(0))
 	f.Add("Bücher.example", "/./s.xml", "", uint16(0xFFFF))
 	f.Add("[::1]", "", "a=%7e&b=c", uint16(0x5A5A))
 	f.Add("example.com", "/a%2Fb/%c3%a9/..", "x=../y", uint16(7))
 	f.Fuzz(func(t *testing.T, host, path, query string, seed uint16) {
-		loc, err := normalizeLoc("https://"+host+path+"?"+query, nil, false)
+		loc, err := Loc("https://"+host+path+"?"+query, nil, false)
 		if err != nil {
 			return
 		}
-		key := sitemapKey(loc)
-		if again := sitemapKey(key); again != key {
-			t.Fatalf("sitemapKey(%q) = %q, then %q", loc, key, again)
+		key := Key(loc)
+		if again := Key(key); again != key {
+			t.Fatalf("Key(%q) = %q, then %q", loc, key, again)
 		}
 		u, err := url.Parse(loc)
 		if err != nil || u.User != nil || strings.Contains(loc, "#") {
@@ -257,8 +257,8 @@ func FuzzSitemapKeySpellings(f *testing.F) {
 			tail += "#frag"
 		}
 		spelling := scheme + "://" + hostPort + tail
-		if got := sitemapKey(spelling); got != key {
-			t.Errorf("sitemapKey(%q) = %q, want the key of %q, %q", spelling, got, loc, key)
+		if got := Key(spelling); got != key {
+			t.Errorf("Key(%q) = %q, want the key of %q, %q", spelling, got, loc, key)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package sitemap
+package urlnorm
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// White-box tests of the pure URL helpers of urlnorm.go. The causes are
-// compared by their text where the spec fixes it; the engine wraps them as
+// White-box tests of the engine. The causes are compared by their text
+// where the spec fixes it; the sitemap package wraps them as
 // validate "URL": cause.
 
 const testSitemap = "https://example.com/sitemap.xml"
@@ -31,7 +31,7 @@ type locTest struct {
 	wantErr string
 }
 
-// locTests are the cases of normalizeLoc; FuzzNormalizeLoc is seeded with
+// locTests are the cases of Loc; FuzzLoc is seeded with
 // them.
 var locTests = []locTest{
 	// TOLERANT-2, -3, -4: spaces and characters not in ASCII are encoded,
@@ -192,7 +192,7 @@ var locTests = []locTest{
 	// urlOfLength counts bytes, and "é" is one character of two bytes.
 	{name: "STRICT-17 2048 characters, one not in ASCII", raw: urlOfLength(2049, "é"), strict: true, base: testSitemap, want: urlOfLength(2049, "é")},
 	{name: "STRICT-17 2049 characters, one not in ASCII", raw: urlOfLength(2050, "é"), strict: true, base: testSitemap, wantErr: "strict mode: URL is longer than 2,048 characters"},
-	// Found by FuzzNormalizeLoc: bytes that continue no UTF-8 sequence were
+	// Found by FuzzLoc: bytes that continue no UTF-8 sequence were
 	// not counted, so 2,049 characters passed.
 	{name: "STRICT-17 fuzz: stray UTF-8 continuation bytes count", raw: "https://example.com/" + strings.Repeat("a", 906) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118), strict: true, base: testSitemap, wantErr: "strict mode: URL is longer than 2,048 characters"},
 	{name: "STRICT-17 stray UTF-8 continuation bytes, 2048", raw: "https://example.com/" + strings.Repeat("a", 905) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118), strict: true, base: testSitemap, want: "https://example.com/" + strings.Repeat("a", 905) + "\xa3\xa3\xa3\xa3\xa3" + strings.Repeat("a", 1118)},
@@ -211,27 +211,27 @@ func parseBase(t testing.TB, base string) *url.URL {
 	return u
 }
 
-func TestNormalizeLoc(t *testing.T) {
+func TestLoc(t *testing.T) {
 	for _, tt := range locTests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := normalizeLoc(tt.raw, parseBase(t, tt.base), tt.strict)
+			got, err := Loc(tt.raw, parseBase(t, tt.base), tt.strict)
 			checkResult(t, got, err, tt.want, tt.wantErr)
 		})
 	}
 }
 
-// TestNormalizeLocIsIdempotent: what tolerant mode returns, it returns
-// unchanged, whatever the base; FuzzNormalizeLoc checks the same on any
+// TestLocIsIdempotent: what tolerant mode returns, it returns
+// unchanged, whatever the base; FuzzLoc checks the same on any
 // input.
-func TestNormalizeLocIsIdempotent(t *testing.T) {
+func TestLocIsIdempotent(t *testing.T) {
 	for _, tt := range locTests {
 		if tt.strict || tt.wantErr != "" {
 			continue
 		}
 		for _, base := range []string{tt.base, "", "https://other.example/dir/sitemap.xml"} {
-			got, err := normalizeLoc(tt.want, parseBase(t, base), false)
+			got, err := Loc(tt.want, parseBase(t, base), false)
 			if err != nil || got != tt.want {
-				t.Errorf("%s: normalizeLoc(%q, %q) = %q, %v", tt.name, short(tt.want), base, short(got), err)
+				t.Errorf("%s: Loc(%q, %q) = %q, %v", tt.name, short(tt.want), base, short(got), err)
 			}
 		}
 	}
@@ -264,24 +264,24 @@ func short(s string) string {
 	return fmt.Sprintf("%s...%s (%d bytes)", s[:60], s[len(s)-60:], len(s))
 }
 
-// TestNormalizeLocStrictLengthCountsCharacters pins STRICT-17 as decided:
+// TestLocStrictLengthCountsCharacters pins STRICT-17 as decided:
 // a character that is not in ASCII counts once.
-func TestNormalizeLocStrictLengthCountsCharacters(t *testing.T) {
+func TestLocStrictLengthCountsCharacters(t *testing.T) {
 	const prefix = "https://example.com/"
-	at := prefix + strings.Repeat("é", maxURLLength-len(prefix))
-	if _, err := normalizeLoc(at, nil, true); err != nil {
+	at := prefix + strings.Repeat("é", MaxLength-len(prefix))
+	if _, err := Loc(at, nil, true); err != nil {
 		t.Errorf("2,048 characters: %v", err)
 	}
-	if _, err := normalizeLoc(at+"é", nil, true); err == nil || err.Error() != "strict mode: URL is longer than 2,048 characters" {
+	if _, err := Loc(at+"é", nil, true); err == nil || err.Error() != "strict mode: URL is longer than 2,048 characters" {
 		t.Errorf("2,049 characters: error %v", err)
 	}
 }
 
-// TestNormalizeLocForbiddenCharacters goes through each character of
+// TestLocForbiddenCharacters goes through each character of
 // STRICT-5 in every part of a URL: strict mode names its escape
 // (STRICT-14), tolerant mode encodes it in the path and the fragment and
 // keeps it in the query (TOLERANT-5).
-func TestNormalizeLocForbiddenCharacters(t *testing.T) {
+func TestLocForbiddenCharacters(t *testing.T) {
 	escapes := []struct{ c, esc string }{
 		{`"`, "%22"}, {"<", "%3C"}, {">", "%3E"}, {`\`, "%5C"}, {"^", "%5E"},
 		{"`", "%60"}, {"{", "%7B"}, {"|", "%7C"}, {"}", "%7D"},
@@ -290,25 +290,25 @@ func TestNormalizeLocForbiddenCharacters(t *testing.T) {
 		t.Run(e.esc, func(t *testing.T) {
 			raw := "https://example.com/a" + e.c + "b?c" + e.c + "d#e" + e.c + "f"
 			want := "https://example.com/a" + e.esc + "b?c" + e.c + "d#e" + e.esc + "f"
-			got, err := normalizeLoc(raw, nil, false)
+			got, err := Loc(raw, nil, false)
 			checkResult(t, got, err, want, "")
 
 			wantErr := "strict mode: URL contains the character '" + e.c + "', which it has to give as \"" + e.esc + "\""
 			for _, part := range []string{"/a" + e.c, "/?a" + e.c, "/#a" + e.c} {
-				got, err := normalizeLoc("https://example.com"+part, nil, true)
+				got, err := Loc("https://example.com"+part, nil, true)
 				checkResult(t, got, err, "", wantErr)
 			}
 			// Given percent-encoded, it is accepted as written.
 			ok := "https://example.com/a" + e.esc + "?b" + e.esc + "#c" + e.esc
-			got, err = normalizeLoc(ok, nil, true)
+			got, err = Loc(ok, nil, true)
 			checkResult(t, got, err, ok, "")
 		})
 	}
 }
 
-// TestNormalizeLocErrorsAreValues checks that the causes can be told apart
+// TestLocErrorsAreValues checks that the causes can be told apart
 // with errors.Is, the strict ones as the tolerant ones.
-func TestNormalizeLocErrorsAreValues(t *testing.T) {
+func TestLocErrorsAreValues(t *testing.T) {
 	tests := []struct {
 		raw    string
 		strict bool
@@ -318,8 +318,8 @@ func TestNormalizeLocErrorsAreValues(t *testing.T) {
 		{"https:///page", true, errMissingHost},
 		{"ftp://example.com/", false, errUnsupportedScheme},
 		{"ftp://example.com/", true, errUnsupportedScheme},
-		{urlOfLength(2049, ""), false, errTooLong},
-		{urlOfLength(2049, ""), true, errTooLong},
+		{urlOfLength(2049, ""), false, ErrTooLong},
+		{urlOfLength(2049, ""), true, ErrTooLong},
 		{"/page", true, errNotAbsolute},
 		{"https://example.com/a b", true, errSpace},
 		{"https://example.com/a\tb", true, errControl},
@@ -327,9 +327,9 @@ func TestNormalizeLocErrorsAreValues(t *testing.T) {
 		{"", false, errEmptyURL},
 	}
 	for _, tt := range tests {
-		_, err := normalizeLoc(tt.raw, parseBase(t, testSitemap), tt.strict)
+		_, err := Loc(tt.raw, parseBase(t, testSitemap), tt.strict)
 		if !errors.Is(err, tt.want) {
-			t.Errorf("normalizeLoc(%q, strict %v) = %v, want errors.Is %v", tt.raw, tt.strict, err, tt.want)
+			t.Errorf("Loc(%q, strict %v) = %v, want errors.Is %v", tt.raw, tt.strict, err, tt.want)
 		}
 	}
 }
@@ -351,29 +351,29 @@ func cjkLabels(n, size int) string {
 	return b.String()
 }
 
-// TestNormalizeLocLongIDNHost: a host name over the bounds of DNS is no
+// TestLocLongIDNHost: a host name over the bounds of DNS is no
 // valid domain name (IDN-9), and is not handed to the Punycode encoder,
 // which takes quadratic time. A host of a million characters is rejected
 // at once, as too long in the form net/url writes it.
-func TestNormalizeLocLongIDNHost(t *testing.T) {
+func TestLocLongIDNHost(t *testing.T) {
 	label63, label64 := strings.Repeat("ü", 63), strings.Repeat("ü", 64)
-	got, err := normalizeLoc("https://"+label63+".example/", nil, false)
+	got, err := Loc("https://"+label63+".example/", nil, false)
 	if err != nil || !strings.HasPrefix(got, "https://xn--") {
 		t.Errorf("label of 63 characters: %q, %v; want Punycode", got, err)
 	}
-	got, err = normalizeLoc("https://"+label64+".example/", nil, false)
+	got, err = Loc("https://"+label64+".example/", nil, false)
 	checkResult(t, got, err, "https://"+strings.Repeat("%C3%BC", 64)+".example/", "")
 	// Labels end at what IDNA maps to a full stop as well.
-	got, err = normalizeLoc("https://"+label63+"\u3002"+label63+"/", nil, false)
+	got, err = Loc("https://"+label63+"\u3002"+label63+"/", nil, false)
 	if err != nil || !strings.HasPrefix(got, "https://xn--") {
 		t.Errorf("labels of 63 characters after U+3002: %q, %v; want Punycode", got, err)
 	}
 	name253 := strings.Repeat(strings.Repeat("ü", 62)+".", 4) + "a"
-	got, err = normalizeLoc("https://"+name253+"/", nil, false)
+	got, err = Loc("https://"+name253+"/", nil, false)
 	if err != nil || !strings.HasPrefix(got, "https://xn--") {
 		t.Errorf("name of 253 characters: %q, %v; want Punycode", got, err)
 	}
-	got, err = normalizeLoc("https://"+name253+"a/", nil, false)
+	got, err = Loc("https://"+name253+"a/", nil, false)
 	if err != nil || !strings.HasPrefix(got, "https://%C3%BC") {
 		t.Errorf("name of 254 characters: %q, %v; want percent-encoded", got, err)
 	}
@@ -381,16 +381,16 @@ func TestNormalizeLocLongIDNHost(t *testing.T) {
 	raw := "https://" + cjkLabels(1, 1<<20) + ".example/page"
 	done := make(chan error, 1)
 	go func() {
-		_, err := normalizeLoc(raw, nil, false)
+		_, err := Loc(raw, nil, false)
 		done <- err
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, errTooLong) {
-			t.Errorf("error %v, want %v", err, errTooLong)
+		if !errors.Is(err, ErrTooLong) {
+			t.Errorf("error %v, want %v", err, ErrTooLong)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("normalizeLoc did not return within 10 s")
+		t.Fatal("Loc did not return within 10 s")
 	}
 }
 
@@ -410,33 +410,39 @@ var siteTests = []siteTest{
 	{name: "HOST-1 http default port", loc: "http://example.com:80/page", base: "http://example.com/sitemap.xml"},
 	{name: "HOST-1 same other port", loc: "https://example.com:8443/page", base: "https://example.com:8443/sitemap.xml"},
 	// HOST-3, HOST-4: another host, a subdomain, another port.
-	{name: "HOST-3 subdomain", loc: "https://www.example.com/page", base: testSitemap, wantErr: `strict mode: host "www.example.com" does not match sitemap host "example.com"`},
-	{name: "HOST-3 other host", loc: "https://example.org/page", base: testSitemap, wantErr: `strict mode: host "example.org" does not match sitemap host "example.com"`},
-	{name: "HOST-4 other port", loc: "https://example.com:8443/page", base: testSitemap, wantErr: `strict mode: host "example.com:8443" does not match sitemap host "example.com"`},
-	{name: "HOST-1 port of the other protocol", loc: "https://example.com:80/page", base: testSitemap, wantErr: `strict mode: host "example.com:80" does not match sitemap host "example.com"`},
-	{name: "HOST-4 hosts as written", loc: "https://Example.com:8443/page", base: "https://EXAMPLE.com/sitemap.xml", wantErr: `strict mode: host "Example.com:8443" does not match sitemap host "EXAMPLE.com"`},
+	{name: "HOST-3 subdomain", loc: "https://www.example.com/page", base: testSitemap, wantErr: `host "www.example.com" does not match host "example.com"`},
+	{name: "HOST-3 other host", loc: "https://example.org/page", base: testSitemap, wantErr: `host "example.org" does not match host "example.com"`},
+	{name: "HOST-4 other port", loc: "https://example.com:8443/page", base: testSitemap, wantErr: `host "example.com:8443" does not match host "example.com"`},
+	{name: "HOST-1 port of the other protocol", loc: "https://example.com:80/page", base: testSitemap, wantErr: `host "example.com:80" does not match host "example.com"`},
+	{name: "HOST-4 hosts as written", loc: "https://Example.com:8443/page", base: "https://EXAMPLE.com/sitemap.xml", wantErr: `host "Example.com:8443" does not match host "EXAMPLE.com"`},
 	// HOST-5: the protocol.
-	{name: "HOST-5 http in https", loc: "http://example.com/page", base: testSitemap, wantErr: `strict mode: protocol "http" does not match sitemap protocol "https"`},
-	{name: "HOST-5 https in http", loc: "https://example.com/page", base: "http://example.com/sitemap.xml", wantErr: `strict mode: protocol "https" does not match sitemap protocol "http"`},
+	{name: "HOST-5 http in https", loc: "http://example.com/page", base: testSitemap, wantErr: `protocol "http" does not match protocol "https"`},
+	{name: "HOST-5 https in http", loc: "https://example.com/page", base: "http://example.com/sitemap.xml", wantErr: `protocol "https" does not match protocol "http"`},
 	// REDIRECT-3, REDIRECT-5: the host of the final URL.
 	{name: "REDIRECT-5 host of the final URL", loc: "https://www.example.com/page", base: "https://www.example.com/sitemap.xml"},
-	{name: "REDIRECT-5 host of the requested URL", loc: "http://example.com/page", base: "https://www.example.com/sitemap.xml", wantErr: `strict mode: protocol "http" does not match sitemap protocol "https"`},
+	{name: "REDIRECT-5 host of the requested URL", loc: "http://example.com/page", base: "https://www.example.com/sitemap.xml", wantErr: `protocol "http" does not match protocol "https"`},
 	// IDN-10: both forms of an internationalised name are one host.
 	{name: "IDN-10 Punycode in a sitemap on the Unicode host", loc: "https://xn--bcher-kva.example/page", base: "https://bücher.example/sitemap.xml"},
 	{name: "IDN-10 Unicode in a sitemap on the Punycode host", loc: "https://bücher.example/page", base: "https://xn--bcher-kva.example/sitemap.xml"},
 	{name: "IDN-10 capitals in Unicode", loc: "https://BÜCHER.example/page", base: "https://bücher.example/sitemap.xml"},
 	{name: "IDN-10 capitals in Punycode", loc: "https://XN--BCHER-KVA.example/page", base: "https://bücher.example/sitemap.xml"},
 	{name: "IDN-10 percent-encoded Unicode", loc: "https://b%C3%BCcher.example/page", base: "https://xn--bcher-kva.example/sitemap.xml"},
-	{name: "IDN-10 other Unicode host", loc: "https://bucher.example/page", base: "https://bücher.example/sitemap.xml", wantErr: `strict mode: host "bucher.example" does not match sitemap host "bücher.example"`},
+	{name: "IDN-10 other Unicode host", loc: "https://bucher.example/page", base: "https://bücher.example/sitemap.xml", wantErr: `host "bucher.example" does not match host "bücher.example"`},
+	// A loc that does not parse gets net/url's error.
+	{name: "loc does not parse", loc: "https://::/page", base: testSitemap, wantErr: `parse "https://::/page": invalid port "::" after host`},
 	// No sitemap URL at all: an error, no panic.
-	{name: "nil base", loc: "https://example.com/page", wantErr: `strict mode: protocol "https" does not match sitemap protocol ""`},
+	{name: "nil base", loc: "https://example.com/page", wantErr: `protocol "https" does not match protocol ""`},
 }
 
-func TestCheckSameSite(t *testing.T) {
+func TestSameSite(t *testing.T) {
 	for _, tt := range siteTests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkSameSite(tt.loc, parseBase(t, tt.base))
+			err := SameSite(tt.loc, parseBase(t, tt.base))
 			checkResult(t, "", err, "", tt.wantErr)
+			var se *SiteError
+			if strings.Contains(tt.wantErr, "does not match") && !errors.As(err, &se) {
+				t.Errorf("error %v is no *SiteError", err)
+			}
 		})
 	}
 }
@@ -487,16 +493,16 @@ var extTests = []extTest{
 	{name: "strict empty", raw: "", strict: true, wantErr: "URL is empty"},
 }
 
-func TestNormalizeExtURL(t *testing.T) {
+func TestLink(t *testing.T) {
 	for _, tt := range extTests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := normalizeExtURL(tt.raw, tt.strict)
+			got, err := Link(tt.raw, tt.strict)
 			checkResult(t, got, err, tt.want, tt.wantErr)
 		})
 	}
 }
 
-func TestSitemapKey(t *testing.T) {
+func TestKey(t *testing.T) {
 	tests := []struct {
 		name, loc, want string
 	}{
@@ -513,7 +519,7 @@ func TestSitemapKey(t *testing.T) {
 		{"IPv6", "https://[FE80::1]:443/s.xml", "https://[fe80::1]/s.xml"},
 		{"no valid domain name", "https://BÜCHER_x.example/s.xml", "https://bÜcher_x.example/s.xml"},
 		{"no valid domain name, percent-encoded", "https://B%C3%9CCHER_x.example/s.xml", "https://bÜcher_x.example/s.xml"},
-		// Found by FuzzNormalizeLoc: U+04C0 is no valid domain name, its
+		// Found by FuzzLoc: U+04C0 is no valid domain name, its
 		// lower case U+04CF is, so lower-casing it made the key of the key
 		// another one.
 		{"fuzz: no valid domain name, valid in lower case", "http://Ӏ", "http://Ӏ/"},
@@ -538,28 +544,29 @@ func TestSitemapKey(t *testing.T) {
 		{"unparseable", "https://::/s.xml", "https://::/s.xml"},
 		{"relative", "/s.xml", "/s.xml"},
 		{"no host", "https:///s.xml", "https:///s.xml"},
+		{"other scheme, no default port", "ftp://Example.com/s.xml", "ftp://example.com/s.xml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sitemapKey(tt.loc); got != tt.want {
-				t.Errorf("sitemapKey(%q) = %q, want %q", tt.loc, got, tt.want)
+			if got := Key(tt.loc); got != tt.want {
+				t.Errorf("Key(%q) = %q, want %q", tt.loc, got, tt.want)
 			}
 		})
 	}
 }
 
-// TestSitemapKeyOfNormalizedLocs: the tolerant form of a sitemap and the
+// TestKeyOfNormalizedLocs: the tolerant form of a sitemap and the
 // forms it is written in share one key (IDN-7).
-func TestSitemapKeyOfNormalizedLocs(t *testing.T) {
+func TestKeyOfNormalizedLocs(t *testing.T) {
 	base := parseBase(t, testSitemap)
 	var keys []string
 	for _, raw := range []string{"https://bücher.example/s.xml", "//xn--bcher-kva.example/s.xml", "https://XN--BCHER-KVA.example:443/s.xml"} {
 		for _, strict := range []bool{false, true} {
-			loc, err := normalizeLoc(raw, base, strict)
+			loc, err := Loc(raw, base, strict)
 			if err != nil {
 				continue // strict mode rejects the scheme-relative one
 			}
-			keys = append(keys, sitemapKey(loc))
+			keys = append(keys, Key(loc))
 		}
 	}
 	for _, k := range keys {
@@ -569,24 +576,24 @@ func TestSitemapKeyOfNormalizedLocs(t *testing.T) {
 	}
 }
 
-func TestNormalizeLocDoesNotAllocateForPlainURL(t *testing.T) {
+func TestLocDoesNotAllocateForPlainURL(t *testing.T) {
 	base := parseBase(t, testSitemap)
 	const plain = "https://example.com/products/item-12345?color=red#details"
 	// One allocation, the url.URL of the one url.Parse, and none for the
 	// result, which is the input.
 	if n := testing.AllocsPerRun(100, func() {
-		if got, _ := normalizeLoc(plain, base, false); got != plain {
+		if got, _ := Loc(plain, base, false); got != plain {
 			t.Fatal(got)
 		}
 	}); n > 1 {
 		t.Errorf("tolerant: %v allocations, want at most 1", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _, _ = normalizeLoc(plain, base, true) }); n > 1 {
+	if n := testing.AllocsPerRun(100, func() { _, _ = Loc(plain, base, true) }); n > 1 {
 		t.Errorf("strict: %v allocations, want at most 1", n)
 	}
 }
 
-func BenchmarkNormalizeLoc(b *testing.B) {
+func BenchmarkLoc(b *testing.B) {
 	base, err := url.Parse(testSitemap)
 	if err != nil {
 		b.Fatal(err)
@@ -607,7 +614,42 @@ func BenchmarkNormalizeLoc(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.raw)))
 			for b.Loop() {
-				if _, err := normalizeLoc(c.raw, base, c.strict); err != nil {
+				if _, err := Loc(c.raw, base, c.strict); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkKey(b *testing.B) {
+	cases := []struct{ name, loc string }{
+		{"key", "https://example.com/sitemaps/sitemap-products-1.xml"},
+		{"spelling", "HTTPS://Example.COM:443/a/../%73itemaps/sitemap-products-1.xml#top"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.loc)))
+			for b.Loop() {
+				_ = Key(c.loc)
+			}
+		})
+	}
+}
+
+func BenchmarkLink(b *testing.B) {
+	cases := []struct{ name, raw string }{
+		{"plain", "https://cdn.example.com/images/item-12345.jpg"},
+		{"encode", "https://cdn.example.com/summer sale/café.jpg"},
+		{"relative", "/images/summer sale.jpg"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.raw)))
+			for b.Loop() {
+				if _, err := Link(c.raw, false); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,18 @@
-package sitemap
+// Package urlnorm checks, resolves and percent-encodes the URLs a document
+// gives, in a tolerant and in a strict mode, tells whether two URLs are on
+// one site, and gives the key under which two spellings of a URL are one
+// resource.
+//
+// It is the URL engine of the sitemap package, which hands it every URL of
+// every document it reads and wraps the causes it returns in the errors its
+// callers see. It knows nothing of sitemaps but the bound on the length of
+// a URL, [MaxLength]. It runs for every URL of a document, so it does
+// without regexp and allocates nothing but the url.URL of its one url.Parse
+// when a URL comes through unchanged.
+//
+// The comments cite the items of the sitemap package's checklist (LOC-1,
+// STRICT-2, ...) that a rule comes from.
+package urlnorm
 
 import (
 	"errors"
@@ -10,34 +24,29 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// This file owns every url.Parse of document data: how a location (a page
-// or a sitemap) and the URL of an extension are checked, resolved and
-// percent-encoded in tolerant and in strict mode, when two URLs are on the
-// same site, and under which key a sitemap is requested once.
-//
-// It runs for every URL of a document, so it does without regexp and
-// allocates nothing but the url.URL of its one url.Parse when a URL comes
-// through unchanged.
+// MaxLength is the most characters a URL may have: 2,048, the bound of the
+// sitemaps.org protocol on a location, which the texts of [ErrTooLong] and
+// of the causes that wrap it quote. It is a constant rather than a
+// parameter because the protocol fixes it and no caller asks for another.
+const MaxLength = 2048
 
-// maxURLLength is the sitemaps.org bound on a location: 2,048 characters.
-const maxURLLength = 2048
+// ErrTooLong is the cause of a URL of more than [MaxLength] characters
+// (STRICT-7, TOLERANT-6), or what a cause of strict mode wraps for one.
+var ErrTooLong = errors.New("URL is longer than 2,048 characters")
 
-// The causes of a rejected URL. The engine wraps them in a *ValidationError
-// ("validate "URL": cause"), so their text is the one the spec gives. The
-// causes that strict mode alone has are wrapped in a strictModeError.
+// The other causes of a rejected URL. The caller wraps them in an error of
+// its own, so their text is what it reports. The causes that strict mode
+// alone has are wrapped in a strictModeError.
 var (
 	// errEmptyURL is the cause for a URL that is empty once trimmed. The
-	// engine reports an entry without a location in its own words (LOC-1);
-	// this is what the helpers say if one reaches them all the same.
+	// caller may report an entry without a URL in its own words (LOC-1);
+	// this is what Loc says if one reaches it all the same.
 	errEmptyURL = errors.New("URL is empty")
 	// errMissingHost: https:///page, https:page, https://:8080/page (LOC-2).
 	errMissingHost = errors.New("missing host")
 	// errNotAbsolute: a relative URL in strict mode (STRICT-2), or one that
 	// tolerant mode has no base with a scheme to resolve against.
 	errNotAbsolute = errors.New("URL is not absolute")
-	// errTooLong: a URL over maxURLLength (STRICT-7, TOLERANT-6). The figure
-	// in the text is maxURLLength.
-	errTooLong = errors.New("URL is longer than 2,048 characters")
 	// errUnsupportedScheme starts the cause of a URL that is not HTTP or
 	// HTTPS; the scheme follows it, quoted.
 	errUnsupportedScheme = errors.New("unsupported scheme")
@@ -69,23 +78,24 @@ func forbiddenChar(c byte) error {
 	return fmt.Errorf("%w '%c', which it has to give as \"%%%c%c\"", errForbiddenChar, c, upperHex[c>>4], upperHex[c&15])
 }
 
-// siteMismatchError is the cause of a URL that strict mode finds on
-// another protocol or host than its sitemap (HOST-4, HOST-5). Got and Want
-// are written as the URLs write them.
-type siteMismatchError struct {
-	what      string // "protocol" or "host"
-	got, want string
+// A SiteError is what [SameSite] returns for a URL on another protocol or
+// host than its base (HOST-4, HOST-5).
+type SiteError struct {
+	Part string // what differs: "protocol" or "host"
+	Got  string // the scheme, or the host and port, of the URL, as written
+	Want string // the same of the base, as written
 }
 
-func (e *siteMismatchError) Error() string {
-	return fmt.Sprintf("strict mode: %s %q does not match sitemap %s %q", e.what, e.got, e.what, e.want)
+// Error returns the message, such as host "a.example" does not match host
+// "b.example".
+func (e *SiteError) Error() string {
+	return fmt.Sprintf("%s %q does not match %s %q", e.Part, e.Got, e.Part, e.Want)
 }
 
-// normalizeLoc checks the location of a page or of a sitemap (a <loc>, an
-// RSS or Atom link, a line of a text sitemap, the <loc> of a sitemap index
-// entry, the value of a Sitemap: line) as written in the document located
-// at base, the final URL of that document. raw is trimmed of the white
-// space around it first. base may be any URL, or nil.
+// Loc checks a location, a URL that is to be requested, as written in the
+// document located at base, the final URL of that document; the sitemap
+// package hands it the location of every page and every sitemap. raw is
+// trimmed of the white space around it first. base may be any URL, or nil.
 //
 // Tolerant mode (strict false) returns the URL that is to be requested:
 //   - a relative raw is resolved against base, and one that begins with //
@@ -103,19 +113,24 @@ func (e *siteMismatchError) Error() string {
 //     (IDN-5), one that is no valid domain name is written as net/url
 //     writes it (IDN-9), an ASCII host is kept as written (IDN-8);
 //   - the scheme is written in lower case;
-//   - the result has at most maxURLLength characters, what is encoded
+//   - the result has at most [MaxLength] characters, what is encoded
 //     counting at its encoded length (TOLERANT-6).
 //
-// The result parses with url.Parse, and normalizeLoc returns it unchanged
+// The result parses with url.Parse, and Loc returns it unchanged
 // whatever the base.
 //
 // Strict mode (strict true) resolves and encodes nothing: raw has to be an
 // absolute HTTP or HTTPS URL that names a host and holds no space, no
 // control character and none of the characters " < > \ ^ ` { | }, of at
-// most maxURLLength characters; it is returned trimmed, as written
-// (STRICT-2 to STRICT-7, STRICT-16). That it is on the site of its sitemap
-// is checkSameSite's to tell.
-func normalizeLoc(raw string, base *url.URL, strict bool) (string, error) {
+// most [MaxLength] characters; it is returned trimmed, as written
+// (STRICT-2 to STRICT-7, STRICT-16). That it is on the site of its base
+// is [SameSite]'s to tell.
+//
+// The error is a cause for the caller to wrap, whose text says what is
+// wrong (`missing host`, `strict mode: URL contains a space`), and which
+// errors.Is tells by its sentinel where it has an exported one
+// ([ErrTooLong]); a URL net/url cannot parse gets net/url's error.
+func Loc(raw string, base *url.URL, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return "", errEmptyURL
@@ -154,7 +169,7 @@ func normalizeLoc(raw string, base *url.URL, strict bool) (string, error) {
 }
 
 // normalizeAbsolute is tolerant mode's normalisation of s, which has to be
-// an absolute URL; see normalizeLoc.
+// an absolute URL; see Loc.
 func normalizeAbsolute(s string) (string, error) {
 	colon := schemeEnd(s)
 	if colon <= 0 {
@@ -170,8 +185,8 @@ func normalizeAbsolute(s string) (string, error) {
 		// The common case, without url.Parse and its allocation: nothing
 		// to encode, a host of letters, digits, dots and hyphens, perhaps a
 		// port. What encodeTail leaves, net/url parses.
-		if len(out) > maxURLLength {
-			return "", errTooLong
+		if len(out) > MaxLength {
+			return "", ErrTooLong
 		}
 		return out, nil
 	}
@@ -195,9 +210,9 @@ func normalizeAbsolute(s string) (string, error) {
 	if scheme != u.Scheme {
 		out = u.Scheme + out[colon:]
 	}
-	if len(out) > maxURLLength {
+	if len(out) > MaxLength {
 		// out is ASCII: its length in bytes is its length in characters.
-		return "", errTooLong
+		return "", ErrTooLong
 	}
 	return out, nil
 }
@@ -310,8 +325,8 @@ func checkStrict(s string) error {
 	if !ascii {
 		n = utf8.RuneCountInString(s)
 	}
-	if n > maxURLLength {
-		return strictErr(errTooLong)
+	if n > MaxLength {
+		return strictErr(ErrTooLong)
 	}
 	u, err := url.Parse(s)
 	if err != nil {
@@ -323,14 +338,15 @@ func checkStrict(s string) error {
 	return nil
 }
 
-// checkSameSite is strict mode's rule that a page or a sitemap that a
-// sitemap (index) lists is on the protocol and the host of that sitemap,
-// base being the URL the sitemap was served from (STRICT-3, HOST,
-// REDIRECT-3). loc has passed normalizeLoc in strict mode. Host names are
-// compared regardless of letter case and of the form of an
+// SameSite tells whether loc is on the protocol and the host of base: it
+// returns nil if it is, a *[SiteError] naming what differs if not, and
+// net/url's error if loc does not parse. It is strict mode's rule that what
+// a sitemap lists is on the site of the URL the sitemap was served from
+// (STRICT-3, HOST, REDIRECT-3); loc has passed [Loc] in strict mode. Host
+// names are compared regardless of letter case and of the form of an
 // internationalised name, and a missing port is the default one of the
-// protocol (HOST-1, IDN-10).
-func checkSameSite(loc string, base *url.URL) error {
+// protocol (HOST-1, IDN-10). A nil base has no protocol.
+func SameSite(loc string, base *url.URL) error {
 	u, err := url.Parse(loc)
 	if err != nil {
 		return err
@@ -339,10 +355,10 @@ func checkSameSite(loc string, base *url.URL) error {
 		base = &url.URL{}
 	}
 	if !strings.EqualFold(u.Scheme, base.Scheme) {
-		return &siteMismatchError{"protocol", u.Scheme, base.Scheme}
+		return &SiteError{"protocol", u.Scheme, base.Scheme}
 	}
 	if !sameHostName(u.Hostname(), base.Hostname()) || portOrDefault(u) != portOrDefault(base) {
-		return &siteMismatchError{"host", u.Host, base.Host}
+		return &SiteError{"host", u.Host, base.Host}
 	}
 	return nil
 }
@@ -386,31 +402,31 @@ func portOrDefault(u *url.URL) string {
 	return ""
 }
 
-// normalizeExtURL checks the URL of an extension: Image.Loc and
-// Image.License, Video.ThumbnailLoc, Video.ContentLoc, Video.PlayerLoc and
-// Video.Uploader.Info, AlternateLink.Href. raw is trimmed first.
+// Link checks a URL that a document gives but that is not to be requested:
+// the sitemap package hands it the URLs of the extensions (of an image, a
+// video, an alternate language version). raw is trimmed first.
 //
 // Tolerant mode never fails: an absolute HTTP or HTTPS URL that names a
-// host comes back as normalizeLoc returns it (EXTURL-8 to EXTURL-10);
+// host comes back as [Loc] returns it (EXTURL-8 to EXTURL-10);
 // anything else, a relative URL (which is not resolved), a URL of another
 // scheme, one that does not parse and one that would be longer than
-// maxURLLength encoded, comes back as written (EXTURL-11, EXTURL-12).
+// [MaxLength] encoded, comes back as written (EXTURL-11, EXTURL-12).
 //
 // A URL does not parse when net/url rejects it as the document writes it,
 // or when it holds a % that begins no escape, which net/url rejects in the
 // query too once it is read (url.ParseQuery). Such a URL is not repaired
-// the way normalizeLoc repairs a location, which has to be requested
+// the way Loc repairs a location, which has to be requested
 // (TOLERANT-12): https://cdn.example.com/%zz sale.jpg comes back as it is,
 // not as https://cdn.example.com/%25zz%20sale.jpg, and so does one with a
 // control character in it (issue 13, item 13).
 //
-// Strict mode applies the rules and the causes of normalizeLoc in strict
-// mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL of
-// an extension may be on any host (EXTURL-1).
-func normalizeExtURL(raw string, strict bool) (string, error) {
+// Strict mode applies the rules and the causes of [Loc] in strict
+// mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL
+// may be on any host (EXTURL-1).
+func Link(raw string, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
 	if strict {
-		return normalizeLoc(s, nil, true)
+		return Loc(s, nil, true)
 	}
 	if colon := schemeEnd(s); colon <= 0 || !isHTTPScheme(s[:colon]) {
 		return s, nil
@@ -439,16 +455,16 @@ func parsesAsWritten(s string) bool {
 	return err == nil
 }
 
-// sitemapKey returns the key under which a sitemap is requested once in a
-// call and listed once (IDN-7, GETSITEMAPS-10): two locations with one key
-// name one resource by RFC 3986's syntax-based normalisation (§6.2.2) and
-// the default port of HTTP (§6.2.3), and a request sends the same for both.
-// The key is the URL
+// Key returns the key of a location: two locations with one key name one
+// resource by RFC 3986's syntax-based normalisation (§6.2.2) and the
+// default port of HTTP (§6.2.3), and a request sends the same for both.
+// The sitemap package requests and lists a sitemap once for each key
+// (IDN-7, GETSITEMAPS-10). The key is the URL
 //   - with the scheme and the host in lower case, the host in its Punycode
 //     form (a name that is no valid domain name decoded, with its ASCII
 //     letters in lower case), and a default port left out;
-//   - with the path and the query percent-encoded as tolerant mode encodes
-//     them (encodeTail), an escape of an unreserved character (a letter, a
+//   - with the path and the query percent-encoded as [Loc] encodes them in
+//     tolerant mode, an escape of an unreserved character (a letter, a
 //     digit, - . _ ~) decoded, and the hexadecimal digits of every other
 //     escape in upper case, in the user information too;
 //   - with the dot segments of the path removed (RFC 3986 §5.2.4), after
@@ -458,7 +474,7 @@ func parsesAsWritten(s string) bool {
 //
 // The user information is kept, decoded as above: it is sent with the
 // request. A loc that does not parse, or names no host, is its own key.
-func sitemapKey(loc string) string {
+func Key(loc string) string {
 	u, err := url.Parse(loc)
 	if err != nil || u.Host == "" {
 		return loc
@@ -493,9 +509,9 @@ func sitemapKey(loc string) string {
 	return u.Scheme + loc[colon:authStart] + keyUser + host + portSuffix(port) + tail
 }
 
-// keyTail is what follows the authority of a location in its sitemapKey:
+// keyTail is what follows the authority of a location in its Key:
 // t, which begins with /, ? or # or is empty, without its fragment,
-// percent-encoded and normalised as sitemapKey says.
+// percent-encoded and normalised as Key says.
 func keyTail(t string) string {
 	if i := strings.IndexByte(t, '#'); i >= 0 {
 		t = t[:i]
@@ -674,9 +690,13 @@ func schemeEnd(s string) int {
 	return -1
 }
 
+// isHTTPScheme tells whether scheme is http or https in any letter case.
+// A byte is folded by its 0x20 bit alone, which maps no byte but H and h
+// to h, and so for t, p and s.
 func isHTTPScheme(scheme string) bool {
 	n := len(scheme)
-	return (n == 4 || n == 5 && scheme[4]|0x20 == 's') && equalFoldLetters(scheme, 0, "http")
+	return (n == 4 || n == 5 && scheme[4]|0x20 == 's') &&
+		scheme[0]|0x20 == 'h' && scheme[1]|0x20 == 't' && scheme[2]|0x20 == 't' && scheme[3]|0x20 == 'p'
 }
 
 // authority returns where the authority (user information, host and port)
