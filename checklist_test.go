@@ -670,7 +670,7 @@ func TestChecklistDocumentStreamedNotHeld(t *testing.T) {
 	srv.Bytes("/packed.xml.gz", packed.Bytes())
 	for _, path := range []string{"/plain.xml", "/packed.xml.gz"} {
 		t.Run(path, func(t *testing.T) {
-			s := sitemap.New()
+			s := hNew()
 			var err error
 			heap := clPeakLiveHeap(func() { _, err = s.Parse(srv.URL(path), nil) })
 			if err != nil {

@@ -150,7 +150,7 @@ func TestGrowURLsNotMisledByOneLargeSitemap(t *testing.T) {
 func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 	for _, multi := range []bool{false, true} {
 		srv := memIndexServer(t, 6, 3*urlChunk+17, memDistinctDate, func(i, j int) string { return fmt.Sprintf("0.%d", j%10) })
-		s := New().SetMultiThread(multi)
+		s := New().SetFetchTimeout(60).SetMultiThread(multi)
 		check := func(urls []URL) {
 			t.Helper()
 			seen := map[string]bool{}
@@ -174,13 +174,13 @@ func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 				t.Fatalf("multi=%v: %d URLs", multi, len(seen))
 			}
 		}
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
-			t.Fatal(err)
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil || s.GetErrorsCount() != 0 {
+			t.Fatal(err, s.GetErrors())
 		}
 		first := s.GetURLs()
 		check(first)
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
-			t.Fatal(err)
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil || s.GetErrorsCount() != 0 {
+			t.Fatal(err, s.GetErrors())
 		}
 		check(s.GetURLs())
 		check(first)
@@ -316,7 +316,7 @@ func TestAloneDocumentListSized(t *testing.T) {
 		{"served", srv.URL + "/sitemap.xml", nil},
 		{"served gzipped", srv.URL + "/sitemap.xml.gz", nil},
 	} {
-		s, err := New().Parse(tc.url, tc.content)
+		s, err := New().SetFetchTimeout(60).Parse(tc.url, tc.content)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
