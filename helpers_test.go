@@ -158,8 +158,10 @@ func (b *ct1Blocker) handler(body func() string) http.HandlerFunc {
 }
 
 // ct1Guard is how long a test waits for what should happen at once before
-// it fails instead of hanging.
-const ct1Guard = 10 * time.Second
+// it fails instead of hanging. It is generous: on a machine that runs
+// several race binaries at once, ten seconds were once not enough for a
+// streaming call over an index of gzipped sitemaps to end.
+const ct1Guard = 60 * time.Second
 
 // ct1Recv waits for a value on ch, failing the test after ct1Guard.
 func ct1Recv[T any](t *testing.T, ch <-chan T, what string) T {
