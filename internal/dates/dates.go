@@ -269,7 +269,11 @@ func rfc822Date[T ~string | ~[]byte](s T) (year, month, day, i int, ok bool) {
 	if i, ok = dateFieldSpace(s, i+3); !ok {
 		return 0, 0, 0, 0, false
 	}
-	if year, i, ok = rfc822Year(s, i); !ok || !validDate(year, month, day) {
+	start := i
+	if year, i, ok = dateDigitRun(s, i, 2, 4); !ok {
+		return 0, 0, 0, 0, false
+	}
+	if year, ok = rfc822Year(year, i-start); !ok || !validDate(year, month, day) {
 		return 0, 0, 0, 0, false
 	}
 	if i, ok = dateFieldSpace(s, i); !ok {
@@ -278,20 +282,20 @@ func rfc822Date[T ~string | ~[]byte](s T) (year, month, day, i int, ok bool) {
 	return year, month, day, i, true
 }
 
-// rfc822Year reads the year of two or four digits that starts at s[i],
-// with the pivot of ParseRFC822 for two, and returns the index after it.
-func rfc822Year[T ~string | ~[]byte](s T, i int) (year, end int, ok bool) {
-	year, end, ok = dateDigitRun(s, i, 2, 4)
+// rfc822Year returns the year that a <pubDate> writes as the number v of
+// digits digits: four are the year itself, two take the pivot of
+// ParseRFC822, and three are not a year.
+func rfc822Year(v, digits int) (int, bool) {
 	switch {
-	case !ok || end-i == 3:
-		return 0, 0, false
-	case end-i == 4:
-	case year < 69:
-		year += 2000
+	case digits == 4:
+		return v, true
+	case digits != 2:
+		return 0, false
+	case v < 69:
+		return v + 2000, true
 	default:
-		year += 1900
+		return v + 1900, true
 	}
-	return year, end, true
 }
 
 // rfc822Clock reads the time hh:mm[:ss] that starts at s[i], and the white
