@@ -63,68 +63,15 @@ import "time"
 // time.FixedZone with an empty name and that offset, +00:00 included; a date
 // without a time is midnight UTC.
 func ParseW3C[T ~string | ~[]byte](s T) (time.Time, bool) {
-	n := len(s)
-	year, ok := dateDigits(s, 0, 4)
+	year, month, day, ok := w3cDate(s)
 	if !ok {
 		return time.Time{}, false
 	}
-	month, day := 1, 1
-	if n > 4 {
-		if s[4] != '-' {
-			return time.Time{}, false
-		}
-		if month, ok = dateDigits(s, 5, 2); !ok {
-			return time.Time{}, false
-		}
-	}
-	if n > 7 {
-		if s[7] != '-' {
-			return time.Time{}, false
-		}
-		if day, ok = dateDigits(s, 8, 2); !ok {
-			return time.Time{}, false
-		}
-	}
-	if !validDate(year, month, day) {
-		return time.Time{}, false
-	}
-	if n == 4 || n == 7 || n == 10 {
+	if len(s) <= 10 { // YYYY, YYYY-MM or YYYY-MM-DD: w3cDate lets no other length through
 		return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
 	}
-
-	// A date-time: the date is followed by T, then hh:mm at the least.
-	if s[10] != 'T' && s[10] != 't' {
-		return time.Time{}, false
-	}
-	hour, ok1 := dateDigits(s, 11, 2)
-	minute, ok2 := dateDigits(s, 14, 2)
-	if !ok1 || !ok2 || s[13] != ':' {
-		return time.Time{}, false
-	}
-	i := 16
-	sec, nsec := 0, 0
-	if i < n && s[i] == ':' {
-		if sec, ok = dateDigits(s, 17, 2); !ok {
-			return time.Time{}, false
-		}
-		i = 19
-		if i < n && s[i] == '.' {
-			i++
-			start := i
-			for ; i < n && isDateDigit(s[i]); i++ {
-				if i-start < 9 {
-					nsec = nsec*10 + int(s[i]-'0')
-				}
-			}
-			if i == start {
-				return time.Time{}, false
-			}
-			for d := i - start; d < 9; d++ {
-				nsec *= 10
-			}
-		}
-	}
-	if !validClock(hour, minute, sec) {
+	hour, minute, sec, nsec, i, ok := w3cClock(s)
+	if !ok {
 		return time.Time{}, false
 	}
 	loc, ok := w3cZone(s, i)
@@ -132,6 +79,83 @@ func ParseW3C[T ~string | ~[]byte](s T) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc), true
+}
+
+// w3cDate reads the date that starts s, YYYY, YYYY-MM or YYYY-MM-DD, and
+// returns false when s stops or goes on where none of these forms can, or
+// when the date is not a day of the calendar. A month or a day left out is
+// 1. What follows a full date is the time, for w3cClock to read: when the
+// result is true, s has 4 or 7 bytes, or 10 or more.
+func w3cDate[T ~string | ~[]byte](s T) (year, month, day int, ok bool) {
+	n := len(s)
+	if year, ok = dateDigits(s, 0, 4); !ok {
+		return 0, 0, 0, false
+	}
+	month, day = 1, 1
+	if n > 4 {
+		if s[4] != '-' {
+			return 0, 0, 0, false
+		}
+		if month, ok = dateDigits(s, 5, 2); !ok {
+			return 0, 0, 0, false
+		}
+	}
+	if n > 7 {
+		if s[7] != '-' {
+			return 0, 0, 0, false
+		}
+		if day, ok = dateDigits(s, 8, 2); !ok {
+			return 0, 0, 0, false
+		}
+	}
+	return year, month, day, validDate(year, month, day)
+}
+
+// w3cClock reads the time that follows the date YYYY-MM-DD at s[10]: T (or
+// t), then hh:mm, then :ss and a fraction .s… if they are there. It
+// returns the index after it, where the TZD starts, and false when the
+// time is not one of the day.
+func w3cClock[T ~string | ~[]byte](s T) (hour, minute, sec, nsec, i int, ok bool) {
+	if s[10] != 'T' && s[10] != 't' {
+		return 0, 0, 0, 0, 0, false
+	}
+	hour, ok1 := dateDigits(s, 11, 2)
+	minute, ok2 := dateDigits(s, 14, 2)
+	if !ok1 || !ok2 || s[13] != ':' {
+		return 0, 0, 0, 0, 0, false
+	}
+	i = 16
+	if i < len(s) && s[i] == ':' {
+		if sec, ok = dateDigits(s, 17, 2); !ok {
+			return 0, 0, 0, 0, 0, false
+		}
+		i = 19
+		if i < len(s) && s[i] == '.' {
+			if nsec, i, ok = w3cFraction(s, i+1); !ok {
+				return 0, 0, 0, 0, 0, false
+			}
+		}
+	}
+	return hour, minute, sec, nsec, i, validClock(hour, minute, sec)
+}
+
+// w3cFraction reads the digits of a fraction of a second that start at
+// s[i], one at the least, as nanoseconds: digits past the ninth are
+// skipped, as time.Parse does. It returns the index after the digits.
+func w3cFraction[T ~string | ~[]byte](s T, i int) (nsec, end int, ok bool) {
+	start := i
+	for ; i < len(s) && isDateDigit(s[i]); i++ {
+		if i-start < 9 {
+			nsec = nsec*10 + int(s[i]-'0')
+		}
+	}
+	if i == start {
+		return 0, 0, false
+	}
+	for d := i - start; d < 9; d++ {
+		nsec *= 10
+	}
+	return nsec, i, true
 }
 
 // w3cZone reads the TZD that starts at s[i] and ends the value: none, Z, or
@@ -206,73 +230,97 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 // time.FixedZone of that name ("EST", -5h), one with a numeric offset in a
 // time.FixedZone with an empty name, +0000 included.
 func ParseRFC822[T ~string | ~[]byte](s T) (time.Time, bool) {
-	n := len(s)
-	i := 0
-	if n > 0 && !isDateDigit(s[0]) {
-		// The day of the week, then a comma.
-		if n < 4 || dateNameIndex(s, 0, 3, rfc822Weekdays) < 0 || s[3] != ',' {
-			return time.Time{}, false
-		}
-		i = skipDateSpace(s, 4)
-	}
-
-	day, i, ok := dateDigitRun(s, i, 1, 2)
+	year, month, day, i, ok := rfc822Date(s)
 	if !ok {
 		return time.Time{}, false
 	}
-	if i, ok = dateFieldSpace(s, i); !ok {
+	hour, minute, sec, i, ok := rfc822Clock(s, i)
+	if !ok {
 		return time.Time{}, false
 	}
-	month := dateNameIndex(s, i, 3, rfc822Months) + 1
-	if month == 0 {
-		return time.Time{}, false
-	}
-	if i, ok = dateFieldSpace(s, i+3); !ok {
-		return time.Time{}, false
-	}
-	start := i
-	year, i, ok := dateDigitRun(s, i, 2, 4)
-	switch {
-	case !ok || i-start == 3:
-		return time.Time{}, false
-	case i-start == 4:
-	case year < 69:
-		year += 2000
-	default:
-		year += 1900
-	}
-	if !validDate(year, month, day) {
-		return time.Time{}, false
-	}
-	if i, ok = dateFieldSpace(s, i); !ok {
-		return time.Time{}, false
-	}
-
-	hour, ok1 := dateDigits(s, i, 2)
-	minute, ok2 := dateDigits(s, i+3, 2)
-	if !ok1 || !ok2 || s[i+2] != ':' {
-		return time.Time{}, false
-	}
-	i += 5
-	sec := 0
-	if i < n && s[i] == ':' {
-		if sec, ok = dateDigits(s, i+1, 2); !ok {
-			return time.Time{}, false
-		}
-		i += 3
-	}
-	if !validClock(hour, minute, sec) {
-		return time.Time{}, false
-	}
-	if i, ok = dateFieldSpace(s, i); !ok {
-		return time.Time{}, false
-	}
-
 	loc, ok := rfc822Zone(s, i)
 	if !ok {
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, loc), true
+}
+
+// rfc822Date reads the date that starts s, [Ddd,] D[D] Mmm YY[YY], and the
+// white space after it. It returns the index where the time starts, and
+// false when the date is not a day of the calendar or nothing follows it.
+func rfc822Date[T ~string | ~[]byte](s T) (year, month, day, i int, ok bool) {
+	n := len(s)
+	if n > 0 && !isDateDigit(s[0]) {
+		// The day of the week, then a comma.
+		if n < 4 || dateNameIndex(s, 0, 3, rfc822Weekdays) < 0 || s[3] != ',' {
+			return 0, 0, 0, 0, false
+		}
+		i = skipDateSpace(s, 4)
+	}
+	if day, i, ok = dateDigitRun(s, i, 1, 2); !ok {
+		return 0, 0, 0, 0, false
+	}
+	if i, ok = dateFieldSpace(s, i); !ok {
+		return 0, 0, 0, 0, false
+	}
+	if month = dateNameIndex(s, i, 3, rfc822Months) + 1; month == 0 {
+		return 0, 0, 0, 0, false
+	}
+	if i, ok = dateFieldSpace(s, i+3); !ok {
+		return 0, 0, 0, 0, false
+	}
+	start := i
+	if year, i, ok = dateDigitRun(s, i, 2, 4); !ok {
+		return 0, 0, 0, 0, false
+	}
+	if year, ok = rfc822Year(year, i-start); !ok || !validDate(year, month, day) {
+		return 0, 0, 0, 0, false
+	}
+	if i, ok = dateFieldSpace(s, i); !ok {
+		return 0, 0, 0, 0, false
+	}
+	return year, month, day, i, true
+}
+
+// rfc822Year returns the year that a <pubDate> writes as the number v of
+// digits digits: four are the year itself, two take the pivot of
+// ParseRFC822, and three are not a year.
+func rfc822Year(v, digits int) (int, bool) {
+	switch {
+	case digits == 4:
+		return v, true
+	case digits != 2:
+		return 0, false
+	case v < 69:
+		return v + 2000, true
+	default:
+		return v + 1900, true
+	}
+}
+
+// rfc822Clock reads the time hh:mm[:ss] that starts at s[i], and the white
+// space after it. It returns the index where the zone starts, and false
+// when the time is not one of the day or nothing follows it.
+func rfc822Clock[T ~string | ~[]byte](s T, i int) (hour, minute, sec, end int, ok bool) {
+	hour, ok1 := dateDigits(s, i, 2)
+	minute, ok2 := dateDigits(s, i+3, 2)
+	if !ok1 || !ok2 || s[i+2] != ':' {
+		return 0, 0, 0, 0, false
+	}
+	i += 5
+	if i < len(s) && s[i] == ':' {
+		if sec, ok = dateDigits(s, i+1, 2); !ok {
+			return 0, 0, 0, 0, false
+		}
+		i += 3
+	}
+	if !validClock(hour, minute, sec) {
+		return 0, 0, 0, 0, false
+	}
+	if end, ok = dateFieldSpace(s, i); !ok {
+		return 0, 0, 0, 0, false
+	}
+	return hour, minute, sec, end, true
 }
 
 // rfc822Zone reads the zone that starts at s[i] and ends the value: +hhmm,
