@@ -25,7 +25,7 @@ type call struct {
 	f    *fetcher
 
 	fetched, urls, valErrs counter
-	listing                counter // the sitemaps listed, see doc.listSitemap
+	listing                counter             // the sitemaps listed, see doc.listSitemap
 	slots                  *semaphore.Weighted // nil when the concurrency is not bounded
 	wg                     sync.WaitGroup      // the goroutines that read a sitemap each
 	queue                  queue               // the sitemaps still to be followed, see follow
