@@ -25,10 +25,11 @@ type call struct {
 	f    *fetcher
 
 	fetched, urls, valErrs counter
-	listing                counter             // the sitemaps listed, see doc.listSitemap
-	slots                  *semaphore.Weighted // nil when the concurrency is not bounded
-	wg                     sync.WaitGroup      // the goroutines that read a sitemap each
-	queue                  queue               // the sitemaps still to be followed, see follow
+	listing                counter // the sitemaps listed, see doc.listSitemap
+
+	slots *semaphore.Weighted // nil when the concurrency is not bounded
+	wg    sync.WaitGroup      // the goroutines that read a sitemap each
+	queue queue               // the sitemaps still to be followed, see follow
 
 	mu        sync.Mutex
 	requested map[string]bool // sitemapKey of every sitemap requested
