@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
@@ -26,8 +28,10 @@ type call struct {
 
 	fetched, urls, valErrs counter
 	listing                counter // the sitemaps listed, see doc.listSitemap
-	slots                  slots
-	wg                     sync.WaitGroup
+
+	slots *semaphore.Weighted // nil when the concurrency is not bounded
+	wg    sync.WaitGroup      // the goroutines that read a sitemap each
+	queue queue               // the sitemaps still to be followed, see follow
 
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
@@ -133,9 +137,12 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		urls:      counter{limit: int64(cfg.maxURLs)},
 		valErrs:   counter{limit: int64(cfg.maxValidationErrors)},
 		listing:   counter{limit: int64(cfg.maxSitemaps)},
-		slots:     newSlots(cfg.maxConcurrency),
 		requested: map[string]bool{},
 	}
+	if cfg.maxConcurrency > 0 {
+		c.slots = semaphore.NewWeighted(int64(cfg.maxConcurrency))
+	}
+	c.queue.more.L = &c.queue.mu
 	c.listed.Store(1)
 	return c
 }
@@ -385,61 +392,6 @@ func matchAny(res []*regexp.Regexp, s string) bool {
 		}
 	}
 	return false
-}
-
-// follow fetches and parses the sitemaps a document lists, at level, and
-// what they list in turn: one after the other in the order listed, or each
-// in a goroutine of its own once a slot is free.
-func (c *call) follow(children []child, level int) {
-	for i, ch := range children {
-		if !c.followChild(ch, level) {
-			c.listed.Add(-int64(len(children) - i))
-			return
-		}
-	}
-}
-
-// followChild reads the sitemap ch of follow, or has it read; false when
-// the call is to read no more.
-func (c *call) followChild(ch child, level int) bool {
-	if c.ctx.Err() != nil {
-		c.cut.Store(true)
-		return false
-	}
-	if !c.followed(ch.loc) || !c.claim(ch.key) {
-		c.listed.Add(-1)
-		return true
-	}
-	if c.urls.full() {
-		// A sitemap is left out: it may hold URLs.
-		c.limitURLs()
-		return false
-	}
-	if !c.fetched.take() {
-		c.limitSitemaps()
-		return false
-	}
-	if !c.cfg.multiThread {
-		grand, _ := c.read(ch.loc, nil, level, false)
-		c.follow(grand, level+1)
-		return true
-	}
-	if err := c.slots.acquire(c.ctx); err != nil {
-		c.cut.Store(true)
-		return false
-	}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		c.guard(func() {
-			grand, _ := c.read(ch.loc, nil, level, false)
-			// The slot is given back before the sitemaps this one
-			// lists are followed, which wait for slots of their own.
-			c.slots.release()
-			c.follow(grand, level+1)
-		})
-	}()
-	return true
 }
 
 // isRequested reports whether the sitemap with key has been requested in

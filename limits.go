@@ -1,7 +1,6 @@
 package sitemap
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -106,34 +105,3 @@ func (c *counter) takeUpTo(k int64) int64 {
 // giveBack returns k units taken by a document that turned out to be
 // broken, whose entries are discarded.
 func (c *counter) giveBack(k int64) { c.n.Add(-k) }
-
-// slots bounds how many sitemaps are worked on at the same time
-// (SetMaxConcurrency). A nil *slots is no bound.
-type slots chan struct{}
-
-func newSlots(n int) slots {
-	if n <= 0 {
-		return nil
-	}
-	return make(slots, n)
-}
-
-// acquire waits for a free slot, or for ctx to be done.
-func (s slots) acquire(ctx context.Context) error {
-	if s == nil {
-		return ctx.Err()
-	}
-	select {
-	case s <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// release gives a slot back.
-func (s slots) release() {
-	if s != nil {
-		<-s
-	}
-}

@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -579,4 +580,116 @@ func TestCT2URLRulesDoNotFilterSitemaps(t *testing.T) {
 	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/product/1"})
 	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/sitemap-1.xml")})
 	ct2NoErrors(t, s)
+}
+
+func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
+	// MULTI-7 (decision: depth first in listed order), MAXSITEMAPS-10,
+	// MAXURLS-8: the index lists [an index B, a urlset C] and B lists a
+	// urlset B1. Sequentially, B1 is read before C, so the first sitemaps
+	// fetched and the first URLs kept are those of B1; breadth first, they
+	// would be those of C.
+	for _, tc := range []struct {
+		name  string
+		set   func(*sitemap.S)
+		limit error
+		log   []string
+	}{
+		{"maxsitemaps", func(s *sitemap.S) { s.SetMaxSitemaps(2) }, sitemap.ErrMaxSitemaps, []string{"/index.xml", "/b.xml", "/b1.xml"}},
+		{"maxurls", func(s *sitemap.S) { s.SetMaxURLs(2) }, sitemap.ErrMaxURLs, []string{"/index.xml", "/b.xml", "/b1.xml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := ct2NewServer(t)
+			srv.Doc("/index.xml", ct2Index(srv.URL("/b.xml"), srv.URL("/c.xml")))
+			srv.Doc("/b.xml", ct2Index(srv.URL("/b1.xml")))
+			srv.Doc("/b1.xml", ct2URLSet("https://example.com/b1-1", "https://example.com/b1-2"))
+			srv.Doc("/c.xml", ct2URLSet("https://example.com/c-1", "https://example.com/c-2"))
+			s := sitemap.New().SetMultiThread(false)
+			tc.set(s)
+			if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			ct2Equal(t, "requests", srv.Log(), tc.log)
+			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b1-1", "https://example.com/b1-2"})
+			limits := 0
+			for _, err := range s.GetErrors() {
+				if errors.Is(err, tc.limit) {
+					limits++
+				}
+			}
+			if limits != 1 {
+				t.Errorf("errors %q, want the limit once", messagesOf(s.GetErrors()))
+			}
+		})
+	}
+}
+
+// schedCounting answers from a fake site and notes, at each request, how
+// many goroutines of the call there are besides the one that runs Parse.
+type schedCounting struct {
+	fake *ct2Fake
+	max  atomic.Int64
+}
+
+func (sc *schedCounting) RoundTrip(req *http.Request) (*http.Response, error) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	n := int64(0)
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "gositemap/sitemap.(*call)") && !strings.Contains(g, "sitemap.(*S).ParseContext(") {
+			n++
+		}
+	}
+	for {
+		m := sc.max.Load()
+		if n <= m || sc.max.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	return sc.fake.RoundTrip(req)
+}
+
+func TestSchedulerGoroutinesInFlightAtMostTheSlots(t *testing.T) {
+	// MAXCONC-3, MAXCONC-4, MAXCONC-8: an index of 30 indexes of 5
+	// urlsets each, with 2 slots. The goroutines of the call are those of
+	// the sitemaps being read, however many indexes have sitemaps still to
+	// be followed: none waits for the turn of the sitemaps an index lists.
+	// (A goroutine that has given its slot back may not have ended yet when
+	// the next one starts: one more each is allowed for.)
+	const slots, indexes, per = 2, 30, 5
+	docs := map[string]string{}
+	var children []string
+	for i := range indexes {
+		var locs []string
+		for j := range per {
+			loc := fmt.Sprintf("https://example.com/s-%d-%d.xml", i, j)
+			docs[loc] = ct2URLSet(fmt.Sprintf("https://example.com/p-%d-%d", i, j))
+			locs = append(locs, loc)
+		}
+		child := fmt.Sprintf("https://example.com/index-%d.xml", i)
+		docs[child] = ct2Index(locs...)
+		children = append(children, child)
+	}
+	docs["https://example.com/index.xml"] = ct2Index(children...)
+	sc := &schedCounting{fake: ct2NewFake(docs)}
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: sc}).SetMaxConcurrency(slots)
+	var err error
+	ct2Within(t, func() { _, err = s.Parse("https://example.com/index.xml", nil) })
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if n := s.GetURLCount(); n != indexes*per {
+		t.Errorf("%d URLs, want %d", n, indexes*per)
+	}
+	ct2NoErrors(t, s)
+	t.Logf("at most %d goroutines of the call at a request", sc.max.Load())
+	if m := sc.max.Load(); m > 2*slots {
+		t.Errorf("%d goroutines of the call at a request, with %d slots", m, slots)
+	}
 }

@@ -140,9 +140,24 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // ended and ParseContext panics with a *PanicError once the call's other
 // goroutines have ended. Either way no goroutine of the call is left.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
-	s.parsing.Lock()
+	c, err := s.begin(ctx, url)
 	defer s.parsing.Unlock()
+	if err != nil {
+		return s, err
+	}
+	err = c.run(urlContent)
+	c.raise()
+	return s, err
+}
 
+// begin is the start of every call, of ParseContext and of Stream alike: it
+// waits for any other call on s to end and holds s, which the caller lets
+// go of with s.parsing.Unlock once its call has ended, whatever begin
+// returns. It discards the results of the previous call and returns a call
+// for url with a snapshot of the configuration, or errConfigOutstanding and
+// no call while a *ConfigError is outstanding.
+func (s *S) begin(ctx context.Context, url string) (*call, error) {
+	s.parsing.Lock()
 	s.mu.Lock()
 	s.initialise()
 	s.reset()
@@ -150,12 +165,9 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 	outstanding := len(s.configErrs) > 0
 	s.mu.Unlock()
 	if outstanding {
-		return s, errConfigOutstanding
+		return nil, errConfigOutstanding
 	}
-	c := newCall(ctx, s, cfg, url)
-	err := c.run(urlContent)
-	c.raise()
-	return s, err
+	return newCall(ctx, s, cfg, url), nil
 }
 
 // commit adds what a document yielded to the results. The URLs of a

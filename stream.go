@@ -45,21 +45,14 @@ import (
 // [context.Background], as ParseContext takes it.
 func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
-		s.parsing.Lock()
+		c, err := s.begin(ctx, url)
 		defer s.parsing.Unlock()
-		s.mu.Lock()
-		s.initialise()
-		s.reset()
-		cfg := s.cfg
-		outstanding := len(s.configErrs) > 0
-		s.mu.Unlock()
-		if outstanding {
-			yield(URL{}, errConfigOutstanding)
+		if err != nil {
+			yield(URL{}, err)
 			return
 		}
 
 		out := make(chan []item, 16)
-		c := newCall(ctx, s, cfg, url)
 		c.emit = out
 		c.f.chargeServerOnly()
 		go func() {

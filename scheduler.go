@@ -1,0 +1,163 @@
+package sitemap
+
+import "sync"
+
+// The scheduler of a call: the sitemaps that the documents read so far list
+// wait in a queue, with no goroutine of their own, until their turn. One
+// loop, on the goroutine of the call, takes them in turn: with
+// multi-threading off it reads each one itself, and what a sitemap lists
+// is followed before the sitemaps listed after it (depth first, in listed
+// order, MULTI-7); with it on it starts a goroutine for each once a slot is
+// free (MAXCONC-3), and the goroutine gives the slot back once its document
+// is parsed, before what it lists is queued (MAXCONC-8). No goroutine waits
+// for the sitemaps of an index, however deep the indexes nest.
+
+// pending is what is left to follow of the sitemaps a document listed, at
+// level.
+type pending struct {
+	children []child
+	level    int
+}
+
+// queue holds the lists still to be followed, the latest on top, and counts
+// the goroutines reading a sitemap, whose lists are still to come.
+type queue struct {
+	mu      sync.Mutex
+	more    sync.Cond // signalled when a list is pushed or a goroutine ends
+	lists   []pending
+	reading int
+}
+
+// push puts the sitemaps of p on top of the queue, if there are any.
+func (q *queue) push(p pending) {
+	if len(p.children) == 0 {
+		return
+	}
+	q.mu.Lock()
+	q.lists = append(q.lists, p)
+	q.mu.Unlock()
+	q.more.Signal()
+}
+
+// pop takes the list on top of the queue, waiting while the queue is empty
+// and a goroutine may still push one; false when none is left.
+func (q *queue) pop() (pending, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.lists) == 0 {
+		if q.reading == 0 {
+			return pending{}, false
+		}
+		q.more.Wait()
+	}
+	last := len(q.lists) - 1
+	p := q.lists[last]
+	q.lists[last] = pending{}
+	q.lists = q.lists[:last]
+	return p, true
+}
+
+// started counts a goroutine that will push what its sitemap lists, and
+// ended counts it out once it has.
+func (q *queue) started() {
+	q.mu.Lock()
+	q.reading++
+	q.mu.Unlock()
+}
+
+func (q *queue) ended() {
+	q.mu.Lock()
+	q.reading--
+	q.mu.Unlock()
+	q.more.Signal()
+}
+
+// follow fetches and parses the sitemaps a document lists, at level, and
+// what they list in turn, until the queue is empty and no goroutine of the
+// call is reading a sitemap.
+func (c *call) follow(children []child, level int) {
+	c.queue.push(pending{children, level})
+	for {
+		p, ok := c.queue.pop()
+		if !ok {
+			return
+		}
+		c.followList(p)
+	}
+}
+
+// followList follows the sitemaps of p in listed order: with
+// multi-threading on, each of them, in a goroutine of its own; with it off,
+// up to the first one that is read, which it reads, and then it queues the
+// rest of p and, on top of it, what that one lists. The sitemaps of p left
+// out once the call is to read no more are no longer counted as listed.
+func (c *call) followList(p pending) {
+	for i, ch := range p.children {
+		read, more := c.admit(ch)
+		if more && read && c.cfg.multiThread {
+			more = c.start(ch, p.level)
+		}
+		if !more {
+			c.listed.Add(-int64(len(p.children) - i))
+			return
+		}
+		if !read || c.cfg.multiThread {
+			continue
+		}
+		grand, _ := c.read(ch.loc, nil, p.level, false)
+		c.queue.push(pending{p.children[i+1:], p.level})
+		c.queue.push(pending{grand, p.level + 1})
+		return
+	}
+}
+
+// admit decides whether the sitemap ch is to be read, and takes its place
+// against the fetch limit: read is false when it is left out on its own
+// (the follow rules, or one requested already), more is false when the
+// call is to read no more, and ch is left out with the sitemaps listed
+// after it.
+func (c *call) admit(ch child) (read, more bool) {
+	if c.ctx.Err() != nil {
+		c.cut.Store(true)
+		return false, false
+	}
+	if !c.followed(ch.loc) || !c.claim(ch.key) {
+		c.listed.Add(-1)
+		return false, true
+	}
+	if c.urls.full() {
+		// A sitemap is left out: it may hold URLs.
+		c.limitURLs()
+		return false, false
+	}
+	if !c.fetched.take() {
+		c.limitSitemaps()
+		return false, false
+	}
+	return true, true
+}
+
+// start waits for a slot (with no bound when the concurrency is 0), then
+// reads the sitemap ch in a goroutine of its own, which gives the slot back
+// once the document is parsed and queues what it lists; false when the
+// context ended the wait.
+func (c *call) start(ch child, level int) bool {
+	if c.slots != nil {
+		if err := c.slots.Acquire(c.ctx, 1); err != nil {
+			c.cut.Store(true)
+			return false
+		}
+	}
+	c.queue.started()
+	c.wg.Go(func() {
+		defer c.queue.ended()
+		c.guard(func() {
+			grand, _ := c.read(ch.loc, nil, level, false)
+			if c.slots != nil {
+				c.slots.Release(1)
+			}
+			c.queue.push(pending{grand, level + 1})
+		})
+	})
+	return true
+}
