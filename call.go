@@ -388,7 +388,7 @@ func (c *call) commit(d *doc, deep bool) {
 	if full {
 		c.limitURLs()
 	}
-	d.buf.release()
+	d.releaseURLs()
 	for _, err := range d.errs {
 		c.emitItem(item{err: err})
 	}

@@ -83,6 +83,9 @@ func (d *doc) committed(docsLeft int) committed {
 		sitemaps: d.sitemaps, keys: d.keys, errs: d.errs, maxSitemaps: d.c.cfg.maxSitemaps}
 }
 
+// releaseURLs lets go of the document's URLs once the results have them.
+func (d *doc) releaseURLs() { d.buf.release() }
+
 // discard gives back what the document took from the limits of the call.
 func (d *doc) discard() {
 	d.c.valErrs.giveBack(d.nValErrs)
