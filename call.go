@@ -263,83 +263,131 @@ func checkRootURL(raw string) error {
 // document.
 func (c *call) read(loc string, content *string, level int, robots bool) ([]child, error) {
 	defer c.docsRead.Add(1)
-	var body io.Reader
-	final := loc
-	size := int64(-1)
-	if content != nil {
-		body, size = strings.NewReader(*content), int64(len(*content))
-	} else {
-		rc, f, err := c.f.get(c.ctx, loc)
-		if err != nil {
-			c.noteCut()
-			nerr := &NetworkError{URL: loc, Err: err}
-			c.record(nerr)
-			return nil, nerr
-		}
-		defer rc.Close()
-		if f != loc && !c.claimRedirect(loc, f) {
-			return nil, nil
-		}
-		body, final, size = rc, f, rc.size
+	src, err := c.open(loc, content)
+	if src.body == nil {
+		return nil, err
 	}
-	base, err := url.Parse(final)
+	if src.rc != nil {
+		defer src.rc.Close()
+	}
+	d := newDoc(c, src.base(), src.final)
+	err = d.parse(src.body, robots, c.aloneSize(src.size))
+	d.flush()
+	cutErr, stopped, err := c.settle(err, loc, src.final, content != nil)
+	if err != nil {
+		d.discard()
+		c.record(err)
+		return nil, err
+	}
+	deep := level+1 > c.cfg.maxDepth
+	c.commit(d, deep)
+	if cutErr != nil {
+		c.record(cutErr)
+	}
+	if stopped {
+		return nil, cutErr
+	}
+	return c.toFollow(d, deep, src.final), cutErr
+}
+
+// source is the body of one document, fetched or passed in.
+type source struct {
+	body  io.Reader // nil when there is no document to read
+	rc    io.Closer // the response body, to close once it is read
+	final string    // the URL the body was served from, after redirects
+	size  int64     // the size of the body, -1 when unknown
+}
+
+// base is the URL the URLs of the document are resolved against.
+func (src source) base() *url.URL {
+	base, err := url.Parse(src.final)
 	if err != nil {
 		base = &url.URL{}
 	}
-	d := newDoc(c, base, final)
-	// A document read while no other is (the one passed to Parse, or the
-	// one sitemap a robots.txt names) keeps its URLs in the array that the
-	// results take over. A streaming call keeps none.
-	if size > 0 && c.emit == nil && c.listed.Load()-c.docsRead.Load() == 1 {
-		body = d.alone(body, size)
+	return base
+}
+
+// open returns the body of the document at loc: content when it is given,
+// or the response to a request. A request that fails is recorded, and its
+// error returned; a request redirected to a sitemap another document has
+// requested yields no body and no error.
+func (c *call) open(loc string, content *string) (source, error) {
+	if content != nil {
+		return source{body: strings.NewReader(*content), final: loc, size: int64(len(*content))}, nil
 	}
-	err = d.parse(body, robots)
-	d.flush()
-	// A document that stops mid-way keeps the complete entries read before
-	// the stop, and its error, if any, is reported after what it yielded.
-	// When the context ends (CTX-11), whether the parse stage or the body
-	// of the response sees it first: the request of a document fetched was
-	// in progress, and is its *NetworkError (CTX-8); content passed in has
-	// none of its own. In tolerant mode, at XML it cannot read past, a cut
-	// inside an entry among it (TOLERANT-13).
-	var cutErr error
+	rc, final, err := c.f.get(c.ctx, loc)
+	if err != nil {
+		c.noteCut()
+		nerr := &NetworkError{URL: loc, Err: err}
+		c.record(nerr)
+		return source{}, nerr
+	}
+	if final != loc && !c.claimRedirect(loc, final) {
+		rc.Close()
+		return source{}, nil
+	}
+	return source{body: rc, rc: rc, final: final, size: rc.size}, nil
+}
+
+// aloneSize returns size, the size of a body, when the document is read
+// while no other is (the one passed to Parse, or the one sitemap a
+// robots.txt names): it keeps its URLs in the array that the results take
+// over. It returns 0 for any other, and in a streaming call, which keeps no
+// URLs.
+func (c *call) aloneSize(size int64) int64 {
+	if size > 0 && c.emit == nil && c.listed.Load()-c.docsRead.Load() == 1 {
+		return size
+	}
+	return 0
+}
+
+// settle sorts out the error err that the parse of a document ended with.
+// A document that stops mid-way keeps the complete entries read before the
+// stop, and its error, if any, is reported after what it yielded (cutErr).
+// When the context ends (CTX-11), whether the parse stage or the body of the
+// response sees it first, the document is stopped: the request of a
+// document fetched was in progress, and is its *NetworkError (CTX-8);
+// content passed in has none of its own. In tolerant mode, at XML it cannot
+// read past, a cut inside an entry among it (TOLERANT-13). Any other error
+// is the document's failure: it yields nothing, and failed is the error to
+// record.
+func (c *call) settle(err error, loc, final string, passedIn bool) (cutErr error, stopped bool, failed error) {
 	var ended *ctxEndedError
 	var be *bodyError
-	stopped := errors.As(err, &ended) || c.ctx.Err() != nil && errors.As(err, &be)
-	if stopped {
+	if errors.As(err, &ended) || c.ctx.Err() != nil && errors.As(err, &be) {
 		c.cut.Store(true)
-		if content == nil {
-			cause := c.ctx.Err()
-			if be != nil {
-				cause = be.err
-			}
-			cutErr = &NetworkError{URL: loc, Err: cause}
+		if passedIn {
+			return nil, true, nil
 		}
-		err = nil
+		cause := c.ctx.Err()
+		if be != nil {
+			cause = be.err
+		}
+		return &NetworkError{URL: loc, Err: cause}, true, nil
 	}
 	var partial *partialError
-	if errors.As(err, &partial) {
-		cutErr, err = &ParseError{URL: final, Err: partial.err}, nil
+	switch {
+	case err == nil:
+		return nil, false, nil
+	case errors.As(err, &partial):
+		return &ParseError{URL: final, Err: partial.err}, false, nil
+	case errors.As(err, &be):
+		c.noteCut()
+		return nil, false, &NetworkError{URL: loc, Err: be.err}
 	}
-	if err != nil {
-		d.discard()
-		var rerr error
-		if errors.As(err, &be) {
-			c.noteCut()
-			rerr = &NetworkError{URL: loc, Err: be.err}
-		} else {
-			rerr = &ParseError{URL: final, Err: err}
-		}
-		c.record(rerr)
-		return nil, rerr
-	}
-	deep := level+1 > c.cfg.maxDepth
+	return nil, false, &ParseError{URL: final, Err: err}
+}
+
+// commit commits what the document d yielded to the results, and records
+// the limits it reached. deep tells that the sitemaps it lists are past the
+// depth limit: they are not to be read.
+func (c *call) commit(d *doc, deep bool) {
 	if !deep {
 		c.listed.Add(int64(len(d.children)))
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
 	full := d.keepURLs()
-	added, listedAll := c.s.commit(d.list, d.urls, int(max(docsLeft, 0)), d.sitemaps, d.keys, d.errs, c.cfg.maxSitemaps)
+	added, listedAll := c.s.commit(d.committed(int(max(docsLeft, 0))))
 	// The places of the sitemaps that another document committed first
 	// are given back.
 	c.listing.giveBack(d.nListed - int64(added))
@@ -353,22 +401,22 @@ func (c *call) read(loc string, content *string, level int, robots bool) ([]chil
 	for _, err := range d.errs {
 		c.emitItem(item{err: err})
 	}
-	if cutErr != nil {
-		c.record(cutErr)
+}
+
+// toFollow returns the sitemaps the committed document d leads to, unless
+// they are past the depth limit (deep): then it records the limit, once,
+// when the follow rules would let one of them be fetched.
+func (c *call) toFollow(d *doc, deep bool, final string) []child {
+	if !deep {
+		return d.children
 	}
-	if stopped {
-		return nil, cutErr
-	}
-	if len(d.children) > 0 && deep {
-		for _, ch := range d.children {
-			if c.followed(ch.loc) {
-				c.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
-				break
-			}
+	for _, ch := range d.children {
+		if c.followed(ch.loc) {
+			c.record(&ParseError{URL: final, Err: errDepthLimit(c.cfg.maxDepth)})
+			break
 		}
-		return nil, cutErr
 	}
-	return d.children, cutErr
+	return nil
 }
 
 // noteCut marks the call as cut short when its context has ended, which a

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -19,13 +18,9 @@ import (
 // This file is the decode stage: bytes in, text out. It undoes gzip (every
 // member, capped at the size limit), drops a UTF-8 byte order mark, tells
 // XML from text, and transcodes an XML document whose declaration names an
-// encoding other than UTF-8.
-
-// decodeError is an error of the decode stage, reported as a *ParseError.
-type decodeError struct{ err error }
-
-func (e *decodeError) Error() string { return e.err.Error() }
-func (e *decodeError) Unwrap() error { return e.err }
+// encoding other than UTF-8. It knows bytes and encodings only: not the
+// formats, nor what the parse makes of the text, nor how the results are
+// kept (it tells how far into its input the reader is, for whoever asks).
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
@@ -119,42 +114,45 @@ func putReader(br *bufio.Reader) {
 
 // decode undoes the compression of r and drops a byte order mark. maxSize
 // caps the content, decompressed. beforeRead, when not nil, runs whenever
-// the parse stage has read all that has come and asks for more (a streaming
-// call hands on its URLs then). Once ctx (when not nil) has ended, the next
+// the parse stage has read all that has come and asks for more: before a
+// read that may wait for input. Once ctx (when not nil) has ended, the next
 // read of the parse stage fails with a *ctxEndedError, so that the parse
-// stops within a buffer of input, at one check a buffer. done gives the
-// buffers back once the document is read; it closes r when r is an
-// io.Closer that a goroutine of decode is still reading from.
-func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, done func(), err error) {
-	hook := &hookedReader{&limitedReader{r: r, left: maxSize,
-		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}, beforeRead, ctx}
+// stops within a buffer of input, at one check a buffer. pos tells, on the
+// goroutine that reads out, about how many bytes of r lie behind what out
+// has handed on: the bytes read from r, or for a gzipped r those read for
+// the block of inflated bytes out is at (the buffers put it a little ahead
+// of the reader). done gives the buffers back once the document is read; it
+// closes r when r is an io.Closer that a goroutine of decode is still
+// reading from.
+func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func(), err error) {
+	lim := &limitedReader{r: r, left: maxSize,
+		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
+	hook := &hookedReader{lim, beforeRead, ctx}
 	br := getReader(hook)
 	done = func() { putReader(br) }
 	out = br
+	pos = func() int64 { return maxSize - lim.left }
 	magic, err := br.Peek(2)
 	if err != nil && !isEOF(err) {
-		return nil, done, err
+		return nil, nil, done, err
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, done, gzipError(err)
+			return nil, nil, done, gzipError(err)
 		}
 		z.Multistream(false)
 		// The read-ahead's goroutine reads br from now on: the hook runs
 		// above it instead, where the parse stage waits for a block, and
 		// sees the context there, above the inflation.
 		hook.before, hook.ctx = nil, nil
-		var mark func() int64
-		var reached *int64
-		if m, ok := r.(*measuredReader); ok {
-			// The bytes inflated so far: those read, less those that wait
-			// in br. The read-ahead's goroutine, which reads br, takes the
-			// mark of each block it reads.
-			m.gzipped = true
-			mark = func() int64 { return m.read.Load() - int64(br.Buffered()) }
-			reached = &m.inflated
-		}
+		// The bytes inflated so far: those read, less those that wait in
+		// br. The read-ahead's goroutine, which reads br, takes the mark of
+		// each block it reads; the reader, the mark of the block it is at.
+		read := pos
+		mark := func() int64 { return read() - int64(br.Buffered()) }
+		reached := new(int64)
+		pos = func() int64 { return *reached }
 		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)}, mark, reached)
 		if c, ok := r.(io.Closer); ok {
 			ra.abort = c.Close
@@ -166,16 +164,16 @@ func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) 
 	}
 	b, err := out.Peek(4)
 	if err != nil && !isEOF(err) {
-		return nil, done, err
+		return nil, nil, done, err
 	}
 	if bytes.HasPrefix(b, bom) {
 		out.Discard(3)
 	} else if name, byBOM := unicodeEncoding(b); name != "" {
 		// In every format: a robots.txt or a text sitemap in UTF-16 would
 		// otherwise read as lines of nothing, an empty success.
-		return nil, done, &decodeError{errUnicodeEncoding{name, byBOM}}
+		return nil, nil, done, errUnicodeEncoding{name, byBOM}
 	}
-	return out, done, nil
+	return out, pos, done, nil
 }
 
 // readAhead reads from r in a goroutine of its own, a few blocks ahead of
@@ -372,7 +370,7 @@ func gzipError(err error) error {
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
-	return &decodeError{fmt.Errorf("gzip decompression failed: %w", err)}
+	return fmt.Errorf("gzip decompression failed: %w", err)
 }
 
 // gzipMembers reads every member of a gzip file, and ignores what follows
@@ -408,7 +406,10 @@ func (g *gzipMembers) Read(p []byte) (int, error) {
 	return 0, io.EOF
 }
 
-// limitedReader fails with err once more than left bytes were read.
+// limitedReader fails with err once more than left bytes were read, rather
+// than cutting its input short without a word as io.LimitReader does. It is
+// the one limit reader of the package: of the decode stage, over the input
+// and over the inflated bytes, and of a response body (cappedBody).
 type limitedReader struct {
 	r    io.Reader
 	left int64
@@ -417,17 +418,18 @@ type limitedReader struct {
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left < 0 {
-		return 0, &decodeError{l.err}
+		return 0, l.err
 	}
-	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
-	// a limit of math.MaxInt64.)
+	// Read one byte beyond the limit, to tell an input of exactly the
+	// limit from a longer one. (len(p)-1 > left rather than len(p) >
+	// left+1: left+1 overflows for a limit of math.MaxInt64.)
 	if size := int64(len(p)); size > 0 && size-1 > l.left {
 		p = p[:l.left+1]
 	}
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	if l.left < 0 {
-		return n + int(l.left), &decodeError{l.err}
+		return n + int(l.left), l.err
 	}
 	return n, err
 }
@@ -448,9 +450,9 @@ func isXML(r *bufio.Reader) (bool, error) {
 		if first && len(head) >= 2 {
 			switch {
 			case head[0] == '<' && head[1] == 0:
-				return false, &decodeError{errUnicodeEncoding{"UTF-16LE", false}}
+				return false, errUnicodeEncoding{"UTF-16LE", false}
 			case head[0] == 0 && head[1] == '<':
-				return false, &decodeError{errUnicodeEncoding{"UTF-16BE", false}}
+				return false, errUnicodeEncoding{"UTF-16BE", false}
 			}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
@@ -465,7 +467,7 @@ func isXML(r *bufio.Reader) (bool, error) {
 			return false, nil
 		}
 		if err != nil {
-			return false, &decodeError{errEmpty}
+			return false, errEmpty
 		}
 		// White space only so far: drop it, but for the indentation of the
 		// line it ends in (one byte of it is enough to tell).
@@ -492,7 +494,7 @@ func transcode(r *bufio.Reader) (io.Reader, error) {
 		return nil, err
 	}
 	if err == nil && declarationOpen(head) {
-		return nil, &decodeError{errLongDeclaration}
+		return nil, errLongDeclaration
 	}
 	label := declaredEncoding(head)
 	if label == "" {
@@ -500,18 +502,18 @@ func transcode(r *bufio.Reader) (io.Reader, error) {
 	}
 	l := strings.ToLower(label)
 	if strings.HasPrefix(l, "utf-16") || strings.HasPrefix(l, "utf-32") || strings.HasPrefix(l, "ucs") {
-		return nil, &decodeError{errUnsupportedEncoding{label}}
+		return nil, errUnsupportedEncoding{label}
 	}
 	enc, err := htmlindex.Get(label)
 	if err != nil {
-		return nil, &decodeError{errUnsupportedEncoding{label}}
+		return nil, errUnsupportedEncoding{label}
 	}
 	name, _ := htmlindex.Name(enc)
 	switch name {
 	case "utf-8":
 		return r, nil
 	case "replacement", "utf-16be", "utf-16le":
-		return nil, &decodeError{errUnsupportedEncoding{label}}
+		return nil, errUnsupportedEncoding{label}
 	}
 	return enc.NewDecoder().Reader(r), nil
 }
@@ -563,33 +565,4 @@ func declaredEncoding(head []byte) string {
 		return ""
 	}
 	return string(rest[1 : 1+j])
-}
-
-// measuredReader is the body of a document of a known size, which counts
-// the bytes read from it, so that the document can tell how far into itself
-// the parse stage is (see doc.alone). The buffers of the decode and parse
-// stages put the bytes read a little ahead of the parse. A gzipped body is
-// read by the read-ahead's goroutine, further ahead still: its position is
-// then the bytes read for the block of inflated bytes the parse stage is at.
-type measuredReader struct {
-	r        io.Reader
-	size     int64
-	read     atomic.Int64
-	gzipped  bool  // set by decode before the read-ahead starts
-	inflated int64 // for gzipped: the mark of the block the read-ahead's reader is at
-}
-
-func (m *measuredReader) Read(p []byte) (int, error) {
-	n, err := m.r.Read(p)
-	m.read.Add(int64(n))
-	return n, err
-}
-
-// position is how many bytes of the body the parse stage has about reached.
-// It is called by the goroutine of the parse stage.
-func (m *measuredReader) position() int64 {
-	if m.gzipped {
-		return m.inflated
-	}
-	return m.read.Load()
 }

@@ -117,7 +117,7 @@ func fuzzExtParse(data []byte, strict bool, oneByte bool) fuzzExtResult {
 		tok = newTokenizer(iotest.OneByteReader(r), strict)
 	}
 	err := parseXML(tok, strict, d)
-	return fuzzExtResult{urls: slices.Concat(d.urls...), valErrs: d.errs, callErrs: s.GetErrors(), err: err}
+	return fuzzExtResult{urls: slices.Concat(d.buf.urls...), valErrs: d.errs, callErrs: s.GetErrors(), err: err}
 }
 
 func FuzzParseURLSet(f *testing.F) {

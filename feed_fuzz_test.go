@@ -264,7 +264,7 @@ func TestTextSitemapUnderWayAtURLLimit(t *testing.T) {
 	}
 	base, _ := url.Parse("https://example.com/b.txt")
 	d := newDoc(c, base, base.String())
-	if err := d.parse(strings.NewReader("# pages\nhttps://example.com/b1\nhttps://example.com/b2\n"), false); err != nil {
+	if err := d.parse(strings.NewReader("# pages\nhttps://example.com/b1\nhttps://example.com/b2\n"), false, 0); err != nil {
 		t.Fatalf("parse: %v, want no error for a text sitemap that the URL limit stops", err)
 	}
 	if len(docURLs(d)) != 0 || len(d.errs) != 0 {
@@ -277,4 +277,4 @@ func TestTextSitemapUnderWayAtURLLimit(t *testing.T) {
 }
 
 // docURLs returns the URLs a document holds until it is committed.
-func docURLs(d *doc) []URL { return slices.Concat(d.urls...) }
+func docURLs(d *doc) []URL { return slices.Concat(d.buf.urls...) }

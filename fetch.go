@@ -102,7 +102,7 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, 
 	if resp.Request != nil && resp.Request.URL != nil {
 		final = resp.Request.URL.String()
 	}
-	return &cappedBody{rc: resp.Body, left: f.maxSize, limit: f.maxSize, size: resp.ContentLength, clock: clock}, final, nil
+	return newCappedBody(resp.Body, f.maxSize, resp.ContentLength, clock), final, nil
 }
 
 // serverClock is the fetch timeout of one request of chargeServerOnly: it
@@ -175,41 +175,40 @@ func (k *serverClock) cause(err error) error {
 }
 
 // cappedBody is a response body that fails with an error wrapping
-// ErrMaxResponseSize once it has given more than limit bytes, rather than
-// cutting the document short without a word.
+// ErrMaxResponseSize once it has given more than the size limit, rather than
+// cutting the document short without a word: the limit reader of the decode
+// stage (limitedReader), over the body read on the server's clock.
 type cappedBody struct {
+	limitedReader
+	body *clockedBody
+	size int64 // the Content-Length of the response, -1 when unknown
+}
+
+func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverClock) *cappedBody {
+	body := &clockedBody{rc: rc, clock: clock}
+	return &cappedBody{limitedReader: limitedReader{r: body, left: limit, err: &bodyError{errSizeLimit(limit)}}, body: body, size: size}
+}
+
+func (b *cappedBody) Close() error { return b.body.Close() }
+
+// clockedBody is a response body whose reads run the server's clock, and
+// whose errors are *bodyError.
+type clockedBody struct {
 	rc    io.ReadCloser
-	left  int64 // how many more bytes may be read
-	limit int64
-	size  int64 // the Content-Length of the response, -1 when unknown
 	clock *serverClock
 }
 
-func (b *cappedBody) Read(p []byte) (int, error) {
-	if b.left < 0 {
-		return 0, &bodyError{errSizeLimit(b.limit)}
-	}
-	// Read one byte beyond the limit, to tell a body of exactly the limit
-	// from a longer one.
-	// (len(p)-1 > left rather than len(p) > left+1: left+1 overflows for
-	// a limit of math.MaxInt64.)
-	if size := int64(len(p)); size > 0 && size-1 > b.left {
-		p = p[:b.left+1]
-	}
+func (b *clockedBody) Read(p []byte) (int, error) {
 	b.clock.run()
 	n, err := b.rc.Read(p)
 	b.clock.pause()
-	b.left -= int64(n)
-	if b.left < 0 {
-		return n + int(b.left), &bodyError{errSizeLimit(b.limit)}
-	}
 	if err != nil && err != io.EOF {
 		err = &bodyError{b.clock.cause(err)}
 	}
 	return n, err
 }
 
-func (b *cappedBody) Close() error {
+func (b *clockedBody) Close() error {
 	err := b.rc.Close()
 	b.clock.end()
 	return err

@@ -170,18 +170,46 @@ func (s *S) begin(ctx context.Context, url string) (*call, error) {
 	return newCall(ctx, s, cfg, url), nil
 }
 
-// commit adds what a document yielded to the results. The URLs of a
-// document appear together. They are in list, an array that the results
-// may take over as it is, or in chunks. docsLeft is about how many
-// documents of the call are still to be read, for growURLs. added is how
-// many of the sitemaps were new to the results.
-func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap, keys []string, errs []error, maxSitemaps int) (added int, listedAll bool) {
+// committed is what one document yields, as the call commits it to the
+// results.
+type committed struct {
+	// The URLs of the document: in list, an array that the results may
+	// take over as it is, or in chunks, which they copy.
+	list   []URL
+	chunks [][]URL
+
+	// docsLeft is about how many documents of the call are still to be
+	// read, for growURLs.
+	docsLeft int
+
+	sitemaps    []Sitemap
+	keys        []string // the urlnorm.Key of each of sitemaps
+	errs        []error  // the validation errors of the document
+	maxSitemaps int      // the listing limit of the call, 0 for none
+}
+
+// commit adds what a document yielded to the results: its URLs together,
+// its errors, and those of its sitemaps that the results do not list yet,
+// within the listing limit. added is how many of the sitemaps were new to
+// the results; listedAll is false when the limit left some out.
+func (s *S) commit(cd committed) (added int, listedAll bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.commitURLs(cd.list, cd.chunks, cd.docsLeft)
+	if len(cd.errs) > 0 {
+		s.callErrs = append(s.callErrs, cd.errs...)
+		s.errs = append(s.errs, cd.errs...)
+	}
+	return s.commitSitemaps(cd.sitemaps, cd.keys, cd.maxSitemaps)
+}
+
+// commitURLs adds the URLs of a document, in list or in chunks, to the
+// results. s.mu is held.
+func (s *S) commitURLs(list []URL, chunks [][]URL, docsLeft int) {
 	n := len(list)
 	for _, chunk := range chunks {
 		n += len(chunk)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch {
 	case n == 0:
 	case len(s.urls) == 0 && len(list) > 0 && cap(list)-len(list) <= len(list)/4:
@@ -198,10 +226,12 @@ func (s *S) commit(list []URL, chunks [][]URL, docsLeft int, sitemaps []Sitemap,
 			s.urls = append(s.urls, chunk...)
 		}
 	}
-	if len(errs) > 0 {
-		s.callErrs = append(s.callErrs, errs...)
-		s.errs = append(s.errs, errs...)
-	}
+}
+
+// commitSitemaps adds the sitemaps a document lists to the results: a
+// sitemap listed before keeps its place and the later of the dates, and no
+// more than maxSitemaps (when above 0) are listed. s.mu is held.
+func (s *S) commitSitemaps(sitemaps []Sitemap, keys []string, maxSitemaps int) (added int, listedAll bool) {
 	listedAll = true
 	for i, sm := range sitemaps {
 		if j, ok := s.sitemapPos[keys[i]]; ok {

@@ -1,0 +1,66 @@
+package sitemap
+
+import (
+	"errors"
+	"io"
+)
+
+// This file tells the format of a document and dispatches it: it runs the
+// decode stage over the body, then the parse stage of robots.txt, of text
+// or of XML. It knows the formats only by their first bytes; it does not
+// know what their entries become.
+
+// errNoURLLines is the cause of the *ParseError of a text document with no
+// line that is a URL.
+var errNoURLLines = errors.New("not a sitemap: no XML root element, and no line begins with http:// or https://")
+
+// More formats, besides the XML ones of parse_xml.go.
+const (
+	formatText docFormat = iota + 100
+	formatRobots
+)
+
+// parse decodes body and runs the parse stage its format calls for. size,
+// when above 0, is the size of a body read while no other document is: the
+// document sizes one array for its URLs from how far into it the parse is
+// (docBuf.sizeFrom). An error is the document's: of its body (a
+// *bodyError), of the context (a *ctxEndedError), of the parse stopped in
+// tolerant mode (a *partialError), or the cause of its *ParseError.
+func (d *doc) parse(body io.Reader, robots bool, size int64) error {
+	var beforeRead func()
+	if d.c.emit != nil {
+		// A streaming call hands on the URLs it holds before it waits.
+		beforeRead = func() { d.flush() }
+	}
+	r, pos, done, err := decode(d.c.ctx, body, d.c.cfg.maxResponseSize, beforeRead)
+	defer done()
+	if err != nil {
+		return err
+	}
+	if size > 0 {
+		d.buf.sizeFrom(pos, size, d.c.cfg.maxURLs)
+	}
+	if robots {
+		d.format = formatRobots
+		return parseRobots(r, d)
+	}
+	xml, err := isXML(r)
+	if err != nil {
+		return err
+	}
+	if !xml {
+		d.format = formatText
+		if err := parseText(r, d); err != nil {
+			return err
+		}
+		if d.lines == 0 {
+			return errNoURLLines
+		}
+		return nil
+	}
+	tr, err := transcode(r)
+	if err != nil {
+		return err
+	}
+	return d.parseXMLDoc(tr)
+}

@@ -1,0 +1,313 @@
+package sitemap
+
+import (
+	"math"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// This file is the memory of one document: where its URLs wait until the
+// document is committed (pooled chunks, or one array sized from how far into
+// the document the parse is), and the slabs, the arena and the sharing
+// tables that the values of its URLs are cut from. It knows nothing of
+// formats, limits or the call: the translate stage hands it values, and the
+// commit takes its URLs through handOver.
+
+// docBuf holds the URLs of one document and the memory their values are cut
+// from. Its zero value is ready to use, sharing nothing; newDoc sets share,
+// and sizeFrom the sizing of a document read alone.
+type docBuf struct {
+	urls [][]URL // in chunks, see addURL
+	list []URL   // or in one array, see sizeFrom
+
+	// A document whose size is known and which is read while no other is
+	// sizes one array for its URLs from the bytes read so far: size is the
+	// size of its body, pos how far into the body the parse about is, and
+	// maxURLs the URL limit of the call (0: none), which bounds the array.
+	size    int64
+	pos     func() int64
+	maxURLs int
+
+	// The values the URLs of the document share, so that many URLs that
+	// give the same date, priority or change frequency hold one copy of
+	// it. A streaming call shares nothing: each URL it hands on is the
+	// loop's own, to change at will.
+	share         bool
+	sharedTimes   map[time.Time]*LastModTime
+	sharedFloats  [16]*float32 // the first nSharedFloats, see newFloat
+	nSharedFloats int
+	knownFreqs    [len(changeFreqValues)]*URLChangeFreq
+	changeFreqs   map[string]*URLChangeFreq // the values of no constant
+
+	// What is left of the slabs that values are cut from, many at once
+	// rather than one allocation each.
+	times  []LastModTime   // newTime
+	floats []float32       // newFloat
+	freqs  []URLChangeFreq // changeFreq, in a streaming call
+	images []Image         // imageSlots
+	arena  []byte          // intern, for strings
+}
+
+// urlChunk is how many URLs one chunk of a document's buffer holds. A
+// buffer of chunks grows without copying what it holds, so a document's
+// URLs are copied once, into the results, rather than at every growth.
+const urlChunk = 1024
+
+// urlChunks holds the chunks of documents that have been committed, for the
+// next documents to fill: a call of many large sitemaps then leaves no chunk
+// behind for the garbage collector, only the URLs it keeps.
+var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
+
+// sizeFrom lets a document that is read while no other is, and whose size is
+// known, hand its URLs to the results in an array they take over as it is,
+// rather than in chunks they copy. The document fills chunks at first, like
+// any other; once it has read an eighth of its bytes, it can tell how many
+// URLs it holds (the URLs so far, for the bytes read so far), and moves
+// them into one array sized for that many (see moveToList). pos tells how
+// many bytes of the body of the given size lie behind the parse; maxURLs
+// is the URL limit of the call, 0 for none.
+func (b *docBuf) sizeFrom(pos func() int64, size int64, maxURLs int) {
+	b.pos, b.size, b.maxURLs = pos, size, maxURLs
+}
+
+// addURL keeps u among the URLs of the document: in its array once it has
+// one (see sizeFrom), in its chunks until then.
+func (b *docBuf) addURL(u URL) {
+	if b.list != nil {
+		if len(b.list) == cap(b.list) {
+			b.growList()
+		}
+		b.list = append(b.list, u)
+		return
+	}
+	if n := len(b.urls); n == 0 || len(b.urls[n-1]) == cap(b.urls[n-1]) {
+		if n > 0 && b.pos != nil && b.moveToList() {
+			b.list = append(b.list, u)
+			return
+		}
+		if n == 0 {
+			b.urls = append(b.urls, make([]URL, 0, 64)) // most documents are small
+		} else {
+			b.urls = append(b.urls, urlChunks.Get().(*[urlChunk]URL)[:0])
+		}
+	}
+	last := &b.urls[len(b.urls)-1]
+	*last = append(*last, u)
+}
+
+// moveToList moves the URLs of a document read alone out of its chunks,
+// which are full, into one array, once an eighth of the document's bytes
+// have been read; it reports whether it did.
+func (b *docBuf) moveToList() bool {
+	if b.pos() < b.size/8 {
+		return false
+	}
+	n := b.count()
+	b.list = make([]URL, 0, b.listSize(n))
+	for _, chunk := range b.urls {
+		b.list = append(b.list, chunk...)
+	}
+	b.releaseChunks()
+	return true
+}
+
+// growList makes room in b.list for more URLs than the document was
+// expected to hold.
+func (b *docBuf) growList() {
+	grown := make([]URL, len(b.list), b.listSize(len(b.list)))
+	copy(grown, b.list)
+	b.list = grown
+}
+
+// listSize is the room for the URLs of a document read alone that has given
+// n so far: as many as it is expected to hold, by the URLs it has given for
+// the bytes read so far. The bytes read run ahead of the parse by a buffer
+// or two (see decode's position), so the estimate is a little low: it is
+// raised by an eighth. The room grows by an eighth at the least, so that a
+// document denser at its end costs few copies. Since an eighth of the
+// document has been read, the estimate is at most eight times n (unless the
+// size given was wrong: it is held to that), so a document whose URLs all
+// come at its start costs room for at most nine times the URLs it gave.
+func (b *docBuf) listSize(n int) int {
+	size := n + n/8
+	if read := b.pos(); read > 0 {
+		est := int(min(float64(n)*float64(b.size)/float64(read), float64(8*n)))
+		size = max(size, est+est/8)
+	}
+	if b.maxURLs > 0 {
+		size = min(size, b.maxURLs)
+	}
+	return max(size, n+1)
+}
+
+// count is how many URLs the document holds.
+func (b *docBuf) count() int {
+	n := len(b.list)
+	for _, chunk := range b.urls {
+		n += len(chunk)
+	}
+	return n
+}
+
+// keep leaves out the URLs of the document after the first n.
+func (b *docBuf) keep(n int) {
+	if b.list != nil {
+		clear(b.list[n:])
+		b.list = b.list[:n]
+		return
+	}
+	for i, chunk := range b.urls {
+		if len(chunk) > n {
+			clear(chunk[n:])
+			b.urls[i] = chunk[:n]
+		}
+		n -= len(b.urls[i])
+	}
+}
+
+// handOver returns the URLs of the document for the commit: in list, an
+// array that the results may take over as it is, or in chunks they copy.
+// They are b's until release.
+func (b *docBuf) handOver() (list []URL, chunks [][]URL) { return b.list, b.urls }
+
+// release lets go of the document's URLs once the results have them.
+func (b *docBuf) release() {
+	b.releaseChunks()
+	b.list = nil
+}
+
+// releaseChunks gives the document's chunks back to urlChunks once their
+// URLs have been copied. They are cleared first: a pooled chunk must not
+// keep the strings and dates of the URLs alive.
+func (b *docBuf) releaseChunks() {
+	for _, chunk := range b.urls {
+		if cap(chunk) == urlChunk {
+			clear(chunk)
+			urlChunks.Put((*[urlChunk]URL)(chunk[:urlChunk]))
+		}
+	}
+	b.urls = nil
+}
+
+// arenaChunk is the size of the chunks of bytes that the strings of a
+// document are cut from.
+const arenaChunk = 16 << 10
+
+// intern returns s as a string cut from the document's arena: many short
+// strings share one allocation. Bytes are only ever appended to a chunk,
+// never changed once a string stands on them, so the strings are as
+// immutable as any other.
+func (b *docBuf) intern(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(s) > arenaChunk/8 {
+		return string(s)
+	}
+	if cap(b.arena)-len(b.arena) < len(s) {
+		b.arena = make([]byte, 0, arenaChunk)
+	}
+	off := len(b.arena)
+	b.arena = append(b.arena, s...)
+	return unsafe.String(&b.arena[off], len(s))
+}
+
+// imageSlots returns an empty slice with room for n images, cut from a
+// slab the document allocates for the images of many URLs at once.
+func (b *docBuf) imageSlots(n int) []Image {
+	if len(b.images) < n {
+		b.images = make([]Image, max(slabSize, n))
+	}
+	s := b.images[:0:n]
+	b.images = b.images[n:]
+	return s
+}
+
+// slabSize is how many dates, priorities or change frequencies are
+// allocated together.
+const slabSize = 256
+
+// fromSlab returns a pointer to v, cut from *slab, which is refilled with
+// slabSize new values when it runs out: one allocation for many values.
+func fromSlab[T any](slab *[]T, v T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	*p = v
+	return p
+}
+
+// maxShared bounds the dates and the change frequencies a document shares
+// among its URLs, so that a document of all different values costs a
+// bounded map.
+const maxShared = 1024
+
+// newTime returns a *LastModTime holding t. The URLs of a document that
+// give the same date share one (see docBuf.share): sitemaps tend to repeat
+// a few dates many times over. Other dates are cut from a slab the document
+// allocates for many of them at once, rather than one allocation each.
+func (b *docBuf) newTime(t time.Time) *LastModTime {
+	if p := b.sharedTimes[t]; p != nil {
+		return p
+	}
+	p := fromSlab(&b.times, LastModTime{t})
+	if !b.share {
+		return p
+	}
+	if b.sharedTimes == nil {
+		b.sharedTimes = make(map[time.Time]*LastModTime)
+	}
+	if len(b.sharedTimes) < maxShared {
+		b.sharedTimes[t] = p
+	}
+	return p
+}
+
+// newFloat returns a *float32 holding f, shared and cut from a slab as
+// newTime's dates are. A document gives few priorities (0.1 to 1.0, as a
+// rule): the shared ones are looked up in a short array, not a map.
+func (b *docBuf) newFloat(f float32) *float32 {
+	for _, p := range b.sharedFloats[:b.nSharedFloats] {
+		if math.Float32bits(*p) == math.Float32bits(f) {
+			return p
+		}
+	}
+	p := fromSlab(&b.floats, f)
+	if b.share && b.nSharedFloats < len(b.sharedFloats) {
+		b.sharedFloats[b.nSharedFloats] = p
+		b.nSharedFloats++
+	}
+	return p
+}
+
+// changeFreq returns a *URLChangeFreq holding cf, whose index in
+// changeFreqValues is i (-1 for another value): the one the URLs of the
+// document that give cf share, or in a streaming call one of the URL's own,
+// cut from a slab (see docBuf.share).
+func (b *docBuf) changeFreq(cf string, i int) *URLChangeFreq {
+	if !b.share {
+		return fromSlab(&b.freqs, URLChangeFreq(cf))
+	}
+	if i >= 0 {
+		if b.knownFreqs[i] == nil {
+			b.knownFreqs[i] = new(URLChangeFreq)
+			*b.knownFreqs[i] = changeFreqValues[i]
+		}
+		return b.knownFreqs[i]
+	}
+	if p, ok := b.changeFreqs[cf]; ok {
+		return p
+	}
+	p := new(URLChangeFreq)
+	*p = URLChangeFreq(cf)
+	if b.changeFreqs == nil {
+		b.changeFreqs = map[string]*URLChangeFreq{}
+	}
+	if len(b.changeFreqs) < maxShared {
+		b.changeFreqs[cf] = p
+	}
+	return p
+}

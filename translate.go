@@ -1,0 +1,279 @@
+package sitemap
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gositemap/sitemap/internal/dates"
+	"github.com/gositemap/sitemap/internal/urlnorm"
+)
+
+// This file is the translate stage: it checks the raw entries a parse stage
+// hands on, in tolerant or strict mode, and turns them into the URLs,
+// sitemaps and validation errors of one document. It knows the rules of
+// the protocol for each value, and takes the memory of the values from the
+// document's buffer (docbuf.go); it does not know which format the entries
+// came from, nor how the URLs are kept or handed on.
+
+// errNoLoc is the cause of the *ValidationError of an entry without a
+// location.
+var errNoLoc = errors.New("<loc> of an entry is empty or missing")
+
+// errForbiddenReference is the cause of the *ValidationError of an entry
+// that, in tolerant mode, holds a character reference to a code point XML
+// forbids. The entry is skipped; strict mode rejects the document.
+var errForbiddenReference = errors.New("entry holds a character reference to a code point that XML forbids (shown as U+FFFD)")
+
+// invalid records a *ValidationError, within the limit of the call.
+func (d *doc) invalid(u string, err error) {
+	if !d.c.valErrs.take() {
+		d.flush()
+		d.c.limitValidationErrors()
+		return
+	}
+	d.nValErrs++
+	d.errs = append(d.errs, &ValidationError{URL: shorten(u), Err: err})
+}
+
+// shorten cuts a URL that a hostile document made huge to a length an error
+// can name: its first 2,048 bytes and an ellipsis.
+func shorten(s string) string {
+	if len(s) <= 2*maxURLLength {
+		return s
+	}
+	s = s[:maxURLLength]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+func (d *doc) entry(e *rawEntry) bool {
+	if e.forbidden {
+		u := d.baseStr
+		if raw := e.loc.text(); len(raw) > 0 {
+			u = string(raw)
+		}
+		d.invalid(u, errForbiddenReference)
+		return true
+	}
+	if e.sitemap {
+		d.sitemapEntry(e)
+		return true
+	}
+	return d.pageEntry(e)
+}
+
+// location checks the location of an entry; ok is false when the entry is
+// to be skipped.
+func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
+	raw := e.loc.text()
+	if len(raw) == 0 {
+		if !e.feed {
+			d.invalid(d.baseStr, errNoLoc)
+		}
+		return "", false
+	}
+	written := d.intern(raw)
+	loc, err := urlnorm.Loc(written, d.base, d.strict)
+	if err == nil && d.strict && sameSite {
+		err = checkSameSite(loc, d.base)
+	}
+	if err != nil {
+		d.invalid(written, err)
+		return "", false
+	}
+	return loc, true
+}
+
+// date parses the date of an entry: nil when there is none or it is empty,
+// nil and reported when it cannot be parsed (ok is false then).
+func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
+	raw := v.text()
+	if len(raw) == 0 {
+		return nil, true
+	}
+	var tm time.Time
+	if rfc822 {
+		tm, ok = dates.ParseRFC822(raw)
+	} else {
+		tm, ok = dates.ParseW3C(raw)
+	}
+	if !ok {
+		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
+		return nil, false
+	}
+	return d.buf.newTime(tm), true
+}
+
+// intern returns b as a string cut from the document's arena (see
+// docBuf.intern).
+func (d *doc) intern(b []byte) string { return d.buf.intern(b) }
+
+// imageSlots returns an empty slice with room for n images (see
+// docBuf.imageSlots).
+func (d *doc) imageSlots(n int) []Image { return d.buf.imageSlots(n) }
+
+func (d *doc) sitemapEntry(e *rawEntry) {
+	loc, ok := d.location(e, d.format == formatIndex)
+	if !ok {
+		return
+	}
+	// A date that cannot be parsed costs only itself, in both modes.
+	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
+	key := urlnorm.Key(loc)
+	d.listSitemap(loc, key, lastmod)
+	d.addChild(loc, key)
+}
+
+// listSitemap adds the sitemap at loc to those the document lists, taking
+// its place from the listing limit of the call (MAXSITEMAPS-12) as it is
+// listed. A sitemap the document listed before keeps its first spelling and
+// the later of the dates, as one listed by a committed document does at
+// commit, which takes no place of its own; S.commit gives back the place of
+// one that a document read at the same time listed first.
+func (d *doc) listSitemap(loc, key string, lastmod *LastModTime) {
+	if i, ok := d.sitemapAt[key]; ok {
+		if old := d.sitemaps[i].LastMod; lastmod != nil && (old == nil || lastmod.After(old.Time)) {
+			d.sitemaps[i].LastMod = lastmod
+		}
+		return
+	}
+	if !d.c.s.hasSitemap(key) {
+		if !d.c.listing.take() {
+			d.listFull = true // recorded when the document is committed
+			return
+		}
+		d.nListed++
+	}
+	if d.sitemapAt == nil {
+		d.sitemapAt = make(map[string]int)
+	}
+	d.sitemapAt[key] = len(d.sitemaps)
+	d.sitemaps = append(d.sitemaps, Sitemap{Loc: loc, LastMod: lastmod})
+	d.keys = append(d.keys, key)
+}
+
+// addChild adds the sitemap at loc to those the document leads to, when the
+// follow rules let it be fetched: each once, and of those the call has not
+// requested yet no more than the fetch limit leaves room for, and one more,
+// whose turn records the limit (followChild). The room only shrinks while
+// the document is read, so the sitemaps left out would never be fetched.
+func (d *doc) addChild(loc, key string) {
+	if !d.c.followed(loc) || d.childKeys[key] {
+		return
+	}
+	if f := &d.c.fetched; f.limit > 0 && !d.c.isRequested(key) {
+		if d.nFresh > f.limit-f.n.Load() {
+			return
+		}
+		d.nFresh++
+	}
+	if d.childKeys == nil {
+		d.childKeys = make(map[string]bool)
+	}
+	d.childKeys[key] = true
+	d.children = append(d.children, child{loc: loc, key: key})
+}
+
+func (d *doc) pageEntry(e *rawEntry) bool {
+	loc, ok := d.location(e, d.format == formatURLSet)
+	if !ok {
+		return true
+	}
+	// A page the URL rules leave out is not looked at further: its values
+	// are none of the caller's concern.
+	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
+		return true
+	}
+	u := URL{Loc: loc}
+	// In strict mode the values of a <url> must parse, or the entry is
+	// skipped; every value that fails is reported.
+	strictURL := d.strict && d.format == formatURLSet
+	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
+	u.LastMod = lastmod
+	keep := ok || !strictURL
+	if raw := e.changefreq.text(); len(raw) > 0 {
+		cf, i := changeFreqOf(raw, d.strict)
+		if i < 0 && d.strict {
+			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
+			keep = false
+		} else {
+			u.ChangeFreq = d.buf.changeFreq(cf, i)
+		}
+	}
+	if e.priority.set {
+		raw := e.priority.text()
+		p, ok := parseFloat32(raw)
+		switch {
+		case !ok:
+			d.invalid(loc, fmt.Errorf("invalid <priority> value %q", raw))
+			keep = keep && !strictURL
+		case d.strict && (p < 0 || p > 1):
+			d.invalid(loc, fmt.Errorf("strict mode: <priority> value %q is not between 0.0 and 1.0", raw))
+			keep = false
+		default:
+			u.Priority = d.buf.newFloat(p)
+		}
+	}
+	if !keep {
+		return true
+	}
+	d.extensions(e, &u)
+	if !d.urlRoom() {
+		d.flush()
+		d.c.limitURLs()
+		return false
+	}
+	d.uncounted++
+	if d.c.emit != nil {
+		return d.emitURL(u)
+	}
+	d.buf.addURL(u)
+	return true
+}
+
+// changeFreqOf returns the <changefreq> value raw stands for: in tolerant
+// mode a value of the protocol in any letter case is that value. i is its
+// index in changeFreqValues, or -1 when it is none of the protocol's.
+func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
+	for i, v := range changeFreqValues {
+		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
+			return string(v), i
+		}
+	}
+	return string(raw), -1
+}
+
+// changeFreqValues are the values of <changefreq> the protocol defines.
+var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever}
+
+// parseFloat32 parses a decimal number; an empty value is 0. Hexadecimal
+// floats, infinities and NaN, which strconv knows, are no decimal numbers.
+func parseFloat32(raw []byte) (float32, bool) {
+	if len(raw) == 0 {
+		return 0, true
+	}
+	for _, c := range raw {
+		if !('0' <= c && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(string(raw), 32)
+	if err != nil {
+		return 0, false
+	}
+	return float32(f), true
+}
+
+// parseInt parses a whole number; an empty value is 0.
+func parseInt(raw []byte) (int, bool) {
+	if len(raw) == 0 {
+		return 0, true
+	}
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil
+}
