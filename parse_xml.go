@@ -392,158 +392,94 @@ func (p *xmlParser) openPart(k part) {
 	p.part, p.partDepth = k, p.depth
 }
 
+// entryChild handles an element that starts inside an entry, outside its
+// parts: the formats of feeds are read in parse_feed.go.
 func (p *xmlParser) entryChild(tok *xmlToken) {
-	name := tok.name
-	local := name.local // compared as string(local), which does not allocate
 	switch p.format {
 	case formatURLSet, formatIndex:
-		if bytes.Equal(name.space, p.rootNS) {
-			switch string(local) {
-			case "loc":
-				p.collect(&p.e.loc)
-			case "lastmod":
-				p.collect(&p.e.lastmod)
-			case "changefreq":
-				if p.format == formatURLSet {
-					p.collect(&p.e.changefreq)
-				}
-			case "priority":
-				if p.format == formatURLSet {
-					p.collect(&p.e.priority)
-				}
-			}
-			return
-		}
-		if p.format == formatIndex {
-			return
-		}
-		switch nsOf(name.space) {
-		case nsKindImage:
-			if string(local) == "image" {
-				var im *rawImage
-				p.e.images, im = grow(p.e.images)
-				im.reset()
-				p.openPart(partImage)
-			}
-		case nsKindVideo:
-			if string(local) == "video" {
-				var v *rawVideo
-				p.e.videos, v = grow(p.e.videos)
-				v.reset()
-				p.openPart(partVideo)
-			}
-		case nsKindNews:
-			if string(local) == "news" {
-				if p.e.hasNews {
-					return // the first <news:news> of an entry is the one kept
-				}
-				p.e.hasNews = true
-				p.e.news.reset()
-				p.openPart(partNews)
-			}
-		case nsKindXHTML:
-			if string(local) == "link" {
-				var l *rawLink
-				p.e.links, l = grow(p.e.links)
-				l.reset()
-				for _, a := range tok.attrs {
-					if len(a.name.space) != 0 {
-						continue
-					}
-					switch string(a.name.local) {
-					case "rel":
-						setAttr(&l.rel, a.value)
-					case "hreflang":
-						setAttr(&l.hreflang, a.value)
-					case "href":
-						setAttr(&l.href, a.value)
-					}
-				}
-			}
-		}
+		p.sitemapChild(tok)
 	case formatRSS:
-		// Only the item's own elements count: a <link> or a <pubDate>
-		// nested deeper (in a <source>, say) is not the item's.
-		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
-			return
-		}
-		switch string(local) {
-		case "link":
-			p.collect(&p.e.loc)
-		case "pubDate":
-			p.feedDate("pubDate", true)
-		}
+		p.rssChild(tok.name)
 	case formatRDF:
-		if p.depth != p.entryDepth+1 {
-			return
-		}
-		switch {
-		case string(local) == "link" && string(name.space) != nsRDF:
-			p.collect(&p.e.loc)
-		case string(local) == "date" && string(name.space) == nsDC:
-			p.feedDate("dc:date", false)
-		}
+		p.rdfChild(tok.name)
 	case formatAtom:
-		// Only the entry's own elements count: the <link> and the
-		// <updated> of an entry's <source> are those of another feed.
-		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
-			return
-		}
+		p.atomChild(tok)
+	}
+}
+
+// sitemapChild handles an element of a <url> or a <sitemap>: the entry's own
+// elements, and in a urlset the extensions that open a part.
+func (p *xmlParser) sitemapChild(tok *xmlToken) {
+	name := tok.name
+	local := name.local // compared as string(local), which does not allocate
+	if bytes.Equal(name.space, p.rootNS) {
 		switch string(local) {
-		case "link":
-			if p.atomLinked {
-				return
+		case "loc":
+			p.collect(&p.e.loc)
+		case "lastmod":
+			p.collect(&p.e.lastmod)
+		case "changefreq":
+			if p.format == formatURLSet {
+				p.collect(&p.e.changefreq)
 			}
-			var rel, href []byte
-			hasHref := false
-			for _, a := range tok.attrs {
-				if len(a.name.space) != 0 {
-					continue
-				}
-				switch string(a.name.local) {
-				case "rel":
-					rel = bytes.TrimSpace(a.value)
-				case "href":
-					href, hasHref = a.value, true
-				}
+		case "priority":
+			if p.format == formatURLSet {
+				p.collect(&p.e.priority)
 			}
-			// A rel that is empty is none (VALUE-9); the IANA IRI of
-			// alternate is alternate itself (RFC 4287, 4.2.7.2).
-			if len(rel) != 0 && string(rel) != "alternate" && string(rel) != atomRelAlternateIRI {
-				return
-			}
-			// The first such link is the entry's, even without an href:
-			// the entry then has no link and is skipped (ATOM-5).
-			p.atomLinked = true
-			if hasHref {
-				p.e.loc.reset()
-				p.e.loc.set = true
-				p.e.loc.append(href)
-			}
-		case "updated":
-			p.feedDate("updated", false)
-		case "modified":
-			// The <updated> of Atom 0.3; Atom 1.0 has no such element.
-			if string(p.rootNS) == nsAtom03 {
-				p.feedDate("modified", false)
-			}
+		}
+		return
+	}
+	if p.format == formatIndex {
+		return
+	}
+	switch nsOf(name.space) {
+	case nsKindImage:
+		if string(local) == "image" {
+			var im *rawImage
+			p.e.images, im = grow(p.e.images)
+			im.reset()
+			p.openPart(partImage)
+		}
+	case nsKindVideo:
+		if string(local) == "video" {
+			var v *rawVideo
+			p.e.videos, v = grow(p.e.videos)
+			v.reset()
+			p.openPart(partVideo)
+		}
+	case nsKindNews:
+		if string(local) == "news" && !p.e.hasNews {
+			// The first <news:news> of an entry is the one kept.
+			p.e.hasNews = true
+			p.e.news.reset()
+			p.openPart(partNews)
+		}
+	case nsKindXHTML:
+		if string(local) == "link" {
+			p.xhtmlLink(tok)
 		}
 	}
 }
 
-// The namespace of Atom 0.3, and the IRI form of the rel value alternate.
-const (
-	nsAtom03            = "http://purl.org/atom/ns#"
-	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
-)
-
-// feedDate collects the date of a feed entry from the element that starts,
-// named name for the errors; the first date of the entry is the one kept.
-func (p *xmlParser) feedDate(name string, rfc822 bool) {
-	if !p.e.lastmod.set {
-		p.e.dateName, p.e.dateRFC822 = name, rfc822
+// xhtmlLink reads the attributes of an <xhtml:link> into a new alternate
+// link of the entry.
+func (p *xmlParser) xhtmlLink(tok *xmlToken) {
+	var l *rawLink
+	p.e.links, l = grow(p.e.links)
+	l.reset()
+	for _, a := range tok.attrs {
+		if len(a.name.space) != 0 {
+			continue
+		}
+		switch string(a.name.local) {
+		case "rel":
+			setAttr(&l.rel, a.value)
+		case "hreflang":
+			setAttr(&l.hreflang, a.value)
+		case "href":
+			setAttr(&l.href, a.value)
+		}
 	}
-	p.collect(&p.e.lastmod)
 }
 
 func setAttr(v *value, b []byte) {
@@ -597,54 +533,24 @@ func (p *xmlParser) videoChild(tok *xmlToken) {
 		return
 	}
 	v := &p.e.videos[len(p.e.videos)-1]
-	attr := func(local string, dst *value) {
-		for _, a := range tok.attrs {
-			if len(a.name.space) == 0 && string(a.name.local) == local {
-				setAttr(dst, a.value)
-				return
-			}
-		}
+	if f := v.field(tok.name.local); f != nil {
+		p.collect(f)
+		return
 	}
 	switch string(tok.name.local) {
-	case "thumbnail_loc":
-		p.collect(&v.thumbnailLoc)
-	case "title":
-		p.collect(&v.title)
-	case "description":
-		p.collect(&v.description)
-	case "content_loc":
-		p.collect(&v.contentLoc)
-	case "player_loc":
-		p.collect(&v.playerLoc)
-	case "duration":
-		p.collect(&v.duration)
-	case "expiration_date":
-		p.collect(&v.expirationDate)
-	case "rating":
-		p.collect(&v.rating)
-	case "view_count":
-		p.collect(&v.viewCount)
-	case "publication_date":
-		p.collect(&v.publicationDate)
-	case "family_friendly":
-		p.collect(&v.familyFriendly)
-	case "requires_subscription":
-		p.collect(&v.requiresSubscription)
-	case "live":
-		p.collect(&v.live)
 	case "restriction":
 		if !v.restriction.set {
-			attr("relationship", &v.restrictionRel)
+			attrOf(tok, "relationship", &v.restrictionRel)
 		}
 		p.collect(&v.restriction)
 	case "platform":
 		if !v.platform.set {
-			attr("relationship", &v.platformRel)
+			attrOf(tok, "relationship", &v.platformRel)
 		}
 		p.collect(&v.platform)
 	case "uploader":
 		if !v.uploader.set {
-			attr("info", &v.uploaderInfo)
+			attrOf(tok, "info", &v.uploaderInfo)
 		}
 		p.collect(&v.uploader)
 	case "tag":
@@ -653,6 +559,51 @@ func (p *xmlParser) videoChild(tok *xmlToken) {
 		v.nTags = len(v.tags)
 		t.reset()
 		p.collect(t)
+	}
+}
+
+// field returns the value of a video that the text of the element local
+// goes to, or nil for an element with attributes or none of the video's.
+func (v *rawVideo) field(local []byte) *value {
+	switch string(local) {
+	case "thumbnail_loc":
+		return &v.thumbnailLoc
+	case "title":
+		return &v.title
+	case "description":
+		return &v.description
+	case "content_loc":
+		return &v.contentLoc
+	case "player_loc":
+		return &v.playerLoc
+	case "duration":
+		return &v.duration
+	case "expiration_date":
+		return &v.expirationDate
+	case "rating":
+		return &v.rating
+	case "view_count":
+		return &v.viewCount
+	case "publication_date":
+		return &v.publicationDate
+	case "family_friendly":
+		return &v.familyFriendly
+	case "requires_subscription":
+		return &v.requiresSubscription
+	case "live":
+		return &v.live
+	}
+	return nil
+}
+
+// attrOf sets dst to the value of the attribute local, without a namespace,
+// of tok, when tok has it.
+func attrOf(tok *xmlToken, local string, dst *value) {
+	for _, a := range tok.attrs {
+		if len(a.name.space) == 0 && string(a.name.local) == local {
+			setAttr(dst, a.value)
+			return
+		}
 	}
 }
 
