@@ -17,10 +17,10 @@ const (
 func (p *xmlParser) rssChild(name xmlName) {
 	// Only the item's own elements count: a <link> or a <pubDate> nested
 	// deeper (in a <source>, say) is not the item's.
-	if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
+	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
 		return
 	}
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "link":
 		p.collect(&p.e.loc)
 	case "pubDate":
@@ -34,22 +34,22 @@ func (p *xmlParser) rdfChild(name xmlName) {
 		return
 	}
 	switch {
-	case string(name.local) == "link" && string(name.space) != nsRDF:
+	case string(name.Local) == "link" && string(name.Space) != nsRDF:
 		p.collect(&p.e.loc)
-	case string(name.local) == "date" && string(name.space) == nsDC:
+	case string(name.Local) == "date" && string(name.Space) == nsDC:
 		p.feedDate("dc:date", false)
 	}
 }
 
 // atomChild handles an element of an Atom entry.
 func (p *xmlParser) atomChild(tok *xmlToken) {
-	name := tok.name
+	name := tok.Name
 	// Only the entry's own elements count: the <link> and the <updated> of
 	// an entry's <source> are those of another feed.
-	if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
+	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
 		return
 	}
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "link":
 		if !p.atomLinked {
 			p.atomLink(tok)
@@ -69,15 +69,15 @@ func (p *xmlParser) atomChild(tok *xmlToken) {
 func (p *xmlParser) atomLink(tok *xmlToken) {
 	var rel, href []byte
 	hasHref := false
-	for _, a := range tok.attrs {
-		if len(a.name.space) != 0 {
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) != 0 {
 			continue
 		}
-		switch string(a.name.local) {
+		switch string(a.Name.Local) {
 		case "rel":
-			rel = bytes.TrimSpace(a.value)
+			rel = bytes.TrimSpace(a.Value)
 		case "href":
-			href, hasHref = a.value, true
+			href, hasHref = a.Value, true
 		}
 	}
 	// A rel that is empty is none (VALUE-9); the IANA IRI of alternate is

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
 // This file is the XML parse stage: one token loop for every XML format (a
@@ -32,14 +34,14 @@ const maxValueLength = 64 << 10
 // their elements: the scanner drops every other attribute as it reads it,
 // so that one nobody reads costs nothing, and cuts those it keeps as value
 // cuts text.
-var attrsRead = &attrTable{
-	elems: map[string][]string{
+var attrsRead = &xmlscan.AttrTable{
+	Elems: map[string][]string{
 		"link":        {"rel", "hreflang", "href"}, // xhtml:link, and Atom's link
 		"restriction": {"relationship"},            // video:restriction
 		"platform":    {"relationship"},            // video:platform
 		"uploader":    {"info"},                    // video:uploader
 	},
-	keep: maxValueLength,
+	Keep: maxValueLength,
 }
 
 // docFormat is the kind of an XML document, told by its root element.
@@ -250,7 +252,7 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 
 func (p *xmlParser) run() error {
 	for {
-		tok, err := p.t.next()
+		tok, err := p.t.Next()
 		if err != nil {
 			if isEOF(err) {
 				if p.format == formatUnknown {
@@ -268,7 +270,7 @@ func (p *xmlParser) run() error {
 				// cut inside an entry or any other, nesting too deep
 				// among it, it keeps the complete entries before, leaves
 				// out the entry it breaks, and reports it (TOLERANT-13).
-				var te *truncatedError
+				var te *xmlscan.TruncatedError
 				switch {
 				case !errors.As(err, &te):
 					return &partialError{err}
@@ -279,7 +281,7 @@ func (p *xmlParser) run() error {
 			}
 			return err
 		}
-		switch tok.kind {
+		switch tok.Kind {
 		case tokStart:
 			p.depth++
 			if !p.start(tok) {
@@ -292,13 +294,13 @@ func (p *xmlParser) run() error {
 			p.depth--
 		case tokText:
 			if p.field != nil {
-				p.field.append(tok.text)
+				p.field.append(tok.Text)
 			}
 		}
 		// A forbidden character reference costs the entry it stands in,
 		// wherever in it (the entry's own tag included); outside an entry
 		// it costs nothing.
-		if tok.forbidden && p.entryDepth > 0 {
+		if tok.Forbidden && p.entryDepth > 0 {
 			p.e.forbidden = true
 		}
 	}
@@ -306,9 +308,9 @@ func (p *xmlParser) run() error {
 
 // start handles a start element; false stops the document.
 func (p *xmlParser) start(tok *xmlToken) bool {
-	name := tok.name
+	name := tok.Name
 	if p.format == formatUnknown {
-		switch string(name.local) {
+		switch string(name.Local) {
 		case "urlset":
 			p.format = formatURLSet
 		case "sitemapindex":
@@ -320,10 +322,10 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		case "feed":
 			p.format = formatAtom
 		default:
-			p.err = errNotSitemap{string(name.local)}
+			p.err = errNotSitemap{string(name.Local)}
 			return false
 		}
-		p.rootNS = append(p.rootNS[:0], name.space...)
+		p.rootNS = append(p.rootNS[:0], name.Space...)
 		p.sink.root(p.format)
 		return true
 	}
@@ -364,15 +366,15 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 func (p *xmlParser) isEntry(name xmlName) bool {
 	switch p.format {
 	case formatURLSet:
-		return string(name.local) == "url" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "url" && bytes.Equal(name.Space, p.rootNS)
 	case formatIndex:
-		return string(name.local) == "sitemap" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "sitemap" && bytes.Equal(name.Space, p.rootNS)
 	case formatRSS:
-		return string(name.local) == "item" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "item" && bytes.Equal(name.Space, p.rootNS)
 	case formatRDF:
-		return string(name.local) == "item" && string(name.space) != nsRDF
+		return string(name.Local) == "item" && string(name.Space) != nsRDF
 	case formatAtom:
-		return string(name.local) == "entry" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "entry" && bytes.Equal(name.Space, p.rootNS)
 	}
 	return false
 }
@@ -399,9 +401,9 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 	case formatURLSet, formatIndex:
 		p.sitemapChild(tok)
 	case formatRSS:
-		p.rssChild(tok.name)
+		p.rssChild(tok.Name)
 	case formatRDF:
-		p.rdfChild(tok.name)
+		p.rdfChild(tok.Name)
 	case formatAtom:
 		p.atomChild(tok)
 	}
@@ -410,9 +412,9 @@ func (p *xmlParser) entryChild(tok *xmlToken) {
 // sitemapChild handles an element of a <url> or a <sitemap>: the entry's own
 // elements, and in a urlset the extensions that open a part.
 func (p *xmlParser) sitemapChild(tok *xmlToken) {
-	name := tok.name
-	local := name.local // compared as string(local), which does not allocate
-	if bytes.Equal(name.space, p.rootNS) {
+	name := tok.Name
+	local := name.Local // compared as string(local), which does not allocate
+	if bytes.Equal(name.Space, p.rootNS) {
 		switch string(local) {
 		case "loc":
 			p.collect(&p.e.loc)
@@ -432,7 +434,7 @@ func (p *xmlParser) sitemapChild(tok *xmlToken) {
 	if p.format == formatIndex {
 		return
 	}
-	switch nsOf(name.space) {
+	switch nsOf(name.Space) {
 	case nsKindImage:
 		if string(local) == "image" {
 			var im *rawImage
@@ -467,17 +469,17 @@ func (p *xmlParser) xhtmlLink(tok *xmlToken) {
 	var l *rawLink
 	p.e.links, l = grow(p.e.links)
 	l.reset()
-	for _, a := range tok.attrs {
-		if len(a.name.space) != 0 {
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) != 0 {
 			continue
 		}
-		switch string(a.name.local) {
+		switch string(a.Name.Local) {
 		case "rel":
-			setAttr(&l.rel, a.value)
+			setAttr(&l.rel, a.Value)
 		case "hreflang":
-			setAttr(&l.hreflang, a.value)
+			setAttr(&l.hreflang, a.Value)
 		case "href":
-			setAttr(&l.href, a.value)
+			setAttr(&l.href, a.Value)
 		}
 	}
 }
@@ -489,11 +491,11 @@ func setAttr(v *value, b []byte) {
 }
 
 func (p *xmlParser) imageChild(name xmlName) {
-	if nsOf(name.space) != nsKindImage {
+	if nsOf(name.Space) != nsKindImage {
 		return
 	}
 	im := &p.e.images[len(p.e.images)-1]
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "loc":
 		p.collect(&im.loc)
 	case "title":
@@ -508,11 +510,11 @@ func (p *xmlParser) imageChild(name xmlName) {
 }
 
 func (p *xmlParser) newsChild(name xmlName) {
-	if nsOf(name.space) != nsKindNews {
+	if nsOf(name.Space) != nsKindNews {
 		return
 	}
 	n := &p.e.news
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "publication":
 		if !p.inPub {
 			p.inPub, p.pubDepth = true, p.depth
@@ -529,15 +531,15 @@ func (p *xmlParser) newsChild(name xmlName) {
 }
 
 func (p *xmlParser) videoChild(tok *xmlToken) {
-	if nsOf(tok.name.space) != nsKindVideo {
+	if nsOf(tok.Name.Space) != nsKindVideo {
 		return
 	}
 	v := &p.e.videos[len(p.e.videos)-1]
-	if f := v.field(tok.name.local); f != nil {
+	if f := v.field(tok.Name.Local); f != nil {
 		p.collect(f)
 		return
 	}
-	switch string(tok.name.local) {
+	switch string(tok.Name.Local) {
 	case "restriction":
 		if !v.restriction.set {
 			attrOf(tok, "relationship", &v.restrictionRel)
@@ -599,9 +601,9 @@ func (v *rawVideo) field(local []byte) *value {
 // attrOf sets dst to the value of the attribute local, without a namespace,
 // of tok, when tok has it.
 func attrOf(tok *xmlToken, local string, dst *value) {
-	for _, a := range tok.attrs {
-		if len(a.name.space) == 0 && string(a.name.local) == local {
-			setAttr(dst, a.value)
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) == 0 && string(a.Name.Local) == local {
+			setAttr(dst, a.Value)
 			return
 		}
 	}

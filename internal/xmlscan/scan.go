@@ -1,4 +1,4 @@
-package sitemap
+package xmlscan
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the fast tokenizer behind the seam of token.go. It reads the
+// This file is the scanner. It reads the
 // document into one reusable buffer, finds the end of each token with
 // bytes.IndexByte, and hands out slices of that buffer, so a token costs no
 // allocation once the buffer, the attribute slice and the element stack have
 // grown to the document's shape.
 //
-// Its tokens are those of stdTokenizer, quirks included: encoding/xml is the
+// Its tokens are those of encoding/xml, quirks included: encoding/xml is the
 // reference, so wherever encoding/xml (Decoder.Token, with Strict on, or off
 // with HTMLEntity and no AutoClose list) departs from the XML specification, the
 // scanner departs the same way. The comments below name the function of
@@ -58,25 +58,25 @@ const (
 	// held whole so that its version can be read.
 	maxXMLDeclLength = 4 << 10
 	// maxKeptAttrs bounds the attributes kept of one element when the
-	// caller says which it reads (see attrTable); namespace declarations
+	// caller says which it reads (see AttrTable); namespace declarations
 	// are counted by maxNSDecls instead.
 	maxKeptAttrs = 32
 )
 
-// attrTable tells the scanner which attributes its caller reads, so that
-// the others cost nothing however long they are: elems maps the local name
+// AttrTable tells the scanner which attributes its caller reads, so that
+// the others cost nothing however long they are: Elems maps the local name
 // of an element to the local names of the attributes read on it, whatever
-// their prefixes. A value kept is cut to keep+1 bytes, so that the caller
-// can tell that it was longer than keep. Namespace declarations are always
-// read. A nil *attrTable keeps every attribute whole, as encoding/xml does.
-type attrTable struct {
-	elems map[string][]string
-	keep  int
+// their prefixes. A value kept is cut to Keep+1 bytes, so that the caller
+// can tell that it was longer than Keep. Namespace declarations are always
+// read. A nil *AttrTable keeps every attribute whole, as encoding/xml does.
+type AttrTable struct {
+	Elems map[string][]string
+	Keep  int
 }
 
 // wants reports whether the attribute local of the element elem is read.
-func (a *attrTable) wants(elem, local []byte) bool {
-	for _, n := range a.elems[string(elem)] {
+func (a *AttrTable) wants(elem, local []byte) bool {
+	for _, n := range a.Elems[string(elem)] {
 		if n == string(local) {
 			return true
 		}
@@ -127,8 +127,8 @@ type scanEntry struct {
 	space []byte
 }
 
-// scanTokenizer is the fast tokenizer; see newScanTokenizer.
-type scanTokenizer struct {
+// Scanner is the tokenizer; see New.
+type Scanner struct {
 	r        io.Reader
 	strict   bool
 	buf      []byte
@@ -137,10 +137,10 @@ type scanTokenizer struct {
 	err      error // the error next returned; it ends the document
 	lines    int   // 1 + the number of '\n' read so far
 
-	tok     xmlToken // the token being read
-	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
-	inCDATA bool     // the next bytes continue a CDATA section
-	longRef bool     // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
+	tok     Token  // the token being read
+	quoted  []bool // quoted[i]: tok.attrs[i].value is still raw, between quotes
+	inCDATA bool   // the next bytes continue a CDATA section
+	longRef bool   // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
 
 	stk   []scanEntry
 	binds []int  // the indexes in stk of the bindings, innermost last
@@ -152,7 +152,7 @@ type scanTokenizer struct {
 	// in constant time however many bindings are in scope.
 	ns map[string]*nsSlot
 
-	keep     *attrTable // the attributes read; nil for all
+	keep     *AttrTable // the attributes read; nil for all
 	endName  []byte     // the name of a long end tag (see endTagSpace)
 	tagArena []byte     // the names and values of a long start tag (see longStart)
 	tagParts []tagPart
@@ -173,34 +173,43 @@ type nsSlot struct{ top int }
 type tagPart struct{ off, mid, val, end int }
 
 // scanBuffers holds the buffers of scanners that are done with them (see
-// release), at their first size, for the scanners of the next documents: a
+// Release), at their first size, for the scanners of the next documents: a
 // call of many sitemaps then allocates a few buffers, not one each.
 var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize]byte) }}
 
-// newScanTokenizer returns the fast tokenizer reading r, which is already
-// UTF-8, strict or tolerant, with the semantics of newStdTokenizer(r, strict).
-func newScanTokenizer(r io.Reader, strict bool) *scanTokenizer {
-	return &scanTokenizer{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+// New returns a scanner reading r, which is already UTF-8, strict or
+// tolerant, that keeps the attributes keep names (every attribute whole
+// when keep is nil). In strict mode the document must be well-formed; in
+// tolerant mode the scanner reads past an unescaped &, an entity it does
+// not know and a missing or mismatched end tag the way encoding/xml does
+// with Strict off, HTML's entities known and no AutoClose list. Comments,
+// processing instructions and directives (a DOCTYPE among them) are
+// skipped, and no entity a DTD declares is ever expanded.
+func New(r io.Reader, strict bool, keep *AttrTable) *Scanner {
+	t := newScanner(r, strict)
+	t.keep = keep
+	return t
 }
 
-// release gives the scanner's buffer back to scanBuffers, unless a long tag
+// newScanner is New keeping every attribute.
+func newScanner(r io.Reader, strict bool) *Scanner {
+	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+}
+
+// Release gives the scanner's buffer back to scanBuffers, unless a long tag
 // made it grow: neither the scanner nor a token it handed out may be used
 // afterwards.
-func (t *scanTokenizer) release() {
+func (t *Scanner) Release() {
 	if cap(t.buf) == scanBufSize {
 		scanBuffers.Put((*[scanBufSize]byte)(t.buf[:scanBufSize]))
 	}
-	t.buf, t.tok = nil, xmlToken{}
+	t.buf, t.tok = nil, Token{}
 }
 
-// newScanTokenizerSize is newScanTokenizer with a buffer of size bytes to
-// start with; tests use tiny buffers to cross every chunk boundary.
-func newScanTokenizerSize(r io.Reader, strict bool, size int) *scanTokenizer {
-	return &scanTokenizer{r: r, strict: strict, buf: make([]byte, max(size, 16)), lines: 1}
-}
-
-// next implements tokenizer. After an error it returns the same error.
-func (t *scanTokenizer) next() (*xmlToken, error) {
+// Next returns the next token of the document, io.EOF at its clean end;
+// any other error ends the document. After an error it returns the same
+// error.
+func (t *Scanner) Next() (*Token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
@@ -213,9 +222,9 @@ func (t *scanTokenizer) next() (*xmlToken, error) {
 }
 
 // token is Decoder.Token: it reads a raw token, resolves namespaces and
-// matches end elements to start elements. Like stdTokenizer it has no
+// matches end elements to start elements. Like the sitemap package's reading of encoding/xml it has no
 // AutoClose list.
-func (t *scanTokenizer) token() (*xmlToken, error) {
+func (t *Scanner) token() (*Token, error) {
 	for {
 		kind, err := t.rawToken()
 		if err != nil {
@@ -232,7 +241,7 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 				t.endOfTop = false
 				return t.popTop(&t.tok), nil
 			}
-			return t.popElement(&t.tok, t.tok.name.space, t.tok.name.local)
+			return t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
 		case rawText:
 			return &t.tok, nil
 		}
@@ -242,47 +251,47 @@ func (t *scanTokenizer) token() (*xmlToken, error) {
 // startElement is the StartElement case of Decoder.Token: the namespace
 // declarations among the attributes apply to the element's own name and
 // attributes.
-func (t *scanTokenizer) startElement() (*xmlToken, error) {
+func (t *Scanner) startElement() (*Token, error) {
 	decls := 0
-	for _, a := range t.tok.attrs {
+	for _, a := range t.tok.Attrs {
 		var prefix []byte
 		switch {
-		case bytes.Equal(a.name.space, xmlnsBytes):
-			prefix = a.name.local
-		case len(a.name.space) == 0 && bytes.Equal(a.name.local, xmlnsBytes):
+		case bytes.Equal(a.Name.Space, xmlnsBytes):
+			prefix = a.Name.Local
+		case len(a.Name.Space) == 0 && bytes.Equal(a.Name.Local, xmlnsBytes):
 		default:
 			continue
 		}
-		if err := t.checkDecl(&decls, len(t.binds), a.value); err != nil {
+		if err := t.checkDecl(&decls, len(t.binds), a.Value); err != nil {
 			return nil, err
 		}
-		t.push(true, prefix, a.value)
+		t.push(true, prefix, a.Value)
 	}
-	t.push(false, t.tok.name.space, t.tok.name.local)
+	t.push(false, t.tok.Name.Space, t.tok.Name.Local)
 	t.depth++
-	if t.depth > maxNesting {
-		return nil, errTooDeep
+	if t.depth > MaxNesting {
+		return nil, ErrTooDeep
 	}
 	// Translated from the arena's copy, the space outlives the buffer.
 	e := &t.stk[len(t.stk)-1]
-	e.space = t.translate(t.arena[e.off:e.mid], t.tok.name.local, true)
-	t.tok.name.space = e.space
-	attrs := t.tok.attrs[:0]
-	for _, a := range t.tok.attrs {
-		a.name.space = t.translate(a.name.space, a.name.local, false)
-		// stdTokenizer drops what looks like a declaration once translated.
-		if bytes.Equal(a.name.space, xmlnsBytes) || len(a.name.space) == 0 && bytes.Equal(a.name.local, xmlnsBytes) {
+	e.space = t.translate(t.arena[e.off:e.mid], t.tok.Name.Local, true)
+	t.tok.Name.Space = e.space
+	attrs := t.tok.Attrs[:0]
+	for _, a := range t.tok.Attrs {
+		a.Name.Space = t.translate(a.Name.Space, a.Name.Local, false)
+		// encoding/xml drops what looks like a declaration once translated.
+		if bytes.Equal(a.Name.Space, xmlnsBytes) || len(a.Name.Space) == 0 && bytes.Equal(a.Name.Local, xmlnsBytes) {
 			continue
 		}
 		attrs = append(attrs, a)
 	}
-	t.tok.attrs = attrs
+	t.tok.Attrs = attrs
 	return &t.tok, nil
 }
 
 // checkDecl counts one more namespace declaration of an element, binding
 // uri with n bindings in scope, against the caps.
-func (t *scanTokenizer) checkDecl(decls *int, n int, uri []byte) error {
+func (t *Scanner) checkDecl(decls *int, n int, uri []byte) error {
 	switch *decls++; {
 	case *decls > maxNSDecls:
 		return t.syntaxError(fmt.Sprintf("element declares more than %d namespaces", maxNSDecls), t.pos)
@@ -296,7 +305,7 @@ func (t *scanTokenizer) checkDecl(decls *int, n int, uri []byte) error {
 
 // push records an open element prefix:local, or a binding of prefix to the
 // URI value.
-func (t *scanTokenizer) push(binding bool, a, b []byte) {
+func (t *Scanner) push(binding bool, a, b []byte) {
 	n := len(t.stk)
 	if n < cap(t.stk) {
 		t.stk = t.stk[:n+1]
@@ -330,7 +339,7 @@ func (t *scanTokenizer) push(binding bool, a, b []byte) {
 const nsLinear = 8
 
 // bind makes the binding stk[i] the innermost of its prefix in t.ns.
-func (t *scanTokenizer) bind(i int) {
+func (t *Scanner) bind(i int) {
 	e := &t.stk[i]
 	p := t.arena[e.off:e.mid]
 	s := t.ns[string(p)]
@@ -352,7 +361,7 @@ func (t *scanTokenizer) bind(i int) {
 
 // popElement is Decoder.popElement: it closes the innermost element with the
 // end element prefix:local, and puts the end element in tok.
-func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlToken, error) {
+func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 	n := len(t.stk)
 	if n == 0 || t.stk[n-1].binding {
 		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
@@ -367,7 +376,7 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 			t.needClose = true
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
-			tok.set(tokEnd, sp, sl, nil)
+			tok.set(End, sp, sl, nil)
 			return tok, nil
 		}
 		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
@@ -381,24 +390,24 @@ func (t *scanTokenizer) popElement(tok *xmlToken, prefix, local []byte) (*xmlTok
 			" closed by </"+string(local)+"> in space "+ns, t.pos)
 	}
 	t.popBindings()
-	tok.set(tokEnd, s.space, local, nil)
+	tok.set(End, s.space, local, nil)
 	return tok, nil
 }
 
 // popTop is popElement for an end element that endTag found to name the
 // innermost open element, as nearly every end element does: there is
 // nothing to check.
-func (t *scanTokenizer) popTop(tok *xmlToken) *xmlToken {
+func (t *Scanner) popTop(tok *Token) *Token {
 	s := t.pop()
 	t.popBindings()
-	tok.set(tokEnd, s.space, tok.name.local, nil)
+	tok.set(End, s.space, tok.Name.Local, nil)
 	return tok
 }
 
 // pop takes the innermost open element off the stack. The popped entry and
 // its bytes stay in their arrays until the next push, which comes after the
 // caller is done with the token.
-func (t *scanTokenizer) pop() *scanEntry {
+func (t *Scanner) pop() *scanEntry {
 	s := &t.stk[len(t.stk)-1]
 	t.stk = t.stk[:len(t.stk)-1]
 	t.depth--
@@ -407,7 +416,7 @@ func (t *scanTokenizer) pop() *scanEntry {
 }
 
 // popBindings drops the namespace bindings of the element just closed.
-func (t *scanTokenizer) popBindings() {
+func (t *Scanner) popBindings() {
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		e := &t.stk[len(t.stk)-1]
 		if t.ns != nil {
@@ -422,7 +431,7 @@ func (t *scanTokenizer) popBindings() {
 // translate is Decoder.translate: the namespace URI of the name prefix:local.
 // The default namespace applies to elements only; an unbound prefix stands
 // for itself.
-func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
+func (t *Scanner) translate(prefix, local []byte, element bool) []byte {
 	switch {
 	case bytes.Equal(prefix, xmlnsBytes):
 		return prefix
@@ -451,39 +460,40 @@ func (t *scanTokenizer) translate(prefix, local []byte, element bool) []byte {
 
 // set makes tok a token with no attributes, field by field: assigning a
 // composite literal to a token costs a copy through the stack.
-func (tok *xmlToken) set(kind tokenKind, space, local, text []byte) {
-	tok.kind = kind
-	tok.name.space = space
-	tok.name.local = local
-	tok.attrs = tok.attrs[:0]
-	tok.text = text
-	tok.forbidden = false
+func (tok *Token) set(kind Kind, space, local, text []byte) {
+	tok.Kind = kind
+	tok.Name.Space = space
+	tok.Name.Local = local
+	tok.Attrs = tok.Attrs[:0]
+	tok.Text = text
+	tok.Forbidden = false
 }
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
-func (t *scanTokenizer) syntaxError(msg string, at int) error {
+func (t *Scanner) syntaxError(msg string, at int) error {
 	at = min(max(at, t.pos), t.end)
 	return &xml.SyntaxError{Msg: msg, Line: t.lines - bytes.Count(t.buf[at:t.end], []byte{'\n'})}
 }
 
 // eofError is the error of a token cut short by the end of the input.
-func (t *scanTokenizer) eofError() error {
+func (t *Scanner) eofError() error {
 	if t.rerr == io.EOF {
 		return t.truncated("unexpected EOF")
 	}
 	return t.rerr
 }
 
-// truncatedError is the *xml.SyntaxError of input that ends before the
+// TruncatedError is the *xml.SyntaxError of input that ends before the
 // document does: inside a token, or with elements open. Its type, not its
 // message, tells a reader that the input was cut off.
-type truncatedError struct{ *xml.SyntaxError }
+type TruncatedError struct{ *xml.SyntaxError }
 
-func (e *truncatedError) Unwrap() error { return e.SyntaxError }
+// Unwrap returns the syntax error, so that errors.As finds it.
+func (e *TruncatedError) Unwrap() error { return e.SyntaxError }
 
-// truncated is the *truncatedError msg, on the last line read.
-func (t *scanTokenizer) truncated(msg string) error {
-	return &truncatedError{t.syntaxError(msg, t.end).(*xml.SyntaxError)}
+// truncated is the *TruncatedError msg, on the last line read.
+func (t *Scanner) truncated(msg string) error {
+	return &TruncatedError{t.syntaxError(msg, t.end).(*xml.SyntaxError)}
 }
 
 // more reads at least want (> 0) more bytes of the input after buf[pos:end],
@@ -492,7 +502,7 @@ func (t *scanTokenizer) truncated(msg string) error {
 // as many bytes again as it has, so that it is scanned a number of times
 // logarithmic in its size, whatever the size of the reads. more reports
 // whether it read anything; when it did not, t.rerr is set.
-func (t *scanTokenizer) more(want int) bool {
+func (t *Scanner) more(want int) bool {
 	if t.rerr != nil {
 		return false
 	}
@@ -530,7 +540,7 @@ func (t *scanTokenizer) more(want int) bool {
 
 // wait is called when the token at pos runs past end: it reads more, or
 // returns the error that ends the token.
-func (t *scanTokenizer) wait() error {
+func (t *Scanner) wait() error {
 	if t.more(max(t.end-t.pos, 1)) {
 		return nil
 	}
@@ -539,10 +549,10 @@ func (t *scanTokenizer) wait() error {
 
 // rawToken is Decoder.rawToken: it reads the next token, its names
 // untranslated, into t.tok.
-func (t *scanTokenizer) rawToken() (rawKind, error) {
+func (t *Scanner) rawToken() (rawKind, error) {
 	if t.needClose {
 		t.needClose = false
-		t.tok.set(tokEnd, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
+		t.tok.set(End, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
 		return rawEnd, nil
 	}
 	if t.inCDATA {
@@ -578,7 +588,7 @@ func (t *scanTokenizer) rawToken() (rawKind, error) {
 
 // text reads character data up to the next '<', or as much of it as fills
 // the buffer.
-func (t *scanTokenizer) text() (rawKind, error) {
+func (t *Scanner) text() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
@@ -610,8 +620,8 @@ func (t *scanTokenizer) text() (rawKind, error) {
 			return 0, err
 		}
 		t.pos += n
-		t.tok.set(tokText, nil, nil, out)
-		t.tok.forbidden, t.forbidden = t.forbidden, false
+		t.tok.set(Text, nil, nil, out)
+		t.tok.Forbidden, t.forbidden = t.forbidden, false
 		return rawText, nil
 	}
 }
@@ -641,7 +651,7 @@ func inLongRef(b []byte, long bool) bool {
 
 // cdata reads a CDATA section, after its "<![CDATA[", up to its "]]>", or as
 // much of it as fills the buffer.
-func (t *scanTokenizer) cdata() (rawKind, error) {
+func (t *Scanner) cdata() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.Index(b, []byte("]]>"))
@@ -669,7 +679,7 @@ func (t *scanTokenizer) cdata() (rawKind, error) {
 		}
 		t.pos += n + skip
 		t.inCDATA = skip == 0
-		t.tok.set(tokText, nil, nil, out)
+		t.tok.set(Text, nil, nil, out)
 		return rawText, nil
 	}
 }
@@ -723,7 +733,7 @@ func textCut(b []byte, mode textMode) int {
 // that b ends the input, so that a reference cut short by it is an error;
 // otherwise b ends before a byte that ends any reference. at is b's offset
 // in the buffer, for the line of an error.
-func (t *scanTokenizer) decode(b []byte, mode textMode, eof bool, at int) ([]byte, error) {
+func (t *Scanner) decode(b []byte, mode textMode, eof bool, at int) ([]byte, error) {
 	i := plainPrefix(b)
 	if i == len(b) {
 		return b, nil
@@ -819,7 +829,7 @@ func plainPrefix(b []byte) int {
 // writes its replacement at b[w:], which is never longer than the reference.
 // It returns the index after the replacement and the index after the
 // reference, or nw < 0 for what tolerant mode keeps as text.
-func (t *scanTokenizer) reference(b []byte, i, w int, eof bool, at int) (nw, j int, err error) {
+func (t *Scanner) reference(b []byte, i, w int, eof bool, at int) (nw, j int, err error) {
 	// cut is a reference that reaches the end of b: the end of the input,
 	// or a byte that is not ';' and is read again as text.
 	cut := func() (int, int, error) {
@@ -914,7 +924,7 @@ func (t *scanTokenizer) reference(b []byte, i, w int, eof bool, at int) (nw, j i
 
 // notReference is b[i:j], read from '&' on, that is not a reference: an
 // error in strict mode, text in tolerant mode.
-func (t *scanTokenizer) notReference(b []byte, i, j, at int) (int, int, error) {
+func (t *Scanner) notReference(b []byte, i, j, at int) (int, int, error) {
 	if t.strict {
 		ent := string(b[i:j])
 		if ent[len(ent)-1] != ';' {
@@ -954,7 +964,7 @@ func isInCharacterRange(r rune) bool {
 }
 
 // endTag reads an end tag "</name S? >".
-func (t *scanTokenizer) endTag() (rawKind, error) {
+func (t *Scanner) endTag() (rawKind, error) {
 	// Nearly always the end tag is "</" and the name of the open element,
 	// checked when it started, then '>'.
 	if n := len(t.stk); n > 0 && !t.stk[n-1].binding {
@@ -968,13 +978,13 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 		if i <= len(b) && b[i-1] == '>' {
 			if len(prefix) == 0 && string(b[:i-1]) == string(local) {
 				t.pos += 2 + i
-				t.tok.set(tokEnd, b[:0], b[:i-1], nil)
+				t.tok.set(End, b[:0], b[:i-1], nil)
 				t.endOfTop = true
 				return rawEnd, nil
 			}
 			if len(prefix) > 0 && string(b[:len(prefix)]) == string(prefix) && b[len(prefix)] == ':' && string(b[len(prefix)+1:i-1]) == string(local) {
 				t.pos += 2 + i
-				t.tok.set(tokEnd, b[:len(prefix)], b[len(prefix)+1:i-1], nil)
+				t.tok.set(End, b[:len(prefix)], b[len(prefix)+1:i-1], nil)
 				t.endOfTop = true
 				return rawEnd, nil
 			}
@@ -1005,7 +1015,7 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 			return 0, err
 		}
 		t.pos += i + 1
-		t.tok.set(tokEnd, prefix, local, nil)
+		t.tok.set(End, prefix, local, nil)
 		return rawEnd, nil
 	}
 }
@@ -1013,7 +1023,7 @@ func (t *scanTokenizer) endTag() (rawKind, error) {
 // endTagSpace reads the rest of an end tag prefix:local, slices of the
 // buffer read up to pos, whose white space filled the buffer: the name is
 // copied aside, and the space is let go as it is read.
-func (t *scanTokenizer) endTagSpace(prefix, local []byte) (rawKind, error) {
+func (t *Scanner) endTagSpace(prefix, local []byte) (rawKind, error) {
 	t.endName = append(append(t.endName[:0], prefix...), local...)
 	prefix, local = t.endName[:len(prefix)], t.endName[len(prefix):]
 	for {
@@ -1029,7 +1039,7 @@ func (t *scanTokenizer) endTagSpace(prefix, local []byte) (rawKind, error) {
 		return 0, t.syntaxError("invalid characters between </"+string(local)+" and >", t.pos)
 	}
 	t.pos++
-	t.tok.set(tokEnd, prefix, local, nil)
+	t.tok.set(End, prefix, local, nil)
 	return rawEnd, nil
 }
 
@@ -1037,7 +1047,7 @@ func (t *scanTokenizer) endTagSpace(prefix, local []byte) (rawKind, error) {
 // attribute values in place: the tag is read whole before anything in it
 // changes, since reading it again after more input would see the changes.
 // A tag that does not fit in the buffer is read by longStart instead.
-func (t *scanTokenizer) startTag() (rawKind, error) {
+func (t *Scanner) startTag() (rawKind, error) {
 	for {
 		n, empty, err := t.parseStart(t.buf[t.pos:t.end])
 		if err == errNeedMore {
@@ -1052,17 +1062,17 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 		if err != nil {
 			return 0, err
 		}
-		for i := range t.tok.attrs {
+		for i := range t.tok.Attrs {
 			if !t.quoted[i] {
 				continue
 			}
-			a := &t.tok.attrs[i]
-			at := t.pos + (cap(t.buf[t.pos:]) - cap(a.value))
-			if a.value, err = t.decode(a.value, modeAttr, false, at); err != nil {
+			a := &t.tok.Attrs[i]
+			at := t.pos + (cap(t.buf[t.pos:]) - cap(a.Value))
+			if a.Value, err = t.decode(a.Value, modeAttr, false, at); err != nil {
 				return 0, err
 			}
 		}
-		t.tok.forbidden, t.forbidden = t.forbidden, false
+		t.tok.Forbidden, t.forbidden = t.forbidden, false
 		if t.keep != nil {
 			if err := t.keepAttrs(); err != nil {
 				return 0, err
@@ -1070,8 +1080,8 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 		}
 		if empty {
 			t.needClose = true
-			t.toClose = append(append(t.toClose[:0], t.tok.name.space...), t.tok.name.local...)
-			t.toCloseAt = len(t.tok.name.space)
+			t.toClose = append(append(t.toClose[:0], t.tok.Name.Space...), t.tok.Name.Local...)
+			t.toCloseAt = len(t.tok.Name.Space)
 		}
 		t.pos += n
 		return rawStart, nil
@@ -1080,28 +1090,28 @@ func (t *scanTokenizer) startTag() (rawKind, error) {
 
 // keepAttrs drops from t.tok the attributes that t.keep does not read, and
 // cuts the values of those it does, as longStart does.
-func (t *scanTokenizer) keepAttrs() error {
-	attrs, kept := t.tok.attrs[:0], 0
-	for _, a := range t.tok.attrs {
-		if !isDecl(a.name) {
-			if !t.keep.wants(t.tok.name.local, a.name.local) {
+func (t *Scanner) keepAttrs() error {
+	attrs, kept := t.tok.Attrs[:0], 0
+	for _, a := range t.tok.Attrs {
+		if !isDecl(a.Name) {
+			if !t.keep.wants(t.tok.Name.Local, a.Name.Local) {
 				continue
 			}
 			if kept++; kept > maxKeptAttrs {
-				return t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", t.tok.name.local, maxKeptAttrs), t.pos)
+				return t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", t.tok.Name.Local, maxKeptAttrs), t.pos)
 			}
-			a.value = a.value[:min(len(a.value), t.keep.keep+1)]
+			a.Value = a.Value[:min(len(a.Value), t.keep.Keep+1)]
 		}
 		attrs = append(attrs, a)
 	}
-	t.tok.attrs = attrs
+	t.tok.Attrs = attrs
 	return nil
 }
 
 // isDecl reports whether the attribute named n, untranslated, declares a
 // namespace.
-func isDecl(n xmlName) bool {
-	return bytes.Equal(n.space, xmlnsBytes) || len(n.space) == 0 && bytes.Equal(n.local, xmlnsBytes)
+func isDecl(n Name) bool {
+	return bytes.Equal(n.Space, xmlnsBytes) || len(n.Space) == 0 && bytes.Equal(n.Local, xmlnsBytes)
 }
 
 // longStart reads a start tag that does not fit in the buffer, from its
@@ -1110,7 +1120,7 @@ func isDecl(n xmlName) bool {
 // namespace declarations and the attributes t.keep reads) is copied to
 // t.tagArena first. So the tag costs what is kept of it, whatever its
 // length; with t.keep nil that is all of it, as with parseStart.
-func (t *scanTokenizer) longStart() (rawKind, error) {
+func (t *Scanner) longStart() (rawKind, error) {
 	ar, parts := t.tagArena[:0], t.tagParts[:0]
 	// need waits until n bytes from pos are read; space until pos is at a
 	// byte that is not white space, letting the space go.
@@ -1177,7 +1187,7 @@ func (t *scanTokenizer) longStart() (rawKind, error) {
 		if err != nil {
 			return 0, err
 		}
-		decl := isDecl(xmlName{ap, al})
+		decl := isDecl(Name{ap, al})
 		keep := t.keep == nil || decl
 		if !keep && t.keep.wants(ar[nameMid:nameEnd], al) {
 			if kept++; kept > maxKeptAttrs {
@@ -1195,7 +1205,7 @@ func (t *scanTokenizer) longStart() (rawKind, error) {
 		case !keep:
 			limit = 0
 		case t.keep != nil:
-			limit = t.keep.keep + 1
+			limit = t.keep.Keep + 1
 		}
 		var p tagPart
 		p.off = len(ar)
@@ -1293,10 +1303,10 @@ func (t *scanTokenizer) longStart() (rawKind, error) {
 		parts = append(parts, p)
 	}
 	t.tagArena, t.tagParts = ar, parts
-	t.tok.set(tokStart, ar[:nameMid], ar[nameMid:nameEnd], nil)
-	t.tok.forbidden, t.forbidden = t.forbidden, false
+	t.tok.set(Start, ar[:nameMid], ar[nameMid:nameEnd], nil)
+	t.tok.Forbidden, t.forbidden = t.forbidden, false
 	for _, p := range parts {
-		t.tok.attrs = append(t.tok.attrs, xmlAttr{xmlName{ar[p.off:p.mid], ar[p.mid:p.val]}, ar[p.val:p.end]})
+		t.tok.Attrs = append(t.tok.Attrs, Attr{Name{ar[p.off:p.mid], ar[p.mid:p.val]}, ar[p.val:p.end]})
 	}
 	if empty {
 		t.needClose = true
@@ -1308,12 +1318,12 @@ func (t *scanTokenizer) longStart() (rawKind, error) {
 
 // parseStart reads the start tag at the front of b into t.tok without
 // changing b. It returns the length of the tag and whether it ends in "/>".
-func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
+func (t *Scanner) parseStart(b []byte) (n int, empty bool, err error) {
 	prefix, local, i, err := t.nsName(b, 1, "expected element name after <")
 	if err != nil {
 		return 0, false, err
 	}
-	t.tok.set(tokStart, prefix, local, nil)
+	t.tok.set(Start, prefix, local, nil)
 	t.quoted = t.quoted[:0]
 	for {
 		i = skipSpace(b, i)
@@ -1332,8 +1342,8 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 		case '>':
 			return i + 1, false, nil
 		}
-		var a xmlAttr
-		if a.name.space, a.name.local, i, err = t.nsName(b, i, "expected attribute name in element"); err != nil {
+		var a Attr
+		if a.Name.Space, a.Name.Local, i, err = t.nsName(b, i, "expected attribute name in element"); err != nil {
 			return 0, false, err
 		}
 		i = skipSpace(b, i)
@@ -1346,7 +1356,7 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 			if t.strict {
 				return 0, false, t.syntaxError("attribute name without = in element", t.pos+i)
 			}
-			a.value = a.name.local
+			a.Value = a.Name.Local
 		default:
 			if i = skipSpace(b, i+1); i == len(b) {
 				return 0, false, errNeedMore
@@ -1364,7 +1374,7 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 				if k < 0 {
 					return 0, false, errNeedMore
 				}
-				a.value = v
+				a.Value = v
 				quoted = true
 				i += k + 2
 			case t.strict:
@@ -1378,11 +1388,11 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 				if k == len(b) {
 					return 0, false, errNeedMore
 				}
-				a.value = b[i:k]
+				a.Value = b[i:k]
 				i = k
 			}
 		}
-		t.tok.attrs = append(t.tok.attrs, a)
+		t.tok.Attrs = append(t.tok.Attrs, a)
 		t.quoted = append(t.quoted, quoted)
 	}
 }
@@ -1390,7 +1400,7 @@ func (t *scanTokenizer) parseStart(b []byte) (n int, empty bool, err error) {
 // nsName is Decoder.nsname at b[i]: a name, split at its colon into a
 // prefix and a local name. It returns the index after the name; a name that
 // is missing or has more than one colon is the syntax error msg.
-func (t *scanTokenizer) nsName(b []byte, i int, msg string) (prefix, local []byte, j int, err error) {
+func (t *Scanner) nsName(b []byte, i int, msg string) (prefix, local []byte, j int, err error) {
 	j = i
 	var seen uint8
 	colon, colons := 0, 0
@@ -1478,7 +1488,7 @@ func skipSpace(b []byte, i int) int {
 // Any other processing instruction streams through the buffer: what has
 // been looked at is let go at each read, so that one of any length costs
 // nothing. The XML declaration is held whole, up to maxXMLDeclLength.
-func (t *scanTokenizer) procInst() (rawKind, error) {
+func (t *Scanner) procInst() (rawKind, error) {
 	i := 2
 	for {
 		b := t.buf[t.pos:t.end]
@@ -1524,7 +1534,7 @@ func (t *scanTokenizer) procInst() (rawKind, error) {
 
 // xmlDecl reads the rest of the XML declaration, from b[i] after its
 // target, whole: its version must be 1.0, as in Decoder.rawToken.
-func (t *scanTokenizer) xmlDecl(i int) (rawKind, error) {
+func (t *Scanner) xmlDecl(i int) (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		j := skipSpace(b, i)
@@ -1589,7 +1599,7 @@ func indexParam(s []byte, param string) int {
 
 // bang reads what starts with "<!": a comment, a CDATA section or a
 // directive.
-func (t *scanTokenizer) bang() (rawKind, error) {
+func (t *Scanner) bang() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		if len(b) >= 3 {
@@ -1629,7 +1639,7 @@ func (t *scanTokenizer) bang() (rawKind, error) {
 // Decoder.rawToken does: "--" ends it, and must be followed by '>'. What
 // has been looked at is let go at each read, so that a comment of any
 // length costs nothing.
-func (t *scanTokenizer) comment() (rawKind, error) {
+func (t *Scanner) comment() (rawKind, error) {
 	i := 4
 	for {
 		b := t.buf[t.pos:t.end]
@@ -1656,7 +1666,7 @@ func (t *scanTokenizer) comment() (rawKind, error) {
 
 // directive skips the directive at pos, such as <!DOCTYPE ...>, through
 // the buffer as comment does.
-func (t *scanTokenizer) directive() (rawKind, error) {
+func (t *Scanner) directive() (rawKind, error) {
 	var d dirState
 	i := 3
 	for {
@@ -1823,319 +1833,4 @@ func isName(s []byte) bool {
 		}
 	}
 	return true
-}
-
-// The tables first and second are copied from encoding/xml (Copyright 2009
-// The Go Authors, BSD-style license), which made them from Appendix B of
-// XML 1.0: first is Letter | '_' | ':', second is the rest of NameChar.
-var first = &unicode.RangeTable{
-	R16: []unicode.Range16{
-		{0x003A, 0x003A, 1},
-		{0x0041, 0x005A, 1},
-		{0x005F, 0x005F, 1},
-		{0x0061, 0x007A, 1},
-		{0x00C0, 0x00D6, 1},
-		{0x00D8, 0x00F6, 1},
-		{0x00F8, 0x00FF, 1},
-		{0x0100, 0x0131, 1},
-		{0x0134, 0x013E, 1},
-		{0x0141, 0x0148, 1},
-		{0x014A, 0x017E, 1},
-		{0x0180, 0x01C3, 1},
-		{0x01CD, 0x01F0, 1},
-		{0x01F4, 0x01F5, 1},
-		{0x01FA, 0x0217, 1},
-		{0x0250, 0x02A8, 1},
-		{0x02BB, 0x02C1, 1},
-		{0x0386, 0x0386, 1},
-		{0x0388, 0x038A, 1},
-		{0x038C, 0x038C, 1},
-		{0x038E, 0x03A1, 1},
-		{0x03A3, 0x03CE, 1},
-		{0x03D0, 0x03D6, 1},
-		{0x03DA, 0x03E0, 2},
-		{0x03E2, 0x03F3, 1},
-		{0x0401, 0x040C, 1},
-		{0x040E, 0x044F, 1},
-		{0x0451, 0x045C, 1},
-		{0x045E, 0x0481, 1},
-		{0x0490, 0x04C4, 1},
-		{0x04C7, 0x04C8, 1},
-		{0x04CB, 0x04CC, 1},
-		{0x04D0, 0x04EB, 1},
-		{0x04EE, 0x04F5, 1},
-		{0x04F8, 0x04F9, 1},
-		{0x0531, 0x0556, 1},
-		{0x0559, 0x0559, 1},
-		{0x0561, 0x0586, 1},
-		{0x05D0, 0x05EA, 1},
-		{0x05F0, 0x05F2, 1},
-		{0x0621, 0x063A, 1},
-		{0x0641, 0x064A, 1},
-		{0x0671, 0x06B7, 1},
-		{0x06BA, 0x06BE, 1},
-		{0x06C0, 0x06CE, 1},
-		{0x06D0, 0x06D3, 1},
-		{0x06D5, 0x06D5, 1},
-		{0x06E5, 0x06E6, 1},
-		{0x0905, 0x0939, 1},
-		{0x093D, 0x093D, 1},
-		{0x0958, 0x0961, 1},
-		{0x0985, 0x098C, 1},
-		{0x098F, 0x0990, 1},
-		{0x0993, 0x09A8, 1},
-		{0x09AA, 0x09B0, 1},
-		{0x09B2, 0x09B2, 1},
-		{0x09B6, 0x09B9, 1},
-		{0x09DC, 0x09DD, 1},
-		{0x09DF, 0x09E1, 1},
-		{0x09F0, 0x09F1, 1},
-		{0x0A05, 0x0A0A, 1},
-		{0x0A0F, 0x0A10, 1},
-		{0x0A13, 0x0A28, 1},
-		{0x0A2A, 0x0A30, 1},
-		{0x0A32, 0x0A33, 1},
-		{0x0A35, 0x0A36, 1},
-		{0x0A38, 0x0A39, 1},
-		{0x0A59, 0x0A5C, 1},
-		{0x0A5E, 0x0A5E, 1},
-		{0x0A72, 0x0A74, 1},
-		{0x0A85, 0x0A8B, 1},
-		{0x0A8D, 0x0A8D, 1},
-		{0x0A8F, 0x0A91, 1},
-		{0x0A93, 0x0AA8, 1},
-		{0x0AAA, 0x0AB0, 1},
-		{0x0AB2, 0x0AB3, 1},
-		{0x0AB5, 0x0AB9, 1},
-		{0x0ABD, 0x0AE0, 0x23},
-		{0x0B05, 0x0B0C, 1},
-		{0x0B0F, 0x0B10, 1},
-		{0x0B13, 0x0B28, 1},
-		{0x0B2A, 0x0B30, 1},
-		{0x0B32, 0x0B33, 1},
-		{0x0B36, 0x0B39, 1},
-		{0x0B3D, 0x0B3D, 1},
-		{0x0B5C, 0x0B5D, 1},
-		{0x0B5F, 0x0B61, 1},
-		{0x0B85, 0x0B8A, 1},
-		{0x0B8E, 0x0B90, 1},
-		{0x0B92, 0x0B95, 1},
-		{0x0B99, 0x0B9A, 1},
-		{0x0B9C, 0x0B9C, 1},
-		{0x0B9E, 0x0B9F, 1},
-		{0x0BA3, 0x0BA4, 1},
-		{0x0BA8, 0x0BAA, 1},
-		{0x0BAE, 0x0BB5, 1},
-		{0x0BB7, 0x0BB9, 1},
-		{0x0C05, 0x0C0C, 1},
-		{0x0C0E, 0x0C10, 1},
-		{0x0C12, 0x0C28, 1},
-		{0x0C2A, 0x0C33, 1},
-		{0x0C35, 0x0C39, 1},
-		{0x0C60, 0x0C61, 1},
-		{0x0C85, 0x0C8C, 1},
-		{0x0C8E, 0x0C90, 1},
-		{0x0C92, 0x0CA8, 1},
-		{0x0CAA, 0x0CB3, 1},
-		{0x0CB5, 0x0CB9, 1},
-		{0x0CDE, 0x0CDE, 1},
-		{0x0CE0, 0x0CE1, 1},
-		{0x0D05, 0x0D0C, 1},
-		{0x0D0E, 0x0D10, 1},
-		{0x0D12, 0x0D28, 1},
-		{0x0D2A, 0x0D39, 1},
-		{0x0D60, 0x0D61, 1},
-		{0x0E01, 0x0E2E, 1},
-		{0x0E30, 0x0E30, 1},
-		{0x0E32, 0x0E33, 1},
-		{0x0E40, 0x0E45, 1},
-		{0x0E81, 0x0E82, 1},
-		{0x0E84, 0x0E84, 1},
-		{0x0E87, 0x0E88, 1},
-		{0x0E8A, 0x0E8D, 3},
-		{0x0E94, 0x0E97, 1},
-		{0x0E99, 0x0E9F, 1},
-		{0x0EA1, 0x0EA3, 1},
-		{0x0EA5, 0x0EA7, 2},
-		{0x0EAA, 0x0EAB, 1},
-		{0x0EAD, 0x0EAE, 1},
-		{0x0EB0, 0x0EB0, 1},
-		{0x0EB2, 0x0EB3, 1},
-		{0x0EBD, 0x0EBD, 1},
-		{0x0EC0, 0x0EC4, 1},
-		{0x0F40, 0x0F47, 1},
-		{0x0F49, 0x0F69, 1},
-		{0x10A0, 0x10C5, 1},
-		{0x10D0, 0x10F6, 1},
-		{0x1100, 0x1100, 1},
-		{0x1102, 0x1103, 1},
-		{0x1105, 0x1107, 1},
-		{0x1109, 0x1109, 1},
-		{0x110B, 0x110C, 1},
-		{0x110E, 0x1112, 1},
-		{0x113C, 0x1140, 2},
-		{0x114C, 0x1150, 2},
-		{0x1154, 0x1155, 1},
-		{0x1159, 0x1159, 1},
-		{0x115F, 0x1161, 1},
-		{0x1163, 0x1169, 2},
-		{0x116D, 0x116E, 1},
-		{0x1172, 0x1173, 1},
-		{0x1175, 0x119E, 0x119E - 0x1175},
-		{0x11A8, 0x11AB, 0x11AB - 0x11A8},
-		{0x11AE, 0x11AF, 1},
-		{0x11B7, 0x11B8, 1},
-		{0x11BA, 0x11BA, 1},
-		{0x11BC, 0x11C2, 1},
-		{0x11EB, 0x11F0, 0x11F0 - 0x11EB},
-		{0x11F9, 0x11F9, 1},
-		{0x1E00, 0x1E9B, 1},
-		{0x1EA0, 0x1EF9, 1},
-		{0x1F00, 0x1F15, 1},
-		{0x1F18, 0x1F1D, 1},
-		{0x1F20, 0x1F45, 1},
-		{0x1F48, 0x1F4D, 1},
-		{0x1F50, 0x1F57, 1},
-		{0x1F59, 0x1F5B, 0x1F5B - 0x1F59},
-		{0x1F5D, 0x1F5D, 1},
-		{0x1F5F, 0x1F7D, 1},
-		{0x1F80, 0x1FB4, 1},
-		{0x1FB6, 0x1FBC, 1},
-		{0x1FBE, 0x1FBE, 1},
-		{0x1FC2, 0x1FC4, 1},
-		{0x1FC6, 0x1FCC, 1},
-		{0x1FD0, 0x1FD3, 1},
-		{0x1FD6, 0x1FDB, 1},
-		{0x1FE0, 0x1FEC, 1},
-		{0x1FF2, 0x1FF4, 1},
-		{0x1FF6, 0x1FFC, 1},
-		{0x2126, 0x2126, 1},
-		{0x212A, 0x212B, 1},
-		{0x212E, 0x212E, 1},
-		{0x2180, 0x2182, 1},
-		{0x3007, 0x3007, 1},
-		{0x3021, 0x3029, 1},
-		{0x3041, 0x3094, 1},
-		{0x30A1, 0x30FA, 1},
-		{0x3105, 0x312C, 1},
-		{0x4E00, 0x9FA5, 1},
-		{0xAC00, 0xD7A3, 1},
-	},
-}
-
-var second = &unicode.RangeTable{
-	R16: []unicode.Range16{
-		{0x002D, 0x002E, 1},
-		{0x0030, 0x0039, 1},
-		{0x00B7, 0x00B7, 1},
-		{0x02D0, 0x02D1, 1},
-		{0x0300, 0x0345, 1},
-		{0x0360, 0x0361, 1},
-		{0x0387, 0x0387, 1},
-		{0x0483, 0x0486, 1},
-		{0x0591, 0x05A1, 1},
-		{0x05A3, 0x05B9, 1},
-		{0x05BB, 0x05BD, 1},
-		{0x05BF, 0x05BF, 1},
-		{0x05C1, 0x05C2, 1},
-		{0x05C4, 0x0640, 0x0640 - 0x05C4},
-		{0x064B, 0x0652, 1},
-		{0x0660, 0x0669, 1},
-		{0x0670, 0x0670, 1},
-		{0x06D6, 0x06DC, 1},
-		{0x06DD, 0x06DF, 1},
-		{0x06E0, 0x06E4, 1},
-		{0x06E7, 0x06E8, 1},
-		{0x06EA, 0x06ED, 1},
-		{0x06F0, 0x06F9, 1},
-		{0x0901, 0x0903, 1},
-		{0x093C, 0x093C, 1},
-		{0x093E, 0x094C, 1},
-		{0x094D, 0x094D, 1},
-		{0x0951, 0x0954, 1},
-		{0x0962, 0x0963, 1},
-		{0x0966, 0x096F, 1},
-		{0x0981, 0x0983, 1},
-		{0x09BC, 0x09BC, 1},
-		{0x09BE, 0x09BF, 1},
-		{0x09C0, 0x09C4, 1},
-		{0x09C7, 0x09C8, 1},
-		{0x09CB, 0x09CD, 1},
-		{0x09D7, 0x09D7, 1},
-		{0x09E2, 0x09E3, 1},
-		{0x09E6, 0x09EF, 1},
-		{0x0A02, 0x0A3C, 0x3A},
-		{0x0A3E, 0x0A3F, 1},
-		{0x0A40, 0x0A42, 1},
-		{0x0A47, 0x0A48, 1},
-		{0x0A4B, 0x0A4D, 1},
-		{0x0A66, 0x0A6F, 1},
-		{0x0A70, 0x0A71, 1},
-		{0x0A81, 0x0A83, 1},
-		{0x0ABC, 0x0ABC, 1},
-		{0x0ABE, 0x0AC5, 1},
-		{0x0AC7, 0x0AC9, 1},
-		{0x0ACB, 0x0ACD, 1},
-		{0x0AE6, 0x0AEF, 1},
-		{0x0B01, 0x0B03, 1},
-		{0x0B3C, 0x0B3C, 1},
-		{0x0B3E, 0x0B43, 1},
-		{0x0B47, 0x0B48, 1},
-		{0x0B4B, 0x0B4D, 1},
-		{0x0B56, 0x0B57, 1},
-		{0x0B66, 0x0B6F, 1},
-		{0x0B82, 0x0B83, 1},
-		{0x0BBE, 0x0BC2, 1},
-		{0x0BC6, 0x0BC8, 1},
-		{0x0BCA, 0x0BCD, 1},
-		{0x0BD7, 0x0BD7, 1},
-		{0x0BE7, 0x0BEF, 1},
-		{0x0C01, 0x0C03, 1},
-		{0x0C3E, 0x0C44, 1},
-		{0x0C46, 0x0C48, 1},
-		{0x0C4A, 0x0C4D, 1},
-		{0x0C55, 0x0C56, 1},
-		{0x0C66, 0x0C6F, 1},
-		{0x0C82, 0x0C83, 1},
-		{0x0CBE, 0x0CC4, 1},
-		{0x0CC6, 0x0CC8, 1},
-		{0x0CCA, 0x0CCD, 1},
-		{0x0CD5, 0x0CD6, 1},
-		{0x0CE6, 0x0CEF, 1},
-		{0x0D02, 0x0D03, 1},
-		{0x0D3E, 0x0D43, 1},
-		{0x0D46, 0x0D48, 1},
-		{0x0D4A, 0x0D4D, 1},
-		{0x0D57, 0x0D57, 1},
-		{0x0D66, 0x0D6F, 1},
-		{0x0E31, 0x0E31, 1},
-		{0x0E34, 0x0E3A, 1},
-		{0x0E46, 0x0E46, 1},
-		{0x0E47, 0x0E4E, 1},
-		{0x0E50, 0x0E59, 1},
-		{0x0EB1, 0x0EB1, 1},
-		{0x0EB4, 0x0EB9, 1},
-		{0x0EBB, 0x0EBC, 1},
-		{0x0EC6, 0x0EC6, 1},
-		{0x0EC8, 0x0ECD, 1},
-		{0x0ED0, 0x0ED9, 1},
-		{0x0F18, 0x0F19, 1},
-		{0x0F20, 0x0F29, 1},
-		{0x0F35, 0x0F39, 2},
-		{0x0F3E, 0x0F3F, 1},
-		{0x0F71, 0x0F84, 1},
-		{0x0F86, 0x0F8B, 1},
-		{0x0F90, 0x0F95, 1},
-		{0x0F97, 0x0F97, 1},
-		{0x0F99, 0x0FAD, 1},
-		{0x0FB1, 0x0FB7, 1},
-		{0x0FB9, 0x0FB9, 1},
-		{0x20D0, 0x20DC, 1},
-		{0x20E1, 0x3005, 0x3005 - 0x20E1},
-		{0x302A, 0x302F, 1},
-		{0x3031, 0x3035, 1},
-		{0x3099, 0x309A, 1},
-		{0x309D, 0x309E, 1},
-		{0x30FC, 0x30FE, 1},
-	},
 }
