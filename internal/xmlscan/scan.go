@@ -832,94 +832,109 @@ func plainPrefix(b []byte) int {
 func (t *Scanner) reference(b []byte, i, w int, eof bool, at int) (nw, j int, err error) {
 	// cut is a reference that reaches the end of b: the end of the input,
 	// or a byte that is not ';' and is read again as text.
-	cut := func() (int, int, error) {
-		if eof {
-			return -1, 0, t.eofError()
-		}
-		return t.notReference(b, i, j, at)
-	}
-	j = i + 1
-	if j == len(b) {
-		return cut()
-	}
-	nw = -1
-	if b[j] == '#' {
-		j++
-		if j == len(b) {
-			return cut()
-		}
-		base := uint64(10)
-		if b[j] == 'x' {
-			base = 16
-			if j++; j == len(b) {
-				return cut()
-			}
-		}
-		start := j
-		var n uint64
-		for j < len(b) {
-			d := uint64(digitVal[b[j]])
-			if d >= base {
-				break
-			}
-			if n <= unicode.MaxRune {
-				n = n*base + d
-			}
-			j++
-		}
-		if j == len(b) {
-			return cut()
-		}
-		if b[j] == ';' {
-			j++
-			switch {
-			case j-1 == start: // "&#;" or "&#x;": no digits, no reference
-			case n <= unicode.MaxRune && isInCharacterRange(rune(n)):
-				nw = w + utf8.EncodeRune(b[w:], rune(n))
-			case !t.strict:
-				// A code point XML forbids (a surrogate and one past
-				// U+10FFFF included, which encoding/xml reads as U+FFFD
-				// and as text): tolerant mode puts U+FFFD in its place
-				// and marks the token, so that it costs the entry it
-				// stands in, not the document.
-				nw = w + utf8.EncodeRune(b[w:], utf8.RuneError)
-				t.forbidden = true
-			case n <= unicode.MaxRune:
-				return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", rune(n)), at+i)
-			}
-		}
+	var cut bool
+	if i+1 < len(b) && b[i+1] == '#' {
+		nw, j, cut, err = t.charRef(b, i+2, w, at+i)
 	} else {
-		start := j
-		for j < len(b) && nameByte[b[j]] {
-			j++
-		}
-		if j == len(b) {
-			return cut()
-		}
-		if b[j] == ';' {
-			name := b[start:j]
-			j++
-			if isName(name) {
-				if c := predefinedEntity(name); c != 0 {
-					b[w] = c
-					nw = w + 1
-				} else if !t.strict {
-					if s, ok := xml.HTMLEntity[string(name)]; ok {
-						for _, r := range s {
-							if !isInCharacterRange(r) {
-								return -1, 0, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at+i)
-							}
-						}
-						nw = w + copy(b[w:], s)
-					}
-				}
-			}
-		}
+		nw, j, cut, err = t.entityRef(b, i+1, w, at+i)
 	}
-	if nw >= 0 {
+	switch {
+	case err != nil:
+		return -1, 0, err
+	case cut && eof:
+		return -1, 0, t.eofError()
+	case !cut && nw >= 0:
 		return nw, j, nil
 	}
 	return t.notReference(b, i, j, at)
+}
+
+// charRef reads the digits of a character reference from b[j], after
+// "&#", and writes the character at b[w:]. It returns the index after the
+// character (or -1 for none) and the index after the reference; cut tells
+// that the reference reaches the end of b. at is where the reference
+// starts, for the errors.
+func (t *Scanner) charRef(b []byte, j, w, at int) (nw, end int, cut bool, err error) {
+	if j == len(b) {
+		return -1, j, true, nil
+	}
+	base := uint64(10)
+	if b[j] == 'x' {
+		base = 16
+		if j++; j == len(b) {
+			return -1, j, true, nil
+		}
+	}
+	start := j
+	var n uint64
+	for ; j < len(b); j++ {
+		d := uint64(digitVal[b[j]])
+		if d >= base {
+			break
+		}
+		if n <= unicode.MaxRune {
+			n = n*base + d
+		}
+	}
+	if j == len(b) {
+		return -1, j, true, nil
+	}
+	if b[j] != ';' {
+		return -1, j, false, nil
+	}
+	j++
+	switch {
+	case j-1 == start: // "&#;" or "&#x;": no digits, no reference
+	case n <= unicode.MaxRune && isInCharacterRange(rune(n)):
+		return w + utf8.EncodeRune(b[w:], rune(n)), j, false, nil
+	case !t.strict:
+		// A code point XML forbids (a surrogate and one past U+10FFFF
+		// included, which encoding/xml reads as U+FFFD and as text):
+		// tolerant mode puts U+FFFD in its place and marks the token, so
+		// that it costs the entry it stands in, not the document.
+		t.forbidden = true
+		return w + utf8.EncodeRune(b[w:], utf8.RuneError), j, false, nil
+	case n <= unicode.MaxRune:
+		return -1, 0, false, t.syntaxError(fmt.Sprintf("illegal character code %U", rune(n)), at)
+	}
+	return -1, j, false, nil
+}
+
+// entityRef reads the name of an entity reference from b[j], after "&",
+// and writes its replacement at b[w:], as charRef does.
+func (t *Scanner) entityRef(b []byte, j, w, at int) (nw, end int, cut bool, err error) {
+	start := j
+	for j < len(b) && nameByte[b[j]] {
+		j++
+	}
+	if j == len(b) {
+		return -1, j, true, nil
+	}
+	if b[j] != ';' {
+		return -1, j, false, nil
+	}
+	name := b[start:j]
+	j++
+	if !isName(name) {
+		return -1, j, false, nil
+	}
+	if c := predefinedEntity(name); c != 0 {
+		b[w] = c
+		return w + 1, j, false, nil
+	}
+	if t.strict {
+		return -1, j, false, nil
+	}
+	s, ok := xml.HTMLEntity[string(name)]
+	if !ok {
+		return -1, j, false, nil
+	}
+	for _, r := range s {
+		if !isInCharacterRange(r) {
+			return -1, 0, false, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at)
+		}
+	}
+	return w + copy(b[w:], s), j, false, nil
 }
 
 // notReference is b[i:j], read from '&' on, that is not a reference: an
@@ -1763,33 +1778,50 @@ var (
 )
 
 func init() {
-	for c := 0; c < 256; c++ {
+	for c := range 256 {
 		b := byte(c)
-		letter := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
-		digit := '0' <= b && b <= '9'
-		nameByte[c] = letter || digit || b == '_' || b == ':' || b == '.' || b == '-' || b >= utf8.RuneSelf
-		firstASCII[c] = letter || b == '_' || b == ':'
-		switch {
-		case b == ':':
-			nameClass[c] = nameColon
-		case b >= utf8.RuneSelf:
-			nameClass[c] = nameNonASCII
-		case nameByte[c]:
-			nameClass[c] = nameASCII
-		}
+		nameByte[c] = isNameByte(b)
+		firstASCII[c] = isLetter(b) || b == '_' || b == ':'
+		nameClass[c] = classOf(b)
 		refByte[c] = nameByte[c] || b == '#'
 		plainByte[c] = b == '\t' || b == '\n' || b >= 0x20 && b < utf8.RuneSelf && b != '&' && b != ']'
-		unquotedByte[c] = letter || digit || b == '_' || b == ':' || b == '-'
-		digitVal[c] = 255
-		switch {
-		case digit:
-			digitVal[c] = b - '0'
-		case 'a' <= b && b <= 'f':
-			digitVal[c] = b - 'a' + 10
-		case 'A' <= b && b <= 'F':
-			digitVal[c] = b - 'A' + 10
-		}
+		unquotedByte[c] = isLetter(b) || isDigit(b) || b == '_' || b == ':' || b == '-'
+		digitVal[c] = hexVal(b)
 	}
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+func isDigit(b byte) bool  { return '0' <= b && b <= '9' }
+
+// isNameByte is a byte of a name as Decoder.readName reads it.
+func isNameByte(b byte) bool {
+	return isLetter(b) || isDigit(b) || b == '_' || b == ':' || b == '.' || b == '-' || b >= utf8.RuneSelf
+}
+
+// classOf is the class of b in nameClass.
+func classOf(b byte) uint8 {
+	switch {
+	case b == ':':
+		return nameColon
+	case b >= utf8.RuneSelf:
+		return nameNonASCII
+	case isNameByte(b):
+		return nameASCII
+	}
+	return 0
+}
+
+// hexVal is the value of b as a hexadecimal digit, or 255.
+func hexVal(b byte) uint8 {
+	switch {
+	case isDigit(b):
+		return b - '0'
+	case 'a' <= b && b <= 'f':
+		return b - 'a' + 10
+	case 'A' <= b && b <= 'F':
+		return b - 'A' + 10
+	}
+	return 255
 }
 
 // isName is the function of encoding/xml: s is a Name of XML 1.0.
