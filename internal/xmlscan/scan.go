@@ -1136,191 +1136,22 @@ func isDecl(n Name) bool {
 // t.tagArena first. So the tag costs what is kept of it, whatever its
 // length; with t.keep nil that is all of it, as with parseStart.
 func (t *Scanner) longStart() (rawKind, error) {
-	ar, parts := t.tagArena[:0], t.tagParts[:0]
-	// need waits until n bytes from pos are read; space until pos is at a
-	// byte that is not white space, letting the space go.
-	need := func(n int) error {
-		for t.end-t.pos < n {
-			if err := t.wait(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	space := func() error {
-		for {
-			t.pos = skipSpace(t.buf[:t.end], t.pos)
-			if t.pos < t.end {
-				return nil
-			}
-			if err := t.wait(); err != nil {
-				return err
-			}
-		}
-	}
-	name := func(i int, msg string) (prefix, local []byte, err error) {
-		for {
-			prefix, local, j, err := t.nsName(t.buf[t.pos:t.end], i, msg)
-			if err == errNeedMore {
-				if err = t.wait(); err != nil {
-					return nil, nil, err
-				}
-				continue
-			}
-			if err == nil {
-				t.pos += j
-			}
-			return prefix, local, err
-		}
-	}
-	prefix, local, err := name(1, "expected element name after <")
+	lt := longTag{ar: t.tagArena[:0], parts: t.tagParts[:0]}
+	prefix, local, err := t.waitName(1, "expected element name after <")
 	if err != nil {
 		return 0, err
 	}
-	ar = append(append(ar, prefix...), local...)
-	nameMid, nameEnd := len(prefix), len(ar)
-	empty, decls, kept := false, 0, 0
-	for {
-		if err := space(); err != nil {
-			return 0, err
-		}
-		if c := t.buf[t.pos]; c == '/' {
-			if err := need(2); err != nil {
-				return 0, err
-			}
-			if t.buf[t.pos+1] != '>' {
-				return 0, t.syntaxError("expected /> in element", t.pos)
-			}
-			t.pos += 2
-			empty = true
-			break
-		} else if c == '>' {
-			t.pos++
-			break
-		}
-		ap, al, err := name(0, "expected attribute name in element")
-		if err != nil {
-			return 0, err
-		}
-		decl := isDecl(Name{ap, al})
-		keep := t.keep == nil || decl
-		if !keep && t.keep.wants(ar[nameMid:nameEnd], al) {
-			if kept++; kept > maxKeptAttrs {
-				return 0, t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", ar[nameMid:nameEnd], maxKeptAttrs), t.pos)
-			}
-			keep = true
-		}
-		limit := -1 // how much of the value is kept; -1 for all
-		switch {
-		case decl:
-			if decls >= maxNSDecls {
-				return 0, t.checkDecl(&decls, 0, nil)
-			}
-			limit = maxNSURILength + 1
-		case !keep:
-			limit = 0
-		case t.keep != nil:
-			limit = t.keep.Keep + 1
-		}
-		var p tagPart
-		p.off = len(ar)
-		if keep {
-			ar = append(ar, ap...)
-			p.mid = len(ar)
-			ar = append(ar, al...)
-		}
-		p.val = len(ar)
-		if err := space(); err != nil {
-			return 0, err
-		}
-		add := func(b []byte) {
-			if limit >= 0 {
-				b = b[:min(len(b), max(limit-(len(ar)-p.val), 0))]
-			}
-			ar = append(ar, b...)
-		}
-		switch q := t.buf[t.pos]; {
-		case q != '=':
-			if t.strict {
-				return 0, t.syntaxError("attribute name without = in element", t.pos)
-			}
-			if keep {
-				add(ar[p.mid:p.val])
-			}
-		default:
-			t.pos++
-			if err := space(); err != nil {
-				return 0, err
-			}
-			switch q := t.buf[t.pos]; {
-			case q == '"' || q == '\'':
-				t.pos++
-				for {
-					b := t.buf[t.pos:t.end]
-					k := bytes.IndexByte(b, q)
-					v := b
-					if k >= 0 {
-						v = b[:k]
-					}
-					if lt := bytes.IndexByte(v, '<'); lt >= 0 {
-						return 0, t.syntaxError("unescaped < inside quoted string", t.pos+lt)
-					}
-					n := len(v)
-					if k < 0 && n > 0 {
-						n = textCut(v, modeAttr)
-					}
-					if n > 0 {
-						out, err := t.decode(v[:n], modeAttr, false, t.pos)
-						if err != nil {
-							return 0, err
-						}
-						add(out)
-						t.pos += n
-					}
-					if k >= 0 {
-						t.pos++
-						break
-					}
-					if err := t.wait(); err != nil {
-						return 0, err
-					}
-				}
-			case t.strict:
-				return 0, t.syntaxError("unquoted or missing attribute value in element", t.pos)
-			default:
-				// Tolerant mode reads an unquoted value as HTML does.
-				for {
-					b := t.buf[t.pos:t.end]
-					k := 0
-					for k < len(b) && unquotedByte[b[k]] {
-						k++
-					}
-					add(b[:k])
-					t.pos += k
-					if k < len(b) {
-						break
-					}
-					if err := t.wait(); err != nil {
-						return 0, err
-					}
-				}
-			}
-		}
-		if !keep {
-			continue
-		}
-		if decl {
-			if err := t.checkDecl(&decls, 0, ar[p.val:]); err != nil {
-				return 0, err
-			}
-		}
-		p.end = len(ar)
-		parts = append(parts, p)
+	lt.ar = append(append(lt.ar, prefix...), local...)
+	lt.nameMid, lt.nameEnd = len(prefix), len(lt.ar)
+	empty, err := t.longAttrs(&lt)
+	if err != nil {
+		return 0, err
 	}
-	t.tagArena, t.tagParts = ar, parts
+	ar, nameMid, nameEnd := lt.ar, lt.nameMid, lt.nameEnd
+	t.tagArena, t.tagParts = ar, lt.parts
 	t.tok.set(Start, ar[:nameMid], ar[nameMid:nameEnd], nil)
 	t.tok.Forbidden, t.forbidden = t.forbidden, false
-	for _, p := range parts {
+	for _, p := range lt.parts {
 		t.tok.Attrs = append(t.tok.Attrs, Attr{Name{ar[p.off:p.mid], ar[p.mid:p.val]}, ar[p.val:p.end]})
 	}
 	if empty {
@@ -1329,6 +1160,241 @@ func (t *Scanner) longStart() (rawKind, error) {
 		t.toCloseAt = nameMid
 	}
 	return rawStart, nil
+}
+
+// longTag is what longStart keeps of a long start tag: the element's name
+// at ar[:nameEnd], split at nameMid, and the attributes kept, parts, whose
+// bytes follow in ar.
+type longTag struct {
+	ar               []byte
+	parts            []tagPart
+	nameMid, nameEnd int
+	decls, kept      int // the namespace declarations and the attributes read so far
+	val, limit       int // the value being read starts at ar[val:]; limit is how much of it is kept, -1 for all
+}
+
+// add keeps what limit allows of b, the next bytes of the value being read.
+func (lt *longTag) add(b []byte) {
+	if lt.limit >= 0 {
+		b = b[:min(len(b), max(lt.limit-(len(lt.ar)-lt.val), 0))]
+	}
+	lt.ar = append(lt.ar, b...)
+}
+
+// need waits until n bytes from pos are read.
+func (t *Scanner) need(n int) error {
+	for t.end-t.pos < n {
+		if err := t.wait(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitSpace waits until pos is at a byte that is not white space, letting
+// the space go.
+func (t *Scanner) waitSpace() error {
+	for {
+		t.pos = skipSpace(t.buf[:t.end], t.pos)
+		if t.pos < t.end {
+			return nil
+		}
+		if err := t.wait(); err != nil {
+			return err
+		}
+	}
+}
+
+// waitName reads the name at pos+i, waiting for it whole, and moves pos
+// past it.
+func (t *Scanner) waitName(i int, msg string) (prefix, local []byte, err error) {
+	for {
+		prefix, local, j, err := t.nsName(t.buf[t.pos:t.end], i, msg)
+		if err == errNeedMore {
+			if err = t.wait(); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if err == nil {
+			t.pos += j
+		}
+		return prefix, local, err
+	}
+}
+
+// longAttrs reads the attributes of a long start tag up to its end, and
+// tells whether it ends in "/>".
+func (t *Scanner) longAttrs(lt *longTag) (empty bool, err error) {
+	for {
+		if err := t.waitSpace(); err != nil {
+			return false, err
+		}
+		switch t.buf[t.pos] {
+		case '/':
+			if err := t.need(2); err != nil {
+				return false, err
+			}
+			if t.buf[t.pos+1] != '>' {
+				return false, t.syntaxError("expected /> in element", t.pos)
+			}
+			t.pos += 2
+			return true, nil
+		case '>':
+			t.pos++
+			return false, nil
+		}
+		if err := t.longAttr(lt); err != nil {
+			return false, err
+		}
+	}
+}
+
+// longAttr reads one attribute of a long start tag, and keeps it in lt if
+// it is kept.
+func (t *Scanner) longAttr(lt *longTag) error {
+	ap, al, err := t.waitName(0, "expected attribute name in element")
+	if err != nil {
+		return err
+	}
+	decl := isDecl(Name{ap, al})
+	keep, err := t.longKeep(lt, decl, al)
+	if err != nil {
+		return err
+	}
+	var p tagPart
+	p.off = len(lt.ar)
+	if keep {
+		lt.ar = append(lt.ar, ap...)
+		p.mid = len(lt.ar)
+		lt.ar = append(lt.ar, al...)
+	}
+	p.val = len(lt.ar)
+	lt.val = p.val
+	if err := t.waitSpace(); err != nil {
+		return err
+	}
+	if err := t.longValue(lt, keep, p.mid); err != nil {
+		return err
+	}
+	if !keep {
+		return nil
+	}
+	if decl {
+		if err := t.checkDecl(&lt.decls, 0, lt.ar[p.val:]); err != nil {
+			return err
+		}
+	}
+	p.end = len(lt.ar)
+	lt.parts = append(lt.parts, p)
+	return nil
+}
+
+// longKeep tells whether the attribute local of a long start tag is kept,
+// a namespace declaration when decl, and sets how much of its value is.
+func (t *Scanner) longKeep(lt *longTag, decl bool, local []byte) (bool, error) {
+	keep := t.keep == nil || decl
+	if !keep && t.keep.wants(lt.ar[lt.nameMid:lt.nameEnd], local) {
+		if lt.kept++; lt.kept > maxKeptAttrs {
+			return false, t.syntaxError(fmt.Sprintf("element <%s> has more than %d attributes read", lt.ar[lt.nameMid:lt.nameEnd], maxKeptAttrs), t.pos)
+		}
+		keep = true
+	}
+	lt.limit = -1
+	switch {
+	case decl:
+		if lt.decls >= maxNSDecls {
+			return false, t.checkDecl(&lt.decls, 0, nil)
+		}
+		lt.limit = maxNSURILength + 1
+	case !keep:
+		lt.limit = 0
+	case t.keep != nil:
+		lt.limit = t.keep.Keep + 1
+	}
+	return keep, nil
+}
+
+// longValue reads the value of an attribute of a long start tag from pos,
+// at '=' or at what follows a name without one; mid is where the name's
+// local part starts in lt.ar.
+func (t *Scanner) longValue(lt *longTag, keep bool, mid int) error {
+	if t.buf[t.pos] != '=' {
+		if t.strict {
+			return t.syntaxError("attribute name without = in element", t.pos)
+		}
+		if keep {
+			lt.add(lt.ar[mid:lt.val])
+		}
+		return nil
+	}
+	t.pos++
+	if err := t.waitSpace(); err != nil {
+		return err
+	}
+	switch q := t.buf[t.pos]; {
+	case q == '"' || q == '\'':
+		t.pos++
+		return t.longQuoted(lt, q)
+	case t.strict:
+		return t.syntaxError("unquoted or missing attribute value in element", t.pos)
+	}
+	return t.longUnquoted(lt)
+}
+
+// longQuoted reads a quoted value from pos, after its quote q, chunk by
+// chunk through the buffer.
+func (t *Scanner) longQuoted(lt *longTag, q byte) error {
+	for {
+		b := t.buf[t.pos:t.end]
+		k := bytes.IndexByte(b, q)
+		v := b
+		if k >= 0 {
+			v = b[:k]
+		}
+		if at := bytes.IndexByte(v, '<'); at >= 0 {
+			return t.syntaxError("unescaped < inside quoted string", t.pos+at)
+		}
+		n := len(v)
+		if k < 0 && n > 0 {
+			n = textCut(v, modeAttr)
+		}
+		if n > 0 {
+			out, err := t.decode(v[:n], modeAttr, false, t.pos)
+			if err != nil {
+				return err
+			}
+			lt.add(out)
+			t.pos += n
+		}
+		if k >= 0 {
+			t.pos++
+			return nil
+		}
+		if err := t.wait(); err != nil {
+			return err
+		}
+	}
+}
+
+// longUnquoted reads an unquoted value from pos, as HTML does, which
+// tolerant mode allows.
+func (t *Scanner) longUnquoted(lt *longTag) error {
+	for {
+		b := t.buf[t.pos:t.end]
+		k := 0
+		for k < len(b) && unquotedByte[b[k]] {
+			k++
+		}
+		lt.add(b[:k])
+		t.pos += k
+		if k < len(b) {
+			return nil
+		}
+		if err := t.wait(); err != nil {
+			return err
+		}
+	}
 }
 
 // parseStart reads the start tag at the front of b into t.tok without
