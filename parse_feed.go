@@ -13,6 +13,19 @@ const (
 	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
 )
 
+// feedChild handles an element that starts inside an entry of a feed,
+// outside its parts.
+func (p *xmlParser) feedChild(tok *xmlToken) {
+	switch p.format {
+	case formatRSS:
+		p.rssChild(tok.Name)
+	case formatRDF:
+		p.rdfChild(tok.Name)
+	case formatAtom:
+		p.atomChild(tok)
+	}
+}
+
 // rssChild handles an element of an RSS 2.0 item.
 func (p *xmlParser) rssChild(name xmlName) {
 	// Only the item's own elements count: a <link> or a <pubDate> nested

@@ -351,7 +351,13 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	}
 	switch p.part {
 	case partNone:
-		p.entryChild(tok)
+		// The elements of a sitemap go to sitemapChild at once, those of
+		// feeds through feedChild (parse_feed.go).
+		if p.format == formatURLSet || p.format == formatIndex {
+			p.sitemapChild(tok)
+		} else {
+			p.feedChild(tok)
+		}
 	case partImage:
 		p.imageChild(name)
 	case partVideo:
@@ -392,21 +398,6 @@ func (p *xmlParser) collect(v *value) {
 
 func (p *xmlParser) openPart(k part) {
 	p.part, p.partDepth = k, p.depth
-}
-
-// entryChild handles an element that starts inside an entry, outside its
-// parts: the formats of feeds are read in parse_feed.go.
-func (p *xmlParser) entryChild(tok *xmlToken) {
-	switch p.format {
-	case formatURLSet, formatIndex:
-		p.sitemapChild(tok)
-	case formatRSS:
-		p.rssChild(tok.Name)
-	case formatRDF:
-		p.rdfChild(tok.Name)
-	case formatAtom:
-		p.atomChild(tok)
-	}
 }
 
 // sitemapChild handles an element of a <url> or a <sitemap>: the entry's own
