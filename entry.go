@@ -3,6 +3,8 @@ package sitemap
 import (
 	"io"
 	"net/url"
+
+	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
 // This file is the sink of the parse stages: doc, which gathers what one
@@ -60,18 +62,17 @@ func newDoc(c *call, base *url.URL, baseStr string) *doc {
 }
 
 // newTokenizer returns the tokenizer the XML parse stage reads from: the
-// scanner of xmlscan.go, which reads every document as encoding/xml does
-// (FuzzScanDifferential holds it to that) at ten times the speed.
-func newTokenizer(r io.Reader, strict bool) *scanTokenizer {
-	t := newScanTokenizer(r, strict)
-	t.keep = attrsRead
-	return t
+// scanner of internal/xmlscan, which reads every document as encoding/xml
+// does (FuzzScanDifferential holds it to that) at ten times the speed,
+// keeping the attributes attrsRead names.
+func newTokenizer(r io.Reader, strict bool) *xmlscan.Scanner {
+	return xmlscan.New(r, strict, attrsRead)
 }
 
 // parseXMLDoc runs the XML parse stage over tr, which reads UTF-8.
 func (d *doc) parseXMLDoc(tr io.Reader) error {
 	tk := newTokenizer(tr, d.strict)
-	defer tk.release() // the parse stage keeps copies of what it keeps
+	defer tk.Release() // the parse stage keeps copies of what it keeps
 	return parseXML(tk, d.strict, d)
 }
 

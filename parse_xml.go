@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
 // This file is the XML parse stage: one token loop for every XML format (a
@@ -32,14 +34,14 @@ const maxValueLength = 64 << 10
 // their elements: the scanner drops every other attribute as it reads it,
 // so that one nobody reads costs nothing, and cuts those it keeps as value
 // cuts text.
-var attrsRead = &attrTable{
-	elems: map[string][]string{
+var attrsRead = &xmlscan.AttrTable{
+	Elems: map[string][]string{
 		"link":        {"rel", "hreflang", "href"}, // xhtml:link, and Atom's link
 		"restriction": {"relationship"},            // video:restriction
 		"platform":    {"relationship"},            // video:platform
 		"uploader":    {"info"},                    // video:uploader
 	},
-	keep: maxValueLength,
+	Keep: maxValueLength,
 }
 
 // docFormat is the kind of an XML document, told by its root element.
@@ -250,7 +252,7 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 
 func (p *xmlParser) run() error {
 	for {
-		tok, err := p.t.next()
+		tok, err := p.t.Next()
 		if err != nil {
 			if isEOF(err) {
 				if p.format == formatUnknown {
@@ -268,7 +270,7 @@ func (p *xmlParser) run() error {
 				// cut inside an entry or any other, nesting too deep
 				// among it, it keeps the complete entries before, leaves
 				// out the entry it breaks, and reports it (TOLERANT-13).
-				var te *truncatedError
+				var te *xmlscan.TruncatedError
 				switch {
 				case !errors.As(err, &te):
 					return &partialError{err}
@@ -279,7 +281,7 @@ func (p *xmlParser) run() error {
 			}
 			return err
 		}
-		switch tok.kind {
+		switch tok.Kind {
 		case tokStart:
 			p.depth++
 			if !p.start(tok) {
@@ -292,13 +294,13 @@ func (p *xmlParser) run() error {
 			p.depth--
 		case tokText:
 			if p.field != nil {
-				p.field.append(tok.text)
+				p.field.append(tok.Text)
 			}
 		}
 		// A forbidden character reference costs the entry it stands in,
 		// wherever in it (the entry's own tag included); outside an entry
 		// it costs nothing.
-		if tok.forbidden && p.entryDepth > 0 {
+		if tok.Forbidden && p.entryDepth > 0 {
 			p.e.forbidden = true
 		}
 	}
@@ -306,9 +308,9 @@ func (p *xmlParser) run() error {
 
 // start handles a start element; false stops the document.
 func (p *xmlParser) start(tok *xmlToken) bool {
-	name := tok.name
+	name := tok.Name
 	if p.format == formatUnknown {
-		switch string(name.local) {
+		switch string(name.Local) {
 		case "urlset":
 			p.format = formatURLSet
 		case "sitemapindex":
@@ -320,10 +322,10 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		case "feed":
 			p.format = formatAtom
 		default:
-			p.err = errNotSitemap{string(name.local)}
+			p.err = errNotSitemap{string(name.Local)}
 			return false
 		}
-		p.rootNS = append(p.rootNS[:0], name.space...)
+		p.rootNS = append(p.rootNS[:0], name.Space...)
 		p.sink.root(p.format)
 		return true
 	}
@@ -349,7 +351,13 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	}
 	switch p.part {
 	case partNone:
-		p.entryChild(tok)
+		// The elements of a sitemap go to sitemapChild at once, those of
+		// feeds through feedChild (parse_feed.go).
+		if p.format == formatURLSet || p.format == formatIndex {
+			p.sitemapChild(tok)
+		} else {
+			p.feedChild(tok)
+		}
 	case partImage:
 		p.imageChild(name)
 	case partVideo:
@@ -364,15 +372,15 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 func (p *xmlParser) isEntry(name xmlName) bool {
 	switch p.format {
 	case formatURLSet:
-		return string(name.local) == "url" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "url" && bytes.Equal(name.Space, p.rootNS)
 	case formatIndex:
-		return string(name.local) == "sitemap" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "sitemap" && bytes.Equal(name.Space, p.rootNS)
 	case formatRSS:
-		return string(name.local) == "item" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "item" && bytes.Equal(name.Space, p.rootNS)
 	case formatRDF:
-		return string(name.local) == "item" && string(name.space) != nsRDF
+		return string(name.Local) == "item" && string(name.Space) != nsRDF
 	case formatAtom:
-		return string(name.local) == "entry" && bytes.Equal(name.space, p.rootNS)
+		return string(name.Local) == "entry" && bytes.Equal(name.Space, p.rootNS)
 	}
 	return false
 }
@@ -392,158 +400,79 @@ func (p *xmlParser) openPart(k part) {
 	p.part, p.partDepth = k, p.depth
 }
 
-func (p *xmlParser) entryChild(tok *xmlToken) {
-	name := tok.name
-	local := name.local // compared as string(local), which does not allocate
-	switch p.format {
-	case formatURLSet, formatIndex:
-		if bytes.Equal(name.space, p.rootNS) {
-			switch string(local) {
-			case "loc":
-				p.collect(&p.e.loc)
-			case "lastmod":
-				p.collect(&p.e.lastmod)
-			case "changefreq":
-				if p.format == formatURLSet {
-					p.collect(&p.e.changefreq)
-				}
-			case "priority":
-				if p.format == formatURLSet {
-					p.collect(&p.e.priority)
-				}
-			}
-			return
-		}
-		if p.format == formatIndex {
-			return
-		}
-		switch nsOf(name.space) {
-		case nsKindImage:
-			if string(local) == "image" {
-				var im *rawImage
-				p.e.images, im = grow(p.e.images)
-				im.reset()
-				p.openPart(partImage)
-			}
-		case nsKindVideo:
-			if string(local) == "video" {
-				var v *rawVideo
-				p.e.videos, v = grow(p.e.videos)
-				v.reset()
-				p.openPart(partVideo)
-			}
-		case nsKindNews:
-			if string(local) == "news" {
-				if p.e.hasNews {
-					return // the first <news:news> of an entry is the one kept
-				}
-				p.e.hasNews = true
-				p.e.news.reset()
-				p.openPart(partNews)
-			}
-		case nsKindXHTML:
-			if string(local) == "link" {
-				var l *rawLink
-				p.e.links, l = grow(p.e.links)
-				l.reset()
-				for _, a := range tok.attrs {
-					if len(a.name.space) != 0 {
-						continue
-					}
-					switch string(a.name.local) {
-					case "rel":
-						setAttr(&l.rel, a.value)
-					case "hreflang":
-						setAttr(&l.hreflang, a.value)
-					case "href":
-						setAttr(&l.href, a.value)
-					}
-				}
-			}
-		}
-	case formatRSS:
-		// Only the item's own elements count: a <link> or a <pubDate>
-		// nested deeper (in a <source>, say) is not the item's.
-		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
-			return
-		}
+// sitemapChild handles an element of a <url> or a <sitemap>: the entry's own
+// elements, and in a urlset the extensions that open a part.
+func (p *xmlParser) sitemapChild(tok *xmlToken) {
+	name := tok.Name
+	local := name.Local // compared as string(local), which does not allocate
+	if bytes.Equal(name.Space, p.rootNS) {
 		switch string(local) {
-		case "link":
+		case "loc":
 			p.collect(&p.e.loc)
-		case "pubDate":
-			p.feedDate("pubDate", true)
+		case "lastmod":
+			p.collect(&p.e.lastmod)
+		case "changefreq":
+			if p.format == formatURLSet {
+				p.collect(&p.e.changefreq)
+			}
+		case "priority":
+			if p.format == formatURLSet {
+				p.collect(&p.e.priority)
+			}
 		}
-	case formatRDF:
-		if p.depth != p.entryDepth+1 {
-			return
+		return
+	}
+	if p.format == formatIndex {
+		return
+	}
+	switch nsOf(name.Space) {
+	case nsKindImage:
+		if string(local) == "image" {
+			var im *rawImage
+			p.e.images, im = grow(p.e.images)
+			im.reset()
+			p.openPart(partImage)
 		}
-		switch {
-		case string(local) == "link" && string(name.space) != nsRDF:
-			p.collect(&p.e.loc)
-		case string(local) == "date" && string(name.space) == nsDC:
-			p.feedDate("dc:date", false)
+	case nsKindVideo:
+		if string(local) == "video" {
+			var v *rawVideo
+			p.e.videos, v = grow(p.e.videos)
+			v.reset()
+			p.openPart(partVideo)
 		}
-	case formatAtom:
-		// Only the entry's own elements count: the <link> and the
-		// <updated> of an entry's <source> are those of another feed.
-		if p.depth != p.entryDepth+1 || !bytes.Equal(name.space, p.rootNS) {
-			return
+	case nsKindNews:
+		if string(local) == "news" && !p.e.hasNews {
+			// The first <news:news> of an entry is the one kept.
+			p.e.hasNews = true
+			p.e.news.reset()
+			p.openPart(partNews)
 		}
-		switch string(local) {
-		case "link":
-			if p.atomLinked {
-				return
-			}
-			var rel, href []byte
-			hasHref := false
-			for _, a := range tok.attrs {
-				if len(a.name.space) != 0 {
-					continue
-				}
-				switch string(a.name.local) {
-				case "rel":
-					rel = bytes.TrimSpace(a.value)
-				case "href":
-					href, hasHref = a.value, true
-				}
-			}
-			// A rel that is empty is none (VALUE-9); the IANA IRI of
-			// alternate is alternate itself (RFC 4287, 4.2.7.2).
-			if len(rel) != 0 && string(rel) != "alternate" && string(rel) != atomRelAlternateIRI {
-				return
-			}
-			// The first such link is the entry's, even without an href:
-			// the entry then has no link and is skipped (ATOM-5).
-			p.atomLinked = true
-			if hasHref {
-				p.e.loc.reset()
-				p.e.loc.set = true
-				p.e.loc.append(href)
-			}
-		case "updated":
-			p.feedDate("updated", false)
-		case "modified":
-			// The <updated> of Atom 0.3; Atom 1.0 has no such element.
-			if string(p.rootNS) == nsAtom03 {
-				p.feedDate("modified", false)
-			}
+	case nsKindXHTML:
+		if string(local) == "link" {
+			p.xhtmlLink(tok)
 		}
 	}
 }
 
-// The namespace of Atom 0.3, and the IRI form of the rel value alternate.
-const (
-	nsAtom03            = "http://purl.org/atom/ns#"
-	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
-)
-
-// feedDate collects the date of a feed entry from the element that starts,
-// named name for the errors; the first date of the entry is the one kept.
-func (p *xmlParser) feedDate(name string, rfc822 bool) {
-	if !p.e.lastmod.set {
-		p.e.dateName, p.e.dateRFC822 = name, rfc822
+// xhtmlLink reads the attributes of an <xhtml:link> into a new alternate
+// link of the entry.
+func (p *xmlParser) xhtmlLink(tok *xmlToken) {
+	var l *rawLink
+	p.e.links, l = grow(p.e.links)
+	l.reset()
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) != 0 {
+			continue
+		}
+		switch string(a.Name.Local) {
+		case "rel":
+			setAttr(&l.rel, a.Value)
+		case "hreflang":
+			setAttr(&l.hreflang, a.Value)
+		case "href":
+			setAttr(&l.href, a.Value)
+		}
 	}
-	p.collect(&p.e.lastmod)
 }
 
 func setAttr(v *value, b []byte) {
@@ -553,11 +482,11 @@ func setAttr(v *value, b []byte) {
 }
 
 func (p *xmlParser) imageChild(name xmlName) {
-	if nsOf(name.space) != nsKindImage {
+	if nsOf(name.Space) != nsKindImage {
 		return
 	}
 	im := &p.e.images[len(p.e.images)-1]
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "loc":
 		p.collect(&im.loc)
 	case "title":
@@ -572,11 +501,11 @@ func (p *xmlParser) imageChild(name xmlName) {
 }
 
 func (p *xmlParser) newsChild(name xmlName) {
-	if nsOf(name.space) != nsKindNews {
+	if nsOf(name.Space) != nsKindNews {
 		return
 	}
 	n := &p.e.news
-	switch string(name.local) {
+	switch string(name.Local) {
 	case "publication":
 		if !p.inPub {
 			p.inPub, p.pubDepth = true, p.depth
@@ -593,58 +522,28 @@ func (p *xmlParser) newsChild(name xmlName) {
 }
 
 func (p *xmlParser) videoChild(tok *xmlToken) {
-	if nsOf(tok.name.space) != nsKindVideo {
+	if nsOf(tok.Name.Space) != nsKindVideo {
 		return
 	}
 	v := &p.e.videos[len(p.e.videos)-1]
-	attr := func(local string, dst *value) {
-		for _, a := range tok.attrs {
-			if len(a.name.space) == 0 && string(a.name.local) == local {
-				setAttr(dst, a.value)
-				return
-			}
-		}
+	if f := v.field(tok.Name.Local); f != nil {
+		p.collect(f)
+		return
 	}
-	switch string(tok.name.local) {
-	case "thumbnail_loc":
-		p.collect(&v.thumbnailLoc)
-	case "title":
-		p.collect(&v.title)
-	case "description":
-		p.collect(&v.description)
-	case "content_loc":
-		p.collect(&v.contentLoc)
-	case "player_loc":
-		p.collect(&v.playerLoc)
-	case "duration":
-		p.collect(&v.duration)
-	case "expiration_date":
-		p.collect(&v.expirationDate)
-	case "rating":
-		p.collect(&v.rating)
-	case "view_count":
-		p.collect(&v.viewCount)
-	case "publication_date":
-		p.collect(&v.publicationDate)
-	case "family_friendly":
-		p.collect(&v.familyFriendly)
-	case "requires_subscription":
-		p.collect(&v.requiresSubscription)
-	case "live":
-		p.collect(&v.live)
+	switch string(tok.Name.Local) {
 	case "restriction":
 		if !v.restriction.set {
-			attr("relationship", &v.restrictionRel)
+			attrOf(tok, "relationship", &v.restrictionRel)
 		}
 		p.collect(&v.restriction)
 	case "platform":
 		if !v.platform.set {
-			attr("relationship", &v.platformRel)
+			attrOf(tok, "relationship", &v.platformRel)
 		}
 		p.collect(&v.platform)
 	case "uploader":
 		if !v.uploader.set {
-			attr("info", &v.uploaderInfo)
+			attrOf(tok, "info", &v.uploaderInfo)
 		}
 		p.collect(&v.uploader)
 	case "tag":
@@ -653,6 +552,51 @@ func (p *xmlParser) videoChild(tok *xmlToken) {
 		v.nTags = len(v.tags)
 		t.reset()
 		p.collect(t)
+	}
+}
+
+// field returns the value of a video that the text of the element local
+// goes to, or nil for an element with attributes or none of the video's.
+func (v *rawVideo) field(local []byte) *value {
+	switch string(local) {
+	case "thumbnail_loc":
+		return &v.thumbnailLoc
+	case "title":
+		return &v.title
+	case "description":
+		return &v.description
+	case "content_loc":
+		return &v.contentLoc
+	case "player_loc":
+		return &v.playerLoc
+	case "duration":
+		return &v.duration
+	case "expiration_date":
+		return &v.expirationDate
+	case "rating":
+		return &v.rating
+	case "view_count":
+		return &v.viewCount
+	case "publication_date":
+		return &v.publicationDate
+	case "family_friendly":
+		return &v.familyFriendly
+	case "requires_subscription":
+		return &v.requiresSubscription
+	case "live":
+		return &v.live
+	}
+	return nil
+}
+
+// attrOf sets dst to the value of the attribute local, without a namespace,
+// of tok, when tok has it.
+func attrOf(tok *xmlToken, local string, dst *value) {
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) == 0 && string(a.Name.Local) == local {
+			setAttr(dst, a.Value)
+			return
+		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package sitemap
+package xmlscan
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func benchTokenize(b *testing.B, doc []byte, newTk func(io.Reader) tokenizer) {
 		rd.Reset(doc)
 		tk := newTk(rd)
 		for {
-			if _, err := tk.next(); err != nil {
+			if _, err := tk.Next(); err != nil {
 				if err != io.EOF {
 					b.Fatal(err)
 				}
@@ -81,7 +81,7 @@ func BenchmarkTokenizeScan(b *testing.B) {
 		if !strict {
 			mode = "tolerant"
 		}
-		newTk := func(r io.Reader) tokenizer { return newScanTokenizer(r, strict) }
+		newTk := func(r io.Reader) tokenizer { return newScanner(r, strict) }
 		b.Run("urlset/"+mode, func(b *testing.B) { benchTokenize(b, benchURLSet(), newTk) })
 		b.Run("image/"+mode, func(b *testing.B) { benchTokenize(b, benchImages(), newTk) })
 	}

@@ -1,4 +1,4 @@
-package sitemap
+package xmlscan
 
 import (
 	"bytes"
@@ -205,32 +205,32 @@ func tokenStream(tk tokenizer) ([]string, error) {
 		textForbidden = false
 	}
 	for range 1_000_000 {
-		tok, err := tk.next()
+		tok, err := tk.Next()
 		if err != nil {
 			flush()
 			return out, err
 		}
-		switch tok.kind {
-		case tokText:
-			text = append(text, tok.text...)
-			textForbidden = textForbidden || tok.forbidden
-		case tokStart:
+		switch tok.Kind {
+		case Text:
+			text = append(text, tok.Text...)
+			textForbidden = textForbidden || tok.Forbidden
+		case Start:
 			flush()
 			var b strings.Builder
 			b.WriteString("S")
-			if tok.forbidden {
+			if tok.Forbidden {
 				b.WriteString("!")
 			}
-			fmt.Fprintf(&b, "{%s}%s", tok.name.space, tok.name.local)
-			for _, a := range tok.attrs {
-				fmt.Fprintf(&b, " {%s}%s=%q", a.name.space, a.name.local, a.value)
+			fmt.Fprintf(&b, "{%s}%s", tok.Name.Space, tok.Name.Local)
+			for _, a := range tok.Attrs {
+				fmt.Fprintf(&b, " {%s}%s=%q", a.Name.Space, a.Name.Local, a.Value)
 			}
 			out = append(out, b.String())
-		case tokEnd:
+		case End:
 			flush()
-			out = append(out, fmt.Sprintf("E{%s}%s", tok.name.space, tok.name.local))
+			out = append(out, fmt.Sprintf("E{%s}%s", tok.Name.Space, tok.Name.Local))
 		default:
-			return out, fmt.Errorf("token of kind %d", tok.kind)
+			return out, fmt.Errorf("token of kind %d", tok.Kind)
 		}
 	}
 	return out, errors.New("too many tokens")
@@ -294,11 +294,11 @@ func scanDeparts(got []string, err error, strict bool) bool {
 func checkSame(t *testing.T, doc string, strict bool) {
 	t.Helper()
 	want, wantErr := tokenStream(newStdTokenizer(strings.NewReader(doc), strict))
-	if got, gotErr := tokenStream(newScanTokenizer(strings.NewReader(doc), strict)); scanDeparts(got, gotErr, strict) {
+	if got, gotErr := tokenStream(newScanner(strings.NewReader(doc), strict)); scanDeparts(got, gotErr, strict) {
 		want, wantErr = got, gotErr
 	}
 	for _, rd := range scanReaders {
-		tk := newScanTokenizerSize(rd.wrap(doc), strict, rd.size)
+		tk := newScannerSize(rd.wrap(doc), strict, rd.size)
 		if rd.dirty {
 			const junk = "<a>&amp;]]>\r\n<!--"
 			for i := range tk.buf {
@@ -377,10 +377,10 @@ func TestScanTokenizerHugeTagSmallReads(t *testing.T) {
 	doc := `<a x="` + strings.Repeat("v", 8<<20) + `"/>`
 	done := make(chan error, 1)
 	go func() {
-		tk := newScanTokenizer(chunkReader{strings.NewReader(doc), 64}, true)
-		tok, err := tk.next()
-		if err == nil && (tok.kind != tokStart || len(tok.attrs) != 1 || len(tok.attrs[0].value) != 8<<20) {
-			err = fmt.Errorf("got %+v", tok.name)
+		tk := newScanner(chunkReader{strings.NewReader(doc), 64}, true)
+		tok, err := tk.Next()
+		if err == nil && (tok.Kind != Start || len(tok.Attrs) != 1 || len(tok.Attrs[0].Value) != 8<<20) {
+			err = fmt.Errorf("got %+v", tok.Name)
 		}
 		done <- err
 	}()
@@ -395,12 +395,12 @@ func TestScanTokenizerHugeTagSmallReads(t *testing.T) {
 }
 
 func TestScanTokenizerDeep(t *testing.T) {
-	for _, n := range []int{maxNesting, maxNesting + 1} {
+	for _, n := range []int{MaxNesting, MaxNesting + 1} {
 		doc := strings.Repeat("<a>", n) + strings.Repeat("</a>", n)
 		for _, strict := range []bool{true, false} {
-			tk := newScanTokenizer(strings.NewReader(doc), strict)
+			tk := newScanner(strings.NewReader(doc), strict)
 			_, err := tokenStream(tk)
-			if n > maxNesting && !errors.Is(err, errTooDeep) || n <= maxNesting && err != io.EOF {
+			if n > MaxNesting && !errors.Is(err, ErrTooDeep) || n <= MaxNesting && err != io.EOF {
 				t.Errorf("depth %d, strict %v: got %v", n, strict, err)
 			}
 			checkSame(t, doc, strict)
@@ -414,12 +414,12 @@ func TestScanTokenizerMillionNested(t *testing.T) {
 	doc := strings.Repeat("<a>", 1_000_000)
 	done := make(chan error, 1)
 	go func() {
-		_, err := tokenStream(newScanTokenizer(strings.NewReader(doc), true))
+		_, err := tokenStream(newScanner(strings.NewReader(doc), true))
 		done <- err
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, errTooDeep) {
+		if !errors.Is(err, ErrTooDeep) {
 			t.Fatalf("got %v, want errTooDeep", err)
 		}
 	case <-time.After(10 * time.Second):
@@ -447,16 +447,16 @@ func (r *endlessLoc) Read(p []byte) (int, error) {
 
 func TestScanTokenizerEndlessText(t *testing.T) {
 	// 100 MB of character data passes through the buffer it started with.
-	tk := newScanTokenizerSize(&endlessLoc{1 << 30}, true, scanBufSize)
+	tk := newScannerSize(&endlessLoc{1 << 30}, true, scanBufSize)
 	tk.r = io.LimitReader(tk.r, 100<<20)
 	var n int
 	var err error
 	for {
-		var tok *xmlToken
-		if tok, err = tk.next(); err != nil {
+		var tok *Token
+		if tok, err = tk.Next(); err != nil {
 			break
 		}
-		n += len(tok.text)
+		n += len(tok.Text)
 	}
 	var se *xml.SyntaxError
 	if !errors.As(err, &se) || se.Msg != "unexpected EOF" {
@@ -477,9 +477,9 @@ func TestScanTokenizerAllocs(t *testing.T) {
 		rd := bytes.NewReader(doc)
 		return testing.AllocsPerRun(5, func() {
 			rd.Reset(doc)
-			tk := newScanTokenizer(rd, strict)
+			tk := newScanner(rd, strict)
 			for {
-				if _, err := tk.next(); err != nil {
+				if _, err := tk.Next(); err != nil {
 					if err != io.EOF {
 						t.Fatal(err)
 					}

@@ -1,4 +1,4 @@
-package sitemap
+package xmlscan
 
 import (
 	"bytes"
@@ -8,6 +8,21 @@ import (
 	"testing"
 	"testing/iotest"
 )
+
+// maxValueLength is the cut of the sitemap package's values, and attrsRead
+// its table of the attributes it reads: the fuzz targets read documents
+// through the table the scanner's one caller hands it.
+const maxValueLength = 64 << 10
+
+var attrsRead = &AttrTable{
+	Elems: map[string][]string{
+		"link":        {"rel", "hreflang", "href"},
+		"restriction": {"relationship"},
+		"platform":    {"relationship"},
+		"uploader":    {"info"},
+	},
+	Keep: maxValueLength,
+}
 
 // fuzzSeeds are realistic documents of every format the parse stage reads.
 var fuzzSeeds = []string{
@@ -106,9 +121,9 @@ func FuzzScanDifferential(f *testing.F) {
 			want, wantErr := tokenStream(newStdTokenizer(bytes.NewReader(doc), strict))
 			// The buffer goes back to the pool, for a later input to read
 			// with what this one left in it.
-			tk := newScanTokenizer(bytes.NewReader(doc), strict)
+			tk := newScanner(bytes.NewReader(doc), strict)
 			got, gotErr := tokenStream(tk)
-			tk.release()
+			tk.Release()
 			if scanDeparts(got, gotErr, strict) {
 				// By design: the scanner is held to itself instead.
 				want, wantErr = got, gotErr
@@ -120,7 +135,7 @@ func FuzzScanDifferential(f *testing.F) {
 			if ok && !slices.Equal(got, want) {
 				t.Fatalf("strict %v: streams differ\ngot  %q\nwant %q", strict, got, want)
 			}
-			small, smallErr := tokenStream(newScanTokenizerSize(iotest.OneByteReader(bytes.NewReader(doc)), strict, 16))
+			small, smallErr := tokenStream(newScannerSize(iotest.OneByteReader(bytes.NewReader(doc)), strict, 16))
 			if (smallErr == io.EOF) != ok {
 				t.Fatalf("strict %v, one byte at a time: scanner error %v, encoding/xml error %v", strict, errText(smallErr), errText(wantErr))
 			}
@@ -167,14 +182,14 @@ func FuzzScanBounded(f *testing.F) {
 	}
 	// What the caps allow the arenas, twice over for append's growth.
 	const tagBound = 2 * (maxNameLength + maxNSDecls*(maxNameLength+maxNSURILength+1) + maxKeptAttrs*(maxNameLength+maxValueLength+1))
-	const stkBound = 2 * (maxNesting*2*maxNameLength + maxNSBindings*(maxNameLength+maxNSURILength+1))
+	const stkBound = 2 * (MaxNesting*2*maxNameLength + maxNSBindings*(maxNameLength+maxNSURILength+1))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		// The attributes the table drops are only those the parse stage
 		// does not read: read through the table, the document gives the
 		// tokens it gives whole, less those attributes.
 		for _, strict := range []bool{true, false} {
-			want, wantErr := tokenStream(keptOnly{newScanTokenizer(bytes.NewReader(doc), strict)})
-			tk := newScanTokenizerSize(bytes.NewReader(doc), strict, 16)
+			want, wantErr := tokenStream(keptOnly{newScanner(bytes.NewReader(doc), strict)})
+			tk := newScannerSize(bytes.NewReader(doc), strict, 16)
 			tk.keep = attrsRead
 			got, gotErr := tokenStream(tk)
 			if gotErr != nil && strings.Contains(gotErr.Error(), "attributes read") {
@@ -188,29 +203,29 @@ func FuzzScanBounded(f *testing.F) {
 		}
 		doc = fuzzExpand(doc)
 		for _, strict := range []bool{true, false} {
-			tk := newScanTokenizer(bytes.NewReader(doc), strict)
+			tk := newScanner(bytes.NewReader(doc), strict)
 			tk.keep = attrsRead
 			for range 100_000 {
-				tok, err := tk.next()
+				tok, err := tk.Next()
 				if err != nil {
 					break
 				}
 				if len(tk.buf) != scanBufSize {
 					t.Fatalf("strict %v: the buffer grew to %d bytes", strict, len(tk.buf))
 				}
-				if len(tok.text) > scanBufSize {
-					t.Fatalf("strict %v: %d bytes of text at once", strict, len(tok.text))
+				if len(tok.Text) > scanBufSize {
+					t.Fatalf("strict %v: %d bytes of text at once", strict, len(tok.Text))
 				}
-				for _, a := range tok.attrs {
-					if len(a.value) > max(attrsRead.keep+1, maxNSURILength) {
-						t.Fatalf("strict %v: a value of %d bytes kept", strict, len(a.value))
+				for _, a := range tok.Attrs {
+					if len(a.Value) > max(attrsRead.Keep+1, maxNSURILength) {
+						t.Fatalf("strict %v: a value of %d bytes kept", strict, len(a.Value))
 					}
 				}
 				if cap(tk.tagArena) > tagBound || cap(tk.arena) > stkBound {
 					t.Fatalf("strict %v: arenas of %d and %d bytes", strict, cap(tk.tagArena), cap(tk.arena))
 				}
 			}
-			tk.release()
+			tk.Release()
 		}
 	})
 }
@@ -219,18 +234,18 @@ func FuzzScanBounded(f *testing.F) {
 // read, and cuts the values of those it does, from the tokens of t.
 type keptOnly struct{ t tokenizer }
 
-func (k keptOnly) next() (*xmlToken, error) {
-	tok, err := k.t.next()
-	if err != nil || tok.kind != tokStart {
+func (k keptOnly) Next() (*Token, error) {
+	tok, err := k.t.Next()
+	if err != nil || tok.Kind != Start {
 		return tok, err
 	}
-	attrs := tok.attrs[:0]
-	for _, a := range tok.attrs {
-		if attrsRead.wants(tok.name.local, a.name.local) {
-			a.value = a.value[:min(len(a.value), attrsRead.keep+1)]
+	attrs := tok.Attrs[:0]
+	for _, a := range tok.Attrs {
+		if attrsRead.wants(tok.Name.Local, a.Name.Local) {
+			a.Value = a.Value[:min(len(a.Value), attrsRead.Keep+1)]
 			attrs = append(attrs, a)
 		}
 	}
-	tok.attrs = attrs
+	tok.Attrs = attrs
 	return tok, nil
 }

@@ -1,0 +1,585 @@
+package xmlscan
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// This file is the scanner's state, its caps, Next with the namespaces and
+// the matching of end tags, and the reading of raw tokens; text.go, tag.go,
+// skip.go and classes.go read the kinds of tokens. The scanner reads the
+// document into one reusable buffer, finds the end of each token with
+// bytes.IndexByte, and hands out slices of that buffer, so a token costs no
+// allocation once the buffer, the attribute slice and the element stack have
+// grown to the document's shape.
+//
+// Its tokens are those of encoding/xml, quirks included: encoding/xml is the
+// reference, so wherever encoding/xml (Decoder.Token, with Strict on, or off
+// with HTMLEntity and no AutoClose list) departs from the XML specification,
+// the scanner departs the same way. The comments of this package name the
+// function of encoding/xml/xml.go whose behaviour each piece copies.
+
+// scanBufSize is the size the scanner's buffer starts at. The buffer grows
+// only while a single tag, comment, processing instruction or directive does
+// not fit in it; character data is handed out in chunks instead.
+const scanBufSize = 64 << 10
+
+// The caps on what the scanner holds of one token or keeps in scope. What
+// it skips (a comment, a processing instruction, a directive, an attribute
+// its caller does not read) streams through its buffer at any length; what
+// it must hold whole is capped here, and a document that goes past a cap is
+// a syntax error that names it. encoding/xml has none of these caps; no
+// sitemap, feed or extension comes within a hundred times of any of them.
+const (
+	// maxNameLength bounds an element, attribute or target name, which is
+	// held whole while it is read and kept while its element is open.
+	maxNameLength = 4 << 10
+	// maxNSURILength bounds the URI a namespace declaration binds, which
+	// stays in scope as long as its element is open.
+	maxNSURILength = 4 << 10
+	// maxNSDecls bounds the namespace declarations of one element. A
+	// sitemap's root declares a dozen at most.
+	maxNSDecls = 64
+	// maxNSBindings bounds the namespace bindings in scope at once, so
+	// that with the two caps above the bindings never hold more than about
+	// 2 MiB, however deep the elements that make them nest.
+	maxNSBindings = 256
+	// maxRefLength bounds a character or entity reference the scanner
+	// waits for whole: the longest HTML entity name has 31 bytes. A longer
+	// one is read as what is not a reference (an error in strict mode).
+	maxRefLength = 1 << 10
+	// maxXMLDeclLength bounds the XML declaration, <?xml ...?>, which is
+	// held whole so that its version can be read.
+	maxXMLDeclLength = 4 << 10
+	// maxKeptAttrs bounds the attributes kept of one element when the
+	// caller says which it reads (see AttrTable); namespace declarations
+	// are counted by maxNSDecls instead.
+	maxKeptAttrs = 32
+)
+
+// AttrTable tells the scanner which attributes its caller reads, so that
+// the others cost nothing however long they are: Elems maps the local name
+// of an element to the local names of the attributes read on it, whatever
+// their prefixes. A value kept is cut to Keep+1 bytes, so that the caller
+// can tell that it was longer than Keep. Namespace declarations are always
+// read. A nil *AttrTable keeps every attribute whole, as encoding/xml does.
+type AttrTable struct {
+	Elems map[string][]string
+	Keep  int
+}
+
+// wants reports whether the attribute local of the element elem is read.
+func (a *AttrTable) wants(elem, local []byte) bool {
+	for _, n := range a.Elems[string(elem)] {
+		if n == string(local) {
+			return true
+		}
+	}
+	return false
+}
+
+// errNeedMore tells a scanning function that the token runs past the bytes
+// read so far.
+var errNeedMore = errors.New("xml scanner: need more input")
+
+var (
+	xmlnsBytes = []byte("xmlns")
+	xmlBytes   = []byte("xml")
+	xmlURLb    = []byte("http://www.w3.org/XML/1998/namespace")
+)
+
+// rawKind is what rawToken read.
+type rawKind uint8
+
+const (
+	rawStart rawKind = iota + 1
+	rawEnd
+	rawText
+	rawSkip // a comment, a processing instruction or a directive
+)
+
+// textMode tells decode which kind of text it unescapes.
+type textMode uint8
+
+const (
+	modeText  textMode = iota // character data: references, \r, and no "]]>"
+	modeAttr                  // a quoted attribute value: references and \r
+	modeCDATA                 // a CDATA section: \r only
+)
+
+// scanEntry is one entry of the scanner's stack, which mirrors the stack of
+// encoding/xml: an open element, or a namespace binding made by the element
+// above it. Its bytes are arena[off:end], split at mid.
+type scanEntry struct {
+	binding  bool // a binding prefix=arena[off:mid] URI=arena[mid:end]; else an element prefix:local
+	off, mid int
+	end      int
+	prev     int // a binding: the index in stk of the binding of the same prefix it hides, or -1
+	// space is the namespace URI of an element as translated when it
+	// started. Its end element translates the same: the bindings below it
+	// do not change while it is open.
+	space []byte
+}
+
+// Scanner is the tokenizer; see New.
+type Scanner struct {
+	r        io.Reader
+	strict   bool
+	buf      []byte
+	pos, end int   // the unread bytes are buf[pos:end]
+	rerr     error // the error of the last read: no more bytes come after buf[:end]
+	err      error // the error next returned; it ends the document
+	lines    int   // 1 + the number of '\n' read so far
+
+	tok     Token  // the token being read
+	quoted  []bool // quoted[i]: tok.attrs[i].value is still raw, between quotes
+	inCDATA bool   // the next bytes continue a CDATA section
+	longRef bool   // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
+
+	stk   []scanEntry
+	binds []int  // the indexes in stk of the bindings, innermost last
+	arena []byte // the names and URIs of stk
+	depth int
+
+	// ns is the innermost binding of each prefix in scope (or -1), made
+	// once more than nsLinear bindings are, so that a name is translated
+	// in constant time however many bindings are in scope.
+	ns map[string]*nsSlot
+
+	keep     *AttrTable // the attributes read; nil for all
+	endName  []byte     // the name of a long end tag (see endTagSpace)
+	tagArena []byte     // the names and values of a long start tag (see longStart)
+	tagParts []tagPart
+
+	needClose bool   // the next raw token is the end element toClose
+	endOfTop  bool   // the raw end element read names the innermost open element
+	toClose   []byte // prefix + local of that end element
+	toCloseAt int    // where the local name starts in toClose
+
+	forbidden bool // tolerant mode: decode read a reference to a code point XML forbids
+}
+
+// nsSlot is the innermost binding of one prefix: an index in stk.
+type nsSlot struct{ top int }
+
+// tagPart is an attribute of a long start tag: prefix tagArena[off:mid],
+// local name [mid:val], value [val:end].
+type tagPart struct{ off, mid, val, end int }
+
+// scanBuffers holds the buffers of scanners that are done with them (see
+// Release), at their first size, for the scanners of the next documents: a
+// call of many sitemaps then allocates a few buffers, not one each.
+var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize]byte) }}
+
+// New returns a scanner reading r, which is already UTF-8, strict or
+// tolerant, that keeps the attributes keep names (every attribute whole
+// when keep is nil). In strict mode the document must be well-formed; in
+// tolerant mode the scanner reads past an unescaped &, an entity it does
+// not know and a missing or mismatched end tag the way encoding/xml does
+// with Strict off, HTML's entities known and no AutoClose list. Comments,
+// processing instructions and directives (a DOCTYPE among them) are
+// skipped, and no entity a DTD declares is ever expanded.
+func New(r io.Reader, strict bool, keep *AttrTable) *Scanner {
+	t := newScanner(r, strict)
+	t.keep = keep
+	return t
+}
+
+// newScanner is New keeping every attribute.
+func newScanner(r io.Reader, strict bool) *Scanner {
+	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+}
+
+// Release gives the scanner's buffer back to scanBuffers, unless a long tag
+// made it grow: neither the scanner nor a token it handed out may be used
+// afterwards.
+func (t *Scanner) Release() {
+	if cap(t.buf) == scanBufSize {
+		scanBuffers.Put((*[scanBufSize]byte)(t.buf[:scanBufSize]))
+	}
+	t.buf, t.tok = nil, Token{}
+}
+
+// Next returns the next token of the document, io.EOF at its clean end;
+// any other error ends the document. After an error it returns the same
+// error.
+func (t *Scanner) Next() (*Token, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
+	tok, err := t.token()
+	if err != nil {
+		t.err = err
+		return nil, err
+	}
+	return tok, nil
+}
+
+// token is Decoder.Token: it reads a raw token, resolves namespaces and
+// matches end elements to start elements. Like the sitemap package's reading of encoding/xml it has no
+// AutoClose list.
+func (t *Scanner) token() (*Token, error) {
+	for {
+		kind, err := t.rawToken()
+		if err != nil {
+			if err == io.EOF && len(t.stk) > 0 {
+				return nil, t.truncated("unexpected EOF")
+			}
+			return nil, err
+		}
+		switch kind {
+		case rawStart:
+			return t.startElement()
+		case rawEnd:
+			if t.endOfTop {
+				t.endOfTop = false
+				return t.popTop(&t.tok), nil
+			}
+			return t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
+		case rawText:
+			return &t.tok, nil
+		}
+	}
+}
+
+// startElement is the StartElement case of Decoder.Token: the namespace
+// declarations among the attributes apply to the element's own name and
+// attributes.
+func (t *Scanner) startElement() (*Token, error) {
+	decls := 0
+	for _, a := range t.tok.Attrs {
+		var prefix []byte
+		switch {
+		case bytes.Equal(a.Name.Space, xmlnsBytes):
+			prefix = a.Name.Local
+		case len(a.Name.Space) == 0 && bytes.Equal(a.Name.Local, xmlnsBytes):
+		default:
+			continue
+		}
+		if err := t.checkDecl(&decls, len(t.binds), a.Value); err != nil {
+			return nil, err
+		}
+		t.push(true, prefix, a.Value)
+	}
+	t.push(false, t.tok.Name.Space, t.tok.Name.Local)
+	t.depth++
+	if t.depth > MaxNesting {
+		return nil, ErrTooDeep
+	}
+	// Translated from the arena's copy, the space outlives the buffer.
+	e := &t.stk[len(t.stk)-1]
+	e.space = t.translate(t.arena[e.off:e.mid], t.tok.Name.Local, true)
+	t.tok.Name.Space = e.space
+	attrs := t.tok.Attrs[:0]
+	for _, a := range t.tok.Attrs {
+		a.Name.Space = t.translate(a.Name.Space, a.Name.Local, false)
+		// encoding/xml drops what looks like a declaration once translated.
+		if bytes.Equal(a.Name.Space, xmlnsBytes) || len(a.Name.Space) == 0 && bytes.Equal(a.Name.Local, xmlnsBytes) {
+			continue
+		}
+		attrs = append(attrs, a)
+	}
+	t.tok.Attrs = attrs
+	return &t.tok, nil
+}
+
+// checkDecl counts one more namespace declaration of an element, binding
+// uri with n bindings in scope, against the caps.
+func (t *Scanner) checkDecl(decls *int, n int, uri []byte) error {
+	switch *decls++; {
+	case *decls > maxNSDecls:
+		return t.syntaxError(fmt.Sprintf("element declares more than %d namespaces", maxNSDecls), t.pos)
+	case n >= maxNSBindings:
+		return t.syntaxError(fmt.Sprintf("more than %d namespace bindings in scope", maxNSBindings), t.pos)
+	case len(uri) > maxNSURILength:
+		return t.syntaxError(fmt.Sprintf("namespace URI longer than %d bytes", maxNSURILength), t.pos)
+	}
+	return nil
+}
+
+// push records an open element prefix:local, or a binding of prefix to the
+// URI value.
+func (t *Scanner) push(binding bool, a, b []byte) {
+	n := len(t.stk)
+	if n < cap(t.stk) {
+		t.stk = t.stk[:n+1]
+	} else {
+		t.stk = append(t.stk, scanEntry{})
+	}
+	e := &t.stk[n]
+	e.binding, e.space = binding, nil
+	e.off = len(t.arena)
+	t.arena = append(t.arena, a...)
+	e.mid = len(t.arena)
+	t.arena = append(t.arena, b...)
+	e.end = len(t.arena)
+	if binding {
+		t.binds = append(t.binds, n)
+		switch {
+		case t.ns != nil:
+			t.bind(n)
+		case len(t.binds) > nsLinear:
+			t.ns = make(map[string]*nsSlot)
+			for _, i := range t.binds {
+				t.bind(i)
+			}
+		}
+	}
+}
+
+// nsLinear is how many bindings translate looks through one by one, as in
+// nearly every document, which is quicker than hashing; past it t.ns is
+// made, and kept from then on.
+const nsLinear = 8
+
+// bind makes the binding stk[i] the innermost of its prefix in t.ns.
+func (t *Scanner) bind(i int) {
+	e := &t.stk[i]
+	p := t.arena[e.off:e.mid]
+	s := t.ns[string(p)]
+	if s == nil {
+		if len(t.ns) >= 4*maxNSBindings {
+			// The slots of prefixes no longer bound stay for the next
+			// declaration of the same prefix, until there are this many.
+			for k, s := range t.ns {
+				if s.top < 0 {
+					delete(t.ns, k)
+				}
+			}
+		}
+		s = &nsSlot{top: -1}
+		t.ns[string(p)] = s
+	}
+	e.prev, s.top = s.top, i
+}
+
+// popElement is Decoder.popElement: it closes the innermost element with the
+// end element prefix:local, and puts the end element in tok.
+func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
+	n := len(t.stk)
+	if n == 0 || t.stk[n-1].binding {
+		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
+	}
+	s := t.pop()
+	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
+	if !bytes.Equal(sl, local) {
+		if !t.strict {
+			// encoding/xml returns the open element's name untranslated, ends
+			// the end element it read next, and leaves the namespace
+			// bindings of the element it closed on its stack.
+			t.needClose = true
+			t.toClose = append(append(t.toClose[:0], prefix...), local...)
+			t.toCloseAt = len(prefix)
+			tok.set(End, sp, sl, nil)
+			return tok, nil
+		}
+		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
+	}
+	if !bytes.Equal(sp, prefix) {
+		ns := string(prefix)
+		if ns == "" {
+			ns = `""`
+		}
+		return nil, t.syntaxError("element <"+string(sl)+"> in space "+string(sp)+
+			" closed by </"+string(local)+"> in space "+ns, t.pos)
+	}
+	t.popBindings()
+	tok.set(End, s.space, local, nil)
+	return tok, nil
+}
+
+// popTop is popElement for an end element that endTag found to name the
+// innermost open element, as nearly every end element does: there is
+// nothing to check.
+func (t *Scanner) popTop(tok *Token) *Token {
+	s := t.pop()
+	t.popBindings()
+	tok.set(End, s.space, tok.Name.Local, nil)
+	return tok
+}
+
+// pop takes the innermost open element off the stack. The popped entry and
+// its bytes stay in their arrays until the next push, which comes after the
+// caller is done with the token.
+func (t *Scanner) pop() *scanEntry {
+	s := &t.stk[len(t.stk)-1]
+	t.stk = t.stk[:len(t.stk)-1]
+	t.depth--
+	t.arena = t.arena[:s.off]
+	return s
+}
+
+// popBindings drops the namespace bindings of the element just closed.
+func (t *Scanner) popBindings() {
+	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
+		e := &t.stk[len(t.stk)-1]
+		if t.ns != nil {
+			t.ns[string(t.arena[e.off:e.mid])].top = e.prev
+		}
+		t.arena = t.arena[:e.off]
+		t.stk = t.stk[:len(t.stk)-1]
+		t.binds = t.binds[:len(t.binds)-1]
+	}
+}
+
+// translate is Decoder.translate: the namespace URI of the name prefix:local.
+// The default namespace applies to elements only; an unbound prefix stands
+// for itself.
+func (t *Scanner) translate(prefix, local []byte, element bool) []byte {
+	switch {
+	case bytes.Equal(prefix, xmlnsBytes):
+		return prefix
+	case len(prefix) == 0 && !element:
+		return prefix
+	case bytes.Equal(prefix, xmlBytes):
+		return xmlURLb
+	case len(prefix) == 0 && bytes.Equal(local, xmlnsBytes):
+		return prefix
+	}
+	if t.ns == nil {
+		for i := len(t.binds) - 1; i >= 0; i-- {
+			e := &t.stk[t.binds[i]]
+			if string(t.arena[e.off:e.mid]) == string(prefix) {
+				return t.arena[e.mid:e.end]
+			}
+		}
+		return prefix
+	}
+	if s := t.ns[string(prefix)]; s != nil && s.top >= 0 {
+		e := &t.stk[s.top]
+		return t.arena[e.mid:e.end]
+	}
+	return prefix
+}
+
+// set makes tok a token with no attributes, field by field: assigning a
+// composite literal to a token costs a copy through the stack.
+func (tok *Token) set(kind Kind, space, local, text []byte) {
+	tok.Kind = kind
+	tok.Name.Space = space
+	tok.Name.Local = local
+	tok.Attrs = tok.Attrs[:0]
+	tok.Text = text
+	tok.Forbidden = false
+}
+
+// syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
+func (t *Scanner) syntaxError(msg string, at int) error {
+	at = min(max(at, t.pos), t.end)
+	return &xml.SyntaxError{Msg: msg, Line: t.lines - bytes.Count(t.buf[at:t.end], []byte{'\n'})}
+}
+
+// eofError is the error of a token cut short by the end of the input.
+func (t *Scanner) eofError() error {
+	if t.rerr == io.EOF {
+		return t.truncated("unexpected EOF")
+	}
+	return t.rerr
+}
+
+// TruncatedError is the *xml.SyntaxError of input that ends before the
+// document does: inside a token, or with elements open. Its type, not its
+// message, tells a reader that the input was cut off.
+type TruncatedError struct{ *xml.SyntaxError }
+
+// Unwrap returns the syntax error, so that errors.As finds it.
+func (e *TruncatedError) Unwrap() error { return e.SyntaxError }
+
+// truncated is the *TruncatedError msg, on the last line read.
+func (t *Scanner) truncated(msg string) error {
+	return &TruncatedError{t.syntaxError(msg, t.end).(*xml.SyntaxError)}
+}
+
+// more reads at least want (> 0) more bytes of the input after buf[pos:end],
+// or until the buffer is full, moving buf[pos:end] to the front of the
+// buffer and growing it if they fill it. A token cut short by end asks for
+// as many bytes again as it has, so that it is scanned a number of times
+// logarithmic in its size, whatever the size of the reads. more reports
+// whether it read anything; when it did not, t.rerr is set.
+func (t *Scanner) more(want int) bool {
+	if t.rerr != nil {
+		return false
+	}
+	if t.pos > 0 {
+		t.end = copy(t.buf, t.buf[t.pos:t.end])
+		t.pos = 0
+	}
+	if t.end == len(t.buf) {
+		b := make([]byte, 2*len(t.buf))
+		copy(b, t.buf[:t.end])
+		t.buf = b
+	}
+	start := t.end
+	for empty := 0; t.end < len(t.buf) && t.end-start < want; {
+		n, err := t.r.Read(t.buf[t.end:])
+		if n < 0 || n > len(t.buf)-t.end {
+			t.rerr = errors.New("xml scanner: reader returned an invalid count")
+			break
+		}
+		t.end += n
+		if err != nil {
+			t.rerr = err
+			break
+		}
+		if n == 0 {
+			if empty++; empty >= 100 {
+				t.rerr = io.ErrNoProgress
+				break
+			}
+		}
+	}
+	t.lines += bytes.Count(t.buf[start:t.end], []byte{'\n'})
+	return t.end > start
+}
+
+// wait is called when the token at pos runs past end: it reads more, or
+// returns the error that ends the token.
+func (t *Scanner) wait() error {
+	if t.more(max(t.end-t.pos, 1)) {
+		return nil
+	}
+	return t.eofError()
+}
+
+// rawToken is Decoder.rawToken: it reads the next token, its names
+// untranslated, into t.tok.
+func (t *Scanner) rawToken() (rawKind, error) {
+	if t.needClose {
+		t.needClose = false
+		t.tok.set(End, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
+		return rawEnd, nil
+	}
+	if t.inCDATA {
+		return t.cdata()
+	}
+	for t.pos == t.end {
+		if !t.more(1) {
+			if t.longRef && t.rerr == io.EOF {
+				return 0, t.eofError()
+			}
+			return 0, t.rerr
+		}
+	}
+	if t.buf[t.pos] != '<' {
+		return t.text()
+	}
+	t.longRef = false
+	for t.end-t.pos < 2 {
+		if err := t.wait(); err != nil {
+			return 0, err
+		}
+	}
+	switch t.buf[t.pos+1] {
+	case '/':
+		return t.endTag()
+	case '?':
+		return t.procInst()
+	case '!':
+		return t.bang()
+	}
+	return t.startTag()
+}

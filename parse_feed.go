@@ -1,0 +1,118 @@
+package sitemap
+
+import "bytes"
+
+// This file is the part of the XML parse stage that reads feeds: the
+// elements of an RSS 2.0 item, an RSS 1.0 (RDF) item and an Atom entry. The
+// token loop of parse_xml.go calls it for an element that starts inside an
+// entry of a feed.
+
+// The namespace of Atom 0.3, and the IRI form of the rel value alternate.
+const (
+	nsAtom03            = "http://purl.org/atom/ns#"
+	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
+)
+
+// feedChild handles an element that starts inside an entry of a feed,
+// outside its parts.
+func (p *xmlParser) feedChild(tok *xmlToken) {
+	switch p.format {
+	case formatRSS:
+		p.rssChild(tok.Name)
+	case formatRDF:
+		p.rdfChild(tok.Name)
+	case formatAtom:
+		p.atomChild(tok)
+	}
+}
+
+// rssChild handles an element of an RSS 2.0 item.
+func (p *xmlParser) rssChild(name xmlName) {
+	// Only the item's own elements count: a <link> or a <pubDate> nested
+	// deeper (in a <source>, say) is not the item's.
+	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
+		return
+	}
+	switch string(name.Local) {
+	case "link":
+		p.collect(&p.e.loc)
+	case "pubDate":
+		p.feedDate("pubDate", true)
+	}
+}
+
+// rdfChild handles an element of an RSS 1.0 item.
+func (p *xmlParser) rdfChild(name xmlName) {
+	if p.depth != p.entryDepth+1 {
+		return
+	}
+	switch {
+	case string(name.Local) == "link" && string(name.Space) != nsRDF:
+		p.collect(&p.e.loc)
+	case string(name.Local) == "date" && string(name.Space) == nsDC:
+		p.feedDate("dc:date", false)
+	}
+}
+
+// atomChild handles an element of an Atom entry.
+func (p *xmlParser) atomChild(tok *xmlToken) {
+	name := tok.Name
+	// Only the entry's own elements count: the <link> and the <updated> of
+	// an entry's <source> are those of another feed.
+	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
+		return
+	}
+	switch string(name.Local) {
+	case "link":
+		if !p.atomLinked {
+			p.atomLink(tok)
+		}
+	case "updated":
+		p.feedDate("updated", false)
+	case "modified":
+		// The <updated> of Atom 0.3; Atom 1.0 has no such element.
+		if string(p.rootNS) == nsAtom03 {
+			p.feedDate("modified", false)
+		}
+	}
+}
+
+// atomLink reads an Atom <link>: the first whose rel is alternate is the
+// entry's.
+func (p *xmlParser) atomLink(tok *xmlToken) {
+	var rel, href []byte
+	hasHref := false
+	for _, a := range tok.Attrs {
+		if len(a.Name.Space) != 0 {
+			continue
+		}
+		switch string(a.Name.Local) {
+		case "rel":
+			rel = bytes.TrimSpace(a.Value)
+		case "href":
+			href, hasHref = a.Value, true
+		}
+	}
+	// A rel that is empty is none (VALUE-9); the IANA IRI of alternate is
+	// alternate itself (RFC 4287, 4.2.7.2).
+	if len(rel) != 0 && string(rel) != "alternate" && string(rel) != atomRelAlternateIRI {
+		return
+	}
+	// The first such link is the entry's, even without an href: the entry
+	// then has no link and is skipped (ATOM-5).
+	p.atomLinked = true
+	if hasHref {
+		p.e.loc.reset()
+		p.e.loc.set = true
+		p.e.loc.append(href)
+	}
+}
+
+// feedDate collects the date of a feed entry from the element that starts,
+// named name for the errors; the first date of the entry is the one kept.
+func (p *xmlParser) feedDate(name string, rfc822 bool) {
+	if !p.e.lastmod.set {
+		p.e.dateName, p.e.dateRFC822 = name, rfc822
+	}
+	p.collect(&p.e.lastmod)
+}
