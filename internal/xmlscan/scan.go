@@ -135,10 +135,10 @@ type Scanner struct {
 	err      error // the error next returned; it ends the document
 	lines    int   // 1 + the number of '\n' read so far
 
-	tok     Token  // the token being read
-	quoted  []bool // quoted[i]: tok.attrs[i].value is still raw, between quotes
-	inCDATA bool   // the next bytes continue a CDATA section
-	longRef bool   // tolerant mode: the text read ends in a reference longer than maxRefLength (see inLongRef)
+	tok     Token    // the token being read
+	quoted  []bool   // quoted[i]: tok.attrs[i].value is still raw, between quotes
+	inCDATA bool     // the next bytes continue a CDATA section
+	longRef refState // tolerant mode: the text read ends in a reference longer than maxRefLength (see longRefState)
 
 	stk   []scanEntry
 	binds []int  // the indexes in stk of the bindings, innermost last
@@ -558,7 +558,7 @@ func (t *Scanner) rawToken() (rawKind, error) {
 	}
 	for t.pos == t.end {
 		if !t.more(1) {
-			if t.longRef && t.rerr == io.EOF {
+			if t.longRef != refNone && t.rerr == io.EOF {
 				return 0, t.eofError()
 			}
 			return 0, t.rerr
@@ -567,7 +567,7 @@ func (t *Scanner) rawToken() (rawKind, error) {
 	if t.buf[t.pos] != '<' {
 		return t.text()
 	}
-	t.longRef = false
+	t.longRef = refNone
 	for t.end-t.pos < 2 {
 		if err := t.wait(); err != nil {
 			return 0, err

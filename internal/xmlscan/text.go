@@ -24,7 +24,7 @@ func (t *Scanner) text() (rawKind, error) {
 			switch {
 			case t.rerr != nil:
 				n, eof = len(b), true
-				if t.longRef && t.rerr == io.EOF && refRun(b) == len(b) {
+				if t.longRef != refNone && t.rerr == io.EOF && refGoesOn(b, t.longRef) != refNone {
 					return 0, t.eofError()
 				}
 			case t.pos > 0 || t.end < len(t.buf):
@@ -40,7 +40,11 @@ func (t *Scanner) text() (rawKind, error) {
 		}
 		if !t.strict {
 			// Looked at before decode rewrites b.
-			t.longRef = cut && inLongRef(b[:n], t.longRef)
+			if cut {
+				t.longRef = longRefState(b[:n], t.longRef)
+			} else {
+				t.longRef = refNone
+			}
 		}
 		out, err := t.decode(b[:n], modeText, eof, t.pos)
 		if err != nil {
@@ -53,27 +57,53 @@ func (t *Scanner) text() (rawKind, error) {
 	}
 }
 
-// refRun is the length of the run of bytes a reference may go on with at
-// the front of b.
-func refRun(b []byte) int {
-	i := 0
-	for i < len(b) && refByte[b[i]] {
-		i++
+// refState is how far a reference that is still going has come, as
+// Decoder.text reads one: what the bytes after its '&' let come next.
+type refState uint8
+
+const (
+	refNone refState = iota // no reference is going on
+	refAmp                  // after '&': a '#', or a name
+	refHash                 // after "&#": an 'x', or decimal digits
+	refDec                  // decimal digits
+	refHex                  // after "&#x": hex digits
+	refName                 // the bytes of a name
+)
+
+// refGoesOn reads b as the bytes that follow a reference in state s, and
+// returns the state once b is read: refNone when a byte of b ends the
+// reference, as a byte that cannot go on with it (';' among them) does for
+// Decoder.text.
+func refGoesOn(b []byte, s refState) refState {
+	for _, c := range b {
+		switch {
+		case s == refAmp && c == '#':
+			s = refHash
+		case s == refHash && c == 'x':
+			s = refHex
+		case (s == refHash || s == refDec) && isDigit(c):
+			s = refDec
+		case s == refHex && (isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+		case (s == refAmp || s == refName) && nameByte[c]:
+			s = refName
+		default:
+			return refNone
+		}
 	}
-	return i
+	return s
 }
 
-// inLongRef reports whether the text b, handed out with a reference longer
-// than maxRefLength cut at its end (so read as text), leaves the reference
-// still going: a '&' and the bytes of a reference up to its end, or, when
-// long was so before b, the bytes of a reference alone. Tolerant mode then
-// ends in an error if the input ends before the reference does, as
-// encoding/xml does, which reads a reference whole.
-func inLongRef(b []byte, long bool) bool {
+// longRefState reports the state of the reference still going at the end
+// of the text b, handed out with a reference longer than maxRefLength cut
+// at its end (so read as text): from its last '&', or, with none in b, from
+// the state s of the reference going on before b. Tolerant mode then ends
+// in an error if the input ends before the reference does, as encoding/xml
+// does, which reads a reference whole.
+func longRefState(b []byte, s refState) refState {
 	if a := bytes.LastIndexByte(b, '&'); a >= 0 {
-		return refRun(b[a+1:]) == len(b)-a-1
+		return refGoesOn(b[a+1:], refAmp)
 	}
-	return long && refRun(b) == len(b)
+	return refGoesOn(b, s)
 }
 
 // cdata reads a CDATA section, after its "<![CDATA[", up to its "]]>", or as
