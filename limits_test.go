@@ -866,8 +866,19 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 	// reached is not parsed.
 	srv := ct2NewServer(t)
 	signal := &ct2CloseSignal{path: "/a.xml", closed: make(chan struct{})}
-	srv.Doc("/a.xml", ct2URLSet("https://example.com/a1", "https://example.com/a2"))
+	// /a.xml answers once /b.xml is requested, so that the request of
+	// /b.xml is under way, whatever the scheduler's timing, when the URLs
+	// of /a.xml reach the limit.
+	bRequested := make(chan struct{})
+	srv.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-bRequested:
+		case <-srv.stop:
+		}
+		io.WriteString(w, ct2URLSet("https://example.com/a1", "https://example.com/a2"))
+	})
 	srv.Handle("/b.xml", func(w http.ResponseWriter, r *http.Request) {
+		close(bRequested)
 		// Answer once /a.xml is read and its URLs taken.
 		select {
 		case <-signal.closed:
