@@ -1,18 +1,5 @@
 package sitemap_test
 
-// The benchmarks of web-scale workloads. Their inputs are generated here,
-// not committed. Each parse benchmark has its floor beside it in the same
-// run: a bare encoding/xml RawToken loop, or a bare line scan, over the same
-// bytes, so that every figure can be read as a ratio to it.
-//
-//	go test -run '^$' -bench 'W1URLSet|W2Image|RSS10k|Text50k' -count 6 | tee new.txt
-//	go test -run '^$' -bench 'W3Index' -count 6 | tee -a new.txt
-//	benchstat new.txt
-//
-// Run W3Index on its own: its peak-MiB is the heap a call takes above what
-// was in use before it, and the inputs of the other benchmarks, once
-// generated, stay in use and let the garbage collector wait longer.
-
 import (
 	"bufio"
 	"bytes"
@@ -31,6 +18,19 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// The benchmarks of web-scale workloads. Their inputs are generated here,
+// not committed. Each parse benchmark has its floor beside it in the same
+// run: a bare encoding/xml RawToken loop, or a bare line scan, over the same
+// bytes, so that every figure can be read as a ratio to it.
+//
+//	go test -run '^$' -bench 'W1URLSet|W2Image|RSS10k|Text50k' -count 6 | tee new.txt
+//	go test -run '^$' -bench 'W3Index' -count 6 | tee -a new.txt
+//	benchstat new.txt
+//
+// Run W3Index on its own: its peak-MiB is the heap a call takes above what
+// was in use before it, and the inputs of the other benchmarks, once
+// generated, stay in use and let the garbage collector wait longer.
 
 // The inputs, each generated on first use only, so that a benchmark's heap
 // holds no input of another.
@@ -229,13 +229,13 @@ func benchW3Server(b *testing.B, latency time.Duration) *httptest.Server {
 
 // benchPeak runs f b.N times and reports, as the metric peak-MiB, the most
 // heap in use that one run took above what was in use before it (see
-// hPeakHeap). The heap is collected between runs, off the clock, so that
+// peakHeap). The heap is collected between runs, off the clock, so that
 // what one run leaves behind does not count against the next.
 func benchPeak(b *testing.B, f func()) {
 	var peak uint64
 	for range b.N {
 		b.StopTimer()
-		peak = max(peak, hPeakHeap(func() {
+		peak = max(peak, peakHeap(func() {
 			b.StartTimer()
 			f()
 			b.StopTimer()

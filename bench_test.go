@@ -13,19 +13,19 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct1BenchURLs is how many URLs the benchmark urlset holds: as many as the
+// benchURLs is how many URLs the benchmark urlset holds: as many as the
 // sitemaps.org protocol allows in one sitemap.
-const ct1BenchURLs = 50000
+const benchURLs = 50000
 
-// ct1BenchDoc is a urlset of 50,000 URLs with loc, lastmod, changefreq and
+// benchDoc is a urlset of 50,000 URLs with loc, lastmod, changefreq and
 // priority, about 10 MB, generated once.
-var ct1BenchDoc = sync.OnceValue(func() string {
+var benchDoc = sync.OnceValue(func() string {
 	freqs := []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 	var b strings.Builder
 	b.Grow(11 << 20)
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for i := range ct1BenchURLs {
+	for i := range benchURLs {
 		fmt.Fprintf(&b, " <url>\n"+
 			"  <loc>https://www.example.com/catalogue/section-%03d/item-%06d-slug.html</loc>\n"+
 			"  <lastmod>2024-%02d-%02dT10:30:00+00:00</lastmod>\n"+
@@ -38,26 +38,26 @@ var ct1BenchDoc = sync.OnceValue(func() string {
 	return b.String()
 })
 
-// ct1BenchParse parses the benchmark document b.N times with s and reports
+// benchParseS parses the benchmark document b.N times with s and reports
 // the allocations per URL of the document and the bytes allocated per
 // document, counted from runtime.MemStats around the loop, and the heap the
 // results of the last call hold on to. It returns the number of URLs the
 // last call kept.
-func ct1BenchParse(b *testing.B, s *sitemap.S) int {
-	doc := ct1BenchDoc()
+func benchParseS(b *testing.B, s *sitemap.S) int {
+	doc := benchDoc()
 	const url = "https://www.example.com/sitemap.xml"
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	cpu0, cpuOK := ct1CPUTime()
+	cpu0, cpuOK := cpuTime()
 	for b.Loop() {
 		if _, err := s.Parse(url, &doc); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu1, _ := ct1CPUTime()
+	cpu1, _ := cpuTime()
 	runtime.ReadMemStats(&after)
 	n := float64(b.N)
 	if cpuOK {
@@ -65,7 +65,7 @@ func ct1BenchParse(b *testing.B, s *sitemap.S) int {
 		// machine inflates far less than the time on the clock.
 		b.ReportMetric(float64(cpu1-cpu0)/n/1e6, "cpu-ms/doc")
 	}
-	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n/ct1BenchURLs, "allocs/url")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n/benchURLs, "allocs/url")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/doc")
 	// What the results of the last call hold on to, the garbage gone.
 	runtime.GC()
@@ -80,8 +80,8 @@ func ct1BenchParse(b *testing.B, s *sitemap.S) int {
 // BenchmarkParseURLSet50k parses a 50,000-URL urlset passed as content and
 // keeps every URL.
 func BenchmarkParseURLSet50k(b *testing.B) {
-	if kept := ct1BenchParse(b, sitemap.New()); kept != ct1BenchURLs {
-		b.Fatalf("%d URLs kept, want %d", kept, ct1BenchURLs)
+	if kept := benchParseS(b, sitemap.New()); kept != benchURLs {
+		b.Fatalf("%d URLs kept, want %d", kept, benchURLs)
 	}
 }
 
@@ -90,15 +90,15 @@ func BenchmarkParseURLSet50k(b *testing.B) {
 // BenchmarkParseURLSet50k, it shows that memory grows with the URLs kept,
 // not with the document read.
 func BenchmarkParseURLSet50kNoneKept(b *testing.B) {
-	if kept := ct1BenchParse(b, sitemap.New().SetRules([]string{`^$`})); kept != 0 {
+	if kept := benchParseS(b, sitemap.New().SetRules([]string{`^$`})); kept != 0 {
 		b.Fatalf("%d URLs kept, want 0", kept)
 	}
 }
 
-// ct1CPUTime returns the user and system CPU time of the process so far,
+// cpuTime returns the user and system CPU time of the process so far,
 // read from /proc/self/stat (in clock ticks of 10ms); ok is false where
 // there is no such file.
-func ct1CPUTime() (d time.Duration, ok bool) {
+func cpuTime() (d time.Duration, ok bool) {
 	b, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return 0, false

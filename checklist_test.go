@@ -1,13 +1,5 @@
 package sitemap_test
 
-// Tests of the lines of SPEC-CHECKLIST.md that no other test asserted, each
-// citing the IDs it covers. An open point is pinned as the project decided
-// it; where no decision is written down, the comment says that the test
-// pins what the code does. Everything fetched comes from an httptest server
-// on loopback; a test that uses a host name such as example.com either
-// fetches nothing or sends its requests to such a server with
-// clLoopbackClient.
-
 import (
 	"bytes"
 	"compress/gzip"
@@ -40,28 +32,36 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
+// Tests of the lines of SPEC-CHECKLIST.md that no other test asserted, each
+// citing the IDs it covers. An open point is pinned as the project decided
+// it; where no decision is written down, the comment says that the test
+// pins what the code does. Everything fetched comes from an httptest server
+// on loopback; a test that uses a host name such as example.com either
+// fetches nothing or sends its requests to such a server with
+// loopbackClient.
+
 // --- helpers ---------------------------------------------------------------
 
-// clNoNetwork is a transport that refuses every request and counts them,
+// noNetwork is a transport that refuses every request and counts them,
 // for calls on content passed in that must fetch nothing.
-type clNoNetwork struct{ n atomic.Int64 }
+type noNetwork struct{ n atomic.Int64 }
 
-func (c *clNoNetwork) RoundTrip(*http.Request) (*http.Response, error) {
+func (c *noNetwork) RoundTrip(*http.Request) (*http.Response, error) {
 	c.n.Add(1)
 	return nil, errors.New("this test makes no requests")
 }
 
-// clOffline returns an instance whose every request is refused, and the
+// offline returns an instance whose every request is refused, and the
 // transport that counts them.
-func clOffline() (*sitemap.S, *clNoNetwork) {
-	tr := &clNoNetwork{}
+func offline() (*sitemap.S, *noNetwork) {
+	tr := &noNetwork{}
 	return sitemap.New().SetHTTPClient(&http.Client{Transport: tr}), tr
 }
 
-// clLoopbackClient returns a client whose every connection goes to srv on
+// loopbackClient returns a client whose every connection goes to srv on
 // loopback, whatever host the URL names, so that a test can request
 // http://example.com/ or http://bücher.example/ without leaving the machine.
-func clLoopbackClient(t *testing.T, srv *httptest.Server) *http.Client {
+func loopbackClient(t *testing.T, srv *httptest.Server) *http.Client {
 	addr := srv.Listener.Addr().String()
 	var d net.Dialer
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
@@ -69,45 +69,6 @@ func clLoopbackClient(t *testing.T, srv *httptest.Server) *http.Client {
 	}}
 	t.Cleanup(tr.CloseIdleConnections)
 	return &http.Client{Transport: tr}
-}
-
-// clHostLog is an httptest server that answers every path from a map and
-// records host and path of every request.
-type clHostLog struct {
-	*httptest.Server
-	mu  sync.Mutex
-	log []string // host+path of every request
-}
-
-func clServeHosts(t *testing.T, docs map[string]string) *clHostLog {
-	t.Helper()
-	h := &clHostLog{}
-	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		h.log = append(h.log, r.Host+r.URL.Path)
-		h.mu.Unlock()
-		body, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(h.Close)
-	return h
-}
-
-func (h *clHostLog) Log() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.log)
-}
-
-// clURLSet returns a urlset of the given <url> bodies, each put inside
-// <url> and </url> as it is.
-func clURLSet(entries ...string) string {
-	return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>` +
-		strings.Join(entries, "</url><url>") + `</url></urlset>`
 }
 
 // --- the package and the repository ----------------------------------------
@@ -137,14 +98,14 @@ func TestChecklistPackageName(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no Go file at the module root")
 	}
-	if mod := clGoModLine(t, "module"); !strings.HasSuffix(mod, "/sitemap") {
+	if mod := goModLine(t, "module"); !strings.HasSuffix(mod, "/sitemap") {
 		t.Errorf("module path %q does not end in /sitemap", mod)
 	}
 }
 
-// clGoModLine returns the argument of the first go.mod line with the given
+// goModLine returns the argument of the first go.mod line with the given
 // directive.
-func clGoModLine(t *testing.T, directive string) string {
+func goModLine(t *testing.T, directive string) string {
 	t.Helper()
 	b, err := os.ReadFile("go.mod")
 	if err != nil {
@@ -162,7 +123,7 @@ func clGoModLine(t *testing.T, directive string) string {
 // PKG-2: go.mod asks for Go 1.26: no older release, and no newer one either,
 // which would shut out users of 1.26.
 func TestChecklistGoVersion(t *testing.T) {
-	v := clGoModLine(t, "go")
+	v := goModLine(t, "go")
 	parts := strings.Split(v, ".")
 	if len(parts) < 2 || parts[0] != "1" || parts[1] != "26" {
 		t.Errorf("go.mod requires go %s, want 1.26", v)
@@ -192,18 +153,18 @@ func TestChecklistSecurityPolicy(t *testing.T) {
 	}
 }
 
-// clSpecExamples are the directories of examples/ that the spec names.
-var clSpecExamples = []string{
+// specExamples are the directories of examples/ that the spec names.
+var specExamples = []string{
 	"atom", "context", "encoding", "errors", "follow", "gzip", "hreflang", "httpclient", "idn",
 	"image", "iterators", "lastmod", "maxdepth", "maxsitemaps", "maxurls", "maxvalidationerrors",
 	"multithread", "news", "redirect", "reuse", "robots", "rss", "sitemaps", "strict", "text",
 	"tolerant", "video",
 }
 
-// clStrings returns every string literal of a Go file, unquoted, and the
+// stringsOf returns every string literal of a Go file, unquoted, and the
 // methods it calls: by name, and by name followed by "(true)" when called
 // with the argument true.
-func clStrings(t *testing.T, path string) (lits []string, calls map[string]bool) {
+func stringsOf(t *testing.T, path string) (lits []string, calls map[string]bool) {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 	if err != nil {
@@ -274,13 +235,13 @@ func TestChecklistExamplePrograms(t *testing.T) {
 			t.Errorf("examples/%s: %d func main in %q, want one program in main.go", d.Name(), mains, files)
 		}
 	}
-	for _, want := range clSpecExamples {
+	for _, want := range specExamples {
 		if !slices.Contains(names, want) {
 			t.Errorf("examples/%s, which the spec names, is missing", want)
 		}
 	}
 
-	lits, called := clStrings(t, filepath.Join("examples", "tolerant", "main.go"))
+	lits, called := stringsOf(t, filepath.Join("examples", "tolerant", "main.go"))
 	all := strings.Join(lits, "\n")
 	if !called["SetStrict"] {
 		t.Error("examples/tolerant does not show strict mode beside tolerant mode")
@@ -294,7 +255,7 @@ func TestChecklistExamplePrograms(t *testing.T) {
 		}
 	}
 
-	lits, called = clStrings(t, filepath.Join("examples", "strict", "main.go"))
+	lits, called = stringsOf(t, filepath.Join("examples", "strict", "main.go"))
 	all = strings.Join(lits, "\n")
 	if !called["SetStrict(true)"] {
 		t.Error("examples/strict does not call SetStrict(true)")
@@ -306,9 +267,9 @@ func TestChecklistExamplePrograms(t *testing.T) {
 	}
 }
 
-// clExported returns the exported identifiers of the package, methods as
+// exportedNames returns the exported identifiers of the package, methods as
 // Type.Method.
-func clExported(t *testing.T) map[string]bool {
+func exportedNames(t *testing.T) map[string]bool {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -359,8 +320,8 @@ func clExported(t *testing.T) map[string]bool {
 	return out
 }
 
-// clExamples returns the Example functions of example_test.go.
-func clExamples(t *testing.T) []*doc.Example {
+// exampleFuncs returns the Example functions of example_test.go.
+func exampleFuncs(t *testing.T) []*doc.Example {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "example_test.go", nil, parser.ParseComments)
 	if err != nil {
@@ -378,8 +339,8 @@ func clExamples(t *testing.T) []*doc.Example {
 // each is named after an exported identifier of the package, so that the
 // docs show it next to what it illustrates.
 func TestChecklistExampleFunctions(t *testing.T) {
-	exported := clExported(t)
-	for _, ex := range clExamples(t) {
+	exported := exportedNames(t)
+	for _, ex := range exampleFuncs(t) {
 		if ex.Output == "" && !ex.EmptyOutput {
 			t.Errorf("Example%s has no output block: go test compiles it but does not run it", ex.Name)
 		}
@@ -417,7 +378,7 @@ func TestChecklistExamplesRunOffline(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the examples failed: %v\n%s", err, out)
 	}
-	for _, ex := range clExamples(t) {
+	for _, ex := range exampleFuncs(t) {
 		if ex.Output == "" && !ex.EmptyOutput {
 			continue
 		}
@@ -448,7 +409,7 @@ func TestChecklistRobotsWholeSegment(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
-			s, tr := clOffline()
+			s, tr := offline()
 			if _, err := s.SetFollow([]string{`^$`}).Parse(tt.url, &content); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -474,12 +435,12 @@ func TestChecklistRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
 		"sitemap:https://example.com/d.xml#\n"
 	want := []string{"https://example.com/a.xml", "https://example.com/b.xml", "https://example.com/c.xml", "https://example.com/d.xml"}
 	for _, strict := range []bool{false, true} {
-		s, _ := clOffline()
+		s, _ := offline()
 		if _, err := s.SetStrict(strict).SetFollow([]string{`^$`}).Parse("https://example.com/robots.txt", &content); err != nil {
 			t.Fatalf("strict=%v: Parse: %v", strict, err)
 		}
-		ct2Equal(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(s.GetSitemaps()), want)
-		ct2NoErrors(t, s)
+		equalStrings(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(s.GetSitemaps()), want)
+		noErrors(t, s)
 	}
 }
 
@@ -488,7 +449,7 @@ func TestChecklistRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
 // broken there fails the document like any gzip content that cannot be
 // decompressed to its end, while other trailing bytes are ignored.
 func TestChecklistGzipTrailingPartialMember(t *testing.T) {
-	member := ct2Gzip(t, ct2URLSet("https://example.com/a", "https://example.com/b"))
+	member := gzipOf(urlset("https://example.com/a", "https://example.com/b"))
 	tests := []struct {
 		name   string
 		tail   []byte
@@ -496,21 +457,21 @@ func TestChecklistGzipTrailingPartialMember(t *testing.T) {
 	}{
 		{"the magic bytes alone", []byte{0x1f, 0x8b}, true},
 		{"the magic bytes and junk", append([]byte{0x1f, 0x8b}, "junk that is no member\n"...), true},
-		{"a member header cut short", ct2Gzip(t, "https://example.com/c\n")[:10], true},
+		{"a member header cut short", gzipOf("https://example.com/c\n")[:10], true},
 		{"bytes that are no member", []byte("\n\x1f junk\n"), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			body := append(slices.Clone(member), tt.tail...)
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.xml.gz", body)
 					if !tt.broken {
 						if err != nil {
 							t.Fatalf("Parse: %v", err)
 						}
-						ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
+						equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 						return
 					}
 					var perr *sitemap.ParseError
@@ -543,8 +504,8 @@ func TestChecklistISO88591IsWindows1252(t *testing.T) {
 		if err != nil {
 			t.Fatalf("strict=%v: Parse: %v", tt.strict, err)
 		}
-		ct2Equal(t, fmt.Sprintf("strict=%v: URLs", tt.strict), locsOf(s.GetURLs()), []string{tt.want})
-		ct2NoErrors(t, s)
+		equalStrings(t, fmt.Sprintf("strict=%v: URLs", tt.strict), locsOf(s.GetURLs()), []string{tt.want})
+		noErrors(t, s)
 	}
 }
 
@@ -577,13 +538,13 @@ func TestChecklistNamespacesAndDoctype(t *testing.T) {
 	for _, tt := range tests {
 		for _, strict := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, strict), func(t *testing.T) {
-				s, tr := clOffline()
+				s, tr := offline()
 				if _, err := s.SetStrict(strict).SetFollow([]string{`^$`}).Parse("https://example.com/sitemap.xml", &tt.doc); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.urls)
-				ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), tt.sitemaps)
-				ct2NoErrors(t, s)
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.urls)
+				equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), tt.sitemaps)
+				noErrors(t, s)
 				if tr.n.Load() != 0 {
 					t.Errorf("%d requests", tr.n.Load())
 				}
@@ -596,14 +557,14 @@ func TestChecklistNamespacesAndDoctype(t *testing.T) {
 // an external entity, nor an external parameter entity, in either mode; an
 // entity the document uses is not replaced by what such a resource holds.
 func TestChecklistNoExternalResources(t *testing.T) {
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	for _, p := range []string{"/sitemap.dtd", "/ext.txt", "/param.ent"} {
 		srv.Doc(p, "INJECTED")
 	}
 	doc := `<?xml version="1.0"?>
-<!DOCTYPE urlset SYSTEM "` + srv.URL("/sitemap.dtd") + `" [
-  <!ENTITY ext SYSTEM "` + srv.URL("/ext.txt") + `">
-  <!ENTITY % param SYSTEM "` + srv.URL("/param.ent") + `">
+<!DOCTYPE urlset SYSTEM "` + srv.At("/sitemap.dtd") + `" [
+  <!ENTITY ext SYSTEM "` + srv.At("/ext.txt") + `">
+  <!ENTITY % param SYSTEM "` + srv.At("/param.ent") + `">
   %param;
 ]>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -626,13 +587,13 @@ func TestChecklistNoExternalResources(t *testing.T) {
 	}
 }
 
-// clPeakLiveHeap runs f and returns the largest live heap seen while it
+// peakLiveHeap runs f and returns the largest live heap seen while it
 // ran, above the live heap before: the garbage is collected before each
 // look, every few milliseconds, so that garbage left to the next
 // collection, which depends on what earlier tests keep alive, does not
 // count.
-func clPeakLiveHeap(f func()) uint64 {
-	return hPeakOf(hLiveHeap, 5*time.Millisecond, f)
+func peakLiveHeap(f func()) uint64 {
+	return peakOf(liveHeap, 5*time.Millisecond, f)
 }
 
 // ADOPTED-3: a document flows from the network through decompression and
@@ -657,22 +618,22 @@ func TestChecklistDocumentStreamedNotHeld(t *testing.T) {
 		}
 		io.WriteString(w, "</urlset>\n")
 	}
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Handle("/plain.xml", func(w http.ResponseWriter, r *http.Request) { write(w, r.Host) })
 	// Compressed before the measure: a compressor at work on the server
 	// holds megabytes of its own.
 	var packed bytes.Buffer
 	z, _ := gzip.NewWriterLevel(&packed, gzip.BestCompression)
-	write(z, strings.TrimPrefix(srv.URL(""), "http://"))
+	write(z, strings.TrimPrefix(srv.At(""), "http://"))
 	if err := z.Close(); err != nil {
 		t.Fatal(err)
 	}
 	srv.Bytes("/packed.xml.gz", packed.Bytes())
 	for _, path := range []string{"/plain.xml", "/packed.xml.gz"} {
 		t.Run(path, func(t *testing.T) {
-			s := hNew()
+			s := newParser()
 			var err error
-			heap := clPeakLiveHeap(func() { _, err = s.Parse(srv.URL(path), nil) })
+			heap := peakLiveHeap(func() { _, err = s.Parse(srv.At(path), nil) })
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -695,7 +656,7 @@ func TestChecklistDocumentStreamedNotHeld(t *testing.T) {
 // white space or missing yields none, in every format and both modes.
 func TestChecklistLocNeverEmpty(t *testing.T) {
 	docs := map[string]string{
-		"urlset": clURLSet(`<loc></loc>`, "<loc> \n </loc>", `<lastmod>2024-01-15</lastmod>`, `<loc>https://example.com/kept</loc>`),
+		"urlset": urlset(`<loc></loc>`, "<loc> \n </loc>", `<lastmod>2024-01-15</lastmod>`, `<loc>https://example.com/kept</loc>`),
 		"rss": `<rss version="2.0"><channel><item><link></link></item><item><link>  </link></item><item><title>t</title></item>` +
 			`<item><link>https://example.com/kept</link></item></channel></rss>`,
 		"atom": `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href=""/></entry><entry><link href=" "/></entry>` +
@@ -708,7 +669,7 @@ func TestChecklistLocNeverEmpty(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s strict=%v: Parse: %v", name, strict, err)
 			}
-			ct2Equal(t, fmt.Sprintf("%s strict=%v: URLs", name, strict), locsOf(s.GetURLs()), []string{"https://example.com/kept"})
+			equalStrings(t, fmt.Sprintf("%s strict=%v: URLs", name, strict), locsOf(s.GetURLs()), []string{"https://example.com/kept"})
 		}
 	}
 }
@@ -717,7 +678,7 @@ func TestChecklistLocNeverEmpty(t *testing.T) {
 // nil when their element is missing; LastMod and ChangeFreq also when it is
 // empty or white space, in both modes, and nothing is reported.
 func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
-	doc := clURLSet(
+	doc := urlset(
 		`<loc>https://example.com/missing</loc>`,
 		`<loc>https://example.com/empty</loc><lastmod></lastmod><changefreq></changefreq>`,
 		"<loc>https://example.com/blank</loc><lastmod> \n\t</lastmod><changefreq>  </changefreq>",
@@ -729,7 +690,7 @@ func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
 		if err != nil {
 			t.Fatalf("strict=%v: Parse: %v", strict, err)
 		}
-		ct2NoErrors(t, s)
+		noErrors(t, s)
 		urls := s.GetURLs()
 		if len(urls) != 5 {
 			t.Fatalf("strict=%v: URLs %q", strict, locsOf(urls))
@@ -740,7 +701,7 @@ func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
 			}
 		}
 		set := urls[4]
-		if set.LastMod == nil || !set.LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) || set.ChangeFreq == nil || *set.ChangeFreq != sitemap.ChangeFreqWeekly || set.Priority == nil || *set.Priority != 0.4 {
+		if set.LastMod == nil || !set.LastMod.Equal(mustDate(t, "2024-01-15T10:30:00Z")) || set.ChangeFreq == nil || *set.ChangeFreq != sitemap.ChangeFreqWeekly || set.Priority == nil || *set.Priority != 0.4 {
 			t.Errorf("strict=%v: %s: LastMod %v, ChangeFreq %v, Priority %v", strict, set.Loc, set.LastMod, set.ChangeFreq, set.Priority)
 		}
 	}
@@ -751,7 +712,7 @@ func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
 // reported, the entry kept) and its entry in strict mode, never the other
 // entries of the document, and never the call.
 func TestChecklistBadValueCostsOnlyItself(t *testing.T) {
-	doc := clURLSet(
+	doc := urlset(
 		`<loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod>`,
 		`<loc>https://example.com/bad-date</loc><lastmod>2024-01-15 10:30:00</lastmod>`,
 		`<loc>https://example.com/bad-priority</loc><priority>high</priority>`,
@@ -766,8 +727,8 @@ func TestChecklistBadValueCostsOnlyItself(t *testing.T) {
 		t.Fatalf("tolerant: Parse: %v", err)
 	}
 	urls := s.GetURLs()
-	ct2Equal(t, "tolerant: URLs", locsOf(urls), []string{"https://example.com/a", "https://example.com/bad-date", "https://example.com/bad-priority", "https://example.com/c"})
-	ct2Equal(t, "tolerant: errors", messagesOf(s.GetErrors()), wantErrs)
+	equalStrings(t, "tolerant: URLs", locsOf(urls), []string{"https://example.com/a", "https://example.com/bad-date", "https://example.com/bad-priority", "https://example.com/c"})
+	equalStrings(t, "tolerant: errors", messagesOf(s.GetErrors()), wantErrs)
 	if len(urls) == 4 && (urls[0].LastMod == nil || urls[1].LastMod != nil || urls[2].Priority != nil || urls[3].LastMod == nil) {
 		t.Errorf("tolerant: dates %v %v %v, priority %v: only the bad values are nil", urls[0].LastMod, urls[1].LastMod, urls[3].LastMod, urls[2].Priority)
 	}
@@ -776,8 +737,8 @@ func TestChecklistBadValueCostsOnlyItself(t *testing.T) {
 	if err != nil {
 		t.Fatalf("strict: Parse: %v", err)
 	}
-	ct2Equal(t, "strict: URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
-	ct2Equal(t, "strict: errors", messagesOf(s.GetErrors()), wantErrs)
+	equalStrings(t, "strict: URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
+	equalStrings(t, "strict: errors", messagesOf(s.GetErrors()), wantErrs)
 }
 
 // GETURLS-8: LastMod is the <lastmod> of a <url>, the <pubDate> of an RSS
@@ -789,9 +750,9 @@ func TestChecklistLastModSourcePerFormat(t *testing.T) {
 		name, doc string
 		dated     bool
 	}{
-		{"urlset <lastmod>", clURLSet(`<loc>https://example.com/p</loc><lastmod>` + at + `</lastmod>`), true},
-		{"urlset <pubDate>", clURLSet(`<loc>https://example.com/p</loc><pubDate>Mon, 15 Jan 2024 10:30:00 GMT</pubDate>`), false},
-		{"urlset <updated>", clURLSet(`<loc>https://example.com/p</loc><updated>` + at + `</updated>`), false},
+		{"urlset <lastmod>", urlset(`<loc>https://example.com/p</loc><lastmod>` + at + `</lastmod>`), true},
+		{"urlset <pubDate>", urlset(`<loc>https://example.com/p</loc><pubDate>Mon, 15 Jan 2024 10:30:00 GMT</pubDate>`), false},
+		{"urlset <updated>", urlset(`<loc>https://example.com/p</loc><updated>` + at + `</updated>`), false},
 		{"RSS <pubDate>", `<rss version="2.0"><channel><item><link>https://example.com/p</link><pubDate>Mon, 15 Jan 2024 10:30:00 GMT</pubDate></item></channel></rss>`, true},
 		{"RSS <lastmod>", `<rss version="2.0"><channel><item><link>https://example.com/p</link><lastmod>` + at + `</lastmod></item></channel></rss>`, false},
 		{"Atom <updated>", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/p"/><published>2020-01-01T00:00:00Z</published><updated>` + at + `</updated></entry></feed>`, true},
@@ -810,7 +771,7 @@ func TestChecklistLastModSourcePerFormat(t *testing.T) {
 			}
 			u := urls[len(urls)-1]
 			switch {
-			case tt.dated && (u.LastMod == nil || !u.LastMod.Equal(ct1Date(t, at))):
+			case tt.dated && (u.LastMod == nil || !u.LastMod.Equal(mustDate(t, at))):
 				t.Errorf("LastMod = %v, want %s", u.LastMod, at)
 			case !tt.dated && u.LastMod != nil:
 				t.Errorf("LastMod = %v, want nil", u.LastMod)
@@ -839,7 +800,7 @@ func TestChecklistChangeFreqConstants(t *testing.T) {
 	for _, odd := range []string{"Daily", "WEEKLY", "fortnightly", "daily "} {
 		entries = append(entries, `<loc>https://example.com/odd</loc><changefreq>`+odd+`</changefreq>`)
 	}
-	doc := clURLSet(entries...)
+	doc := urlset(entries...)
 	for _, strict := range []bool{false, true} {
 		s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &doc)
 		if err != nil {
@@ -873,16 +834,16 @@ func TestChecklistChangeFreqConstants(t *testing.T) {
 // once, page URLs are not deduplicated): a page listed twice, in one
 // sitemap or in two, is returned each time it is listed.
 func TestChecklistDuplicatePagesKept(t *testing.T) {
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2URLSet("https://example.com/p", "https://example.com/q", "https://example.com/p"))
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset("https://example.com/p", "https://example.com/q", "https://example.com/p"))
 	srv.Doc("/b.txt", "https://example.com/p\n")
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.txt")))
-	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/index.xml"), nil)
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.txt")))
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p", "https://example.com/q", "https://example.com/p", "https://example.com/p"})
-	ct2NoErrors(t, s)
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p", "https://example.com/q", "https://example.com/p", "https://example.com/p"})
+	noErrors(t, s)
 }
 
 // RANDOM-5 (open; pinned as the code has it): the result for n of 0 or
@@ -894,7 +855,7 @@ func TestChecklistRandomURLsEmptyAndPositions(t *testing.T) {
 			t.Errorf("GetRandomURLs(%d) of an instance without URLs = %#v, want an empty slice", n, got)
 		}
 	}
-	doc := ct2URLSet("https://example.com/same", "https://example.com/same", "https://example.com/other", "https://example.com/same")
+	doc := urlset("https://example.com/same", "https://example.com/same", "https://example.com/other", "https://example.com/same")
 	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &doc)
 	if err != nil {
 		t.Fatal(err)
@@ -907,13 +868,13 @@ func TestChecklistRandomURLsEmptyAndPositions(t *testing.T) {
 	for _, n := range []int{4, 10} {
 		got := locsOf(s.GetRandomURLs(n))
 		slices.Sort(got)
-		ct2Equal(t, fmt.Sprintf("GetRandomURLs(%d)", n), got, []string{"https://example.com/other", "https://example.com/same", "https://example.com/same", "https://example.com/same"})
+		equalStrings(t, fmt.Sprintf("GetRandomURLs(%d)", n), got, []string{"https://example.com/other", "https://example.com/same", "https://example.com/same", "https://example.com/same"})
 	}
 }
 
-// clNilShape compares where a and b hold nil pointers and slices, through
+// nilShape compares where a and b hold nil pointers and slices, through
 // structs, pointers and slices; it returns the first path where they differ.
-func clNilShape(a, b reflect.Value, path string) string {
+func nilShape(a, b reflect.Value, path string) string {
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Slice:
 		if a.IsNil() != b.IsNil() {
@@ -923,19 +884,19 @@ func clNilShape(a, b reflect.Value, path string) string {
 			return ""
 		}
 		if a.Kind() == reflect.Pointer {
-			return clNilShape(a.Elem(), b.Elem(), path)
+			return nilShape(a.Elem(), b.Elem(), path)
 		}
 		if a.Len() != b.Len() {
 			return fmt.Sprintf("%s: length %d in the original, %d in the copy", path, a.Len(), b.Len())
 		}
 		for i := range a.Len() {
-			if d := clNilShape(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
+			if d := nilShape(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
 				return d
 			}
 		}
 	case reflect.Struct:
 		for i := range a.NumField() {
-			if d := clNilShape(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
+			if d := nilShape(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
 				return d
 			}
 		}
@@ -947,25 +908,25 @@ func clNilShape(a, b reflect.Value, path string) string {
 // GetRandomURLs() make are nil where the original is nil and set where it
 // is set, for every pointer and slice down to those of a video.
 func TestChecklistCopiesKeepNil(t *testing.T) {
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1RichContent)
+	s := parseContent(t, "https://example.com/sitemap.xml", richContent)
 	urls := s.GetURLs()
 	if len(urls) != 2 {
 		t.Fatalf("%d URLs", len(urls))
 	}
-	ct1RequireRich(t, &urls[0])
+	requireRich(t, &urls[0])
 	if urls[1].Images != nil || urls[1].ChangeFreq != nil || urls[1].News != nil {
 		t.Fatalf("the second URL of the fixture is not bare: %+v", urls[1])
 	}
 	i := 0
 	for c := range s.URLs() {
-		if d := clNilShape(reflect.ValueOf(urls[i]), reflect.ValueOf(c), "URL"); d != "" {
+		if d := nilShape(reflect.ValueOf(urls[i]), reflect.ValueOf(c), "URL"); d != "" {
 			t.Errorf("URLs() #%d: %s", i, d)
 		}
 		i++
 	}
 	for _, c := range s.GetRandomURLs(2) {
 		j := slices.IndexFunc(urls, func(u sitemap.URL) bool { return u.Loc == c.Loc })
-		if d := clNilShape(reflect.ValueOf(urls[j]), reflect.ValueOf(c), "URL"); d != "" {
+		if d := nilShape(reflect.ValueOf(urls[j]), reflect.ValueOf(c), "URL"); d != "" {
 			t.Errorf("GetRandomURLs: %s", d)
 		}
 	}
@@ -977,21 +938,21 @@ func TestChecklistCopiesKeepNil(t *testing.T) {
 // it is requested by: resolved and encoded as the request is made. Entries
 // without a location or a host are not listed.
 func TestChecklistSitemapLocIsTheURLRequested(t *testing.T) {
-	srv := ct2NewServer(t)
-	srv.Doc("/m\u00fcnchen.xml", ct2URLSet("https://example.com/m"))
-	srv.Doc("/maps/sub/a b.xml", ct2URLSet("https://example.com/ab"))
-	index := ct2Index("/m\u00fcnchen.xml", "", "sub/a b.xml", "https:///no-host.xml", "  ")
-	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/maps/index.xml"), &index)
+	srv := newServer(t)
+	srv.Doc("/m\u00fcnchen.xml", urlset("https://example.com/m"))
+	srv.Doc("/maps/sub/a b.xml", urlset("https://example.com/ab"))
+	index := index("/m\u00fcnchen.xml", "", "sub/a b.xml", "https:///no-host.xml", "  ")
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/maps/index.xml"), &index)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	listed := sitemapLocsOf(s.GetSitemaps())
 	var requested []string
 	for _, p := range srv.Log() {
-		requested = append(requested, srv.URL(p))
+		requested = append(requested, srv.At(p))
 	}
-	ct2Equal(t, "listed, and requested", listed, requested)
-	ct2Equal(t, "listed", listed, []string{srv.URL("/m%C3%BCnchen.xml"), srv.URL("/maps/sub/a%20b.xml")})
+	equalStrings(t, "listed, and requested", listed, requested)
+	equalStrings(t, "listed", listed, []string{srv.At("/m%C3%BCnchen.xml"), srv.At("/maps/sub/a%20b.xml")})
 	for _, l := range listed {
 		if l == "" {
 			t.Error("a sitemap with an empty Loc is listed")
@@ -1008,32 +969,32 @@ func TestChecklistSitemapLocIsTheURLRequested(t *testing.T) {
 // sitemap, listed as first written and requested once.
 func TestChecklistSitemapListedOnce(t *testing.T) {
 	for _, strict := range []bool{false, true} {
-		s, _ := clOffline()
-		index := ct1Index("https://example.com/a.xml|2024-01-01T00:00:00Z", "https://example.com/b.xml", "https://example.com/a.xml|2024-06-01T00:00:00Z")
+		s, _ := offline()
+		index := index("https://example.com/a.xml|2024-01-01T00:00:00Z", "https://example.com/b.xml", "https://example.com/a.xml|2024-06-01T00:00:00Z")
 		if _, err := s.SetStrict(strict).SetFollow([]string{`^$`}).Parse("https://example.com/index.xml", &index); err != nil {
 			t.Fatalf("strict=%v: Parse: %v", strict, err)
 		}
 		sms := s.GetSitemaps()
-		ct2Equal(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(sms), []string{"https://example.com/a.xml", "https://example.com/b.xml"})
-		if len(sms) == 2 && (sms[0].LastMod == nil || !sms[0].LastMod.Equal(ct1Date(t, "2024-06-01T00:00:00Z"))) {
+		equalStrings(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(sms), []string{"https://example.com/a.xml", "https://example.com/b.xml"})
+		if len(sms) == 2 && (sms[0].LastMod == nil || !sms[0].LastMod.Equal(mustDate(t, "2024-06-01T00:00:00Z"))) {
 			t.Errorf("strict=%v: a.xml LastMod %v, want the later date", strict, sms[0].LastMod)
 		}
 	}
 
-	srv := clServeHosts(t, map[string]string{"/s.xml": "http://example.com/page\n"})
+	srv := serveDocs(t, map[string]string{"/s.xml": "http://example.com/page\n"})
 	for _, spellings := range [][]string{
 		{"http://example.com/s.xml", "http://EXAMPLE.com/s.xml", "http://example.com:80/s.xml"},
 		{"http://Example.COM:80/s.xml", "http://example.com/s.xml"},
 	} {
-		before := len(srv.Log())
-		index := ct2Index(spellings...)
-		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(clLoopbackClient(t, srv.Server))
+		before := len(srv.HostLog())
+		index := index(spellings...)
+		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(loopbackClient(t, srv.Server))
 		if _, err := s.Parse("http://example.com/index.xml", &index); err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
-		if got := srv.Log()[before:]; len(got) != 1 {
+		noErrors(t, s)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
+		if got := srv.HostLog()[before:]; len(got) != 1 {
 			t.Errorf("requests %q, want one", got)
 		}
 	}
@@ -1043,21 +1004,21 @@ func TestChecklistSitemapListedOnce(t *testing.T) {
 // Unicode and in Punycode is one sitemap: listed once, as first written,
 // and requested once.
 func TestChecklistStrictIDNSitemapOnce(t *testing.T) {
-	srv := clServeHosts(t, map[string]string{"/s.xml": "http://xn--bcher-kva.example/page\n"})
+	srv := serveDocs(t, map[string]string{"/s.xml": "http://xn--bcher-kva.example/page\n"})
 	for _, spellings := range [][]string{
 		{"http://b\u00fccher.example/s.xml", "http://xn--bcher-kva.example/s.xml"},
 		{"http://xn--bcher-kva.example/s.xml", "http://b\u00fccher.example/s.xml"},
 	} {
-		before := len(srv.Log())
-		index := ct2Index(spellings...)
-		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(clLoopbackClient(t, srv.Server))
+		before := len(srv.HostLog())
+		index := index(spellings...)
+		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(loopbackClient(t, srv.Server))
 		if _, err := s.Parse("http://b\u00fccher.example/index.xml", &index); err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
-		ct2Equal(t, "requests", srv.Log()[before:], []string{"xn--bcher-kva.example/s.xml"})
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"http://xn--bcher-kva.example/page"})
+		noErrors(t, s)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
+		equalStrings(t, "requests", srv.HostLog()[before:], []string{"xn--bcher-kva.example/s.xml"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"http://xn--bcher-kva.example/page"})
 	}
 }
 
@@ -1066,9 +1027,9 @@ func TestChecklistStrictIDNSitemapOnce(t *testing.T) {
 // the location exactly as the document writes it, where tolerant mode
 // matches its encoded form (FOLLOW-8).
 func TestChecklistFollowStrictMatchesAsWritten(t *testing.T) {
-	srv := ct2NewServer(t)
-	srv.Doc("/m\u00fcnchen.xml", ct2URLSet(srv.URL("/page")))
-	index := ct2Index(srv.URL("/m\u00fcnchen.xml"))
+	srv := newServer(t)
+	srv.Doc("/m\u00fcnchen.xml", urlset(srv.At("/page")))
+	index := index(srv.At("/m\u00fcnchen.xml"))
 	tests := []struct {
 		strict  bool
 		pattern string
@@ -1082,11 +1043,11 @@ func TestChecklistFollowStrictMatchesAsWritten(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("strict=%v/%s", tt.strict, tt.pattern), func(t *testing.T) {
 			before := srv.Total()
-			s, err := sitemap.New().SetStrict(tt.strict).SetFollow([]string{tt.pattern}).Parse(srv.URL("/index.xml"), &index)
+			s, err := sitemap.New().SetStrict(tt.strict).SetFollow([]string{tt.pattern}).Parse(srv.At("/index.xml"), &index)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s)
+			noErrors(t, s)
 			if fetched := srv.Total() > before; fetched != tt.fetched {
 				t.Errorf("fetched %v, want %v (listed as %q)", fetched, tt.fetched, sitemapLocsOf(s.GetSitemaps()))
 			}
@@ -1100,19 +1061,19 @@ func TestChecklistFollowStrictMatchesAsWritten(t *testing.T) {
 // redirect to the same URL are each requested, redirect included, and the
 // document they lead to is read once, its URLs kept once.
 func TestChecklistRedirectsToOneFinalURL(t *testing.T) {
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Redirect("/a.xml", "/final.xml")
 	srv.Redirect("/b.xml", "/final.xml")
-	srv.Doc("/final.xml", ct2URLSet("https://example.com/page"))
-	index := ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml"))
-	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/index.xml"), &index)
+	srv.Doc("/final.xml", urlset("https://example.com/page"))
+	index := index(srv.At("/a.xml"), srv.At("/b.xml"))
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), &index)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2NoErrors(t, s)
-	ct2Equal(t, "requests", srv.Log(), []string{"/a.xml", "/final.xml", "/b.xml", "/final.xml"})
-	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/a.xml"), srv.URL("/b.xml")})
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page"})
+	noErrors(t, s)
+	equalStrings(t, "requests", srv.Log(), []string{"/a.xml", "/final.xml", "/b.xml", "/final.xml"})
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/a.xml"), srv.At("/b.xml")})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page"})
 }
 
 // --- limits -----------------------------------------------------------------
@@ -1130,11 +1091,11 @@ func TestChecklistURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
 		doc  string
 		errs []string
 	}{
-		{"exactly n, nothing after", ct2URLSet("https://example.com/1", "https://example.com/2") + "<!-- the end -->\n", nil},
+		{"exactly n, nothing after", urlset("https://example.com/1", "https://example.com/2") + "<!-- the end -->\n", nil},
 		{"exactly n, then an element that is no entry",
 			`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><other>x</other></urlset>`, nil},
-		{"an entry without a location after n", ct2URLSet("https://example.com/1", "https://example.com/2", ""), []string{limitErr}},
-		{"an entry of another scheme after n", ct2URLSet("https://example.com/1", "https://example.com/2", "ftp://example.com/3"), []string{limitErr}},
+		{"an entry without a location after n", urlset("https://example.com/1", "https://example.com/2", ""), []string{limitErr}},
+		{"an entry of another scheme after n", urlset("https://example.com/1", "https://example.com/2", "ftp://example.com/3"), []string{limitErr}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1142,21 +1103,21 @@ func TestChecklistURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/1", "https://example.com/2"})
-			ct2Equal(t, "errors", messagesOf(s.GetErrors()), tt.errs)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/1", "https://example.com/2"})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), tt.errs)
 		})
 	}
 	t.Run("a sitemap left unfetched", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/s1.xml", ct2URLSet("https://example.com/1", "https://example.com/2"))
-		srv.Doc("/s2.xml", ct2URLSet())
-		index := ct2Index(srv.URL("/s1.xml"), srv.URL("/s2.xml"))
-		s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(2).Parse(srv.URL("/index.xml"), &index)
+		srv := newServer(t)
+		srv.Doc("/s1.xml", urlset("https://example.com/1", "https://example.com/2"))
+		srv.Doc("/s2.xml", urlset())
+		index := index(srv.At("/s1.xml"), srv.At("/s2.xml"))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(2).Parse(srv.At("/index.xml"), &index)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "requests", srv.Log(), []string{"/s1.xml"})
-		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.URL("/index.xml") + `": limit of 2 URLs reached`})
+		equalStrings(t, "requests", srv.Log(), []string{"/s1.xml"})
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/index.xml") + `": limit of 2 URLs reached`})
 	})
 }
 
@@ -1175,16 +1136,16 @@ func TestChecklistURLLimitStrictRestUnread(t *testing.T) {
 <<< not XML
 </urlset>
 `
-	for _, d := range ct2Deliveries {
+	for _, d := range deliveries {
 		t.Run(d.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
-			doc := strings.ReplaceAll(tmpl, "{}", srv.URL(""))
+			srv := newServer(t)
+			doc := strings.ReplaceAll(tmpl, "{}", srv.At(""))
 			s, err := d.parse(t, sitemap.New().SetStrict(true).SetMaxURLs(2), srv, "/sitemap.xml", []byte(doc))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{srv.URL("/1"), srv.URL("/2")})
-			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.URL("/sitemap.xml") + `": limit of 2 URLs reached`})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/1"), srv.At("/2")})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/sitemap.xml") + `": limit of 2 URLs reached`})
 		})
 	}
 	doc := strings.ReplaceAll(tmpl, "{}", "https://example.com")
@@ -1206,7 +1167,7 @@ func TestChecklistURLLimitStrictRestUnread(t *testing.T) {
 // protocol of that url, so a url without them admits none; robots.txt is
 // told by the url as given, whatever it is. Nothing is fetched.
 func TestChecklistContentWithoutUsableURL(t *testing.T) {
-	doc := ct2URLSet("/rel", "https://example.com/abs")
+	doc := urlset("/rel", "https://example.com/abs")
 	tests := []struct {
 		url      string
 		strict   bool
@@ -1222,16 +1183,16 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q/strict=%v", tt.url, tt.strict), func(t *testing.T) {
-			s, tr := clOffline()
+			s, tr := offline()
 			if _, err := s.SetStrict(tt.strict).Parse(tt.url, &doc); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.urls)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.urls)
 			var rejected []string
-			for _, v := range ct2Of[*sitemap.ValidationError](s.GetErrors()) {
+			for _, v := range errorsOf[*sitemap.ValidationError](s.GetErrors()) {
 				rejected = append(rejected, v.URL)
 			}
-			ct2Equal(t, "rejected", rejected, tt.rejected)
+			equalStrings(t, "rejected", rejected, tt.rejected)
 			if int(s.GetErrorsCount()) != len(tt.rejected) || tr.n.Load() != 0 {
 				t.Errorf("errors %q, %d requests", messagesOf(s.GetErrors()), tr.n.Load())
 			}
@@ -1239,7 +1200,7 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 	}
 	robots := "Sitemap: https://example.com/a.xml\nhttps://example.com/text\n"
 	for url, isRobots := range map[string]bool{"robots.txt": true, "/dir/ROBOTS.TXT": true, "ftp://example.com/robots.txt": true, "": false, "sitemap.txt": false} {
-		s, _ := clOffline()
+		s, _ := offline()
 		if _, err := s.SetFollow([]string{`^$`}).Parse(url, &robots); err != nil {
 			t.Fatalf("%q: Parse: %v", url, err)
 		}
@@ -1259,14 +1220,14 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	srv := ct2NewServer(t)
-	srv.Doc("/sitemap.xml", ct2URLSet("https://example.com/a"))
-	srv.Doc("/s.xml", ct2URLSet("https://example.com/s"))
+	srv := newServer(t)
+	srv.Doc("/sitemap.xml", urlset("https://example.com/a"))
+	srv.Doc("/s.xml", urlset("https://example.com/s"))
 
 	t.Run("fetched", func(t *testing.T) {
-		s, err := sitemap.New().ParseContext(done, srv.URL("/sitemap.xml"), nil)
+		s, err := sitemap.New().ParseContext(done, srv.At("/sitemap.xml"), nil)
 		var nerr *sitemap.NetworkError
-		if !errors.As(err, &nerr) || !errors.Is(err, context.Canceled) || nerr.URL != srv.URL("/sitemap.xml") {
+		if !errors.As(err, &nerr) || !errors.Is(err, context.Canceled) || nerr.URL != srv.At("/sitemap.xml") {
 			t.Fatalf("ParseContext error = %v, want the *NetworkError of the root wrapping context.Canceled", err)
 		}
 		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
@@ -1274,43 +1235,43 @@ func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
 		}
 	})
 	t.Run("content of an index", func(t *testing.T) {
-		index := ct2Index(srv.URL("/s.xml"))
-		s, err := sitemap.New().ParseContext(done, srv.URL("/index.xml"), &index)
+		index := index(srv.At("/s.xml"))
+		s, err := sitemap.New().ParseContext(done, srv.At("/index.xml"), &index)
 		var perr *sitemap.ParseError
-		if !errors.As(err, &perr) || perr.URL != srv.URL("/index.xml") || perr.Err != context.Canceled {
+		if !errors.As(err, &perr) || perr.URL != srv.At("/index.xml") || perr.Err != context.Canceled {
 			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
 		}
 		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
 			t.Errorf("errors %q, want the one returned", messagesOf(errs))
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("content of a urlset", func(t *testing.T) {
-		content := ct2URLSet("https://example.com/p")
-		s, err := sitemap.New().ParseContext(done, srv.URL("/pages.xml"), &content)
+		content := urlset("https://example.com/p")
+		s, err := sitemap.New().ParseContext(done, srv.At("/pages.xml"), &content)
 		var perr *sitemap.ParseError
-		if !errors.As(err, &perr) || perr.URL != srv.URL("/pages.xml") || perr.Err != context.Canceled {
+		if !errors.As(err, &perr) || perr.URL != srv.At("/pages.xml") || perr.Err != context.Canceled {
 			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
 		}
 		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
 			t.Errorf("errors %q, want the one returned", messagesOf(errs))
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), nil)
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), nil)
 	})
 	if srv.Total() != 0 {
 		t.Errorf("requested %q", srv.Log())
 	}
 }
 
-// clCancelMidBody is a transport that reads the whole response for path
+// cancelMidBody is a transport that reads the whole response for path
 // and hands it on in two halves, ending the context between them: the
 // context ends while the document, all of it received, is being parsed.
-type clCancelMidBody struct {
+type cancelMidBody struct {
 	path   string
 	cancel context.CancelFunc
 }
 
-func (c *clCancelMidBody) RoundTrip(req *http.Request) (*http.Response, error) {
+func (c *cancelMidBody) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil || req.URL.Path != c.path {
 		return resp, err
@@ -1322,7 +1283,7 @@ func (c *clCancelMidBody) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	half := len(body) / 2
 	var once sync.Once
-	second := clReaderFunc(func(p []byte) (int, error) {
+	second := readerFunc(func(p []byte) (int, error) {
 		once.Do(c.cancel)
 		return 0, io.EOF
 	})
@@ -1330,9 +1291,9 @@ func (c *clCancelMidBody) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-type clReaderFunc func([]byte) (int, error)
+type readerFunc func([]byte) (int, error)
 
-func (f clReaderFunc) Read(p []byte) (int, error) { return f(p) }
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // CTX-11 (decided), CTX-8: a context that ends while a sitemap is parsed
 // stops the parse at its next read and does not discard the sitemap: the
@@ -1341,24 +1302,24 @@ func (f clReaderFunc) Read(p []byte) (int, error) { return f(p) }
 // progress, is its *NetworkError, the next sitemap is not requested, and
 // the call returns the one *ParseError of a call cut short.
 func TestChecklistCancelWhileASitemapIsParsed(t *testing.T) {
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2URLSet(ct2Pages("a", 40)...))
-	srv.Doc("/b.xml", ct2URLSet("https://example.com/b"))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset(pages("a", 40)...))
+	srv.Doc("/b.xml", urlset("https://example.com/b"))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := sitemap.New().SetMultiThread(false).SetHTTPClient(&http.Client{Transport: &clCancelMidBody{path: "/a.xml", cancel: cancel}})
-	_, err := s.ParseContext(ctx, srv.URL("/index.xml"), nil)
+	s := sitemap.New().SetMultiThread(false).SetHTTPClient(&http.Client{Transport: &cancelMidBody{path: "/a.xml", cancel: cancel}})
+	_, err := s.ParseContext(ctx, srv.At("/index.xml"), nil)
 	var perr *sitemap.ParseError
-	if !errors.As(err, &perr) || perr.URL != srv.URL("/index.xml") || perr.Err != context.Canceled {
+	if !errors.As(err, &perr) || perr.URL != srv.At("/index.xml") || perr.Err != context.Canceled {
 		t.Fatalf("ParseContext error = %v, want the *ParseError of a call cut short", err)
 	}
 	var nerr *sitemap.NetworkError
-	if errs := s.GetErrors(); len(errs) != 2 || !errors.As(errs[0], &nerr) || nerr.URL != srv.URL("/a.xml") || !errors.Is(nerr, context.Canceled) || errs[1] != err {
+	if errs := s.GetErrors(); len(errs) != 2 || !errors.As(errs[0], &nerr) || nerr.URL != srv.At("/a.xml") || !errors.Is(nerr, context.Canceled) || errs[1] != err {
 		t.Errorf("errors %q, want the *NetworkError of /a.xml and the one returned", messagesOf(errs))
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("a", 40))
-	ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("a", 40))
+	equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
 }
 
 // --- errors -----------------------------------------------------------------
@@ -1372,7 +1333,7 @@ func TestChecklistGetErrorsNeverNil(t *testing.T) {
 	if errs := s.GetErrors(); errs == nil || len(errs) != 0 {
 		t.Errorf("GetErrors() of a new instance = %#v, want an empty slice", errs)
 	}
-	content := ct2URLSet("https://example.com/p")
+	content := urlset("https://example.com/p")
 	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
 		t.Fatal(err)
 	}
@@ -1391,9 +1352,9 @@ func TestChecklistGetErrorsNeverNil(t *testing.T) {
 // document that is empty or not a sitemap, gzip that cannot be
 // decompressed, a call cut short, an encoding that cannot be read.
 func TestChecklistMessagesOfOpenErrors(t *testing.T) {
-	srv := ct2NewServer(t)
-	srv.Doc("/big.xml", ct2URLSet("https://example.com/"+strings.Repeat("a", 200)))
-	srv.Doc("/s.xml", ct2URLSet("https://example.com/s"))
+	srv := newServer(t)
+	srv.Doc("/big.xml", urlset("https://example.com/"+strings.Repeat("a", 200)))
+	srv.Doc("/s.xml", urlset("https://example.com/s"))
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	str := func(s string) *string { return &s }
@@ -1406,17 +1367,17 @@ func TestChecklistMessagesOfOpenErrors(t *testing.T) {
 		prefix  bool
 		is      error
 	}{
-		{"HTTP status", func() (*sitemap.S, error) { return sitemap.New().Parse(srv.URL("/missing.xml"), nil) },
-			"*sitemap.NetworkError", `fetch "` + srv.URL("/missing.xml") + `": unexpected HTTP status 404 Not Found`, false, nil},
+		{"HTTP status", func() (*sitemap.S, error) { return sitemap.New().Parse(srv.At("/missing.xml"), nil) },
+			"*sitemap.NetworkError", `fetch "` + srv.At("/missing.xml") + `": unexpected HTTP status 404 Not Found`, false, nil},
 		{"configuration", func() (*sitemap.S, error) {
 			s := sitemap.New().SetMaxDepth(0)
 			return s, s.GetErrors()[0]
 		}, "*sitemap.ConfigError", `config "maxDepth": `, true, nil},
 		{"response over the size limit", func() (*sitemap.S, error) {
-			return sitemap.New().SetMaxResponseSize(100).Parse(srv.URL("/big.xml"), nil)
-		}, "*sitemap.NetworkError", `fetch "` + srv.URL("/big.xml") + `": `, true, sitemap.ErrMaxResponseSize},
+			return sitemap.New().SetMaxResponseSize(100).Parse(srv.At("/big.xml"), nil)
+		}, "*sitemap.NetworkError", `fetch "` + srv.At("/big.xml") + `": `, true, sitemap.ErrMaxResponseSize},
 		{"content over the size limit once decompressed", func() (*sitemap.S, error) {
-			return sitemap.New().SetMaxResponseSize(1000).Parse(doc, str(string(ct2Gzip(t, strings.Repeat("https://example.com/a\n", 100)))))
+			return sitemap.New().SetMaxResponseSize(1000).Parse(doc, str(string(gzipOf(strings.Repeat("https://example.com/a\n", 100)))))
 		}, "*sitemap.ParseError", `parse "` + doc + `": `, true, sitemap.ErrMaxResponseSize},
 		{"gzip with a broken header", func() (*sitemap.S, error) { return sitemap.New().Parse(doc, str("\x1f\x8bnot gzip at all")) },
 			"*sitemap.ParseError", `parse "` + doc + `": gzip decompression failed: `, true, nil},
@@ -1429,8 +1390,8 @@ func TestChecklistMessagesOfOpenErrors(t *testing.T) {
 		{"invalid url", func() (*sitemap.S, error) { return sitemap.New().Parse("ftp://example.com/s.xml", nil) },
 			"*sitemap.ValidationError", `validate "ftp://example.com/s.xml": unsupported scheme "ftp"`, false, nil},
 		{"call cut short", func() (*sitemap.S, error) {
-			return sitemap.New().ParseContext(cancelled, srv.URL("/index.xml"), str(ct2Index(srv.URL("/s.xml"))))
-		}, "*sitemap.ParseError", `parse "` + srv.URL("/index.xml") + `": context canceled`, false, context.Canceled},
+			return sitemap.New().ParseContext(cancelled, srv.At("/index.xml"), str(index(srv.At("/s.xml"))))
+		}, "*sitemap.ParseError", `parse "` + srv.At("/index.xml") + `": context canceled`, false, context.Canceled},
 		{"unsupported encoding", func() (*sitemap.S, error) {
 			return sitemap.New().Parse(doc, str(`<?xml version="1.0" encoding="x-no-such-encoding"?><urlset/>`))
 		}, "*sitemap.ParseError", `parse "` + doc + `": unsupported encoding "x-no-such-encoding"`, false, nil},

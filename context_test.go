@@ -12,11 +12,11 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct2CutCheck checks the outcome of a call cut short: it returns the
+// checkCut checks the outcome of a call cut short: it returns the
 // *ParseError naming root and wrapping cause, recorded once, and the
 // *NetworkError of every request that was under way, wrapping cause too.
 // wantNet are the paths of those requests.
-func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root string, cause error, wantNet []string) {
+func checkCut(t *testing.T, s *sitemap.S, err error, srv *server, root string, cause error, wantNet []string) {
 	t.Helper()
 	var perr *sitemap.ParseError
 	if !errors.As(err, &perr) || perr.URL != root || !errors.Is(err, cause) {
@@ -36,7 +36,7 @@ func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root str
 		t.Errorf("the returned error is %d times in GetErrors, want once: %q", calls, messagesOf(errs))
 	}
 	var net []string
-	for _, n := range ct2Of[*sitemap.NetworkError](errs) {
+	for _, n := range errorsOf[*sitemap.NetworkError](errs) {
 		if !errors.Is(n, cause) {
 			t.Errorf("%v does not wrap %v", n, cause)
 		}
@@ -44,30 +44,30 @@ func ct2CutCheck(t *testing.T, s *sitemap.S, err error, srv *ct2Server, root str
 	}
 	var want []string
 	for _, p := range wantNet {
-		want = append(want, srv.URL(p))
+		want = append(want, srv.At(p))
 	}
 	// In which order requests under way fail is up to the scheduler.
 	slices.Sort(net)
 	slices.Sort(want)
-	ct2Equal(t, "requests cut", net, want)
+	equalStrings(t, "requests cut", net, want)
 	if len(errs) != 1+len(wantNet) {
 		t.Errorf("errors %q: nothing else is recorded", messagesOf(errs))
 	}
 }
 
-// ct2Ender ends a context: with cancel, or as a deadline that passes.
-type ct2Ender struct {
+// ender ends a context: with cancel, or as a deadline that passes.
+type ender struct {
 	name  string
 	cause error
 	make  func() (context.Context, func())
 }
 
-var ct2Enders = []ct2Ender{
+var enders = []ender{
 	{"cancel", context.Canceled, func() (context.Context, func()) {
 		return context.WithCancel(context.Background())
 	}},
 	{"deadline", context.DeadlineExceeded, func() (context.Context, func()) {
-		c := ct2NewManualCtx()
+		c := newManualCtx()
 		return c, func() { c.end(context.DeadlineExceeded) }
 	}},
 }
@@ -77,14 +77,14 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 	// sitemap under way is reported, the ones not reached are not; what was
 	// collected before is kept. With a concurrency of 1 the sitemaps after
 	// the held one wait for a slot, and the wait ends at once.
-	for _, end := range ct2Enders {
+	for _, end := range enders {
 		for _, mode := range []string{"sequential", "multi, 1 slot"} {
 			t.Run(end.name+"/"+mode, func(t *testing.T) {
-				srv := ct2NewServer(t)
+				srv := newServer(t)
 				arrived := make(chan string, 1)
 				aborted := make(chan struct{})
-				srv.Doc("/u.xml", ct2URLSet("https://example.com/u1", "https://example.com/u2"))
-				srv.Doc("/i.xml", ct2Index(srv.URL("/hold.xml"), srv.URL("/never-1.xml"), srv.URL("/never-2.xml")))
+				srv.Doc("/u.xml", urlset("https://example.com/u1", "https://example.com/u2"))
+				srv.Doc("/i.xml", index(srv.At("/hold.xml"), srv.At("/never-1.xml"), srv.At("/never-2.xml")))
 				srv.Handle("/hold.xml", func(w http.ResponseWriter, r *http.Request) {
 					arrived <- r.URL.Path
 					select {
@@ -93,13 +93,13 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 					case <-srv.stop:
 					}
 				})
-				srv.Doc("/never-1.xml", ct2URLSet("https://example.com/n1"))
-				srv.Doc("/never-2.xml", ct2URLSet("https://example.com/n2"))
+				srv.Doc("/never-1.xml", urlset("https://example.com/n1"))
+				srv.Doc("/never-2.xml", urlset("https://example.com/n2"))
 				// /hold.xml is on the second level, so that the context
 				// reaches nested requests (CTX-1); nothing else is listed
 				// after /i.xml, so that with one slot /hold.xml is the
 				// next request and the ones after it wait for its slot.
-				srv.Doc("/index.xml", ct2Index(srv.URL("/u.xml"), srv.URL("/i.xml")))
+				srv.Doc("/index.xml", index(srv.At("/u.xml"), srv.At("/i.xml")))
 				ctx, stop := end.make()
 				defer stop()
 				s := sitemap.New()
@@ -108,13 +108,13 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 				} else {
 					s.SetMaxConcurrency(1)
 				}
-				wait := ct2Async(t, func() (*sitemap.S, error) { return s.ParseContext(ctx, srv.URL("/index.xml"), nil) })
-				ct2Recv(t, arrived, "the held request")
+				wait := async(t, func() (*sitemap.S, error) { return s.ParseContext(ctx, srv.At("/index.xml"), nil) })
+				recv(t, arrived, "the held request")
 				stop()
 				s, err := wait()
-				ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, []string{"/hold.xml"})
-				ct2Recv(t, aborted, "the held request to be aborted")
-				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/u1", "https://example.com/u2"})
+				checkCut(t, s, err, srv, srv.At("/index.xml"), end.cause, []string{"/hold.xml"})
+				recv(t, aborted, "the held request to be aborted")
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/u1", "https://example.com/u2"})
 				for _, p := range []string{"/never-1.xml", "/never-2.xml"} {
 					if srv.Hits(p) != 0 {
 						t.Errorf("%s requested after the call was cut", p)
@@ -132,34 +132,34 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 func TestCT2ContextCutManyInFlight(t *testing.T) {
 	// CTX-6, CTX-8: with every sitemap under way, each is reported and the
 	// call once.
-	for _, end := range ct2Enders {
+	for _, end := range enders {
 		t.Run(end.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			const n = 6
 			arrived := make(chan string, n)
 			var locs, paths []string
 			for i := 1; i <= n; i++ {
 				p := fmt.Sprintf("/hold-%d.xml", i)
 				srv.Block(p, arrived)
-				locs = append(locs, srv.URL(p))
+				locs = append(locs, srv.At(p))
 				paths = append(paths, p)
 			}
-			srv.Doc("/index.xml", ct2Index(locs...))
+			srv.Doc("/index.xml", index(locs...))
 			ctx, stop := end.make()
 			defer stop()
-			wait := ct2Async(t, func() (*sitemap.S, error) {
-				return sitemap.New().SetMaxConcurrency(0).ParseContext(ctx, srv.URL("/index.xml"), nil)
+			wait := async(t, func() (*sitemap.S, error) {
+				return sitemap.New().SetMaxConcurrency(0).ParseContext(ctx, srv.At("/index.xml"), nil)
 			})
 			for range n {
-				ct2Recv(t, arrived, "the held requests")
+				recv(t, arrived, "the held requests")
 			}
 			stop()
 			s, err := wait()
 			errs := s.GetErrors()
-			if len(ct2Of[*sitemap.NetworkError](errs)) != n {
+			if len(errorsOf[*sitemap.NetworkError](errs)) != n {
 				t.Errorf("errors %q, want a *NetworkError for each of %d sitemaps", messagesOf(errs), n)
 			}
-			ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), end.cause, paths)
+			checkCut(t, s, err, srv, srv.At("/index.xml"), end.cause, paths)
 		})
 	}
 }
@@ -168,15 +168,15 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 	// CTX-9: when the request for the root is cut, the call returns and
 	// records that *NetworkError alone: before the headers, and while the
 	// body is read.
-	for _, end := range ct2Enders {
+	for _, end := range enders {
 		for _, midBody := range []bool{false, true} {
 			for _, multi := range []bool{true, false} {
 				t.Run(fmt.Sprintf("%s/midBody=%v/multi=%v", end.name, midBody, multi), func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					arrived := make(chan string, 1)
 					srv.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
 						if midBody {
-							w.Write([]byte("Sitemap: " + srv.URL("/a.xml") + "\nSitemap: "))
+							w.Write([]byte("Sitemap: " + srv.At("/a.xml") + "\nSitemap: "))
 							w.(http.Flusher).Flush()
 						}
 						arrived <- r.URL.Path
@@ -185,17 +185,17 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 						case <-srv.stop:
 						}
 					})
-					srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
+					srv.Doc("/a.xml", urlset("https://example.com/a"))
 					ctx, stop := end.make()
 					defer stop()
-					wait := ct2Async(t, func() (*sitemap.S, error) {
-						return sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.URL("/robots.txt"), nil)
+					wait := async(t, func() (*sitemap.S, error) {
+						return sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.At("/robots.txt"), nil)
 					})
-					ct2Recv(t, arrived, "the root request")
+					recv(t, arrived, "the root request")
 					stop()
 					s, err := wait()
 					var nerr *sitemap.NetworkError
-					if !errors.As(err, &nerr) || nerr.URL != srv.URL("/robots.txt") || !errors.Is(err, end.cause) {
+					if !errors.As(err, &nerr) || nerr.URL != srv.At("/robots.txt") || !errors.Is(err, end.cause) {
 						t.Fatalf("Parse error = %v, want *NetworkError for the root wrapping %v", err, end.cause)
 					}
 					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
@@ -204,7 +204,7 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 					// CTX-11: the complete line read before the cut, if the
 					// parse had come to it, is kept; the line cut in two
 					// is not, and nothing is requested after.
-					if n := s.GetSitemapCount(); srv.Hits("/a.xml") != 0 || s.GetURLCount() != 0 || n > 1 || n == 1 && s.GetSitemaps()[0].Loc != srv.URL("/a.xml") {
+					if n := s.GetSitemapCount(); srv.Hits("/a.xml") != 0 || s.GetURLCount() != 0 || n > 1 || n == 1 && s.GetSitemaps()[0].Loc != srv.At("/a.xml") {
 						t.Errorf("the cut root yielded: requests %q, %d URLs, sitemaps %q", srv.Log(), s.GetURLCount(), sitemapLocsOf(s.GetSitemaps()))
 					}
 				})
@@ -216,9 +216,9 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
 	// CTX-8: a request whose body was being read when the context ended is
 	// a *NetworkError too, not a *ParseError, and nothing of it is kept.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	arrived := make(chan string, 1)
-	body := ct2URLSet("https://example.com/p1", "https://example.com/p2", "https://example.com/p3")
+	body := urlset("https://example.com/p1", "https://example.com/p2", "https://example.com/p3")
 	srv.Handle("/half.xml", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(body[:len(body)/2]))
 		w.(http.Flusher).Flush()
@@ -228,16 +228,16 @@ func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
 		case <-srv.stop:
 		}
 	})
-	content := ct2Index(srv.URL("/half.xml"))
+	content := index(srv.At("/half.xml"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wait := ct2Async(t, func() (*sitemap.S, error) {
-		return sitemap.New().ParseContext(ctx, srv.URL("/index.xml"), &content)
+	wait := async(t, func() (*sitemap.S, error) {
+		return sitemap.New().ParseContext(ctx, srv.At("/index.xml"), &content)
 	})
-	ct2Recv(t, arrived, "the request")
+	recv(t, arrived, "the request")
 	cancel()
 	s, err := wait()
-	ct2CutCheck(t, s, err, srv, srv.URL("/index.xml"), context.Canceled, []string{"/half.xml"})
+	checkCut(t, s, err, srv, srv.At("/index.xml"), context.Canceled, []string{"/half.xml"})
 	if s.GetURLCount() != 0 {
 		t.Errorf("kept %d URLs of a document cut in two", s.GetURLCount())
 	}
@@ -246,25 +246,25 @@ func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
 func TestCT2ContextRealDeadline(t *testing.T) {
 	// CTX-5, CTX-6, CTX-8 with a real deadline: when it passes is up to the
 	// clock, so only what holds whenever it passes is checked.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	var locs []string
 	for i := 1; i <= 4; i++ {
 		p := fmt.Sprintf("/hold-%d.xml", i)
 		srv.Block(p, nil)
-		locs = append(locs, srv.URL(p))
+		locs = append(locs, srv.At(p))
 	}
-	content := ct2Index(locs...)
+	content := index(locs...)
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprint(multi), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			var s *sitemap.S
 			var err error
-			ct2Within(t, func() {
-				s, err = sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.URL("/index.xml"), &content)
+			guard(t, guardTimeout, func() {
+				s, err = sitemap.New().SetMultiThread(multi).ParseContext(ctx, srv.At("/index.xml"), &content)
 			})
 			var perr *sitemap.ParseError
-			if !errors.As(err, &perr) || perr.URL != srv.URL("/index.xml") || !errors.Is(err, context.DeadlineExceeded) {
+			if !errors.As(err, &perr) || perr.URL != srv.At("/index.xml") || !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("Parse error = %v", err)
 			}
 			for _, e := range s.GetErrors() {
@@ -276,7 +276,7 @@ func TestCT2ContextRealDeadline(t *testing.T) {
 					t.Errorf("unexpected error %v", e)
 				}
 			}
-			if len(ct2Of[*sitemap.ParseError](s.GetErrors())) != 1 {
+			if len(errorsOf[*sitemap.ParseError](s.GetErrors())) != 1 {
 				t.Errorf("errors %q: the call is reported once", messagesOf(s.GetErrors()))
 			}
 		})

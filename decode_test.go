@@ -14,15 +14,15 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct2Formats are one small document of every format, with the URLs and
+// formats are one small document of every format, with the URLs and
 // sitemaps each yields; {} stands for the URL of the server.
-var ct2Formats = []struct {
+var formats = []struct {
 	name, body     string
 	urls, sitemaps []string
 }{
-	{"urlset", ct2URLSet("{}/a", "{}/b"), []string{"{}/a", "{}/b"}, nil},
+	{"urlset", urlset("{}/a", "{}/b"), []string{"{}/a", "{}/b"}, nil},
 	{"sitemapindex", `<?xml version="1.0" encoding="UTF-8"?>
-<sitemapindex xmlns="` + ct2NS + `"><sitemap><loc>{}/s1.xml</loc></sitemap></sitemapindex>`,
+<sitemapindex xmlns="` + sitemapNS + `"><sitemap><loc>{}/s1.xml</loc></sitemap></sitemapindex>`,
 		nil, []string{"{}/s1.xml"}},
 	{"RSS 2.0", `<?xml version="1.0"?>
 <rss version="2.0"><channel><title>t</title><link>{}/</link>
@@ -38,7 +38,7 @@ var ct2Formats = []struct {
 	{"text", "{}/t1\n# comment\n\n{}/t2\n", []string{"{}/t1", "{}/t2"}, nil},
 }
 
-func ct2Fill(base string, ss []string) []string {
+func fill(base string, ss []string) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, strings.ReplaceAll(s, "{}", base))
@@ -48,7 +48,7 @@ func ct2Fill(base string, ss []string) []string {
 
 func TestCT2FormatsSupported(t *testing.T) {
 	// FORMAT-1, FORMAT-2 (decision: by content), GZIP-1, GZIP-5
-	for _, f := range ct2Formats {
+	for _, f := range formats {
 		for _, gz := range []bool{false, true} {
 			for _, strict := range []bool{false, true} {
 				if f.name == "RSS 2.0" && !strict {
@@ -58,12 +58,12 @@ func TestCT2FormatsSupported(t *testing.T) {
 				}
 				name := f.name + map[bool]string{false: "/plain", true: "/gzip"}[gz] + map[bool]string{false: "/tolerant", true: "/strict"}[strict]
 				t.Run(name, func(t *testing.T) {
-					for _, d := range ct2Deliveries {
+					for _, d := range deliveries {
 						t.Run(d.name, func(t *testing.T) {
-							srv := ct2NewServer(t)
-							body := []byte(strings.ReplaceAll(f.body, "{}", srv.URL("")))
+							srv := newServer(t)
+							body := []byte(strings.ReplaceAll(f.body, "{}", srv.At("")))
 							if gz {
-								body = ct2Gzip(t, string(body))
+								body = gzipOf(string(body))
 							}
 							// Follow nothing: the index's sitemap is listed,
 							// not requested.
@@ -71,9 +71,9 @@ func TestCT2FormatsSupported(t *testing.T) {
 							if err != nil {
 								t.Fatalf("Parse: %v", err)
 							}
-							ct2NoErrors(t, s)
-							ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Fill(srv.URL(""), f.urls))
-							ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), ct2Fill(srv.URL(""), f.sitemaps))
+							noErrors(t, s)
+							equalStrings(t, "URLs", locsOf(s.GetURLs()), fill(srv.At(""), f.urls))
+							equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), fill(srv.At(""), f.sitemaps))
 						})
 					}
 				})
@@ -85,7 +85,7 @@ func TestCT2FormatsSupported(t *testing.T) {
 func TestCT2FormatByContentNotName(t *testing.T) {
 	// FORMAT-2 (decision), GZIP-6, ADOPTED-1: names and Content-Type do not
 	// count, the content does.
-	xml := ct2URLSet("https://example.com/x")
+	xml := urlset("https://example.com/x")
 	text := "https://example.com/t\n"
 	tests := []struct {
 		name, path, ctype string
@@ -94,28 +94,28 @@ func TestCT2FormatByContentNotName(t *testing.T) {
 	}{
 		{"XML named .txt", "/sitemap.txt", "text/plain", []byte(xml), "https://example.com/x"},
 		{"text named .xml", "/sitemap.xml", "application/xml", []byte(text), "https://example.com/t"},
-		{"gzip named .xml", "/sitemap.xml", "application/xml", ct2Gzip(t, xml), "https://example.com/x"},
-		{"gzip without extension", "/sitemap", "application/octet-stream", ct2Gzip(t, text), "https://example.com/t"},
+		{"gzip named .xml", "/sitemap.xml", "application/xml", gzipOf(xml), "https://example.com/x"},
+		{"gzip without extension", "/sitemap", "application/octet-stream", gzipOf(text), "https://example.com/t"},
 		{"plain named .xml.gz", "/sitemap.xml.gz", "application/gzip", []byte(xml), "https://example.com/x"},
 		{"plain text named .txt.gz", "/sitemap.txt.gz", "application/x-gzip", []byte(text), "https://example.com/t"},
 		{"XML served as HTML", "/page.html", "text/html", []byte(xml), "https://example.com/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			srv.Handle(tt.path, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", tt.ctype)
 				w.Write(tt.body)
 			})
-			srv.Doc("/index.xml", ct2Index(srv.URL(tt.path)))
+			srv.Doc("/index.xml", index(srv.At(tt.path)))
 			// As the root, and as a sitemap an index lists.
 			for _, root := range []string{tt.path, "/index.xml"} {
-				s, err := sitemap.New().Parse(srv.URL(root), nil)
+				s, err := sitemap.New().Parse(srv.At(root), nil)
 				if err != nil {
 					t.Fatalf("Parse(%s): %v", root, err)
 				}
-				ct2NoErrors(t, s)
-				ct2Equal(t, "URLs of "+root, locsOf(s.GetURLs()), []string{tt.want})
+				noErrors(t, s)
+				equalStrings(t, "URLs of "+root, locsOf(s.GetURLs()), []string{tt.want})
 			}
 		})
 	}
@@ -144,17 +144,17 @@ func TestCT2NotASitemap(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			body := []byte(tt.body)
 			if tt.body == "\x00gzip-empty" {
-				body = ct2Gzip(t, "")
+				body = gzipOf("")
 			}
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.xml", body)
 					var perr *sitemap.ParseError
 					if !errors.As(err, &perr) {
 						t.Fatalf("Parse error = %v, want *ParseError", err)
 					}
-					if perr.URL != srv.URL("/sitemap.xml") {
+					if perr.URL != srv.At("/sitemap.xml") {
 						t.Errorf("ParseError.URL = %q", perr.URL)
 					}
 					cause := perr.Err.Error()
@@ -173,19 +173,19 @@ func TestCT2NotASitemap(t *testing.T) {
 	}
 }
 
-// ct2Members compresses every part as a gzip member of its own and puts
+// gzipMembers compresses every part as a gzip member of its own and puts
 // them one after the other, as cat a.gz b.gz does.
-func ct2Members(t *testing.T, parts ...string) []byte {
+func gzipMembers(t *testing.T, parts ...string) []byte {
 	var out []byte
 	for _, p := range parts {
-		out = append(out, ct2Gzip(t, p)...)
+		out = append(out, gzipOf(p)...)
 	}
 	return out
 }
 
 func TestCT2GzipMembersAndTrailer(t *testing.T) {
 	// GZIP-2, GZIP-3, MAXSIZE-3
-	urlset := ct2URLSet(ct2Pages("p", 6)...)
+	urlset := urlset(pages("p", 6)...)
 	cut1, cut2 := len(urlset)/3, 2*len(urlset)/3
 	text := "https://example.com/p-1\nhttps://example.com/p-2\nhttps://example.com/p-3\nhttps://example.com/p-4\nhttps://example.com/p-5\nhttps://example.com/p-6\n"
 	tcut := strings.Index(text, "p-3") // inside a line
@@ -193,25 +193,25 @@ func TestCT2GzipMembersAndTrailer(t *testing.T) {
 		name string
 		body []byte
 	}{
-		{"one member", ct2Gzip(t, urlset)},
-		{"three members split inside elements", ct2Members(t, urlset[:cut1], urlset[cut1:cut2], urlset[cut2:])},
-		{"text split inside a line", ct2Members(t, text[:tcut], text[tcut:])},
-		{"empty members between", ct2Members(t, "", urlset[:cut1], "", urlset[cut1:], "")},
-		{"trailing newline", append(ct2Gzip(t, urlset), '\n')},
-		{"trailing CRLF after members", append(ct2Members(t, urlset[:cut1], urlset[cut1:]), '\r', '\n')},
-		{"trailing bytes that are no member", append(ct2Gzip(t, urlset), []byte("\n\x00\x00junk that is no gzip member\n")...)},
+		{"one member", gzipOf(urlset)},
+		{"three members split inside elements", gzipMembers(t, urlset[:cut1], urlset[cut1:cut2], urlset[cut2:])},
+		{"text split inside a line", gzipMembers(t, text[:tcut], text[tcut:])},
+		{"empty members between", gzipMembers(t, "", urlset[:cut1], "", urlset[cut1:], "")},
+		{"trailing newline", append(gzipOf(urlset), '\n')},
+		{"trailing CRLF after members", append(gzipMembers(t, urlset[:cut1], urlset[cut1:]), '\r', '\n')},
+		{"trailing bytes that are no member", append(gzipOf(urlset), []byte("\n\x00\x00junk that is no gzip member\n")...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.xml.gz", tt.body)
 					if err != nil {
 						t.Fatalf("Parse: %v", err)
 					}
-					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 6))
+					noErrors(t, s)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("p", 6))
 				})
 			}
 		})
@@ -224,10 +224,10 @@ func TestCT2GzipTruncated(t *testing.T) {
 	const cause = "gzip decompression failed: unexpected EOF"
 	// Entries that would yield URLs, a validation error and a sitemap, so
 	// that whatever was read before the cut would show.
-	urlset := ct2URLSet(append(ct2Pages("p", 50), "")...)
-	index := ct2Index("https://example.com/s1.xml", "", "https://example.com/s2.xml") + strings.Repeat("<!-- padding -->\n", 200)
-	full := ct2Gzip(t, urlset)
-	fullIndex := ct2Gzip(t, index)
+	urlset := urlset(append(pages("p", 50), "")...)
+	index := index("https://example.com/s1.xml", "", "https://example.com/s2.xml") + strings.Repeat("<!-- padding -->\n", 200)
+	full := gzipOf(urlset)
+	fullIndex := gzipOf(index)
 	tests := []struct {
 		name string
 		body []byte
@@ -241,21 +241,21 @@ func TestCT2GzipTruncated(t *testing.T) {
 		{"one byte short", full[:len(full)-1]},
 		// GZIP-7 (decision): a member after the last one that is cut short
 		// fails the document.
-		{"second member cut", append(ct2Gzip(t, urlset[:100]), ct2Gzip(t, urlset[100:])[:40]...)},
+		{"second member cut", append(gzipOf(urlset[:100]), gzipOf(urlset[100:])[:40]...)},
 		{"index in the middle", fullIndex[:len(fullIndex)-30]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.xml.gz", tt.body)
-					want := `parse "` + srv.URL("/sitemap.xml.gz") + `": ` + cause
+					want := `parse "` + srv.At("/sitemap.xml.gz") + `": ` + cause
 					var perr *sitemap.ParseError
 					if !errors.As(err, &perr) || err.Error() != want {
 						t.Fatalf("Parse error = %v, want %s", err, want)
 					}
-					ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
+					equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want})
 					if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 {
 						t.Errorf("kept %d URLs and %d sitemaps of a broken document", s.GetURLCount(), s.GetSitemapCount())
 					}
@@ -271,31 +271,31 @@ func TestCT2GzipTruncated(t *testing.T) {
 func TestCT2GzipTruncatedChild(t *testing.T) {
 	// GZIP-4 for a listed sitemap: reported once for it, the others read;
 	// what the broken one took from the URL limit is given back (MAXURLS-3).
-	srv := ct2NewServer(t)
-	broken := ct2Gzip(t, ct2URLSet("https://example.com/broken-1", "https://example.com/broken-2", "")+strings.Repeat("<!-- pad -->\n", 300))
+	srv := newServer(t)
+	broken := gzipOf(urlset("https://example.com/broken-1", "https://example.com/broken-2", "") + strings.Repeat("<!-- pad -->\n", 300))
 	srv.Bytes("/broken.xml.gz", broken[:len(broken)-20])
-	srv.Doc("/good.xml", ct2URLSet(ct2Pages("good", 3)...))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/broken.xml.gz"), srv.URL("/good.xml")))
-	s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(3).Parse(srv.URL("/index.xml"), nil)
+	srv.Doc("/good.xml", urlset(pages("good", 3)...))
+	srv.Doc("/index.xml", index(srv.At("/broken.xml.gz"), srv.At("/good.xml")))
+	s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(3).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
-		`parse "` + srv.URL("/broken.xml.gz") + `": gzip decompression failed: unexpected EOF`,
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{
+		`parse "` + srv.At("/broken.xml.gz") + `": gzip decompression failed: unexpected EOF`,
 	})
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("good", 3))
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("good", 3))
 }
 
 func TestCT2GzipContentPassedIn(t *testing.T) {
 	// GZIP-5: gzip content passed in through urlContent, as a string of
 	// the compressed bytes.
-	content := string(ct2Members(t, ct2URLSet("https://example.com/a")[:60], ct2URLSet("https://example.com/a")[60:]))
+	content := string(gzipMembers(t, urlset("https://example.com/a")[:60], urlset("https://example.com/a")[60:]))
 	s, err := sitemap.New().Parse("https://example.com/sitemap.xml.gz", &content)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2NoErrors(t, s)
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
+	noErrors(t, s)
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
 
 	// Truncated, passed in: the same single error.
 	cut := content[:len(content)-5]
@@ -303,7 +303,7 @@ func TestCT2GzipContentPassedIn(t *testing.T) {
 	if err == nil || err.Error() != `parse "https://example.com/sitemap.xml.gz": gzip decompression failed: unexpected EOF` {
 		t.Errorf("Parse error = %v", err)
 	}
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{err.Error()})
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{err.Error()})
 }
 
 func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
@@ -314,7 +314,7 @@ func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 }
 
 func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
@@ -329,20 +329,20 @@ func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
 		{"blank lines before the first URL", "\n\r\n\nhttps://example.com/a\n", []string{"https://example.com/a"}},
 		{"long blank run before the first URL", strings.Repeat("\n", 3000) + "https://example.com/a\n", []string{"https://example.com/a"}},
 		{"CRLF and no final newline", "https://example.com/a\r\nhttps://example.com/b", []string{"https://example.com/a", "https://example.com/b"}},
-		{"XML after long white space", strings.Repeat(" \n\t", 1000) + ct2URLSet("https://example.com/x"), []string{"https://example.com/x"}},
-		{"XML after long white space without newline", strings.Repeat(" ", 3000) + ct2URLSet("https://example.com/x"), []string{"https://example.com/x"}},
+		{"XML after long white space", strings.Repeat(" \n\t", 1000) + urlset("https://example.com/x"), []string{"https://example.com/x"}},
+		{"XML after long white space without newline", strings.Repeat(" ", 3000) + urlset("https://example.com/x"), []string{"https://example.com/x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.txt", []byte(tt.body))
 					if err != nil {
 						t.Fatalf("Parse: %v", err)
 					}
-					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.want)
+					noErrors(t, s)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.want)
 				})
 			}
 		})
@@ -361,8 +361,8 @@ func TestCT2TextLongLines(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
+			noErrors(t, s)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
 		})
 	}
 }
@@ -380,9 +380,9 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after"})
-			if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
-				t.Errorf("errors %q, want one *ValidationError", ct2Short(messagesOf(s.GetErrors())))
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after"})
+			if v := errorsOf[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %q, want one *ValidationError", short(messagesOf(s.GetErrors())))
 			}
 
 			robots := "Sitemap: " + long + "\n" + comment + "\nSitemap: https://example.com/after.xml\n"
@@ -390,7 +390,7 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/after.xml"})
+			equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/after.xml"})
 		})
 	}
 }
@@ -407,7 +407,7 @@ func TestCT2GzipStalledBodyDoesNotHoldTheCall(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/gzip")
 		z := gzip.NewWriter(w)
-		fmt.Fprintf(z, `<urlset xmlns="%s"><url><loc>http://%s/a</loc></url>`, ct2NS, r.Host)
+		fmt.Fprintf(z, `<urlset xmlns="%s"><url><loc>http://%s/a</loc></url>`, sitemapNS, r.Host)
 		if r.URL.Path == "/broken.xml.gz" {
 			// What the decode stage peeks at, and then the error, well
 			// before the stall: the parse ends while the read-ahead

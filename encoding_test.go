@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gositemap/sitemap"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -15,11 +16,9 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
-
-	"github.com/gositemap/sitemap"
 )
 
-const ct2BOM = "\xEF\xBB\xBF"
+const bom = "\xEF\xBB\xBF"
 
 func TestCT2EncodingSpecExample(t *testing.T) {
 	// ENC-1, ENC-3: the example of the spec, to the letter.
@@ -35,25 +34,25 @@ func TestCT2EncodingSpecExample(t *testing.T) {
 	if got := s.GetURLs(); len(got) != 1 || got[0].Loc != "https://example.com/caf%C3%A9" {
 		t.Errorf("URLs %q, want [https://example.com/caf%%C3%%A9]", locsOf(got))
 	}
-	ct2NoErrors(t, s)
+	noErrors(t, s)
 
 	// The same, fetched and read in small pieces.
-	for _, d := range ct2Deliveries {
+	for _, d := range deliveries {
 		t.Run(d.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
-			body := strings.ReplaceAll(content, "https://example.com/caf", srv.URL("/caf"))
+			srv := newServer(t)
+			body := strings.ReplaceAll(content, "https://example.com/caf", srv.At("/caf"))
 			s, err := d.parse(t, sitemap.New(), srv, "/sitemap.xml", []byte(body))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{srv.URL("/caf%C3%A9")})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/caf%C3%A9")})
 		})
 	}
 }
 
-// ct2Pct percent-encodes every byte of s that is not ASCII, as tolerant
+// pctEncode percent-encodes every byte of s that is not ASCII, as tolerant
 // mode gives a path.
-func ct2Pct(s string) string {
+func pctEncode(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0x80 {
@@ -90,7 +89,7 @@ func TestCT2EncodingsOfWHATWG(t *testing.T) {
 		for _, strict := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/strict=%v", tt.label, strict), func(t *testing.T) {
 				doc := `<?xml version="1.0" encoding="` + tt.label + `"?>
-<urlset xmlns="` + ct2NS + `" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<urlset xmlns="` + sitemapNS + `" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
   <url>
     <loc>https://example.com/` + tt.text + `</loc>
     <image:image><image:loc>https://example.com/i.jpg</image:loc><image:title>` + tt.text + ` title</image:title></image:image>
@@ -107,12 +106,12 @@ func TestCT2EncodingsOfWHATWG(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				ct2NoErrors(t, s)
+				noErrors(t, s)
 				urls := s.GetURLs()
 				if len(urls) != 1 {
 					t.Fatalf("URLs %q", locsOf(urls))
 				}
-				want := "https://example.com/" + ct2Pct(tt.text)
+				want := "https://example.com/" + pctEncode(tt.text)
 				if strict {
 					want = "https://example.com/" + tt.text // as written, in UTF-8
 				}
@@ -143,12 +142,12 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		return s
 	}
 	t.Run("sitemapindex", func(t *testing.T) {
-		content := enc(t, ct2Index("https://example.com/"+text+".xml"))
+		content := enc(t, index("https://example.com/"+text+".xml"))
 		s, err := sitemap.New().SetFollow([]string{`^$`}).Parse("https://example.com/index.xml", &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/" + ct2Pct(text) + ".xml"})
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/" + pctEncode(text) + ".xml"})
 	})
 	t.Run("RSS strict", func(t *testing.T) {
 		// Strict mode: tolerant mode fails on every RSS <link>, see the
@@ -158,7 +157,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + text})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + text})
 	})
 	t.Run("Atom", func(t *testing.T) {
 		content := enc(t, `<feed xmlns="http://www.w3.org/2005/Atom"><title>`+text+`</title><entry><link href="https://example.com/`+text+`"/></entry></feed>`)
@@ -166,7 +165,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + ct2Pct(text)})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/" + pctEncode(text)})
 	})
 }
 
@@ -174,7 +173,7 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 	// ENC-9, ENC-11, ENC-13: a declared encoding that cannot be read, and
 	// UTF-16 and UTF-32 documents, are a *ParseError; one naming the
 	// encoding it declares.
-	urlset := ct2URLSet("https://example.com/a")
+	declared := urlset("https://example.com/a")
 	utf16 := func(e encoding.Encoding, s string) string {
 		out, err := e.NewEncoder().String(s)
 		if err != nil {
@@ -184,17 +183,17 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 	}
 	le := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
 	be := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
-	plain := strings.Replace(urlset, ` encoding="UTF-8"`, "", 1)
+	plain := strings.Replace(declared, ` encoding="UTF-8"`, "", 1)
 	tests := []struct {
 		name, body string
 		label      string // the encoding the message names, when it declares one
 	}{
-		{"unknown label", strings.Replace(urlset, `encoding="UTF-8"`, `encoding="x-no-such-encoding"`, 1), "x-no-such-encoding"},
-		{"EBCDIC", strings.Replace(urlset, `encoding="UTF-8"`, `encoding="IBM037"`, 1), "IBM037"},
-		{"declared UTF-16", strings.Replace(urlset, `encoding="UTF-8"`, `encoding="UTF-16"`, 1), "UTF-16"},
-		{"declared UTF-32", strings.Replace(urlset, `encoding="UTF-8"`, `encoding="UTF-32"`, 1), "UTF-32"},
-		{"UTF-16LE with BOM", "\xFF\xFE" + utf16(le, strings.Replace(urlset, "UTF-8", "UTF-16", 1)), ""},
-		{"UTF-16BE with BOM", "\xFE\xFF" + utf16(be, strings.Replace(urlset, "UTF-8", "UTF-16", 1)), ""},
+		{"unknown label", strings.Replace(declared, `encoding="UTF-8"`, `encoding="x-no-such-encoding"`, 1), "x-no-such-encoding"},
+		{"EBCDIC", strings.Replace(declared, `encoding="UTF-8"`, `encoding="IBM037"`, 1), "IBM037"},
+		{"declared UTF-16", strings.Replace(declared, `encoding="UTF-8"`, `encoding="UTF-16"`, 1), "UTF-16"},
+		{"declared UTF-32", strings.Replace(declared, `encoding="UTF-8"`, `encoding="UTF-32"`, 1), "UTF-32"},
+		{"UTF-16LE with BOM", "\xFF\xFE" + utf16(le, strings.Replace(declared, "UTF-8", "UTF-16", 1)), ""},
+		{"UTF-16BE with BOM", "\xFE\xFF" + utf16(be, strings.Replace(declared, "UTF-8", "UTF-16", 1)), ""},
 		{"UTF-16LE without BOM", utf16(le, plain), ""},
 		{"UTF-16BE without BOM", utf16(be, plain), ""},
 		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF" + strings.Join(strings.Split(plain, ""), "\x00\x00\x00"), ""},
@@ -202,15 +201,15 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			srv.Doc("/bad.xml", tt.body)
-			srv.Doc("/ok.xml", ct2URLSet("https://example.com/ok"))
-			srv.Doc("/index.xml", ct2Index(srv.URL("/bad.xml"), srv.URL("/ok.xml")))
+			srv.Doc("/ok.xml", urlset("https://example.com/ok"))
+			srv.Doc("/index.xml", index(srv.At("/bad.xml"), srv.At("/ok.xml")))
 
 			// As the root: returned.
-			s, err := sitemap.New().Parse(srv.URL("/bad.xml"), nil)
+			s, err := sitemap.New().Parse(srv.At("/bad.xml"), nil)
 			var perr *sitemap.ParseError
-			if !errors.As(err, &perr) || perr.URL != srv.URL("/bad.xml") {
+			if !errors.As(err, &perr) || perr.URL != srv.At("/bad.xml") {
 				t.Fatalf("Parse error = %v, want *ParseError", err)
 			}
 			if tt.label != "" && !strings.Contains(err.Error(), `"`+tt.label+`"`) {
@@ -220,15 +219,15 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 				t.Errorf("%d URLs, errors %q", s.GetURLCount(), messagesOf(s.GetErrors()))
 			}
 			// As a listed sitemap: recorded, the others read.
-			s, err = sitemap.New().Parse(srv.URL("/index.xml"), nil)
+			s, err = sitemap.New().Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
-			if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.URL("/bad.xml") {
+			perrs := errorsOf[*sitemap.ParseError](s.GetErrors())
+			if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.At("/bad.xml") {
 				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 }
@@ -240,25 +239,25 @@ func TestCT2EncodingHTTPCharsetIgnored(t *testing.T) {
 		name, ctype, body string
 		want              string
 	}{
-		{"UTF-8 XML served as ISO-8859-1", "text/xml; charset=ISO-8859-1", ct2URLSet("https://example.com/caf\u00e9"), "https://example.com/caf%C3%A9"},
+		{"UTF-8 XML served as ISO-8859-1", "text/xml; charset=ISO-8859-1", urlset("https://example.com/caf\u00e9"), "https://example.com/caf%C3%A9"},
 		{"XML without a declaration served as windows-1252", "application/xml; charset=windows-1252",
-			`<urlset xmlns="` + ct2NS + `"><url><loc>https://example.com/caf` + "\u00e9" + `</loc></url></urlset>`, "https://example.com/caf%C3%A9"},
+			`<urlset xmlns="` + sitemapNS + `"><url><loc>https://example.com/caf` + "\u00e9" + `</loc></url></urlset>`, "https://example.com/caf%C3%A9"},
 		{"ISO-8859-1 XML served as UTF-8", "text/xml; charset=utf-8",
-			"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><urlset xmlns=\"" + ct2NS + "\"><url><loc>https://example.com/caf\xe9</loc></url></urlset>", "https://example.com/caf%C3%A9"},
+			"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><urlset xmlns=\"" + sitemapNS + "\"><url><loc>https://example.com/caf\xe9</loc></url></urlset>", "https://example.com/caf%C3%A9"},
 		{"UTF-8 text served as ISO-8859-1", "text/plain; charset=ISO-8859-1", "https://example.com/caf\u00e9\n", "https://example.com/caf%C3%A9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			srv.Handle("/sitemap", func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", tt.ctype)
 				w.Write([]byte(tt.body))
 			})
-			s, err := sitemap.New().Parse(srv.URL("/sitemap"), nil)
+			s, err := sitemap.New().Parse(srv.At("/sitemap"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{tt.want})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{tt.want})
 		})
 	}
 }
@@ -298,31 +297,31 @@ func TestCT2ByteOrderMark(t *testing.T) {
 		sitemaps   []string
 		path       string
 	}{
-		{"XML", ct2BOM + ct2URLSet(srv0+"/a"), []string{srv0 + "/a"}, nil, "/sitemap.xml"},
-		{"XML without declaration", ct2BOM + `<urlset xmlns="` + ct2NS + `"><url><loc>` + srv0 + `/a</loc></url></urlset>`, []string{srv0 + "/a"}, nil, "/sitemap.xml"},
-		{"XML after white space", ct2BOM + "\n\n" + ct2URLSet(srv0+"/a"), []string{srv0 + "/a"}, nil, "/sitemap.xml"},
-		{"windows-1252 XML", ct2BOM + "<?xml version=\"1.0\" encoding=\"windows-1252\"?><urlset xmlns=\"" + ct2NS + "\"><url><loc>" + srv0 + "/a</loc></url></urlset>", []string{srv0 + "/a"}, nil, "/sitemap.xml"},
-		{"text", ct2BOM + srv0 + "/a\n" + srv0 + "/b\n", []string{srv0 + "/a", srv0 + "/b"}, nil, "/sitemap.txt"},
-		{"robots.txt", ct2BOM + "Sitemap: " + srv0 + "/s.xml\n", nil, []string{srv0 + "/s.xml"}, "/robots.txt"},
+		{"XML", bom + urlset(srv0+"/a"), []string{srv0 + "/a"}, nil, "/sitemap.xml"},
+		{"XML without declaration", bom + `<urlset xmlns="` + sitemapNS + `"><url><loc>` + srv0 + `/a</loc></url></urlset>`, []string{srv0 + "/a"}, nil, "/sitemap.xml"},
+		{"XML after white space", bom + "\n\n" + urlset(srv0+"/a"), []string{srv0 + "/a"}, nil, "/sitemap.xml"},
+		{"windows-1252 XML", bom + "<?xml version=\"1.0\" encoding=\"windows-1252\"?><urlset xmlns=\"" + sitemapNS + "\"><url><loc>" + srv0 + "/a</loc></url></urlset>", []string{srv0 + "/a"}, nil, "/sitemap.xml"},
+		{"text", bom + srv0 + "/a\n" + srv0 + "/b\n", []string{srv0 + "/a", srv0 + "/b"}, nil, "/sitemap.txt"},
+		{"robots.txt", bom + "Sitemap: " + srv0 + "/s.xml\n", nil, []string{srv0 + "/s.xml"}, "/robots.txt"},
 	}
 	for _, tt := range tests {
 		for _, gz := range []bool{false, true} {
 			for _, strict := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/gzip=%v/strict=%v", tt.name, gz, strict), func(t *testing.T) {
-					for _, d := range ct2Deliveries {
+					for _, d := range deliveries {
 						t.Run(d.name, func(t *testing.T) {
-							srv := ct2NewServer(t)
-							body := []byte(strings.ReplaceAll(tt.body, srv0, srv.URL("")))
+							srv := newServer(t)
+							body := []byte(strings.ReplaceAll(tt.body, srv0, srv.At("")))
 							if gz {
-								body = ct2Gzip(t, string(body))
+								body = gzipOf(string(body))
 							}
 							s, err := d.parse(t, sitemap.New().SetStrict(strict).SetFollow([]string{`^$`}), srv, tt.path, body)
 							if err != nil {
 								t.Fatalf("Parse: %v", err)
 							}
-							ct2NoErrors(t, s)
-							ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Fill(srv.URL(""), tt.urls))
-							ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), ct2Fill(srv.URL(""), tt.sitemaps))
+							noErrors(t, s)
+							equalStrings(t, "URLs", locsOf(s.GetURLs()), fill(srv.At(""), tt.urls))
+							equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), fill(srv.At(""), tt.sitemaps))
 						})
 					}
 				})
@@ -341,15 +340,15 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
 	})
 	t.Run("text with two marks at the start", func(t *testing.T) {
-		content := ct2BOM + feff + "https://example.com/a\nhttps://example.com/b\n"
+		content := bom + feff + "https://example.com/a\nhttps://example.com/b\n"
 		s, err := sitemap.New().Parse("https://example.com/sitemap.txt", &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
 	})
 	t.Run("robots.txt", func(t *testing.T) {
 		content := "Sitemap: https://example.com/a.xml\n" + feff + "Sitemap: https://example.com/b.xml\n"
@@ -357,14 +356,14 @@ func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/a.xml"})
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/a.xml"})
 	})
 	t.Run("robots.txt with two marks at the start", func(t *testing.T) {
-		content := ct2BOM + feff + "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"
+		content := bom + feff + "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"
 		s, err := sitemap.New().SetFollow([]string{`^$`}).Parse("https://example.com/robots.txt", &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/b.xml"})
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/b.xml"})
 	})
 }

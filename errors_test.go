@@ -1,8 +1,6 @@
 package sitemap_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"slices"
@@ -59,26 +57,14 @@ func TestCt1ErrorTypesShape(t *testing.T) {
 	}
 }
 
-// ct1OfType returns the errors of type E.
-func ct1OfType[E error](errs []error) []E {
-	var out []E
-	for _, err := range errs {
-		var e E
-		if errors.As(err, &e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // ERRORS-4, ERRORS-5, ERRORS-7, REDIRECT-4, REDIRECT-9, TOLERANT-11: the
 // fields of the errors a call records: a *NetworkError names the URL
 // requested, a *ParseError the URL the document was served from, a
 // *ValidationError the rejected URL or the page or sitemap a value belongs
 // to.
 func TestCt1ErrorFieldsFromACall(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml":        {Body: ct1Index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
+	srv := serve(t, map[string]route{
+		"/index.xml":        {Body: index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
 		"/redirect-404.xml": {Status: 302, Header: map[string]string{"Location": "{base}/gone.xml"}},
 		"/moved-html.xml":   {Status: 301, Header: map[string]string{"Location": "{base}/page.html"}},
 		"/page.html":        {Body: "<html><body>hello</body></html>"},
@@ -90,32 +76,32 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 			`</urlset>`},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	errs := s.GetErrors()
 	want := []string{
-		`fetch "` + srv.URL("") + `/missing.xml": unexpected HTTP status 404 Not Found`,
-		`fetch "` + srv.URL("") + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
-		`parse "` + srv.URL("") + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
+		`fetch "` + srv.At("") + `/missing.xml": unexpected HTTP status 404 Not Found`,
+		`fetch "` + srv.At("") + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
+		`parse "` + srv.At("") + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
 		`validate "ftp://example.com/file": unsupported scheme "ftp"`,
-		`validate "` + srv.URL("") + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
-		`validate "` + srv.URL("") + `/pages.xml": <loc> of an entry is empty or missing`,
-		`fetch "` + srv.URL("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
+		`validate "` + srv.At("") + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
+		`validate "` + srv.At("") + `/pages.xml": <loc> of an entry is empty or missing`,
+		`fetch "` + srv.At("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
 	}
 	if got := messagesOf(errs); !slices.Equal(got, want) {
 		t.Fatalf("errors\n%q\nwant\n%q", got, want)
 	}
-	nets := ct1OfType[*sitemap.NetworkError](errs)
-	if len(nets) != 3 || nets[0].URL != srv.URL("/missing.xml") || nets[1].URL != srv.URL("/redirect-404.xml") {
+	nets := errorsOf[*sitemap.NetworkError](errs)
+	if len(nets) != 3 || nets[0].URL != srv.At("/missing.xml") || nets[1].URL != srv.At("/redirect-404.xml") {
 		t.Errorf("NetworkErrors %+v", nets)
 	}
-	parses := ct1OfType[*sitemap.ParseError](errs)
-	if len(parses) != 1 || parses[0].URL != srv.URL("/page.html") || parses[0].Err == nil {
+	parses := errorsOf[*sitemap.ParseError](errs)
+	if len(parses) != 1 || parses[0].URL != srv.At("/page.html") || parses[0].Err == nil {
 		t.Errorf("ParseErrors %+v", parses)
 	}
-	vals := ct1OfType[*sitemap.ValidationError](errs)
-	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.URL("/dated") || vals[2].URL != srv.URL("/pages.xml") {
+	vals := errorsOf[*sitemap.ValidationError](errs)
+	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.At("/dated") || vals[2].URL != srv.At("/pages.xml") {
 		t.Errorf("ValidationErrors %+v", vals)
 	}
 	for _, v := range vals {
@@ -125,21 +111,7 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 	}
 }
 
-// ct1Gzip compresses s.
-func ct1Gzip(t testing.TB, s string) string {
-	t.Helper()
-	var b bytes.Buffer
-	z := gzip.NewWriter(&b)
-	if _, err := z.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-var ct1Sentinels = []struct {
+var sentinels = []struct {
 	name string
 	err  error
 }{
@@ -152,12 +124,12 @@ var ct1Sentinels = []struct {
 
 // LIMITERR-1: five distinct sentinels.
 func TestCt1Sentinels(t *testing.T) {
-	for i, a := range ct1Sentinels {
+	for i, a := range sentinels {
 		if a.err == nil || a.err.Error() == "" {
 			t.Errorf("%s is nil or has no message", a.name)
 			continue
 		}
-		for _, b := range ct1Sentinels[i+1:] {
+		for _, b := range sentinels[i+1:] {
 			if errors.Is(a.err, b.err) || errors.Is(b.err, a.err) || a.err.Error() == b.err.Error() {
 				t.Errorf("%s and %s cannot be told apart", a.name, b.name)
 			}
@@ -170,19 +142,19 @@ func TestCt1Sentinels(t *testing.T) {
 // its type, names its URL, reads as the spec quotes it, wraps its own
 // sentinel and no other, and does not show the sentinel's text.
 func TestCt1LimitErrors(t *testing.T) {
-	big := ct1URLSet("https://example.com/page") + strings.Repeat(" ", 2000)
-	srv := ct1Serve(t, map[string]ct1Resp{
+	big := urlset("https://example.com/page") + strings.Repeat(" ", 2000)
+	srv := serve(t, map[string]route{
 		"/big.xml":        {Body: big},
-		"/index.xml":      {Body: ct1Index("{base}/nested.xml", "{base}/a.xml", "{base}/b.xml")},
+		"/index.xml":      {Body: index("{base}/nested.xml", "{base}/a.xml", "{base}/b.xml")},
 		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/nested.xml"}},
-		"/nested.xml":     {Body: ct1Index("{base}/deeper.xml")},
-		"/deeper.xml":     {Body: ct1URLSet("{base}/deep")},
-		"/a.xml":          {Body: ct1URLSet("{base}/a1", "{base}/a2")},
-		"/b.xml":          {Body: ct1URLSet("{base}/b1")},
-		"/invalid.xml":    {Body: ct1URLSet("", "ftp://example.com/x", "{base}/ok")},
-		"/root-moved.xml": {Body: ct1Index("{base}/moved.xml")},
+		"/nested.xml":     {Body: index("{base}/deeper.xml")},
+		"/deeper.xml":     {Body: urlset("{base}/deep")},
+		"/a.xml":          {Body: urlset("{base}/a1", "{base}/a2")},
+		"/b.xml":          {Body: urlset("{base}/b1")},
+		"/invalid.xml":    {Body: urlset("", "ftp://example.com/x", "{base}/ok")},
+		"/root-moved.xml": {Body: index("{base}/moved.xml")},
 	})
-	gz := ct1Gzip(t, big)
+	gz := string(gzipOf(big))
 	cases := []struct {
 		name     string
 		s        *sitemap.S
@@ -193,20 +165,20 @@ func TestCt1LimitErrors(t *testing.T) {
 		want     string // the message; {base} stands for the server
 		typ      string
 	}{
-		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.URL("/big.xml"), nil, true,
+		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.At("/big.xml"), nil, true,
 			sitemap.ErrMaxResponseSize, "", "*sitemap.NetworkError"},
 		{"decompressed size", sitemap.New().SetMaxResponseSize(1000), "https://example.com/s.xml.gz", &gz, true,
 			sitemap.ErrMaxResponseSize, "", "*sitemap.ParseError"},
-		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
+		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
 			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
 		// The depth error names the index by the URL it was served from.
-		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.URL("/root-moved.xml"), nil, false,
+		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.At("/root-moved.xml"), nil, false,
 			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
-		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
+		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
 			sitemap.ErrMaxSitemaps, `parse "{base}/index.xml": limit of 1 sitemaps reached`, "*sitemap.ParseError"},
-		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.URL("/index.xml"), nil, false,
+		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.At("/index.xml"), nil, false,
 			sitemap.ErrMaxURLs, `parse "{base}/index.xml": limit of 1 URLs reached`, "*sitemap.ParseError"},
-		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.URL("/invalid.xml"), nil, false,
+		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.At("/invalid.xml"), nil, false,
 			sitemap.ErrMaxValidationErrors, `parse "{base}/invalid.xml": limit of 1 validation errors reached`, "*sitemap.ParseError"},
 	}
 	for _, c := range cases {
@@ -236,11 +208,11 @@ func TestCt1LimitErrors(t *testing.T) {
 				t.Errorf("type %s, want %s", got, c.typ)
 			}
 			if c.want != "" {
-				if want := strings.ReplaceAll(c.want, "{base}", srv.URL("")); e.Error() != want {
+				if want := strings.ReplaceAll(c.want, "{base}", srv.At("")); e.Error() != want {
 					t.Errorf("message %q, want %q", e.Error(), want)
 				}
 			}
-			for _, other := range ct1Sentinels {
+			for _, other := range sentinels {
 				if other.err != c.sentinel && errors.Is(e, other.err) {
 					t.Errorf("the error wraps %s as well", other.name)
 				}
@@ -259,7 +231,7 @@ func TestCt1LimitErrors(t *testing.T) {
 			case errors.As(e, &pe):
 				want := c.url
 				if c.sentinel == sitemap.ErrMaxDepth {
-					want = srv.URL("/nested.xml")
+					want = srv.At("/nested.xml")
 				}
 				if pe.URL != want {
 					t.Errorf("ParseError.URL = %q, want %q", pe.URL, want)
@@ -272,18 +244,18 @@ func TestCt1LimitErrors(t *testing.T) {
 // ERRORS-9, MAXVALERR-7: no more *ValidationError values than the limit,
 // the errors of the other types all the same.
 func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
 		"/html.xml":  {Body: "<html/>"},
 	})
 	s := sitemap.New().SetMaxValidationErrors(1)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	errs := s.GetErrors()
-	vals := ct1OfType[*sitemap.ValidationError](errs)
-	nets := ct1OfType[*sitemap.NetworkError](errs)
-	parses := ct1OfType[*sitemap.ParseError](errs)
+	vals := errorsOf[*sitemap.ValidationError](errs)
+	nets := errorsOf[*sitemap.NetworkError](errs)
+	parses := errorsOf[*sitemap.ParseError](errs)
 	if len(vals) != 1 || len(nets) != 2 || len(parses) != 2 {
 		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), messagesOf(errs))
 	}
@@ -294,13 +266,13 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 // keeps, without spare capacity, and a slice once returned never changes:
 // not when a setter records or clears an error, not when a call starts.
 func TestCt1GetErrorsList(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+	srv := serve(t, map[string]route{
 		// Three errors recorded one by one: a list grown by append would
 		// have room to spare.
-		"/index.xml": {Body: ct1Index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
+		"/index.xml": {Body: index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	a, b := s.GetErrors(), s.GetErrors()
@@ -347,7 +319,7 @@ func TestCt1GetErrorsList(t *testing.T) {
 // values GetErrors returns, in order, the error Parse returned among them
 // (==); a collected list is the caller's own.
 func TestCt1ErrorsIterator(t *testing.T) {
-	content := ct1URLSet("", "{bad}", "https://example.com/ok")
+	content := urlset("", "{bad}", "https://example.com/ok")
 	content = strings.Replace(content, "{bad}", "https:///nohost", 1)
 	s := sitemap.New()
 	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
@@ -408,15 +380,15 @@ func TestCt1ErrorsIterator(t *testing.T) {
 // ERRITER-4, THREAD-6: a loop over Errors() whose body calls Parse goes on
 // through the errors as they were when it started.
 func TestCt1ErrorsLoopBodyCallsParse(t *testing.T) {
-	first := ct1URLSet("", "ftp://example.com/a", "ftp://example.com/b")
-	second := ct1URLSet("https://example.org/fine")
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", first)
+	first := urlset("", "ftp://example.com/a", "ftp://example.com/b")
+	second := urlset("https://example.org/fine")
+	s := parseContent(t, "https://example.com/sitemap.xml", first)
 	want := messagesOf(s.GetErrors())
 	if len(want) != 3 {
 		t.Fatalf("errors %q, want 3", want)
 	}
 	var seen []string
-	ct1Within(t, ct1Guard, "an Errors() loop calling Parse", func() {
+	guard(t, guardTimeout, func() {
 		for err := range s.Errors() {
 			if len(seen) == 0 {
 				if _, err := s.Parse("https://example.org/sitemap.xml", &second); err != nil {

@@ -17,9 +17,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/text/encoding/htmlindex"
-
 	"github.com/gositemap/sitemap"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // The feeds and text sitemaps of the real-world corpus in ../shared/corpus

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-	_ "time/tzdata" // the child processes of TestFeedDatesInOtherTimeZones need zones on any machine
+	_ "time/tzdata"
 
 	"github.com/gositemap/sitemap"
 )
@@ -895,29 +893,6 @@ func feedCountErrs(t *testing.T, errs []error, limit error) (nValidation, nLimit
 	return nValidation, nLimit
 }
 
-// feedServer serves documents by path on loopback; a path ending in .gz is
-// served gzip-compressed.
-func feedServer(t *testing.T, docs map[string]string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if strings.HasSuffix(r.URL.Path, ".gz") {
-			var b bytes.Buffer
-			z := gzip.NewWriter(&b)
-			z.Write([]byte(doc))
-			z.Close()
-			doc = b.String()
-		}
-		w.Write([]byte(doc))
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // FEED-1 to FEED-4 through a sitemap index and a robots.txt: a feed or a
 // text sitemap that they list is parsed as what it is, its relative links
 // resolved against its own URL, by content whatever its name, gzip included.
@@ -930,7 +905,7 @@ func TestFeedThroughIndexAndRobots(t *testing.T) {
 		"/feeds/atom": feedAtom(
 			`<entry><link rel="self" href="/self"/><link href="entry-a"/><updated>2024-01-15T10:30:00Z</updated></entry>`),
 		"/list.txt":          "# pages\nhttps://other.example/text/a\n\n/relative/is/skipped\nhttp://TEXT.example/b\n",
-		"/compressed.dat.gz": feedRSS(`<item><link>/gz/a</link></item>`),
+		"/compressed.dat.gz": string(gzipOf(feedRSS(`<item><link>/gz/a</link></item>`))),
 	}
 	index := `<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -941,7 +916,7 @@ func TestFeedThroughIndexAndRobots(t *testing.T) {
 </sitemapindex>`
 	docs["/index.xml"] = index
 	docs["/robots.txt"] = "User-agent: *\nDisallow: /private\nSitemap: /rss.xml\nsitemap: /feeds/atom # the Atom feed\nSITEMAP: /list.txt\nSitemap: /compressed.dat.gz\n"
-	srv := feedServer(t, docs)
+	srv := serveDocs(t, docs)
 	// Strict mode needs absolute locations in the index and the robots.txt.
 	docs["/index-strict.xml"] = strings.ReplaceAll(index, "<loc>/", "<loc>"+srv.URL+"/")
 	docs["/strict/robots.txt"] = strings.ReplaceAll(docs["/robots.txt"], ": /", ": "+srv.URL+"/")

@@ -1,9 +1,5 @@
 package sitemap_test
 
-// Tolerant and strict mode end to end: every table and example line of the
-// spec's Strict mode and Internationalised host names sections, through
-// Parse. The normaliser's own tests (internal/urlnorm) go into the detail.
-
 import (
 	"errors"
 	"fmt"
@@ -16,20 +12,13 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// mURLSet wraps <url> entries, each given by its <loc> text, in a urlset.
-func mURLSet(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, l := range locs {
-		b.WriteString("<url><loc>" + l + "</loc></url>")
-	}
-	b.WriteString("</urlset>")
-	return b.String()
-}
+// Tolerant and strict mode end to end: every table and example line of the
+// spec's Strict mode and Internationalised host names sections, through
+// Parse. The normaliser's own tests (internal/urlnorm) go into the detail.
 
-// mParse parses content located at base and returns the Locs and the error
+// parseModes parses content located at base and returns the Locs and the error
 // messages.
-func mParse(t *testing.T, strict bool, base, content string) (locs, errs []string) {
+func parseModes(t *testing.T, strict bool, base, content string) (locs, errs []string) {
 	t.Helper()
 	s, err := sitemap.New().SetStrict(strict).Parse(base, &content)
 	if err != nil {
@@ -108,7 +97,7 @@ func TestModesLocations(t *testing.T) {
 				if mode.strict && tc.strict == "" && tc.strictErr == "" {
 					continue // the strict outcome of this case is another case's
 				}
-				locs, errs := mParse(t, mode.strict, base, mURLSet(tc.loc))
+				locs, errs := parseModes(t, mode.strict, base, urlset(tc.loc))
 				if mode.want == "" && len(locs) != 0 || mode.want != "" && (len(locs) != 1 || locs[0] != mode.want) {
 					t.Errorf("strict=%v: got %q, want %q", mode.strict, locs, mode.want)
 				}
@@ -130,16 +119,16 @@ func TestModesLength(t *testing.T) {
 	// 2,047 characters written, 2,049 once the space is encoded.
 	encodedOver := prefix + " " + strings.Repeat("a", 2046-len(prefix))
 	for _, strict := range []bool{false, true} {
-		locs, _ := mParse(t, strict, base, mURLSet(exact))
+		locs, _ := parseModes(t, strict, base, urlset(exact))
 		if len(locs) != 1 {
 			t.Errorf("strict=%v: a location of exactly 2,048 characters was rejected", strict)
 		}
-		locs, errs := mParse(t, strict, base, mURLSet(over))
+		locs, errs := parseModes(t, strict, base, urlset(over))
 		if len(locs) != 0 || len(errs) != 1 {
 			t.Errorf("strict=%v: a location of 2,049 characters: %d kept, errors %v", strict, len(locs), errs)
 		}
 	}
-	if locs, _ := mParse(t, false, base, mURLSet(encodedOver)); len(locs) != 0 {
+	if locs, _ := parseModes(t, false, base, urlset(encodedOver)); len(locs) != 0 {
 		t.Errorf("tolerant: a location over 2,048 characters once encoded was kept")
 	}
 }
@@ -156,7 +145,7 @@ func TestModesIDN(t *testing.T) {
 		{"https://example.com/sitemap.xml", "https://bücher_x.example/page", "https://b%C3%BCcher_x.example/page"},
 	}
 	for _, tc := range cases {
-		locs, errs := mParse(t, false, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, false, tc.base, urlset(tc.loc))
 		if len(locs) != 1 || locs[0] != tc.want {
 			t.Errorf("%s in %s: got %q (errors %q), want %q", tc.loc, tc.base, locs, errs, tc.want)
 		}
@@ -166,7 +155,7 @@ func TestModesIDN(t *testing.T) {
 		{"https://bücher.example/sitemap.xml", "https://xn--bcher-kva.example/page"},
 		{"https://xn--bcher-kva.example/sitemap.xml", "https://bücher.example/page"},
 	} {
-		locs, errs := mParse(t, true, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, true, tc.base, urlset(tc.loc))
 		if len(locs) != 1 || locs[0] != tc.loc {
 			t.Errorf("strict: %s in %s: got %q (errors %q)", tc.loc, tc.base, locs, errs)
 		}
@@ -182,14 +171,14 @@ func TestModesIDNFetchedOnce(t *testing.T) {
 		mu.Lock()
 		hosts[r.URL.Host+r.URL.Path]++
 		mu.Unlock()
-		fmt.Fprint(w, mURLSet("https://xn--bcher-kva.example/page"))
+		fmt.Fprint(w, urlset("https://xn--bcher-kva.example/page"))
 	})
 	index := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 	  <sitemap><loc>https://bücher.example/s.xml</loc></sitemap>
 	  <sitemap><loc>https://xn--bcher-kva.example/s.xml</loc></sitemap>
 	  <sitemap><loc>https://BÜCHER.example/s.xml</loc></sitemap>
 	</sitemapindex>`
-	s := sitemap.New().SetHTTPClient(&http.Client{Transport: hInProcess{h}})
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: inProcess{h}})
 	if _, err := s.Parse("https://bücher.example/index.xml", &index); err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +198,8 @@ func TestModesTolerantXML(t *testing.T) {
 		doc  string
 		want []string
 	}{
-		"unescaped ampersand": {mURLSet("https://example.com/?a=1&b=2"), []string{"https://example.com/?a=1&b=2"}},
-		"html entity":         {mURLSet("https://example.com/a&nbsp;b"), []string{"https://example.com/a%C2%A0b"}},
+		"unescaped ampersand": {urlset("https://example.com/?a=1&b=2"), []string{"https://example.com/?a=1&b=2"}},
+		"html entity":         {urlset("https://example.com/a&nbsp;b"), []string{"https://example.com/a%C2%A0b"}},
 		"missing url end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc><url><loc>https://example.com/2</loc></url></urlset>`,
 			[]string{"https://example.com/1", "https://example.com/2"}},
 		"missing root end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url>`,
@@ -218,7 +207,7 @@ func TestModesTolerantXML(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			locs, errs := mParse(t, false, base, tc.doc)
+			locs, errs := parseModes(t, false, base, tc.doc)
 			if strings.Join(locs, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("tolerant: got %q (errors %q), want %q", locs, errs, tc.want)
 			}
@@ -308,7 +297,7 @@ func TestModesSitemapLocations(t *testing.T) {
 		mu.Lock()
 		requested[r.URL.RequestURI()] = true
 		mu.Unlock()
-		fmt.Fprint(w, mURLSet())
+		fmt.Fprint(w, urlset())
 	}))
 	defer srv.Close()
 	index := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -404,7 +393,7 @@ func TestModesSiteMismatchNamesTheSitemap(t *testing.T) {
 		{"https://bucher.example/page", "https://xn--bcher-kva.example/sitemap.xml", `host "bucher.example" does not match sitemap host "xn--bcher-kva.example"`},
 	}
 	for _, tc := range cases {
-		locs, errs := mParse(t, true, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, true, tc.base, urlset(tc.loc))
 		want := fmt.Sprintf("validate %q: strict mode: %s", tc.loc, tc.cause)
 		if len(locs) != 0 || len(errs) != 1 || errs[0] != want {
 			t.Errorf("%s in %s: URLs %q, errors %q; want the error %s", tc.loc, tc.base, locs, errs, want)

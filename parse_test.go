@@ -14,10 +14,10 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct1CheckRootError checks what PARSE-9 asks of the error Parse returned
+// checkRootError checks what PARSE-9 asks of the error Parse returned
 // about the document at url: it is the very value GetErrors holds, the only
 // error of the call, and nothing was collected.
-func ct1CheckRootError(t *testing.T, s *sitemap.S, err error) {
+func checkRootError(t *testing.T, s *sitemap.S, err error) {
 	t.Helper()
 	errs := s.GetErrors()
 	if len(errs) != 1 || errs[0] != err {
@@ -31,7 +31,7 @@ func ct1CheckRootError(t *testing.T, s *sitemap.S, err error) {
 // PARSE-1, PARSE-11: Parse and ParseContext return their instance,
 // whatever happens.
 func TestCt1ParseReturnsInstance(t *testing.T) {
-	good, bad := ct1URLSet("https://example.com/a"), "<html/>"
+	good, bad := urlset("https://example.com/a"), "<html/>"
 	cases := []struct {
 		name    string
 		s       *sitemap.S
@@ -59,18 +59,18 @@ func TestCt1ParseReturnsInstance(t *testing.T) {
 // sitemap index or a urlset; with content given, nothing is fetched for it,
 // the content is located at the url, and what it lists is fetched.
 func TestCt1ParseDocumentKinds(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\n"},
-		"/index.xml":  {Body: ct1Index("{base}/urls.xml")},
-		"/urls.xml":   {Body: ct1URLSet("{base}/page", "/relative")},
+		"/index.xml":  {Body: index("{base}/urls.xml")},
+		"/urls.xml":   {Body: urlset("{base}/page", "/relative")},
 	})
-	want := []string{srv.URL("/page"), srv.URL("/relative")}
+	want := []string{srv.At("/page"), srv.At("/relative")}
 	for _, path := range []string{"/robots.txt", "/index.xml", "/urls.xml"} {
 		for _, given := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s content given=%v", path, given), func(t *testing.T) {
 				var content *string
 				if given {
-					resp, err := http.Get(srv.URL(path))
+					resp, err := http.Get(srv.At(path))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -80,7 +80,7 @@ func TestCt1ParseDocumentKinds(t *testing.T) {
 					content = &c
 				}
 				before := srv.Hits(path)
-				s, err := sitemap.New().Parse(srv.URL(path), content)
+				s, err := sitemap.New().Parse(srv.At(path), content)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -120,9 +120,9 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.url, func(t *testing.T) {
-			rt := &ct1RoundTripper{}
+			rt := &recordingTransport{}
 			s := sitemap.New().SetHTTPClient(&http.Client{Transport: rt})
-			content := ct1URLSet("https://example.com/previous")
+			content := urlset("https://example.com/previous")
 			if _, err := s.Parse("https://example.com/previous.xml", &content); err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +137,7 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 			if c.want != "" && err.Error() != c.want {
 				t.Errorf("message %q, want %q", err.Error(), c.want)
 			}
-			ct1CheckRootError(t, s, err)
+			checkRootError(t, s, err)
 			if rt.n != 0 {
 				t.Errorf("%d requests made", rt.n)
 			}
@@ -148,7 +148,7 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 // PARSE-5, PARSE-12: the url is checked only when its content is to be
 // fetched: content passed in is parsed whatever the url.
 func TestCt1ParseContentURLUnchecked(t *testing.T) {
-	content := ct1URLSet("https://example.com/page")
+	content := urlset("https://example.com/page")
 	for _, url := range []string{"ftp://example.com/sitemap.xml", "", "https:///sitemap.xml"} {
 		s, err := sitemap.New().Parse(url, &content)
 		if err != nil {
@@ -165,9 +165,9 @@ func TestCt1ParseContentURLUnchecked(t *testing.T) {
 // that cannot be fetched is a *NetworkError naming the URL requested.
 func TestCt1ParseNetworkError(t *testing.T) {
 	half := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url>`
-	big := ct1URLSet("https://example.com/page") + strings.Repeat(" ", 4096)
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/error.xml":      {Status: 500, Body: ct1URLSet("https://example.com/a")},
+	big := urlset("https://example.com/page") + strings.Repeat(" ", 4096)
+	srv := serve(t, map[string]route{
+		"/error.xml":      {Status: 500, Body: urlset("https://example.com/a")},
 		"/forbidden.xml":  {Status: 403},
 		"/no-content.xml": {Status: 204},
 		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/gone.xml"}},
@@ -191,16 +191,16 @@ func TestCt1ParseNetworkError(t *testing.T) {
 		want      string // the message, for the status errors the decisions fix
 		sizeLimit bool
 	}{
-		{"404", srv.URL("/missing.xml"), `fetch "` + srv.URL("") + `/missing.xml": unexpected HTTP status 404 Not Found`, false},
-		{"500", srv.URL("/error.xml"), `fetch "` + srv.URL("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`, false},
-		{"403", srv.URL("/forbidden.xml"), `fetch "` + srv.URL("") + `/forbidden.xml": unexpected HTTP status 403 Forbidden`, false},
-		{"204", srv.URL("/no-content.xml"), `fetch "` + srv.URL("") + `/no-content.xml": unexpected HTTP status 204 No Content`, false},
-		{"redirect to 404", srv.URL("/moved.xml"), `fetch "` + srv.URL("") + `/moved.xml": unexpected HTTP status 404 Not Found`, false},
-		{"redirect loop", srv.URL("/loop.xml"), "", false},
+		{"404", srv.At("/missing.xml"), `fetch "` + srv.At("") + `/missing.xml": unexpected HTTP status 404 Not Found`, false},
+		{"500", srv.At("/error.xml"), `fetch "` + srv.At("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`, false},
+		{"403", srv.At("/forbidden.xml"), `fetch "` + srv.At("") + `/forbidden.xml": unexpected HTTP status 403 Forbidden`, false},
+		{"204", srv.At("/no-content.xml"), `fetch "` + srv.At("") + `/no-content.xml": unexpected HTTP status 204 No Content`, false},
+		{"redirect to 404", srv.At("/moved.xml"), `fetch "` + srv.At("") + `/moved.xml": unexpected HTTP status 404 Not Found`, false},
+		{"redirect loop", srv.At("/loop.xml"), "", false},
 		{"connection refused", refused, "", false},
-		{"body cut short", srv.URL("/cut.xml"), "", false},
-		{"over the size limit, declared", srv.URL("/big-declared.xml"), "", true},
-		{"over the size limit, chunked", srv.URL("/big-chunked.xml"), "", true},
+		{"body cut short", srv.At("/cut.xml"), "", false},
+		{"over the size limit, declared", srv.At("/big-declared.xml"), "", true},
+		{"over the size limit, chunked", srv.At("/big-chunked.xml"), "", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -219,14 +219,14 @@ func TestCt1ParseNetworkError(t *testing.T) {
 			if got := errors.Is(err, sitemap.ErrMaxResponseSize); got != c.sizeLimit {
 				t.Errorf("errors.Is(ErrMaxResponseSize) = %v, want %v", got, c.sizeLimit)
 			}
-			ct1CheckRootError(t, s, err)
+			checkRootError(t, s, err)
 		})
 	}
 }
 
-// ct1GzipTruncated is a gzip stream cut before its end.
-func ct1GzipTruncated(t *testing.T) string {
-	gz := ct1Gzip(t, ct1URLSet("https://example.com/a", "https://example.com/b"))
+// gzipTruncated is a gzip stream cut before its end.
+func gzipTruncated(t *testing.T) string {
+	gz := string(gzipOf(urlset("https://example.com/a", "https://example.com/b")))
 	return gz[:len(gz)-12]
 }
 
@@ -237,7 +237,7 @@ func ct1GzipTruncated(t *testing.T) string {
 // passed in and for content fetched (named by the URL it was served from).
 func TestCt1ParseParseError(t *testing.T) {
 	const ns = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
-	bigGzip := ct1Gzip(t, ct1URLSet("https://example.com/page")+strings.Repeat(" ", 4096))
+	bigGzip := string(gzipOf(urlset("https://example.com/page") + strings.Repeat(" ", 4096)))
 	cases := []struct {
 		name    string
 		content string
@@ -251,12 +251,12 @@ func TestCt1ParseParseError(t *testing.T) {
 		{"text without URLs", "hello\nworld\n# https://example.com/commented\n", false, "", nil, false},
 		{"empty", "", false, "document is empty", nil, false},
 		{"white space only", " \n\t\r\n  ", false, "document is empty", nil, false},
-		{"empty gzip", ct1Gzip(t, ""), false, "document is empty", nil, false},
+		{"empty gzip", string(gzipOf("")), false, "document is empty", nil, false},
 		{"broken XML, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</lo></url></urlset>`, true, "", nil, false},
 		{"unescaped ampersand, strict", `<urlset ` + ns + `><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/?a=1&b=2</loc></url></urlset>`, true, "", nil, false},
-		{"truncated gzip", ct1GzipTruncated(t), false, "gzip decompression failed: unexpected EOF", nil, false},
+		{"truncated gzip", gzipTruncated(t), false, "gzip decompression failed: unexpected EOF", nil, false},
 		{"gzip over the size limit", bigGzip, false, "", sitemap.ErrMaxResponseSize, false},
-		{"content over the size limit", ct1URLSet("https://example.com/page") + strings.Repeat(" ", 4096), false, "", sitemap.ErrMaxResponseSize, true},
+		{"content over the size limit", urlset("https://example.com/page") + strings.Repeat(" ", 4096), false, "", sitemap.ErrMaxResponseSize, true},
 		{"unsupported encoding", `<?xml version="1.0" encoding="x-no-such-encoding"?><urlset ` + ns + `><url><loc>https://example.com/a</loc></url></urlset>`, false, "", nil, false},
 		{"UTF-16", "\xff\xfe<\x00u\x00r\x00l\x00s\x00e\x00t\x00/\x00>\x00", false, "", nil, false},
 	}
@@ -269,11 +269,11 @@ func TestCt1ParseParseError(t *testing.T) {
 				url := "https://example.com/doc.xml"
 				var content *string
 				if fetched {
-					srv := ct1Serve(t, map[string]ct1Resp{
+					srv := serve(t, map[string]route{
 						"/doc.xml":   {Handler: func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, c.content) }},
 						"/moved.xml": {Status: 301, Header: map[string]string{"Location": "{base}/doc.xml"}},
 					})
-					url = srv.URL("/doc.xml")
+					url = srv.At("/doc.xml")
 				} else {
 					content = &c.content
 				}
@@ -295,7 +295,7 @@ func TestCt1ParseParseError(t *testing.T) {
 				if c.name == "unsupported encoding" && !strings.Contains(err.Error(), "x-no-such-encoding") {
 					t.Errorf("message %q does not name the encoding", err.Error()) // ENC-9
 				}
-				ct1CheckRootError(t, s, err)
+				checkRootError(t, s, err)
 				if fetched {
 					// ERRORS-5: after a redirect, the URL it was served from.
 					moved := strings.TrimSuffix(url, "/doc.xml") + "/moved.xml"
@@ -312,14 +312,14 @@ func TestCt1ParseParseError(t *testing.T) {
 // PARSE-4, PARSE-10, MAXDEPTH-7, MAXURLS-7: what goes wrong past the
 // document at url never fails the call, and is in GetErrors only.
 func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml":  {Body: ct1Index("{base}/urls.xml", "{base}/missing.xml", "{base}/html.xml", "{base}/nested.xml", "ftp://example.com/x.xml")},
-		"/urls.xml":   {Body: ct1URLSet("{base}/1", "{base}/2", "", "{base}/3")},
+	srv := serve(t, map[string]route{
+		"/index.xml":  {Body: index("{base}/urls.xml", "{base}/missing.xml", "{base}/html.xml", "{base}/nested.xml", "ftp://example.com/x.xml")},
+		"/urls.xml":   {Body: urlset("{base}/1", "{base}/2", "", "{base}/3")},
 		"/html.xml":   {Body: "<html/>"},
-		"/nested.xml": {Body: ct1Index("{base}/deeper.xml")},
+		"/nested.xml": {Body: index("{base}/deeper.xml")},
 	})
 	s := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetMaxURLs(2)
-	_, err := s.Parse(srv.URL("/index.xml"), nil)
+	_, err := s.Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse() = %v, want nil: the document at the url was fetched and parsed", err)
 	}
@@ -340,13 +340,13 @@ func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
 
 // PARSE-11: Parse behaves as ParseContext with context.Background().
 func TestCt1ParseIsParseContextBackground(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\nSitemap: ftp://example.com/x.xml\n"},
-		"/index.xml":  {Body: ct1Index("{base}/a.xml|2024-01-01T00:00:00Z", "{base}/missing.xml")},
-		"/a.xml":      {Body: ct1URLSet("{base}/1", "/2", "")},
+		"/index.xml":  {Body: index("{base}/a.xml|2024-01-01T00:00:00Z", "{base}/missing.xml")},
+		"/a.xml":      {Body: urlset("{base}/1", "/2", "")},
 	})
-	a, errA := sitemap.New().SetMultiThread(false).Parse(srv.URL("/robots.txt"), nil)
-	b, errB := sitemap.New().SetMultiThread(false).ParseContext(context.Background(), srv.URL("/robots.txt"), nil)
+	a, errA := sitemap.New().SetMultiThread(false).Parse(srv.At("/robots.txt"), nil)
+	b, errB := sitemap.New().SetMultiThread(false).ParseContext(context.Background(), srv.At("/robots.txt"), nil)
 	if errA != nil || errB != nil {
 		t.Fatalf("errors %v, %v", errA, errB)
 	}

@@ -14,38 +14,38 @@ func TestCT2RedirectSpecExample(t *testing.T) {
 	// http://example.com/sitemap.xml redirects to
 	// https://www.example.com/sitemap.xml.
 	docs := map[string]string{
-		"http://example.com/sitemap.xml": ct2FakeRedirect + "https://www.example.com/sitemap.xml",
-		"https://www.example.com/sitemap.xml": ct2URLSet(
+		"http://example.com/sitemap.xml": fakeRedirect + "https://www.example.com/sitemap.xml",
+		"https://www.example.com/sitemap.xml": urlset(
 			"/page",
 			"https://www.example.com/on-final-host",
 			"http://example.com/on-requested-host",
 		),
 	}
 	t.Run("tolerant", func(t *testing.T) {
-		fake := ct2NewFake(docs)
+		fake := newFakeWeb(docs)
 		s, err := sitemap.New().SetHTTPClient(fake.Client()).Parse("http://example.com/sitemap.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{
+		noErrors(t, s)
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{
 			"https://www.example.com/page",
 			"https://www.example.com/on-final-host",
 			"http://example.com/on-requested-host",
 		})
 	})
 	t.Run("strict", func(t *testing.T) {
-		fake := ct2NewFake(docs)
+		fake := newFakeWeb(docs)
 		s, err := sitemap.New().SetStrict(true).SetHTTPClient(fake.Client()).Parse("http://example.com/sitemap.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://www.example.com/on-final-host"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://www.example.com/on-final-host"})
 		var rejected []string
-		for _, v := range ct2Of[*sitemap.ValidationError](s.GetErrors()) {
+		for _, v := range errorsOf[*sitemap.ValidationError](s.GetErrors()) {
 			rejected = append(rejected, v.URL)
 		}
-		ct2Equal(t, "rejected", rejected, []string{"/page", "http://example.com/on-requested-host"})
+		equalStrings(t, "rejected", rejected, []string{"/page", "http://example.com/on-requested-host"})
 		if s.GetErrorsCount() != 2 {
 			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
@@ -58,31 +58,31 @@ func TestCT2RedirectAcrossServers(t *testing.T) {
 	for _, via := range []string{"root", "index", "robots.txt"} {
 		for _, strict := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/strict=%v", via, strict), func(t *testing.T) {
-				a, b := ct2NewServer(t), ct2NewServer(t)
-				b.Doc("/real/sitemap.xml", ct2URLSet(b.URL("/on-b"), a.URL("/on-a")))
-				b.Doc("/real/tolerant.xml", ct2URLSet("/abs", "rel", b.URL("/on-b")))
+				a, b := newServer(t), newServer(t)
+				b.Doc("/real/sitemap.xml", urlset(b.At("/on-b"), a.At("/on-a")))
+				b.Doc("/real/tolerant.xml", urlset("/abs", "rel", b.At("/on-b")))
 				name := "sitemap.xml"
 				if !strict {
 					name = "tolerant.xml"
 				}
-				a.Redirect("/"+name, b.URL("/real/"+name))
-				a.Doc("/index.xml", ct2Index(a.URL("/"+name)))
-				a.Doc("/robots.txt", "Sitemap: "+a.URL("/"+name)+"\n")
+				a.Redirect("/"+name, b.At("/real/"+name))
+				a.Doc("/index.xml", index(a.At("/"+name)))
+				a.Doc("/robots.txt", "Sitemap: "+a.At("/"+name)+"\n")
 				root := map[string]string{"root": "/" + name, "index": "/index.xml", "robots.txt": "/robots.txt"}[via]
-				s, err := sitemap.New().SetStrict(strict).Parse(a.URL(root), nil)
+				s, err := sitemap.New().SetStrict(strict).Parse(a.At(root), nil)
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
 				if !strict {
-					ct2NoErrors(t, s)
-					ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{b.URL("/abs"), b.URL("/real/rel"), b.URL("/on-b")})
+					noErrors(t, s)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{b.At("/abs"), b.At("/real/rel"), b.At("/on-b")})
 					return
 				}
-				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{b.URL("/on-b")})
-				hostA := strings.TrimPrefix(a.URL(""), "http://")
-				hostB := strings.TrimPrefix(b.URL(""), "http://")
-				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
-					fmt.Sprintf(`validate %q: strict mode: host %q does not match sitemap host %q`, a.URL("/on-a"), hostA, hostB),
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{b.At("/on-b")})
+				hostA := strings.TrimPrefix(a.At(""), "http://")
+				hostB := strings.TrimPrefix(b.At(""), "http://")
+				equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{
+					fmt.Sprintf(`validate %q: strict mode: host %q does not match sitemap host %q`, a.At("/on-a"), hostA, hostB),
 				})
 			})
 		}
@@ -92,52 +92,52 @@ func TestCT2RedirectAcrossServers(t *testing.T) {
 func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
 	// REDIRECT-4, ERRORS-5: errors about the document name the URL it was
 	// served from; a failed fetch names the URL requested (REDIRECT-9).
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Redirect("/broken.xml", "/final/broken.xml")
-	srv.Doc("/final/broken.xml", "<urlset xmlns=\""+ct2NS+"\"><url><loc>https://example.com/x</loc>")
+	srv.Doc("/final/broken.xml", "<urlset xmlns=\""+sitemapNS+"\"><url><loc>https://example.com/x</loc>")
 	srv.Redirect("/noloc.xml", "/final/noloc.xml")
-	srv.Doc("/final/noloc.xml", ct2URLSet("", "https://example.com/ok"))
+	srv.Doc("/final/noloc.xml", urlset("", "https://example.com/ok"))
 	srv.Redirect("/gone.xml", "/final/gone.xml")
 	srv.Redirect("/empty.xml", "/final/empty.xml")
 	srv.Doc("/final/empty.xml", "")
 
 	t.Run("broken as root", func(t *testing.T) {
-		_, err := sitemap.New().Parse(srv.URL("/broken.xml"), nil)
+		_, err := sitemap.New().Parse(srv.At("/broken.xml"), nil)
 		var perr *sitemap.ParseError
-		if !errors.As(err, &perr) || perr.URL != srv.URL("/final/broken.xml") {
+		if !errors.As(err, &perr) || perr.URL != srv.At("/final/broken.xml") {
 			t.Errorf("Parse error = %v, want *ParseError naming /final/broken.xml", err)
 		}
 	})
 	t.Run("empty as root", func(t *testing.T) {
-		_, err := sitemap.New().Parse(srv.URL("/empty.xml"), nil)
-		if want := fmt.Sprintf(`parse %q: document is empty`, srv.URL("/final/empty.xml")); err == nil || err.Error() != want {
+		_, err := sitemap.New().Parse(srv.At("/empty.xml"), nil)
+		if want := fmt.Sprintf(`parse %q: document is empty`, srv.At("/final/empty.xml")); err == nil || err.Error() != want {
 			t.Errorf("Parse error = %v, want %s", err, want)
 		}
 	})
 	t.Run("entry without location", func(t *testing.T) {
-		s, err := sitemap.New().Parse(srv.URL("/noloc.xml"), nil)
+		s, err := sitemap.New().Parse(srv.At("/noloc.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.URL("/final/noloc.xml"))})
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.At("/final/noloc.xml"))})
 	})
 	t.Run("fetch fails after the redirect", func(t *testing.T) {
-		_, err := sitemap.New().Parse(srv.URL("/gone.xml"), nil)
-		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 404 Not Found`, srv.URL("/gone.xml"))
+		_, err := sitemap.New().Parse(srv.At("/gone.xml"), nil)
+		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 404 Not Found`, srv.At("/gone.xml"))
 		var nerr *sitemap.NetworkError
 		if !errors.As(err, &nerr) || err.Error() != want {
 			t.Errorf("Parse error = %v, want %s", err, want)
 		}
 	})
 	t.Run("listed sitemaps", func(t *testing.T) {
-		srv.Doc("/index.xml", ct2Index(srv.URL("/broken.xml"), srv.URL("/gone.xml")))
-		s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/index.xml"), nil)
+		srv.Doc("/index.xml", index(srv.At("/broken.xml"), srv.At("/gone.xml")))
+		s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
-		nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
-		if s.GetErrorsCount() != 2 || len(perrs) != 1 || perrs[0].URL != srv.URL("/final/broken.xml") || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/gone.xml") {
+		perrs := errorsOf[*sitemap.ParseError](s.GetErrors())
+		nerrs := errorsOf[*sitemap.NetworkError](s.GetErrors())
+		if s.GetErrorsCount() != 2 || len(perrs) != 1 || perrs[0].URL != srv.At("/final/broken.xml") || len(nerrs) != 1 || nerrs[0].URL != srv.At("/gone.xml") {
 			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
 	})
@@ -146,14 +146,14 @@ func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
 func TestCT2RedirectContentPassedIn(t *testing.T) {
 	// REDIRECT-7: with urlContent nothing is fetched and the document is
 	// located at the URL given, even where that URL would redirect.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Redirect("/sitemap.xml", "/elsewhere/sitemap.xml")
-	content := ct2URLSet("page", "/abs")
-	s, err := sitemap.New().Parse(srv.URL("/dir/sitemap.xml"), &content)
+	content := urlset("page", "/abs")
+	s, err := sitemap.New().Parse(srv.At("/dir/sitemap.xml"), &content)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{srv.URL("/dir/page"), srv.URL("/abs")})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/dir/page"), srv.At("/abs")})
 	if srv.Total() != 0 {
 		t.Errorf("requested %q", srv.Log())
 	}
@@ -162,24 +162,24 @@ func TestCT2RedirectContentPassedIn(t *testing.T) {
 func TestCT2RedirectDefaultClientStopsAfterTen(t *testing.T) {
 	// REDIRECT-8, REDIRECT-9: the default client follows 9 redirects (10
 	// requests) and stops at the 10th; the error names the URL requested.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	for i := 1; i <= 10; i++ {
 		srv.Redirect(fmt.Sprintf("/r/%d", i), fmt.Sprintf("/r/%d", i-1))
 	}
-	srv.Doc("/r/0", ct2URLSet("https://example.com/end"))
+	srv.Doc("/r/0", urlset("https://example.com/end"))
 	srv.Redirect("/loop", "/loop")
 
-	s, err := sitemap.New().Parse(srv.URL("/r/9"), nil)
+	s, err := sitemap.New().Parse(srv.At("/r/9"), nil)
 	if err != nil {
 		t.Fatalf("9 redirects: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
 
 	for _, p := range []string{"/r/10", "/loop"} {
 		before := srv.Total()
-		_, err = sitemap.New().Parse(srv.URL(p), nil)
+		_, err = sitemap.New().Parse(srv.At(p), nil)
 		var nerr *sitemap.NetworkError
-		if !errors.As(err, &nerr) || nerr.URL != srv.URL(p) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+		if !errors.As(err, &nerr) || nerr.URL != srv.At(p) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
 			t.Errorf("%s: Parse error = %v, want *NetworkError naming it, stopped after 10 redirects", p, err)
 		}
 		if n := srv.Total() - before; n != 10 {
@@ -191,14 +191,14 @@ func TestCT2RedirectDefaultClientStopsAfterTen(t *testing.T) {
 func TestCT2RedirectListedByTheURLTheDocumentGives(t *testing.T) {
 	// GETSITEMAPS-4: a sitemap reached through a redirect is listed by the
 	// URL the document gives.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Redirect("/old.xml", "/new.xml")
-	srv.Doc("/new.xml", ct2URLSet("https://example.com/p"))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/old.xml")))
-	s, err := sitemap.New().Parse(srv.URL("/index.xml"), nil)
+	srv.Doc("/new.xml", urlset("https://example.com/p"))
+	srv.Doc("/index.xml", index(srv.At("/old.xml")))
+	s, err := sitemap.New().Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/old.xml")})
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/old.xml")})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
 }

@@ -18,13 +18,13 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// sIndexSite serves /index.xml listing n urlsets of per URLs each, and a
+// indexSite serves /index.xml listing n urlsets of per URLs each, and a
 // broken /broken.xml. The documents are made before the server starts, so
 // that serving one allocates little.
-func sIndexSite(t *testing.T, n, per int) *httptest.Server {
+func indexSite(t *testing.T, n, per int) *server {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString(`<sitemapindex ` + hNS + `>`)
+	b.WriteString(`<sitemapindex ` + xmlnsAttr + `>`)
 	for i := range n {
 		fmt.Fprintf(&b, `<sitemap><loc>/s%d.xml</loc></sitemap>`, i)
 	}
@@ -32,32 +32,27 @@ func sIndexSite(t *testing.T, n, per int) *httptest.Server {
 	docs := map[string]string{"/index.xml": b.String(), "/broken.xml": "<html></html>"}
 	for i := range n {
 		var b strings.Builder
-		b.WriteString(`<urlset ` + hNS + `>`)
+		b.WriteString(`<urlset ` + xmlnsAttr + `>`)
 		for j := range per {
 			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
 		}
 		b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
 		docs[fmt.Sprintf("/s%d.xml", i)] = b.String()
 	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, docs[r.URL.Path])
-	})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return serveDocs(t, docs)
 }
 
 // TestStreamSameAsParse: a streaming call yields what ParseContext keeps,
 // and keeps none of it.
 func TestStreamSameAsParse(t *testing.T) {
-	srv := sIndexSite(t, 20, 50)
+	srv := indexSite(t, 20, 50)
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprintf("multithread=%v", multi), func(t *testing.T) {
-			ref, err := hNew().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
+			ref, err := newParser().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := hNew().SetMultiThread(multi)
+			s := newParser().SetMultiThread(multi)
 			var locs, errs []string
 			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
 				if err != nil {
@@ -105,7 +100,7 @@ func TestStreamBreakCancels(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
-		b.WriteString(`<sitemapindex ` + hNS + `><sitemap><loc>/fast.xml</loc></sitemap>`)
+		b.WriteString(`<sitemapindex ` + xmlnsAttr + `><sitemap><loc>/fast.xml</loc></sitemap>`)
 		for i := range 8 {
 			fmt.Fprintf(&b, `<sitemap><loc>/slow%d.xml</loc></sitemap>`, i)
 		}
@@ -113,7 +108,7 @@ func TestStreamBreakCancels(t *testing.T) {
 		io.WriteString(w, b.String())
 	})
 	mux.HandleFunc("/fast.xml", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `<urlset %s><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>`, hNS)
+		fmt.Fprintf(w, `<urlset %s><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>`, xmlnsAttr)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		inFlight.Add(1)
@@ -126,7 +121,7 @@ func TestStreamBreakCancels(t *testing.T) {
 	before := runtime.NumGoroutine()
 	s := sitemap.New().SetFetchTimeout(60)
 	var got int
-	hGuard(t, 10*time.Second, func() {
+	guard(t, 10*time.Second, func() {
 		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
 			if err != nil {
 				t.Errorf("error %v", err)
@@ -168,7 +163,7 @@ func TestStreamBreakCancels(t *testing.T) {
 // TestStreamLimitsAndConfig: the URL limit counts the URLs handed on, and
 // an outstanding *ConfigError is the only thing the loop gets.
 func TestStreamLimitsAndConfig(t *testing.T) {
-	srv := sIndexSite(t, 5, 10)
+	srv := indexSite(t, 5, 10)
 	s := sitemap.New().SetMultiThread(false).SetMaxURLs(15)
 	var n int
 	var limit bool
@@ -215,7 +210,7 @@ func TestStreamHandsOnWhatHasArrived(t *testing.T) {
 					out = z
 					flush = func() { z.Flush(); w.(http.Flusher).Flush() }
 				}
-				fmt.Fprintf(out, "<urlset %s>", hNS)
+				fmt.Fprintf(out, "<urlset %s>", xmlnsAttr)
 				for i := range 3 {
 					fmt.Fprintf(out, "<url><loc>/%d</loc></url>", i)
 				}
@@ -271,7 +266,7 @@ func TestStreamHandsOnWhatHasArrived(t *testing.T) {
 // their URLs as they hand them on, and the limit holds exactly: the loop
 // gets as many URLs as it allows, and the limit's error once.
 func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
-	srv := sIndexSite(t, 12, 300)
+	srv := indexSite(t, 12, 300)
 	for range 5 {
 		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
 		n, limits := 0, 0
@@ -299,7 +294,7 @@ func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
 // less room for than it has keeps the first of its URLs, in order, and the
 // call keeps exactly as many as the limit allows.
 func TestParseURLLimitAcrossGoroutines(t *testing.T) {
-	srv := sIndexSite(t, 6, 2500)
+	srv := indexSite(t, 6, 2500)
 	for range 5 {
 		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
 		if err != nil {
@@ -333,11 +328,11 @@ func TestStreamBrokenDocumentURLsCount(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/index.xml":
-			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>/broken.xml</loc></sitemap><sitemap><loc>/good.xml</loc></sitemap></sitemapindex>`, hNS)
+			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>/broken.xml</loc></sitemap><sitemap><loc>/good.xml</loc></sitemap></sitemapindex>`, xmlnsAttr)
 		case "/broken.xml":
-			fmt.Fprintf(w, `<urlset %s><url><loc>/b1</loc></url><url><loc>/b2</loc></url><url><loc>/b3`, hNS)
+			fmt.Fprintf(w, `<urlset %s><url><loc>/b1</loc></url><url><loc>/b2</loc></url><url><loc>/b3`, xmlnsAttr)
 		case "/good.xml":
-			fmt.Fprintf(w, `<urlset %s><url><loc>/g1</loc></url><url><loc>/g2</loc></url><url><loc>/g3</loc></url></urlset>`, hNS)
+			fmt.Fprintf(w, `<urlset %s><url><loc>/g1</loc></url><url><loc>/g2</loc></url><url><loc>/g3</loc></url></urlset>`, xmlnsAttr)
 		}
 	}))
 	defer srv.Close()
@@ -366,24 +361,24 @@ func TestStreamBrokenDocumentURLsCount(t *testing.T) {
 // every 10,000 URLs: 100,000 URLs kept would be 20 MiB and more. (The heap
 // in use, garbage included, depends on what other tests left live, which
 // lets the collector wait longer. Looked at from another goroutine every
-// 5 ms, as clPeakLiveHeap does, the same call reads about 12 MiB: what the
+// 5 ms, as peakLiveHeap does, the same call reads about 12 MiB: what the
 // parse allocates while the collector runs counts as live until the next
 // collection.)
 func TestStreamHeapStaysFlat(t *testing.T) {
-	srv := sIndexSite(t, 20, 5000)
-	base := hLiveHeap()
+	srv := indexSite(t, 20, 5000)
+	base := liveHeap()
 	var peak uint64
 	n := 0
 	var valErrs, broken int
-	// hNew: the server of a loaded machine may take longer than the
+	// newParser: the server of a loaded machine may take longer than the
 	// default timeout; the time the loop takes is not charged (issue 13).
-	for _, err := range hNew().Stream(context.Background(), srv.URL+"/index.xml", nil) {
+	for _, err := range newParser().Stream(context.Background(), srv.URL+"/index.xml", nil) {
 		var ve *sitemap.ValidationError
 		var pe *sitemap.ParseError
 		switch {
 		case err == nil:
 			if n++; n%10_000 == 0 {
-				peak = max(peak, hLiveHeap())
+				peak = max(peak, liveHeap())
 			}
 		case errors.As(err, &ve) && ve.URL == "ftp://bad/":
 			valErrs++

@@ -338,12 +338,12 @@ func TestTextLimitsAndRules(t *testing.T) {
 func TestTextThroughRobotsAndIndex(t *testing.T) {
 	docs := map[string]string{
 		"/sitemap.xml":  "https://example.com/from-xml-name\nrelative/skipped\n",
-		"/pages.txt.gz": "\xEF\xBB\xBFhttps://example.com/from-gz\r\n",
+		"/pages.txt.gz": string(gzipOf("\xEF\xBB\xBFhttps://example.com/from-gz\r\n")),
 		"/feed":         "# a text sitemap at a feed's URL\n  https://example.com/indented\nhttps://example.com/at-a-feed-url\n",
 		"/empty.txt":    "# nothing here\n",
 		"/robots.txt":   "Sitemap: /sitemap.xml\nSitemap: /pages.txt.gz\nSitemap: /feed\nSitemap: /empty.txt\n",
 	}
-	srv := feedServer(t, docs)
+	srv := serveDocs(t, docs)
 	docs["/index.xml"] = fmt.Sprintf(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <sitemap><loc>%[1]s/sitemap.xml</loc></sitemap><sitemap><loc>%[1]s/pages.txt.gz</loc></sitemap>
 <sitemap><loc>%[1]s/feed</loc></sitemap><sitemap><loc>%[1]s/empty.txt</loc></sitemap></sitemapindex>`, srv.URL)

@@ -17,11 +17,11 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct1Parked returns how many goroutines are blocked (neither running nor
+// parked returns how many goroutines are blocked (neither running nor
 // runnable) with every one of the frames in has on their stack and none of
 // those in hasNot. It tells where a Parse call is waiting by the public
 // entry point and net/http, not by the package's internals.
-func ct1Parked(has, hasNot []string) int {
+func parked(has, hasNot []string) int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -57,12 +57,12 @@ const (
 	ct1FrameBodyRead = "net/http.(*bodyEOFSignal).Read("
 )
 
-// ct1WaitParked waits until a goroutine is blocked with the frames in has
-// on its stack, failing the test after ct1Guard.
-func ct1WaitParked(t *testing.T, what string, has ...string) {
+// waitParked waits until a goroutine is blocked with the frames in has
+// on its stack, failing the test after guardTimeout.
+func waitParked(t *testing.T, what string, has ...string) {
 	t.Helper()
-	guard := time.After(ct1Guard)
-	for ct1Parked(has, nil) == 0 {
+	guard := time.After(guardTimeout)
+	for parked(has, nil) == 0 {
 		select {
 		case <-guard:
 			t.Fatalf("no goroutine seen %s", what)
@@ -80,17 +80,17 @@ func ct1WaitParked(t *testing.T, what string, has ...string) {
 // then never change; the limits set meanwhile do not reach the running
 // call, but the next one.
 func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
-	noAnswer, halfBody := newCt1Blocker(t), newCt1Blocker(t)
+	noAnswer, halfBody := newGate(t), newGate(t)
 	head := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
 		"<url><loc>https://example.com/s1</loc></url><url><loc>https://example.com/s2</loc></url>\n" +
 		// Past the few KiB a reader may look ahead to tell the format, so
 		// that the two URLs above are read before the parser waits.
 		"<!-- " + strings.Repeat("padding ", 1024) + "-->\n"
 	tail := "<url><loc>https://example.com/s3</loc></url></urlset>"
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/missing.xml", "{base}/late.xml", "{base}/slow.xml")},
-		"/a.xml":     {Body: ct1URLSet("https://example.com/a1", "https://example.com/a2")},
-		"/late.xml":  {Handler: noAnswer.handler(func() string { return ct1URLSet("https://example.com/late") })},
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/a.xml", "{base}/missing.xml", "{base}/late.xml", "{base}/slow.xml")},
+		"/a.xml":     {Body: urlset("https://example.com/a1", "https://example.com/a2")},
+		"/late.xml":  {Handler: noAnswer.handler(func() string { return urlset("https://example.com/late") })},
 		"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, head)
 			w.(http.Flusher).Flush()
@@ -101,13 +101,13 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 	})
 	s := sitemap.New().SetMultiThread(false)
 	done := make(chan error, 1)
-	go func() { _, err := s.Parse(srv.URL("/index.xml"), nil); done <- err }()
+	go func() { _, err := s.Parse(srv.At("/index.xml"), nil); done <- err }()
 
 	var midURLs []sitemap.URL
 	var midErrs []error
 	getters := func(wantURLs []string, wantErrs int) {
 		t.Helper()
-		ct1Within(t, ct1Guard, "the getters and setters during Parse", func() {
+		guard(t, guardTimeout, func() {
 			midURLs, midErrs = s.GetURLs(), s.GetErrors()
 			if got := locsOf(midURLs); !slices.Equal(got, wantURLs) {
 				t.Errorf("GetURLs() during Parse = %q, want %q", got, wantURLs)
@@ -149,20 +149,20 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 	}
 
 	// Fetch: late.xml has not answered.
-	ct1Recv(t, noAnswer.entered, "the request of late.xml")
-	ct1WaitParked(t, "in Parse waiting for the answer of late.xml", ct1FrameParse, ct1FrameDo)
+	recv(t, noAnswer.entered, "the request of late.xml")
+	waitParked(t, "in Parse waiting for the answer of late.xml", ct1FrameParse, ct1FrameDo)
 	getters([]string{"https://example.com/a1", "https://example.com/a2"}, 1)
 	noAnswer.Release()
 
 	// Decode and parse: slow.xml has sent half of its body.
-	ct1Recv(t, halfBody.entered, "the request of slow.xml")
-	ct1WaitParked(t, "in Parse reading the body of slow.xml", ct1FrameParse, ct1FrameBodyRead)
+	recv(t, halfBody.entered, "the request of slow.xml")
+	waitParked(t, "in Parse reading the body of slow.xml", ct1FrameParse, ct1FrameBodyRead)
 	// THREAD-5: the URLs of slow.xml read so far are not there yet.
 	before := []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/late"}
 	getters(before, 1)
 	halfBody.Release()
 
-	if err := ct1Recv(t, done, "Parse"); err != nil {
+	if err := recv(t, done, "Parse"); err != nil {
 		t.Fatal(err)
 	}
 	want := append(slices.Clone(before), "https://example.com/s1", "https://example.com/s2", "https://example.com/s3")
@@ -179,8 +179,8 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 		t.Errorf("the error slice taken during the call changed: %q", messagesOf(midErrs))
 	}
 	// The next call has the new limits.
-	ct1Within(t, ct1Guard, "the next Parse", func() {
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	guard(t, guardTimeout, func() {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 			t.Error(err)
 		}
 	})
@@ -200,7 +200,7 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 	entered := make(chan struct{}, callers)
 	release, unblock := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(unblock) }) // on failure, before the server closes
-	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, map[string]route{"/sitemap.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -216,7 +216,7 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 		case <-r.Context().Done():
 			return
 		}
-		io.WriteString(w, ct1URLSet("https://example.com/page"))
+		io.WriteString(w, urlset("https://example.com/page"))
 	}}})
 
 	s := sitemap.New()
@@ -226,14 +226,14 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 		wg.Go(func() {
 			var err error
 			if i%2 == 0 {
-				_, err = s.Parse(srv.URL("/sitemap.xml"), nil)
+				_, err = s.Parse(srv.At("/sitemap.xml"), nil)
 			} else {
-				_, err = s.ParseContext(context.Background(), srv.URL("/sitemap.xml"), nil)
+				_, err = s.ParseContext(context.Background(), srv.At("/sitemap.xml"), nil)
 			}
 			errs <- err
 		})
 	}
-	guard := time.After(ct1Guard)
+	guard := time.After(guardTimeout)
 	for k := 1; k <= callers; k++ {
 		select {
 		case <-entered:
@@ -244,12 +244,12 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 		}
 		// The others wait for this call, parked before theirs starts.
 		// Blocked in ParseContext and in no request: waiting to start.
-		for ct1Parked([]string{ct1FrameParse}, []string{"net/http."}) != callers-k {
+		for parked([]string{ct1FrameParse}, []string{"net/http."}) != callers-k {
 			select {
 			case <-violation:
 				t.Fatal("two requests of concurrent Parse calls in flight at once")
 			case <-guard:
-				t.Fatalf("after call %d: %d callers parked, want %d", k, ct1Parked([]string{ct1FrameParse}, []string{"net/http."}), callers-k)
+				t.Fatalf("after call %d: %d callers parked, want %d", k, parked([]string{ct1FrameParse}, []string{"net/http."}), callers-k)
 			default:
 				runtime.Gosched()
 			}
@@ -274,20 +274,20 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 // THREAD-8: instances do not wait for each other: two instances have
 // requests in flight at the same time, and each keeps its own results.
 func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
-	b := newCt1Blocker(t)
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/a.xml": {Handler: b.handler(func() string { return ct1URLSet("https://example.com/a") })},
-		"/b.xml": {Handler: b.handler(func() string { return ct1URLSet("https://example.com/b1", "https://example.com/b2") })},
+	b := newGate(t)
+	srv := serve(t, map[string]route{
+		"/a.xml": {Handler: b.handler(func() string { return urlset("https://example.com/a") })},
+		"/b.xml": {Handler: b.handler(func() string { return urlset("https://example.com/b1", "https://example.com/b2") })},
 	})
 	sa, sb := sitemap.New(), sitemap.New()
 	done := make(chan error, 2)
-	go func() { _, err := sa.Parse(srv.URL("/a.xml"), nil); done <- err }()
-	go func() { _, err := sb.Parse(srv.URL("/b.xml"), nil); done <- err }()
-	ct1Recv(t, b.entered, "the first instance's request")
-	ct1Recv(t, b.entered, "the second instance's request while the first is open")
+	go func() { _, err := sa.Parse(srv.At("/a.xml"), nil); done <- err }()
+	go func() { _, err := sb.Parse(srv.At("/b.xml"), nil); done <- err }()
+	recv(t, b.entered, "the first instance's request")
+	recv(t, b.entered, "the second instance's request while the first is open")
 	b.Release()
 	for range 2 {
-		if err := ct1Recv(t, done, "Parse"); err != nil {
+		if err := recv(t, done, "Parse"); err != nil {
 			t.Error(err)
 		}
 	}
@@ -303,11 +303,11 @@ func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
 // once, while multi-threaded calls run; the race detector must stay quiet
 // and the lists stay consistent.
 func TestCt1EveryMethodConcurrently(t *testing.T) {
-	routes := map[string]ct1Resp{"/index.xml": {Body: ct1Index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml", "{base}/missing.xml")}}
+	routes := map[string]route{"/index.xml": {Body: index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml", "{base}/missing.xml")}}
 	for i := 1; i <= 4; i++ {
-		routes[fmt.Sprintf("/%d.xml", i)] = ct1Resp{Body: ct1URLSet(fmt.Sprintf("{base}/%d/a", i), fmt.Sprintf("{base}/%d/b", i), "ftp://example.com/x")}
+		routes[fmt.Sprintf("/%d.xml", i)] = route{Body: urlset(fmt.Sprintf("{base}/%d/a", i), fmt.Sprintf("{base}/%d/b", i), "ftp://example.com/x")}
 	}
-	srv := ct1Serve(t, routes)
+	srv := serve(t, routes)
 	s := sitemap.New().SetMaxConcurrency(2)
 	stop := make(chan struct{})
 	var readers, parsers sync.WaitGroup
@@ -316,9 +316,9 @@ func TestCt1EveryMethodConcurrently(t *testing.T) {
 			for i := range 3 {
 				var err error
 				if i%2 == 0 {
-					_, err = s.Parse(srv.URL("/index.xml"), nil)
+					_, err = s.Parse(srv.At("/index.xml"), nil)
 				} else {
-					_, err = s.ParseContext(context.Background(), srv.URL("/index.xml"), nil)
+					_, err = s.ParseContext(context.Background(), srv.At("/index.xml"), nil)
 				}
 				if err != nil {
 					t.Error(err)
@@ -364,7 +364,7 @@ func TestCt1EveryMethodConcurrently(t *testing.T) {
 	parsers.Wait()
 	close(stop)
 	readers.Wait()
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s.GetURLCount() != 8 || len(s.GetURLs()) != 8 || s.GetSitemapCount() != 5 {
