@@ -345,16 +345,6 @@ func ExampleS_SetRules() {
 	// https://example.com/category/tea
 }
 
-// exampleTransport counts the requests that go through it.
-type exampleTransport struct {
-	n atomic.Int32
-}
-
-func (t *exampleTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	t.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // The client is used as it is: its transport, and its timeout, which takes
 // the place of the fetch timeout.
 func ExampleS_SetHTTPClient() {
@@ -365,7 +355,7 @@ func ExampleS_SetHTTPClient() {
 	})
 	defer srv.Close()
 
-	transport := &exampleTransport{}
+	transport := &countingTransport{}
 	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	s := sitemap.New().SetHTTPClient(client)
 	if _, err := s.Parse(srv.URL+"/sitemap-index.xml", nil); err != nil {

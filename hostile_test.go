@@ -1452,21 +1452,25 @@ func noCanceled(t *testing.T, s *sitemap.S) {
 // to /s<n-1>.xml, each made before the server starts.
 func bigIndex(t *testing.T, n, per int) *server {
 	t.Helper()
+	return serveDocs(t, indexDocs(n, per))
+}
+
+// indexDocs returns an index at /index.xml listing n urlsets of per URLs
+// each, /s0.xml to /s<n-1>.xml, where the URLs of /s<i>.xml are /s<i>/0 to
+// /s<i>/<per-1>, and the extra locations after them.
+func indexDocs(n, per int, extra ...string) map[string]string {
 	docs := map[string]string{}
 	locs := make([]string, n)
 	for i := range n {
 		locs[i] = fmt.Sprintf("/s%d.xml", i)
-		var b strings.Builder
-		b.WriteString(`<urlset ` + xmlnsAttr + `>`)
+		pages := make([]string, per, per+len(extra))
 		for j := range per {
-			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
+			pages[j] = fmt.Sprintf("/s%d/%d", i, j)
 		}
-		b.WriteString(`</urlset>`)
-		docs[locs[i]] = b.String()
+		docs[locs[i]] = urlset(append(pages, extra...)...)
 	}
 	docs["/index.xml"] = index(locs...)
-	srv := serveDocs(t, docs)
-	return srv
+	return docs
 }
 
 // Issue 13 item 1: a panic in the body of a Stream loop unwinds the call as
@@ -1706,22 +1710,17 @@ func timeoutPassed(t *testing.T, d time.Duration) {
 	}
 }
 
-// largeURLSet returns a urlset of n URLs, gzipped when zip is set.
+// largeURLSet returns a urlset of n URLs, /page/0 to /page/<n-1>,
+// gzipped when zip is set.
 func largeURLSet(n int, zip bool) []byte {
-	var b bytes.Buffer
-	b.WriteString(`<urlset ` + xmlnsAttr + `>`)
-	for i := range n {
-		fmt.Fprintf(&b, `<url><loc>/page/%d</loc></url>`, i)
+	locs := make([]string, n)
+	for i := range locs {
+		locs[i] = fmt.Sprintf("/page/%d", i)
 	}
-	b.WriteString(`</urlset>`)
-	if !zip {
-		return b.Bytes()
+	if zip {
+		return gzipOf(urlset(locs...))
 	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write(b.Bytes())
-	zw.Close()
-	return z.Bytes()
+	return []byte(urlset(locs...))
 }
 
 // Issue 13 item 9: the time the loop of a Stream takes is not charged to

@@ -9,7 +9,6 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -515,28 +514,11 @@ func TestCt1SetStrictApplies(t *testing.T) {
 	}
 }
 
-// recordingTransport counts the requests of a custom client and records the
-// deadline each one carried.
-type recordingTransport struct {
-	mu        sync.Mutex
-	n         int
-	deadlines []time.Time // zero when the request had none
-}
-
-func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	d, _ := r.Context().Deadline()
-	rt.mu.Lock()
-	rt.n++
-	rt.deadlines = append(rt.deadlines, d)
-	rt.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // CLIENT-1, CLIENT-2, GETCONF-4, TIMEOUT-4: every request goes through the
 // client that is set, used as given; nil returns to the default.
 func TestCt1SetHTTPClient(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
-	rt := &recordingTransport{}
+	rt := &countingTransport{}
 	client := &http.Client{Transport: rt} // no Timeout of its own
 	s := sitemap.New().SetFetchTimeout(1)
 	if got := s.SetHTTPClient(client); got != s {
@@ -548,12 +530,12 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rt.n != 3 || srv.Total() != 3 {
-		t.Errorf("custom transport saw %d requests, the server %d; want 3 and 3", rt.n, srv.Total())
+	if rt.n.Load() != 3 || srv.Total() != 3 {
+		t.Errorf("custom transport saw %d requests, the server %d; want 3 and 3", rt.n.Load(), srv.Total())
 	}
 	// TIMEOUT-4: the fetch timeout has no effect on a custom client: the
 	// requests carry no deadline, as the client has no Timeout.
-	for i, d := range rt.deadlines {
+	for i, d := range rt.Deadlines() {
 		if !d.IsZero() {
 			t.Errorf("request %d carried a deadline %v; the fetch timeout must not apply to a custom client", i, d)
 		}
@@ -564,13 +546,13 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	}
 
 	// Its own Timeout is the deadline.
-	rt2 := &recordingTransport{}
+	rt2 := &countingTransport{}
 	s.SetHTTPClient(&http.Client{Transport: rt2, Timeout: time.Hour})
 	start := time.Now()
 	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	for i, d := range rt2.deadlines {
+	for i, d := range rt2.Deadlines() {
 		if d.Before(start.Add(30 * time.Minute)) {
 			t.Errorf("request %d: deadline %v, want the client's hour", i, d)
 		}
@@ -585,8 +567,8 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rt.n != 3 || rt2.n != 3 || srv.Total() != before+3 {
-		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n, rt2.n, srv.Total()-before)
+	if rt.n.Load() != 3 || rt2.n.Load() != 3 || srv.Total() != before+3 {
+		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n.Load(), rt2.n.Load(), srv.Total()-before)
 	}
 	if s.GetErrorsCount() != 0 {
 		t.Errorf("errors: %q", messagesOf(s.GetErrors()))

@@ -120,7 +120,7 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.url, func(t *testing.T) {
-			rt := &recordingTransport{}
+			rt := &countingTransport{}
 			s := sitemap.New().SetHTTPClient(&http.Client{Transport: rt})
 			content := urlset("https://example.com/previous")
 			if _, err := s.Parse("https://example.com/previous.xml", &content); err != nil {
@@ -138,8 +138,8 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 				t.Errorf("message %q, want %q", err.Error(), c.want)
 			}
 			checkRootError(t, s, err)
-			if rt.n != 0 {
-				t.Errorf("%d requests made", rt.n)
+			if rt.n.Load() != 0 {
+				t.Errorf("%d requests made", rt.n.Load())
 			}
 		})
 	}

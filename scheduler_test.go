@@ -623,14 +623,14 @@ func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
 	}
 }
 
-// countingRT answers from a fake site and notes, at each request, how
+// goroutinePeakTransport answers from a fake site and notes, at each request, how
 // many goroutines of the call there are besides the one that runs Parse.
-type countingRT struct {
+type goroutinePeakTransport struct {
 	fake *fakeWeb
 	max  atomic.Int64
 }
 
-func (sc *countingRT) RoundTrip(req *http.Request) (*http.Response, error) {
+func (sc *goroutinePeakTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -677,7 +677,7 @@ func TestSchedulerGoroutinesInFlightAtMostTheSlots(t *testing.T) {
 		children = append(children, child)
 	}
 	docs["https://example.com/index.xml"] = index(children...)
-	sc := &countingRT{fake: newFakeWeb(docs)}
+	sc := &goroutinePeakTransport{fake: newFakeWeb(docs)}
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: sc}).SetMaxConcurrency(slots)
 	var err error
 	guard(t, guardTimeout, func() { _, err = s.Parse("https://example.com/index.xml", nil) })

@@ -327,6 +327,17 @@ func (tr *countingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return resp, nil
 }
 
+// Deadlines returns the deadline of the context of every request, in
+// order: zero where the request had none.
+func (tr *countingTransport) Deadlines() []time.Time {
+	var out []time.Time
+	for _, r := range tr.Requests() {
+		d, _ := r.Context().Deadline()
+		out = append(out, d)
+	}
+	return out
+}
+
 // Requests returns the requests that went through the transport.
 func (tr *countingTransport) Requests() []*http.Request {
 	tr.mu.Lock()

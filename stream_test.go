@@ -18,27 +18,19 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// indexSite serves /index.xml listing n urlsets of per URLs each, and a
-// broken /broken.xml. The documents are made before the server starts, so
-// that serving one allocates little.
+// indexSite serves /index.xml listing n urlsets of per URLs each, each
+// with an entry of another scheme after them, and a broken /broken.xml
+// listed last. The documents are made before the server starts, so that
+// serving one allocates little.
 func indexSite(t *testing.T, n, per int) *server {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString(`<sitemapindex ` + xmlnsAttr + `>`)
+	docs := indexDocs(n, per, "ftp://bad/")
+	locs := make([]string, 0, n+1)
 	for i := range n {
-		fmt.Fprintf(&b, `<sitemap><loc>/s%d.xml</loc></sitemap>`, i)
+		locs = append(locs, fmt.Sprintf("/s%d.xml", i))
 	}
-	b.WriteString(`<sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>`)
-	docs := map[string]string{"/index.xml": b.String(), "/broken.xml": "<html></html>"}
-	for i := range n {
-		var b strings.Builder
-		b.WriteString(`<urlset ` + xmlnsAttr + `>`)
-		for j := range per {
-			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
-		}
-		b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
-		docs[fmt.Sprintf("/s%d.xml", i)] = b.String()
-	}
+	docs["/index.xml"] = index(append(locs, "/broken.xml")...)
+	docs["/broken.xml"] = "<html></html>"
 	return serveDocs(t, docs)
 }
 
