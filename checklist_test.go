@@ -76,7 +76,7 @@ func loopbackClient(t *testing.T, srv *httptest.Server) *http.Client {
 // PKG-1: every Go file of the module root but the tests is of package
 // sitemap, and the module path ends in /sitemap, so the package is imported
 // under that name.
-func TestChecklistPackageName(t *testing.T) {
+func TestPackageName(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func goModLine(t *testing.T, directive string) string {
 
 // PKG-2: go.mod asks for Go 1.26: no older release, and no newer one either,
 // which would shut out users of 1.26.
-func TestChecklistGoVersion(t *testing.T) {
+func TestGoVersion(t *testing.T) {
 	v := goModLine(t, "go")
 	parts := strings.Split(v, ".")
 	if len(parts) < 2 || parts[0] != "1" || parts[1] != "26" {
@@ -132,7 +132,7 @@ func TestChecklistGoVersion(t *testing.T) {
 
 // PKG-5: SECURITY.md says how to report a vulnerability and advises lower
 // limits for documents that cannot be trusted; the README points to it.
-func TestChecklistSecurityPolicy(t *testing.T) {
+func TestSecurityPolicy(t *testing.T) {
 	b, err := os.ReadFile("SECURITY.md")
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func stringsOf(t *testing.T, path string) (lits []string, calls map[string]bool)
 // sitemap with an entry without a location, one without a host and URLs
 // that are not encoded, in both modes, and the strict one shows strict mode
 // on URLs, images, videos and alternate links.
-func TestChecklistExamplePrograms(t *testing.T) {
+func TestExamplePrograms(t *testing.T) {
 	dirs, err := os.ReadDir("examples")
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +338,7 @@ func exampleFuncs(t *testing.T) []*doc.Example {
 // block, so that go test runs them and the docs show what they print, and
 // each is named after an exported identifier of the package, so that the
 // docs show it next to what it illustrates.
-func TestChecklistExampleFunctions(t *testing.T) {
+func TestExampleFunctions(t *testing.T) {
 	exported := exportedNames(t)
 	for _, ex := range exampleFuncs(t) {
 		if ex.Output == "" && !ex.EmptyOutput {
@@ -359,7 +359,7 @@ func TestChecklistExampleFunctions(t *testing.T) {
 // run again in a child test binary whose proxy settings send every request
 // that is not on loopback to a trap, which must get none; every example
 // with an output block must pass.
-func TestChecklistExamplesRunOffline(t *testing.T) {
+func TestExamplesRunOffline(t *testing.T) {
 	if os.Getenv("SITEMAP_TEST_EXAMPLES_CHILD") != "" {
 		t.Skip("already in a child test binary")
 	}
@@ -395,7 +395,7 @@ func TestChecklistExamplesRunOffline(t *testing.T) {
 
 // ROBOTS-6 (decision: the last segment of the path is robots.txt, not a
 // path that merely ends in robots.txt): /myrobots.txt is a sitemap.
-func TestChecklistRobotsWholeSegment(t *testing.T) {
+func TestRobotsWholeSegment(t *testing.T) {
 	content := "Sitemap: https://example.com/named.xml\nhttps://example.com/text-page\n"
 	tests := []struct {
 		url    string
@@ -428,7 +428,7 @@ func TestChecklistRobotsWholeSegment(t *testing.T) {
 // ROBOTS-10 (open; pinned as the code has it, robots.go: a # starts a
 // comment): a # ends the value even inside the URL, where it would begin a
 // fragment; white space may stand between Sitemap and the colon.
-func TestChecklistRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
+func TestRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
 	content := "Sitemap: https://example.com/a.xml#part\n" +
 		"Sitemap : https://example.com/b.xml\n" +
 		"Sitemap\t:\thttps://example.com/c.xml\n" +
@@ -448,7 +448,7 @@ func TestChecklistRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
 // begins with the gzip magic bytes is a member): a member that is cut or
 // broken there fails the document like any gzip content that cannot be
 // decompressed to its end, while other trailing bytes are ignored.
-func TestChecklistGzipTrailingPartialMember(t *testing.T) {
+func TestGzipTrailingPartialMember(t *testing.T) {
 	member := gzipOf(urlset("https://example.com/a", "https://example.com/b"))
 	tests := []struct {
 		name   string
@@ -490,7 +490,7 @@ func TestChecklistGzipTrailingPartialMember(t *testing.T) {
 // ENC-14 (decision: the labels mean what the WHATWG Encoding Standard says):
 // a document declared ISO-8859-1 is read as windows-1252, so its bytes 0x80
 // to 0x9F are the characters of windows-1252 (€, Ÿ), not C1 controls.
-func TestChecklistISO88591IsWindows1252(t *testing.T) {
+func TestISO88591IsWindows1252(t *testing.T) {
 	content := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" +
 		"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/\x80\xe9\x9f</loc></url></urlset>"
 	for _, tt := range []struct {
@@ -512,7 +512,7 @@ func TestChecklistISO88591IsWindows1252(t *testing.T) {
 // ADOPTED-10 (decision: the elements of the sitemap protocol are those in
 // the namespace of the root element, whatever it is; a DOCTYPE is read past,
 // its DTD ignored), in both modes.
-func TestChecklistNamespacesAndDoctype(t *testing.T) {
+func TestNamespacesAndDoctype(t *testing.T) {
 	tests := []struct {
 		name, doc string
 		urls      []string
@@ -556,7 +556,7 @@ func TestChecklistNamespacesAndDoctype(t *testing.T) {
 // ADOPTED-9: nothing a DTD names is loaded: neither the external DTD, nor
 // an external entity, nor an external parameter entity, in either mode; an
 // entity the document uses is not replaced by what such a resource holds.
-func TestChecklistNoExternalResources(t *testing.T) {
+func TestNoExternalResources(t *testing.T) {
 	srv := newServer(t)
 	for _, p := range []string{"/sitemap.dtd", "/ext.txt", "/param.ent"} {
 		srv.Doc(p, "INJECTED")
@@ -600,7 +600,7 @@ func peakLiveHeap(f func()) uint64 {
 // decoding into the parser and is never held whole: a document of 16 MiB,
 // plain and gzipped, and in a declared encoding, is read with a heap that
 // grows by far less than its size.
-func TestChecklistDocumentStreamedNotHeld(t *testing.T) {
+func TestDocumentStreamedNotHeld(t *testing.T) {
 	const (
 		pages   = 8
 		padding = 2 << 20 // between two entries
@@ -654,7 +654,7 @@ func TestChecklistDocumentStreamedNotHeld(t *testing.T) {
 
 // GETURLS-6: no URL has an empty Loc: an entry whose location is empty,
 // white space or missing yields none, in every format and both modes.
-func TestChecklistLocNeverEmpty(t *testing.T) {
+func TestLocNeverEmpty(t *testing.T) {
 	docs := map[string]string{
 		"urlset": urlset(`<loc></loc>`, "<loc> \n </loc>", `<lastmod>2024-01-15</lastmod>`, `<loc>https://example.com/kept</loc>`),
 		"rss": `<rss version="2.0"><channel><item><link></link></item><item><link>  </link></item><item><title>t</title></item>` +
@@ -677,7 +677,7 @@ func TestChecklistLocNeverEmpty(t *testing.T) {
 // GETURLS-7, GETURLS-9, GETURLS-12: LastMod, ChangeFreq and Priority are
 // nil when their element is missing; LastMod and ChangeFreq also when it is
 // empty or white space, in both modes, and nothing is reported.
-func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
+func TestURLValuesNilWhenAbsent(t *testing.T) {
 	doc := urlset(
 		`<loc>https://example.com/missing</loc>`,
 		`<loc>https://example.com/empty</loc><lastmod></lastmod><changefreq></changefreq>`,
@@ -711,7 +711,7 @@ func TestChecklistURLValuesNilWhenAbsent(t *testing.T) {
 // <priority> that cannot be parsed costs its value in tolerant mode (nil,
 // reported, the entry kept) and its entry in strict mode, never the other
 // entries of the document, and never the call.
-func TestChecklistBadValueCostsOnlyItself(t *testing.T) {
+func TestBadValueCostsOnlyItself(t *testing.T) {
 	doc := urlset(
 		`<loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod>`,
 		`<loc>https://example.com/bad-date</loc><lastmod>2024-01-15 10:30:00</lastmod>`,
@@ -744,7 +744,7 @@ func TestChecklistBadValueCostsOnlyItself(t *testing.T) {
 // GETURLS-8: LastMod is the <lastmod> of a <url>, the <pubDate> of an RSS
 // item and the <updated> of an Atom entry; the date elements of the other
 // formats are not read, and a text sitemap has no dates.
-func TestChecklistLastModSourcePerFormat(t *testing.T) {
+func TestLastModSourcePerFormat(t *testing.T) {
 	const at = "2024-01-15T10:30:00Z"
 	tests := []struct {
 		name, doc string
@@ -784,7 +784,7 @@ func TestChecklistLastModSourcePerFormat(t *testing.T) {
 // protocol; a value of the protocol comes back equal to its constant in
 // both modes, and in strict mode a ChangeFreq that is set is always one of
 // them, an entry with any other value being left out.
-func TestChecklistChangeFreqConstants(t *testing.T) {
+func TestChangeFreqConstants(t *testing.T) {
 	consts := []sitemap.URLChangeFreq{
 		sitemap.ChangeFreqAlways, sitemap.ChangeFreqHourly, sitemap.ChangeFreqDaily, sitemap.ChangeFreqWeekly,
 		sitemap.ChangeFreqMonthly, sitemap.ChangeFreqYearly, sitemap.ChangeFreqNever,
@@ -833,7 +833,7 @@ func TestChecklistChangeFreqConstants(t *testing.T) {
 // GETURLS-15 (open; pinned as the code has it: only sitemaps are requested
 // once, page URLs are not deduplicated): a page listed twice, in one
 // sitemap or in two, is returned each time it is listed.
-func TestChecklistDuplicatePagesKept(t *testing.T) {
+func TestDuplicatePagesKept(t *testing.T) {
 	srv := newServer(t)
 	srv.Doc("/a.xml", urlset("https://example.com/p", "https://example.com/q", "https://example.com/p"))
 	srv.Doc("/b.txt", "https://example.com/p\n")
@@ -849,7 +849,7 @@ func TestChecklistDuplicatePagesKept(t *testing.T) {
 // RANDOM-5 (open; pinned as the code has it): the result for n of 0 or
 // less is an empty slice, not nil, with URLs or without; "none twice" is
 // about positions, so URLs that share a Loc may all be returned.
-func TestChecklistRandomURLsEmptyAndPositions(t *testing.T) {
+func TestRandomURLsEmptyAndPositions(t *testing.T) {
 	for _, n := range []int{0, -1, 3} {
 		if got := sitemap.New().GetRandomURLs(n); got == nil || len(got) != 0 {
 			t.Errorf("GetRandomURLs(%d) of an instance without URLs = %#v, want an empty slice", n, got)
@@ -907,7 +907,7 @@ func nilShape(a, b reflect.Value, path string) string {
 // ITER-7 (open; pinned as iter.go has it): the copies URLs() and
 // GetRandomURLs() make are nil where the original is nil and set where it
 // is set, for every pointer and slice down to those of a video.
-func TestChecklistCopiesKeepNil(t *testing.T) {
+func TestCopiesKeepNil(t *testing.T) {
 	s := parseContent(t, "https://example.com/sitemap.xml", richContent)
 	urls := s.GetURLs()
 	if len(urls) != 2 {
@@ -937,7 +937,7 @@ func TestChecklistCopiesKeepNil(t *testing.T) {
 // GETSITEMAPS-2: the Loc of a listed sitemap is never empty and is the URL
 // it is requested by: resolved and encoded as the request is made. Entries
 // without a location or a host are not listed.
-func TestChecklistSitemapLocIsTheURLRequested(t *testing.T) {
+func TestSitemapLocIsTheURLRequested(t *testing.T) {
 	srv := newServer(t)
 	srv.Doc("/m\u00fcnchen.xml", urlset("https://example.com/m"))
 	srv.Doc("/maps/sub/a b.xml", urlset("https://example.com/ab"))
@@ -967,7 +967,7 @@ func TestChecklistSitemapLocIsTheURLRequested(t *testing.T) {
 // first listing, with the latest date; in strict mode, which gives URLs as
 // written, the spellings of one URL (host case, default port) are one
 // sitemap, listed as first written and requested once.
-func TestChecklistSitemapListedOnce(t *testing.T) {
+func TestSitemapListedOnce(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		s, _ := offline()
 		index := index("https://example.com/a.xml|2024-01-01T00:00:00Z", "https://example.com/b.xml", "https://example.com/a.xml|2024-06-01T00:00:00Z")
@@ -1003,7 +1003,7 @@ func TestChecklistSitemapListedOnce(t *testing.T) {
 // IDN-11 (decision): in strict mode a sitemap written with its host in
 // Unicode and in Punycode is one sitemap: listed once, as first written,
 // and requested once.
-func TestChecklistStrictIDNSitemapOnce(t *testing.T) {
+func TestStrictIDNSitemapOnce(t *testing.T) {
 	srv := serveDocs(t, map[string]string{"/s.xml": "http://xn--bcher-kva.example/page\n"})
 	for _, spellings := range [][]string{
 		{"http://b\u00fccher.example/s.xml", "http://xn--bcher-kva.example/s.xml"},
@@ -1026,7 +1026,7 @@ func TestChecklistStrictIDNSitemapOnce(t *testing.T) {
 // presumes): in strict mode the follow rules are matched against
 // the location exactly as the document writes it, where tolerant mode
 // matches its encoded form (FOLLOW-8).
-func TestChecklistFollowStrictMatchesAsWritten(t *testing.T) {
+func TestFollowStrictMatchesAsWritten(t *testing.T) {
 	srv := newServer(t)
 	srv.Doc("/m\u00fcnchen.xml", urlset(srv.At("/page")))
 	index := index(srv.At("/m\u00fcnchen.xml"))
@@ -1060,7 +1060,7 @@ func TestChecklistFollowStrictMatchesAsWritten(t *testing.T) {
 // sitemaps redirect back to it is read once for each): two sitemaps that
 // redirect to the same URL are each requested, redirect included, and the
 // document they lead to is read once, its URLs kept once.
-func TestChecklistRedirectsToOneFinalURL(t *testing.T) {
+func TestRedirectsToOneFinalURL(t *testing.T) {
 	srv := newServer(t)
 	srv.Redirect("/a.xml", "/final.xml")
 	srv.Redirect("/b.xml", "/final.xml")
@@ -1083,7 +1083,7 @@ func TestChecklistRedirectsToOneFinalURL(t *testing.T) {
 // URLs are kept records the error, even one that would not have been valid
 // (it is left unread); and so does a sitemap left unfetched, even one that
 // holds no URL.
-func TestChecklistURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
+func TestURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
 	const root = "https://example.com/sitemap.xml"
 	limitErr := `parse "` + root + `": limit of 2 URLs reached`
 	tests := []struct {
@@ -1125,7 +1125,7 @@ func TestChecklistURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
 // out, in strict mode too): a well-formedness error in the unread rest is
 // never seen, so the URLs kept are returned and only the limit is reported.
 // Without the limit, strict mode rejects the same document.
-func TestChecklistURLLimitStrictRestUnread(t *testing.T) {
+func TestURLLimitStrictRestUnread(t *testing.T) {
 	// Strict mode holds the pages to the host of the sitemap: {} is the
 	// server's URL.
 	const tmpl = `<?xml version="1.0" encoding="UTF-8"?>
@@ -1166,7 +1166,7 @@ func TestChecklistURLLimitStrictRestUnread(t *testing.T) {
 // absolute ones are kept; strict mode holds locations to the host and
 // protocol of that url, so a url without them admits none; robots.txt is
 // told by the url as given, whatever it is. Nothing is fetched.
-func TestChecklistContentWithoutUsableURL(t *testing.T) {
+func TestContentWithoutUsableURL(t *testing.T) {
 	doc := urlset("/rel", "https://example.com/abs")
 	tests := []struct {
 		url      string
@@ -1217,7 +1217,7 @@ func TestChecklistContentWithoutUsableURL(t *testing.T) {
 // stops at the parse's first check (CTX-11), before anything of it is
 // read, and the call returns one *ParseError for the root, whatever the
 // content lists.
-func TestChecklistContextDoneBeforeTheCall(t *testing.T) {
+func TestContextDoneBeforeTheCall(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	srv := newServer(t)
@@ -1301,7 +1301,7 @@ func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 // body came with the read that the cancel happened in), its request, in
 // progress, is its *NetworkError, the next sitemap is not requested, and
 // the call returns the one *ParseError of a call cut short.
-func TestChecklistCancelWhileASitemapIsParsed(t *testing.T) {
+func TestCancelWhileASitemapIsParsed(t *testing.T) {
 	srv := newServer(t)
 	srv.Doc("/a.xml", urlset(pages("a", 40)...))
 	srv.Doc("/b.xml", urlset("https://example.com/b"))
@@ -1327,8 +1327,8 @@ func TestChecklistCancelWhileASitemapIsParsed(t *testing.T) {
 // ERRORS-15 (open; pinned as the code has it): GetErrors never returns nil,
 // before any call and after a call without errors. The order, decided
 // (outstanding *ConfigError values, then the call's errors as recorded), is
-// TestCt1GetErrorsList's.
-func TestChecklistGetErrorsNeverNil(t *testing.T) {
+// TestGetErrorsList's.
+func TestGetErrorsNeverNil(t *testing.T) {
 	s := sitemap.New()
 	if errs := s.GetErrors(); errs == nil || len(errs) != 0 {
 		t.Errorf("GetErrors() of a new instance = %#v, want an empty slice", errs)
@@ -1351,7 +1351,7 @@ func TestChecklistGetErrorsNeverNil(t *testing.T) {
 // validate "URL": …) with the causes it fixed: a status other than 200, a
 // document that is empty or not a sitemap, gzip that cannot be
 // decompressed, a call cut short, an encoding that cannot be read.
-func TestChecklistMessagesOfOpenErrors(t *testing.T) {
+func TestMessagesOfOpenErrors(t *testing.T) {
 	srv := newServer(t)
 	srv.Doc("/big.xml", urlset("https://example.com/"+strings.Repeat("a", 200)))
 	srv.Doc("/s.xml", urlset("https://example.com/s"))

@@ -72,7 +72,7 @@ var enders = []ender{
 	}},
 }
 
-func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
+func TestContextCutWhileASitemapIsFetched(t *testing.T) {
 	// CTX-1, CTX-2, CTX-3, CTX-5, CTX-6, CTX-7, CTX-8, MAXCONC-7: the
 	// sitemap under way is reported, the ones not reached are not; what was
 	// collected before is kept. With a concurrency of 1 the sitemaps after
@@ -129,7 +129,7 @@ func TestCT2ContextCutWhileASitemapIsFetched(t *testing.T) {
 	}
 }
 
-func TestCT2ContextCutManyInFlight(t *testing.T) {
+func TestContextCutManyInFlight(t *testing.T) {
 	// CTX-6, CTX-8: with every sitemap under way, each is reported and the
 	// call once.
 	for _, end := range enders {
@@ -164,7 +164,7 @@ func TestCT2ContextCutManyInFlight(t *testing.T) {
 	}
 }
 
-func TestCT2ContextCutTheRoot(t *testing.T) {
+func TestContextCutTheRoot(t *testing.T) {
 	// CTX-9: when the request for the root is cut, the call returns and
 	// records that *NetworkError alone: before the headers, and while the
 	// body is read.
@@ -213,7 +213,7 @@ func TestCT2ContextCutTheRoot(t *testing.T) {
 	}
 }
 
-func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
+func TestContextCutWhileASitemapBodyIsRead(t *testing.T) {
 	// CTX-8: a request whose body was being read when the context ended is
 	// a *NetworkError too, not a *ParseError, and nothing of it is kept.
 	srv := newServer(t)
@@ -243,7 +243,7 @@ func TestCT2ContextCutWhileASitemapBodyIsRead(t *testing.T) {
 	}
 }
 
-func TestCT2ContextRealDeadline(t *testing.T) {
+func TestContextRealDeadline(t *testing.T) {
 	// CTX-5, CTX-6, CTX-8 with a real deadline: when it passes is up to the
 	// clock, so only what holds whenever it passes is checked.
 	srv := newServer(t)

@@ -46,7 +46,7 @@ func fill(base string, ss []string) []string {
 	return out
 }
 
-func TestCT2FormatsSupported(t *testing.T) {
+func TestFormatsSupported(t *testing.T) {
 	// FORMAT-1, FORMAT-2 (decision: by content), GZIP-1, GZIP-5
 	for _, f := range formats {
 		for _, gz := range []bool{false, true} {
@@ -82,7 +82,7 @@ func TestCT2FormatsSupported(t *testing.T) {
 	}
 }
 
-func TestCT2FormatByContentNotName(t *testing.T) {
+func TestFormatByContentNotName(t *testing.T) {
 	// FORMAT-2 (decision), GZIP-6, ADOPTED-1: names and Content-Type do not
 	// count, the content does.
 	xml := urlset("https://example.com/x")
@@ -121,7 +121,7 @@ func TestCT2FormatByContentNotName(t *testing.T) {
 	}
 }
 
-func TestCT2NotASitemap(t *testing.T) {
+func TestNotASitemap(t *testing.T) {
 	// FORMAT-3 (decisions): empty, white space only, another XML root, text
 	// without a URL line: a *ParseError, never "0 URLs and no error".
 	tests := []struct {
@@ -183,7 +183,7 @@ func gzipMembers(t *testing.T, parts ...string) []byte {
 	return out
 }
 
-func TestCT2GzipMembersAndTrailer(t *testing.T) {
+func TestGzipMembersAndTrailer(t *testing.T) {
 	// GZIP-2, GZIP-3, MAXSIZE-3
 	urlset := urlset(pages("p", 6)...)
 	cut1, cut2 := len(urlset)/3, 2*len(urlset)/3
@@ -218,7 +218,7 @@ func TestCT2GzipMembersAndTrailer(t *testing.T) {
 	}
 }
 
-func TestCT2GzipTruncated(t *testing.T) {
+func TestGzipTruncated(t *testing.T) {
 	// GZIP-4: nothing of the document is kept, one *ParseError with exactly
 	// this cause.
 	const cause = "gzip decompression failed: unexpected EOF"
@@ -268,7 +268,7 @@ func TestCT2GzipTruncated(t *testing.T) {
 	}
 }
 
-func TestCT2GzipTruncatedChild(t *testing.T) {
+func TestGzipTruncatedChild(t *testing.T) {
 	// GZIP-4 for a listed sitemap: reported once for it, the others read;
 	// what the broken one took from the URL limit is given back (MAXURLS-3).
 	srv := newServer(t)
@@ -286,7 +286,7 @@ func TestCT2GzipTruncatedChild(t *testing.T) {
 	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("good", 3))
 }
 
-func TestCT2GzipContentPassedIn(t *testing.T) {
+func TestGzipContentPassedIn(t *testing.T) {
 	// GZIP-5: gzip content passed in through urlContent, as a string of
 	// the compressed bytes.
 	content := string(gzipMembers(t, urlset("https://example.com/a")[:60], urlset("https://example.com/a")[60:]))
@@ -306,7 +306,7 @@ func TestCT2GzipContentPassedIn(t *testing.T) {
 	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{err.Error()})
 }
 
-func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
+func TestGzipMagicOnlyAtStart(t *testing.T) {
 	// ADOPTED-1: gzip is told by the magic bytes at the start only; the same
 	// bytes inside a text document are just bytes.
 	content := "https://example.com/a\n\x1f\x8b not gzip\nhttps://example.com/b\n"
@@ -317,7 +317,7 @@ func TestCT2GzipMagicOnlyAtStart(t *testing.T) {
 	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 }
 
-func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
+func TestTextLinesAndLeadingSpace(t *testing.T) {
 	// TEXT-1, TEXT-2: a line is a URL when it begins with http:// or
 	// https://, the first line of the document as much as any other; white
 	// space before an XML document is no part of it.
@@ -349,7 +349,7 @@ func TestCT2TextLinesAndLeadingSpace(t *testing.T) {
 	}
 }
 
-func TestCT2TextLongLines(t *testing.T) {
+func TestTextLongCommentLines(t *testing.T) {
 	// TEXT-2, TOLERANT-6: a line of any length, around the size of the
 	// reader's buffer and past what is kept of a line, is read past, and
 	// the lines after it are read; a URL line that long is rejected.
@@ -367,7 +367,7 @@ func TestCT2TextLongLines(t *testing.T) {
 	}
 }
 
-func TestCT2TextLongURLLineRejected(t *testing.T) {
+func TestTextLongURLLineRejected(t *testing.T) {
 	// TOLERANT-6, ROBOTS-12: a URL line longer than 2,048 characters, as
 	// long as the reader's buffer or longer than what is kept of a line,
 	// is rejected, and the lines after it are read.
@@ -401,7 +401,7 @@ func TestCT2TextLongURLLineRejected(t *testing.T) {
 // a strict-mode syntax error), the call must not wait for that goroutine's
 // read of a server that has stopped sending: it closes the body and
 // returns.
-func TestCT2GzipStalledBodyDoesNotHoldTheCall(t *testing.T) {
+func TestGzipStalledBodyDoesNotHoldTheCall(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -20,7 +20,7 @@ import (
 
 const bom = "\xEF\xBB\xBF"
 
-func TestCT2EncodingSpecExample(t *testing.T) {
+func TestEncodingSpecExample(t *testing.T) {
 	// ENC-1, ENC-3: the example of the spec, to the letter.
 	// "\xe9" is the letter "é" in ISO-8859-1
 	content := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" +
@@ -64,7 +64,7 @@ func pctEncode(s string) string {
 	return b.String()
 }
 
-func TestCT2EncodingsOfWHATWG(t *testing.T) {
+func TestEncodingsOfWHATWG(t *testing.T) {
 	// ENC-1, ENC-2, ENC-4, ENC-5: documents built with the encoders of
 	// golang.org/x/text, in tolerant and strict mode.
 	tests := []struct {
@@ -131,7 +131,7 @@ func TestCT2EncodingsOfWHATWG(t *testing.T) {
 	}
 }
 
-func TestCT2EncodingEveryXMLFormat(t *testing.T) {
+func TestEncodingEveryXMLFormat(t *testing.T) {
 	// ENC-4: a sitemap index, RSS and Atom are transcoded too.
 	const text = "caf\u00e9-\u20ac"
 	enc := func(t *testing.T, doc string) string {
@@ -169,7 +169,7 @@ func TestCT2EncodingEveryXMLFormat(t *testing.T) {
 	})
 }
 
-func TestCT2EncodingUnsupported(t *testing.T) {
+func TestEncodingUnsupported(t *testing.T) {
 	// ENC-9, ENC-11, ENC-13: a declared encoding that cannot be read, and
 	// UTF-16 and UTF-32 documents, are a *ParseError; one naming the
 	// encoding it declares.
@@ -232,7 +232,7 @@ func TestCT2EncodingUnsupported(t *testing.T) {
 	}
 }
 
-func TestCT2EncodingHTTPCharsetIgnored(t *testing.T) {
+func TestEncodingHTTPCharsetIgnored(t *testing.T) {
 	// ENC-10, ENC-12: only the XML declaration counts; without one the
 	// document is UTF-8; text is never transcoded.
 	tests := []struct {
@@ -262,7 +262,7 @@ func TestCT2EncodingHTTPCharsetIgnored(t *testing.T) {
 	}
 }
 
-func TestCT2EncodingTextAndRobotsNotTranscoded(t *testing.T) {
+func TestEncodingTextAndRobotsNotTranscoded(t *testing.T) {
 	// ENC-12: a text sitemap or a robots.txt with a byte of ISO-8859-1 in
 	// it is not read as ISO-8859-1.
 	content := "https://example.com/caf\xe9\n"
@@ -287,7 +287,7 @@ func TestCT2EncodingTextAndRobotsNotTranscoded(t *testing.T) {
 	}
 }
 
-func TestCT2ByteOrderMark(t *testing.T) {
+func TestByteOrderMark(t *testing.T) {
 	// ENC-6, ENC-7: a UTF-8 BOM at the very start is ignored in every
 	// format, in both modes, gzip compressed too.
 	srv0 := "{}" // replaced with the server URL
@@ -330,7 +330,7 @@ func TestCT2ByteOrderMark(t *testing.T) {
 	}
 }
 
-func TestCT2ZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
+func TestZeroWidthNoBreakSpaceElsewhere(t *testing.T) {
 	// ENC-8: U+FEFF anywhere but at the very start is taken as it stands:
 	// a line that begins with it is not recognised.
 	const feff = "\uFEFF"

@@ -13,7 +13,7 @@ import (
 // ERRORS-2, ERRORS-3, ERRORS-4, ERRORS-5, ERRORS-7, ERRORS-8, ERRORS-13,
 // ERRORS-14, and the decision on error shapes: each type's message, its
 // fields and its Unwrap.
-func TestCt1ErrorTypesShape(t *testing.T) {
+func TestErrorTypesShape(t *testing.T) {
 	cause := errors.New("the cause")
 	cases := []struct {
 		err  error
@@ -62,7 +62,7 @@ func TestCt1ErrorTypesShape(t *testing.T) {
 // requested, a *ParseError the URL the document was served from, a
 // *ValidationError the rejected URL or the page or sitemap a value belongs
 // to.
-func TestCt1ErrorFieldsFromACall(t *testing.T) {
+func TestErrorFieldsFromACall(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml":        {Body: index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
 		"/redirect-404.xml": {Status: 302, Header: map[string]string{"Location": "{base}/gone.xml"}},
@@ -123,7 +123,7 @@ var sentinels = []struct {
 }
 
 // LIMITERR-1: five distinct sentinels.
-func TestCt1Sentinels(t *testing.T) {
+func TestSentinels(t *testing.T) {
 	for i, a := range sentinels {
 		if a.err == nil || a.err.Error() == "" {
 			t.Errorf("%s is nil or has no message", a.name)
@@ -141,7 +141,7 @@ func TestCt1Sentinels(t *testing.T) {
 // MAXSITEMAPS-8, MAXURLS-6, MAXVALERR-4, ERRORS-6: each limit's error is of
 // its type, names its URL, reads as the spec quotes it, wraps its own
 // sentinel and no other, and does not show the sentinel's text.
-func TestCt1LimitErrors(t *testing.T) {
+func TestLimitErrors(t *testing.T) {
 	big := urlset("https://example.com/page") + strings.Repeat(" ", 2000)
 	srv := serve(t, map[string]route{
 		"/big.xml":        {Body: big},
@@ -243,7 +243,7 @@ func TestCt1LimitErrors(t *testing.T) {
 
 // ERRORS-9, MAXVALERR-7: no more *ValidationError values than the limit,
 // the errors of the other types all the same.
-func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
+func TestValidationLimitKeepsOtherErrors(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml": {Body: index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
 		"/html.xml":  {Body: "<html/>"},
@@ -265,7 +265,7 @@ func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
 // *ConfigError values first): GetErrors returns the list the instance
 // keeps, without spare capacity, and a slice once returned never changes:
 // not when a setter records or clears an error, not when a call starts.
-func TestCt1GetErrorsList(t *testing.T) {
+func TestGetErrorsList(t *testing.T) {
 	srv := serve(t, map[string]route{
 		// Three errors recorded one by one: a list grown by append would
 		// have room to spare.
@@ -318,7 +318,7 @@ func TestCt1GetErrorsList(t *testing.T) {
 // ERRORS-1, ERRITER-1, ERRITER-2, ERRITER-3, COUNT-3: Errors() yields the
 // values GetErrors returns, in order, the error Parse returned among them
 // (==); a collected list is the caller's own.
-func TestCt1ErrorsIterator(t *testing.T) {
+func TestErrorsIterator(t *testing.T) {
 	content := urlset("", "{bad}", "https://example.com/ok")
 	content = strings.Replace(content, "{bad}", "https:///nohost", 1)
 	s := sitemap.New()
@@ -379,7 +379,7 @@ func TestCt1ErrorsIterator(t *testing.T) {
 
 // ERRITER-4, THREAD-6: a loop over Errors() whose body calls Parse goes on
 // through the errors as they were when it started.
-func TestCt1ErrorsLoopBodyCallsParse(t *testing.T) {
+func TestErrorsLoopBodyCallsParse(t *testing.T) {
 	first := urlset("", "ftp://example.com/a", "ftp://example.com/b")
 	second := urlset("https://example.org/fine")
 	s := parseContent(t, "https://example.com/sitemap.xml", first)

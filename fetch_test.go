@@ -25,7 +25,7 @@ func smallSite(srv *server) int {
 	return 6
 }
 
-func TestCT2UserAgentOnEveryRequest(t *testing.T) {
+func TestUserAgentOnEveryRequest(t *testing.T) {
 	// UA-1, UA-3, CONFIG-1 (decision: the default names this project)
 	if !regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`).MatchString(sitemap.DefaultUserAgent) {
 		t.Errorf("DefaultUserAgent %q is not of the form NAME (+URL of its README)", sitemap.DefaultUserAgent)
@@ -71,7 +71,7 @@ func TestCT2UserAgentOnEveryRequest(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientForEveryRequest(t *testing.T) {
+func TestCustomClientForEveryRequest(t *testing.T) {
 	// CLIENT-1: every request of the instance goes through the client, on
 	// every level, in both modes and over several calls.
 	for _, multi := range []bool{true, false} {
@@ -99,7 +99,7 @@ func TestCT2CustomClientForEveryRequest(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientNotChanged(t *testing.T) {
+func TestCustomClientNotChanged(t *testing.T) {
 	// The caller's client is used as it is and never changed.
 	srv := newServer(t)
 	smallSite(srv)
@@ -113,7 +113,7 @@ func TestCT2CustomClientNotChanged(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientNilResets(t *testing.T) {
+func TestCustomClientNilResets(t *testing.T) {
 	// CLIENT-2, GETCONF-4
 	srv := newServer(t)
 	n := smallSite(srv)
@@ -133,7 +133,7 @@ func TestCT2CustomClientNilResets(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
+func TestCustomClientCheckRedirectDecides(t *testing.T) {
 	// CLIENT-3, REDIRECT-9
 	errNoRedirects := errors.New("redirects are not followed here")
 	srv := newServer(t)
@@ -187,7 +187,7 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return http.DefaultTransport.RoundTrip(req)
 }
 
-func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
+func TestFetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 	// TIMEOUT-4: with a custom client the client's Timeout applies and the
 	// fetch timeout does not: a request gets the client's deadline or none.
 	srv := newServer(t)
@@ -215,7 +215,7 @@ func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 	})
 }
 
-func TestCT2FetchTimeout(t *testing.T) {
+func TestFetchTimeout(t *testing.T) {
 	// TIMEOUT-1, TIMEOUT-3: with the default client a request that takes
 	// longer than the fetch timeout fails with a *NetworkError. The server
 	// holds the request until the test ends; the call ends after about 1 s,
@@ -259,7 +259,7 @@ func TestCT2FetchTimeout(t *testing.T) {
 	})
 }
 
-func TestCT2FetchFailures(t *testing.T) {
+func TestFetchFailures(t *testing.T) {
 	// PARSE-6, PARSE-13 (decision: any status but 200 is a *NetworkError),
 	// ERRORS-4: as the root, and as a listed sitemap.
 	tests := []struct {
@@ -327,7 +327,7 @@ func TestCT2FetchFailures(t *testing.T) {
 	})
 }
 
-func TestCT2UserAgentOnRedirects(t *testing.T) {
+func TestUserAgentOnRedirects(t *testing.T) {
 	// UA-1: a request that a redirect leads to carries the user agent too.
 	srv := newServer(t)
 	srv.Redirect("/old.xml", "/new.xml")

@@ -58,7 +58,7 @@ func textOfSize(n int) string {
 
 // --- Max response size -----------------------------------------------------
 
-func TestCT2MaxResponseSizeBoundary(t *testing.T) {
+func TestMaxResponseSizeBoundary(t *testing.T) {
 	// MAXSIZE-1, MAXSIZE-2, MAXSIZE-5, LIMITERR-2, LIMITERR-5; passed-in
 	// content is capped as well (decision).
 	const limit = 3000
@@ -103,7 +103,7 @@ func TestCT2MaxResponseSizeBoundary(t *testing.T) {
 	}
 }
 
-func TestCT2MaxResponseSizeKeepsNothingOfTheDocument(t *testing.T) {
+func TestMaxResponseSizeKeepsNothingOfTheDocument(t *testing.T) {
 	// MAXSIZE-2: a document over the limit yields nothing, not the part of
 	// it that was read before the limit.
 	var lines []string
@@ -130,7 +130,7 @@ func overLimitCase(t *testing.T, d delivery, body string) {
 	})
 }
 
-func TestCT2MaxResponseSizeContentLength(t *testing.T) {
+func TestMaxResponseSizeContentLength(t *testing.T) {
 	// MAXSIZE-2, MAXSIZE-9 (decision): a Content-Length over the limit is
 	// refused before the body is read. The handler sends a few bytes and
 	// then waits for the client to go away: a client that read on would
@@ -173,7 +173,7 @@ func TestCT2MaxResponseSizeContentLength(t *testing.T) {
 	}
 }
 
-func TestCT2MaxResponseSizeOfAListedSitemap(t *testing.T) {
+func TestMaxResponseSizeOfAListedSitemap(t *testing.T) {
 	// MAXSIZE-2: a listed sitemap over the limit is a *NetworkError in
 	// GetErrors naming the requested URL; the others are read.
 	for _, multi := range []bool{true, false} {
@@ -196,7 +196,7 @@ func TestCT2MaxResponseSizeOfAListedSitemap(t *testing.T) {
 	}
 }
 
-func TestCT2MaxResponseSizeGzip(t *testing.T) {
+func TestMaxResponseSizeGzip(t *testing.T) {
 	// MAXSIZE-3, MAXSIZE-4, MAXSIZE-5, LIMITERR-2, ADOPTED-2: the limit caps the
 	// decompressed content, all members together, fetched or passed in; the
 	// error is a *ParseError naming the URL the document was served from.
@@ -265,7 +265,7 @@ func TestCT2MaxResponseSizeGzip(t *testing.T) {
 
 // --- Max depth -------------------------------------------------------------
 
-func TestCT2MaxDepthSpecExample(t *testing.T) {
+func TestMaxDepthSpecExample(t *testing.T) {
 	// MAXDEPTH-2, MAXDEPTH-5, MAXDEPTH-6, MAXDEPTH-7, LIMITERR-3,
 	// GETSITEMAPS-8: the message to the letter.
 	for _, multi := range []bool{true, false} {
@@ -310,7 +310,7 @@ func chainOfIndexes(srv *server, indexes int) {
 	}
 }
 
-func TestCT2MaxDepthLevels(t *testing.T) {
+func TestMaxDepthLevels(t *testing.T) {
 	// MAXDEPTH-1, MAXDEPTH-3, MAXDEPTH-4, MAXDEPTH-5, MAXDEPTH-7: the root
 	// is level 0, a robots.txt no level; sitemaps down to the depth are
 	// fetched, and their URLs returned.
@@ -369,7 +369,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func TestCT2MaxDepthDefault(t *testing.T) {
+func TestMaxDepthDefault(t *testing.T) {
 	// MAXDEPTH-1: 10 by default.
 	srv := newServer(t)
 	chainOfIndexes(srv, 12)
@@ -386,7 +386,7 @@ func TestCT2MaxDepthDefault(t *testing.T) {
 	}
 }
 
-func TestCT2MaxDepthErrorPerIndex(t *testing.T) {
+func TestMaxDepthErrorPerIndex(t *testing.T) {
 	// MAXDEPTH-5: one error for every index whose sitemaps are not
 	// followed, naming it by its final URL; none for an index at the limit
 	// that lists nothing or only what the follow rules leave out
@@ -431,7 +431,7 @@ func fakeIndexSite(n int) *fakeWeb {
 	return newFakeWeb(docs)
 }
 
-func TestCT2MaxSitemapsSpecExample(t *testing.T) {
+func TestMaxSitemapsSpecExample(t *testing.T) {
 	// MAXSITEMAPS-8, MAXSITEMAPS-9, MAXSITEMAPS-12, MAXSITEMAPS-13,
 	// MAXSITEMAPS-15 (decision: one error), LIMITERR-4: a limit of 1,000
 	// and an index of 1,200 entries records the error whichever sitemaps
@@ -477,7 +477,7 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 	}
 }
 
-func TestCT2MaxSitemapsSequentialFirstN(t *testing.T) {
+func TestMaxSitemapsSequentialFirstN(t *testing.T) {
 	// MAXSITEMAPS-7, MAXSITEMAPS-9, MAXSITEMAPS-10: with multi-threading off
 	// the first n are fetched, in listed order.
 	srv := newServer(t)
@@ -503,7 +503,7 @@ func TestCT2MaxSitemapsSequentialFirstN(t *testing.T) {
 	}
 }
 
-func TestCT2MaxSitemapsCounting(t *testing.T) {
+func TestMaxSitemapsCounting(t *testing.T) {
 	// MAXSITEMAPS-2, MAXSITEMAPS-3, MAXSITEMAPS-4, MAXSITEMAPS-5,
 	// MAXSITEMAPS-6, MAXSITEMAPS-11, decision: the root listed by itself is
 	// not fetched again.
@@ -622,7 +622,7 @@ func TestCT2MaxSitemapsCounting(t *testing.T) {
 	})
 }
 
-func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
+func TestMaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 	// Decision: with multi-threading on, exactly the limit is requested.
 	for _, conc := range []int{0, 1, 4} {
 		t.Run(strconv.Itoa(conc), func(t *testing.T) {
@@ -645,7 +645,7 @@ func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 	}
 }
 
-func TestCT2MaxSitemapsListingCountedApart(t *testing.T) {
+func TestMaxSitemapsListingCountedApart(t *testing.T) {
 	// MAXSITEMAPS-12, MAXSITEMAPS-13: more listed than the limit records
 	// the error even when few are fetched; the first ones found are kept.
 	srv := newServer(t)
@@ -660,7 +660,7 @@ func TestCT2MaxSitemapsListingCountedApart(t *testing.T) {
 	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.At("/index.xml"))})
 }
 
-func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
+func TestCallLimitsFixedWhenCallStarts(t *testing.T) {
 	// MAXSITEMAPS-14, MAXURLS-10, MAXVALERR-9, THREAD-9: a limit set while
 	// a call runs does not change that call.
 	srv := newServer(t)
@@ -688,7 +688,7 @@ func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
 
 // --- Max URLs --------------------------------------------------------------
 
-func TestCT2MaxURLsMessage(t *testing.T) {
+func TestMaxURLsMessage(t *testing.T) {
 	// MAXURLS-6, MAXURLS-7, LIMITERR-4
 	fake := newFakeWeb(map[string]string{
 		"https://example.com/sitemap-index.xml": index("https://example.com/sitemap-1.xml"),
@@ -703,7 +703,7 @@ func TestCT2MaxURLsMessage(t *testing.T) {
 	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("p", 3))
 }
 
-func TestCT2MaxURLsRestOfDocumentUnread(t *testing.T) {
+func TestMaxURLsRestOfDocumentUnread(t *testing.T) {
 	// MAXURLS-4: what is left of the document is not read, so it adds no
 	// errors: no validation errors, not even broken XML.
 	tests := []struct{ name, body string }{
@@ -728,7 +728,7 @@ func TestCT2MaxURLsRestOfDocumentUnread(t *testing.T) {
 	}
 }
 
-func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
+func TestMaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 	// MAXURLS-2, MAXURLS-5, MAXURLS-8: counted across sitemaps; the first
 	// n in listed order with multi-threading off; the sitemaps left are not
 	// requested.
@@ -764,7 +764,7 @@ func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 	}
 }
 
-func TestCT2MaxURLsWhatCounts(t *testing.T) {
+func TestMaxURLsWhatCounts(t *testing.T) {
 	// MAXURLS-3, MAXURLS-9, RULES-5: invalid entries and URLs the rules
 	// leave out do not count; nothing is recorded if nothing was left out.
 	body := urlset(
@@ -810,7 +810,7 @@ func TestCT2MaxURLsWhatCounts(t *testing.T) {
 	})
 }
 
-func TestCT2MaxURLsMultiThread(t *testing.T) {
+func TestMaxURLsMultiThread(t *testing.T) {
 	// MAXURLS-8: with multi-threading on, n URLs all the same, one error.
 	fake := newFakeWeb(map[string]string{})
 	var locs []string
@@ -861,7 +861,7 @@ type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
 
-func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
+func TestMaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 	// MAXURLS-5: a sitemap whose request was under way when the limit was
 	// reached is not parsed.
 	srv := newServer(t)
@@ -904,7 +904,7 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 
 // --- Max validation errors -------------------------------------------------
 
-func TestCT2MaxValidationErrors(t *testing.T) {
+func TestMaxValidationErrors(t *testing.T) {
 	// MAXVALERR-1, MAXVALERR-2, MAXVALERR-3, MAXVALERR-4, MAXVALERR-5,
 	// MAXVALERR-8, MAXVALERR-10, LIMITERR-4
 	const root = "https://example.com/sitemap.xml"
@@ -964,7 +964,7 @@ func TestCT2MaxValidationErrors(t *testing.T) {
 	})
 }
 
-func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
+func TestMaxValidationErrorsTakeNothingElse(t *testing.T) {
 	// MAXVALERR-6, MAXVALERR-7, MAXVALERR-8: documents are read to the end
 	// and sitemaps fetched; errors of the other types are recorded; the
 	// validation errors kept are the first ones in reading order.
@@ -1007,7 +1007,7 @@ func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
 	}
 }
 
-func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
+func TestLimitSettersRejectAndKeep(t *testing.T) {
 	// MAXSIZE-6, MAXSIZE-7, MAXDEPTH-8, MAXSITEMAPS-14, MAXURLS-10,
 	// MAXVALERR-9, MAXCONC-6, TIMEOUT-1, TIMEOUT-2, CONFIG-11 (decision):
 	// a rejected value records a *ConfigError for its setting and leaves

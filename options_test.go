@@ -26,7 +26,7 @@ const projectUserAgent = "gositemap (+https://github.com/gositemap/sitemap/blob/
 
 // NEW-1, CONFIG-1..8, GETCONF-1, GETCONF-2, GETCONF-4, GETCONF-5: New()
 // carries the defaults, and every getter reads them back.
-func TestCt1NewDefaults(t *testing.T) {
+func TestNewDefaults(t *testing.T) {
 	s := sitemap.New()
 	if s == nil {
 		t.Fatal("New() = nil")
@@ -66,7 +66,7 @@ var regexp1UA = regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`)
 
 // CONFIG-1..5: the exported constants hold the values the spec gives
 // (CONFIG-3: DefaultMaxResponseSize is 52428800).
-func TestCt1DefaultConstants(t *testing.T) {
+func TestDefaultConstants(t *testing.T) {
 	if sitemap.DefaultUserAgent != projectUserAgent {
 		t.Errorf("DefaultUserAgent = %q", sitemap.DefaultUserAgent)
 	}
@@ -89,7 +89,7 @@ func userAgentRoutes() map[string]route {
 }
 
 // CONFIG-1, UA-1: the default user agent goes with every request.
-func TestCt1DefaultUserAgentIsSent(t *testing.T) {
+func TestDefaultUserAgentIsSent(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
 	if _, err := sitemap.New().Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestCt1DefaultUserAgentIsSent(t *testing.T) {
 // UA-1, UA-3: SetUserAgent sets the header of the root request, of the
 // sitemaps a robots.txt names and of those an index lists, with the default
 // client and with a custom one.
-func TestCt1SetUserAgentIsSent(t *testing.T) {
+func TestSetUserAgentIsSent(t *testing.T) {
 	for _, custom := range []bool{false, true} {
 		t.Run(map[bool]string{false: "default client", true: "custom client"}[custom], func(t *testing.T) {
 			srv := serve(t, userAgentRoutes())
@@ -209,7 +209,7 @@ func (c setting[T]) run(t *testing.T) {
 // MAXVALERR-9, MAXCONC-1, MAXCONC-6, CONFIG-10, CONFIG-11, CONFIG-12,
 // GETCONF-1, GETCONF-2, GETCONF-5: the values every setter takes and
 // refuses, and the getter that reads them back.
-func TestCt1SetterValues(t *testing.T) {
+func TestSetterValues(t *testing.T) {
 	t.Run("userAgent", setting[string]{
 		field: "userAgent", set: (*sitemap.S).SetUserAgent, get: (*sitemap.S).GetUserAgent,
 		prev: "Previous/1.0",
@@ -292,7 +292,7 @@ func pattern(n int, multibyte bool) string {
 // FOLLOW-7, RULES-4, FOLLOW-11, RULES-7, CONFIG-11, REUSE-8, REUSE-10,
 // GETCONF-3, GETCONF-7: the patterns SetFollow and SetRules take and
 // refuse.
-func TestCt1PatternValues(t *testing.T) {
+func TestPatternValues(t *testing.T) {
 	for _, ps := range patternSetters {
 		t.Run(ps.field, func(t *testing.T) {
 			for _, c := range []struct {
@@ -369,7 +369,7 @@ func TestCt1PatternValues(t *testing.T) {
 // GETCONF-3, GETCONF-7, CONFIG-8: the getters return copies, the setters
 // keep none of the caller's slice, and a nil or empty list clears the
 // patterns.
-func TestCt1PatternCopies(t *testing.T) {
+func TestPatternCopies(t *testing.T) {
 	for _, ps := range patternSetters {
 		t.Run(ps.field, func(t *testing.T) {
 			in := []string{`a`, `b`}
@@ -401,7 +401,7 @@ func TestCt1PatternCopies(t *testing.T) {
 // FOLLOW-1, FOLLOW-5, FOLLOW-6, FOLLOW-7, RULES-1, RULES-3, RULES-4: a
 // pattern of exactly 1,000 characters is in force, and clearing the
 // patterns follows and keeps everything again.
-func TestCt1PatternsApply(t *testing.T) {
+func TestPatternsApply(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml": {Body: index("{base}/keep.xml", "{base}/drop.xml")},
 		"/keep.xml":  {Body: urlset("{base}/keep-1", "{base}/other-1")},
@@ -435,7 +435,7 @@ func TestCt1PatternsApply(t *testing.T) {
 
 // MULTI-1, MULTI-4, MAXCONC-1: SetMultiThread decides whether the
 // sitemaps of an index are fetched at the same time.
-func TestCt1SetMultiThreadApplies(t *testing.T) {
+func TestSetMultiThreadApplies(t *testing.T) {
 	t.Run("on", func(t *testing.T) {
 		// Both sitemaps are requested before either is answered.
 		b := newGate(t)
@@ -489,7 +489,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 }
 
 // STRICT-1, STRICT-8, TOLERANT-9: SetStrict switches the mode, and back.
-func TestCt1SetStrictApplies(t *testing.T) {
+func TestSetStrictApplies(t *testing.T) {
 	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
 		`<url><loc>https://example.com/page</loc><changefreq>Daily</changefreq></url></urlset>`
 	s := sitemap.New()
@@ -516,7 +516,7 @@ func TestCt1SetStrictApplies(t *testing.T) {
 
 // CLIENT-1, CLIENT-2, GETCONF-4, TIMEOUT-4: every request goes through the
 // client that is set, used as given; nil returns to the default.
-func TestCt1SetHTTPClient(t *testing.T) {
+func TestSetHTTPClient(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
 	rt := &countingTransport{}
 	client := &http.Client{Transport: rt} // no Timeout of its own
@@ -578,7 +578,7 @@ func TestCt1SetHTTPClient(t *testing.T) {
 // TIMEOUT-3, CONFIG-7: the default client gives up on a request after the
 // fetch timeout, with a *NetworkError. The server never answers; the test
 // takes the one second the timeout is.
-func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
+func TestFetchTimeoutDefaultClient(t *testing.T) {
 	stop := make(chan struct{})
 	srv := serve(t, map[string]route{"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -607,7 +607,7 @@ func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
 
 // MAXSIZE-1, MAXSIZE-2: the response size value is in force: a body of
 // exactly the limit is read, one byte more is refused.
-func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
+func TestSetMaxResponseSizeApplies(t *testing.T) {
 	body := urlset("https://example.com/page")
 	srv := serve(t, map[string]route{"/sitemap.xml": {Body: body}})
 	n := int64(len(body))
@@ -624,7 +624,7 @@ func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
 
 // CONFIG-9: every Set* returns its receiver, valid value or not, so calls
 // chain; the spec's chain example.
-func TestCt1Chaining(t *testing.T) {
+func TestSettersChain(t *testing.T) {
 	s := sitemap.New().SetUserAgent("YourUserAgent").SetFetchTimeout(10)
 	if s.GetUserAgent() != "YourUserAgent" || s.GetFetchTimeout() != 10 {
 		t.Errorf("chain: %q, %d", s.GetUserAgent(), s.GetFetchTimeout())
@@ -665,7 +665,7 @@ func TestCt1Chaining(t *testing.T) {
 }
 
 // GETCONF-1, GETCONF-2: the spec's example of reading the configuration.
-func TestCt1ReadConfigurationExample(t *testing.T) {
+func TestReadConfigurationExample(t *testing.T) {
 	s := sitemap.New().SetMaxConcurrency(8).SetStrict(true)
 	if s.GetMaxConcurrency() != 8 || !s.GetStrict() {
 		t.Errorf("GetMaxConcurrency() = %d, GetStrict() = %v, want 8 and true", s.GetMaxConcurrency(), s.GetStrict())
@@ -675,7 +675,7 @@ func TestCt1ReadConfigurationExample(t *testing.T) {
 // REUSE-6, REUSE-7, REUSE-8, REUSE-9, PARSE-8, ERRORS-1: configuration
 // errors belong to the instance: they outlast calls, block parsing, and a
 // valid value clears only the error of its own setter.
-func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
+func TestConfigErrorsAcrossCalls(t *testing.T) {
 	srv := serve(t, map[string]route{"/sitemap.xml": {Body: urlset("{base}/page")}})
 	url := srv.At("/sitemap.xml")
 
@@ -740,7 +740,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 
 // REUSE-8: a setter's later invalid value replaces the error of its
 // earlier one; the error of the latest call is the one kept.
-func TestCt1ConfigErrorReplaced(t *testing.T) {
+func TestConfigErrorReplaced(t *testing.T) {
 	s := sitemap.New().SetMaxDepth(0)
 	first := s.GetErrors()[0]
 	s.SetMaxDepth(-3)

@@ -30,7 +30,7 @@ func checkRootError(t *testing.T, s *sitemap.S, err error) {
 
 // PARSE-1, PARSE-11: Parse and ParseContext return their instance,
 // whatever happens.
-func TestCt1ParseReturnsInstance(t *testing.T) {
+func TestParseReturnsInstance(t *testing.T) {
 	good, bad := urlset("https://example.com/a"), "<html/>"
 	cases := []struct {
 		name    string
@@ -58,7 +58,7 @@ func TestCt1ParseReturnsInstance(t *testing.T) {
 // PARSE-2, PARSE-3, PARSE-4, REDIRECT-7: the url may be a robots.txt, a
 // sitemap index or a urlset; with content given, nothing is fetched for it,
 // the content is located at the url, and what it lists is fetched.
-func TestCt1ParseDocumentKinds(t *testing.T) {
+func TestParseDocumentKinds(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\n"},
 		"/index.xml":  {Body: index("{base}/urls.xml")},
@@ -101,7 +101,7 @@ func TestCt1ParseDocumentKinds(t *testing.T) {
 
 // PARSE-5, PARSE-9, REUSE-3: a url that is no HTTP or HTTPS URL with a host
 // is a *ValidationError when it is to be fetched, and nothing is requested.
-func TestCt1ParseInvalidURL(t *testing.T) {
+func TestParseInvalidURL(t *testing.T) {
 	cases := []struct {
 		url  string
 		want string // the message, when the spec's wording fixes it
@@ -147,7 +147,7 @@ func TestCt1ParseInvalidURL(t *testing.T) {
 
 // PARSE-5, PARSE-12: the url is checked only when its content is to be
 // fetched: content passed in is parsed whatever the url.
-func TestCt1ParseContentURLUnchecked(t *testing.T) {
+func TestParseContentURLUnchecked(t *testing.T) {
 	content := urlset("https://example.com/page")
 	for _, url := range []string{"ftp://example.com/sitemap.xml", "", "https:///sitemap.xml"} {
 		s, err := sitemap.New().Parse(url, &content)
@@ -163,7 +163,7 @@ func TestCt1ParseContentURLUnchecked(t *testing.T) {
 
 // PARSE-6, PARSE-9, ERRORS-4, REDIRECT-9, MAXSIZE-2, MAXSIZE-5: a document
 // that cannot be fetched is a *NetworkError naming the URL requested.
-func TestCt1ParseNetworkError(t *testing.T) {
+func TestParseNetworkError(t *testing.T) {
 	half := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url>`
 	big := urlset("https://example.com/page") + strings.Repeat(" ", 4096)
 	srv := serve(t, map[string]route{
@@ -235,7 +235,7 @@ func gzipTruncated(t *testing.T) string {
 // cannot be parsed is a *ParseError naming the document,
 // for every reason; nothing of it is kept. The same goes for content
 // passed in and for content fetched (named by the URL it was served from).
-func TestCt1ParseParseError(t *testing.T) {
+func TestParseParseError(t *testing.T) {
 	const ns = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
 	bigGzip := string(gzipOf(urlset("https://example.com/page") + strings.Repeat(" ", 4096)))
 	cases := []struct {
@@ -311,7 +311,7 @@ func TestCt1ParseParseError(t *testing.T) {
 
 // PARSE-4, PARSE-10, MAXDEPTH-7, MAXURLS-7: what goes wrong past the
 // document at url never fails the call, and is in GetErrors only.
-func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
+func TestParseNilErrorDespiteLaterFailures(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml":  {Body: index("{base}/urls.xml", "{base}/missing.xml", "{base}/html.xml", "{base}/nested.xml", "ftp://example.com/x.xml")},
 		"/urls.xml":   {Body: urlset("{base}/1", "{base}/2", "", "{base}/3")},
@@ -339,7 +339,7 @@ func TestCt1ParseNilErrorDespiteLaterFailures(t *testing.T) {
 }
 
 // PARSE-11: Parse behaves as ParseContext with context.Background().
-func TestCt1ParseIsParseContextBackground(t *testing.T) {
+func TestParseIsParseContextBackground(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\nSitemap: ftp://example.com/x.xml\n"},
 		"/index.xml":  {Body: index("{base}/a.xml|2024-01-01T00:00:00Z", "{base}/missing.xml")},

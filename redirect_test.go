@@ -9,7 +9,7 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-func TestCT2RedirectSpecExample(t *testing.T) {
+func TestRedirectSpecExample(t *testing.T) {
 	// REDIRECT-1, REDIRECT-2, REDIRECT-3, REDIRECT-5, STRICT-3:
 	// http://example.com/sitemap.xml redirects to
 	// https://www.example.com/sitemap.xml.
@@ -52,7 +52,7 @@ func TestCT2RedirectSpecExample(t *testing.T) {
 	})
 }
 
-func TestCT2RedirectAcrossServers(t *testing.T) {
+func TestRedirectAcrossServers(t *testing.T) {
 	// REDIRECT-2, REDIRECT-3, REDIRECT-6, HOST-4: the root, a sitemap of an
 	// index and one a robots.txt names, each redirected to another server.
 	for _, via := range []string{"root", "index", "robots.txt"} {
@@ -89,7 +89,7 @@ func TestCT2RedirectAcrossServers(t *testing.T) {
 	}
 }
 
-func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
+func TestRedirectErrorsNameFinalURL(t *testing.T) {
 	// REDIRECT-4, ERRORS-5: errors about the document name the URL it was
 	// served from; a failed fetch names the URL requested (REDIRECT-9).
 	srv := newServer(t)
@@ -143,7 +143,7 @@ func TestCT2RedirectErrorsNameFinalURL(t *testing.T) {
 	})
 }
 
-func TestCT2RedirectContentPassedIn(t *testing.T) {
+func TestRedirectContentPassedIn(t *testing.T) {
 	// REDIRECT-7: with urlContent nothing is fetched and the document is
 	// located at the URL given, even where that URL would redirect.
 	srv := newServer(t)
@@ -159,7 +159,7 @@ func TestCT2RedirectContentPassedIn(t *testing.T) {
 	}
 }
 
-func TestCT2RedirectDefaultClientStopsAfterTen(t *testing.T) {
+func TestRedirectDefaultClientStopsAfterTen(t *testing.T) {
 	// REDIRECT-8, REDIRECT-9: the default client follows 9 redirects (10
 	// requests) and stops at the 10th; the error names the URL requested.
 	srv := newServer(t)
@@ -188,7 +188,7 @@ func TestCT2RedirectDefaultClientStopsAfterTen(t *testing.T) {
 	}
 }
 
-func TestCT2RedirectListedByTheURLTheDocumentGives(t *testing.T) {
+func TestRedirectListedByTheURLTheDocumentGives(t *testing.T) {
 	// GETSITEMAPS-4: a sitemap reached through a redirect is listed by the
 	// URL the document gives.
 	srv := newServer(t)

@@ -168,7 +168,7 @@ func sharesMemory(c, orig *sitemap.URL) string {
 
 // GETURLS-1, GETURLS-2, GETURLS-3: GetURLs returns the list the instance
 // keeps, with no spare capacity, so that append copies it.
-func TestCt1GetURLsSharedList(t *testing.T) {
+func TestGetURLsSharedList(t *testing.T) {
 	// Three sitemaps, three commits: the list grows by append, and would
 	// have room to spare if it were handed out as it is.
 	srv := serve(t, map[string]route{
@@ -203,7 +203,7 @@ func TestCt1GetURLsSharedList(t *testing.T) {
 
 // GETURLS-4, REUSE-2: a slice GetURLs returned never changes, a later call
 // included.
-func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
+func TestGetURLsNeverChangesAfterwards(t *testing.T) {
 	s := parseContent(t, "https://example.com/sitemap.xml", urlset("https://example.com/1", "https://example.com/2"))
 	old := s.GetURLs()
 	want := locsOf(old)
@@ -225,7 +225,7 @@ func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
 }
 
 // GETURLS-5: the slice is never nil.
-func TestCt1GetURLsNeverNil(t *testing.T) {
+func TestGetURLsNeverNil(t *testing.T) {
 	empty := urlset()
 	broken := "<html></html>"
 	cases := []struct {
@@ -260,7 +260,7 @@ func TestCt1GetURLsNeverNil(t *testing.T) {
 // ITER-1, ITER-2, ITER-4: URLs() yields, in the order of GetURLs, copies
 // that share nothing with the instance: changing every field of a copy,
 // the video sub-structs included, leaves the instance untouched.
-func TestCt1URLsDeepCopies(t *testing.T) {
+func TestURLsDeepCopies(t *testing.T) {
 	const url = "https://example.com/sitemap.xml"
 	s := parseContent(t, url, richContent)
 	ref := parseContent(t, url, richContent) // what s must still hold
@@ -312,7 +312,7 @@ func TestCt1URLsDeepCopies(t *testing.T) {
 }
 
 // RANDOM-4: the URLs GetRandomURLs returns are copies of the caller's own.
-func TestCt1GetRandomURLsDeepCopies(t *testing.T) {
+func TestGetRandomURLsDeepCopies(t *testing.T) {
 	const url = "https://example.com/sitemap.xml"
 	s := parseContent(t, url, richContent)
 	ref := parseContent(t, url, richContent)
@@ -354,7 +354,7 @@ func manyURLs(n int) string {
 
 // ITER-3: the list is not copied up front: a loop that stops after one URL
 // allocates for one URL, not for five hundred.
-func TestCt1URLsEarlyBreakCopiesNothingMore(t *testing.T) {
+func TestURLsEarlyBreakCopiesNothingMore(t *testing.T) {
 	s := parseContent(t, "https://example.com/sitemap.xml", manyURLs(500))
 	if s.GetURLCount() != 500 {
 		t.Fatalf("%d URLs, want 500", s.GetURLCount())
@@ -395,7 +395,7 @@ func TestCt1URLsEarlyBreakCopiesNothingMore(t *testing.T) {
 // ITER-5, THREAD-6, REUSE-2: a loop whose body calls Parse goes on through
 // the URLs as they were when it started, without deadlock; afterwards the
 // instance holds the results of the call made in the loop.
-func TestCt1URLsLoopBodyCallsParse(t *testing.T) {
+func TestURLsLoopBodyCallsParse(t *testing.T) {
 	first := urlset("https://example.com/1", "https://example.com/2", "https://example.com/3")
 	second := urlset("https://example.org/a")
 	s := parseContent(t, "https://example.com/sitemap.xml", first)
@@ -420,7 +420,7 @@ func TestCt1URLsLoopBodyCallsParse(t *testing.T) {
 
 // ITER-6: one iterator serves any number of loops, each starting afresh
 // with the list as it is then.
-func TestCt1URLsIteratorReuse(t *testing.T) {
+func TestURLsIteratorReuse(t *testing.T) {
 	s := parseContent(t, "https://example.com/sitemap.xml", urlset("https://example.com/1", "https://example.com/2"))
 	seq := s.URLs()
 	a, b := slices.Collect(seq), slices.Collect(seq)
@@ -444,7 +444,7 @@ func TestCt1URLsIteratorReuse(t *testing.T) {
 }
 
 // COUNT-1, COUNT-2, COUNT-3: the counts are the lengths of the lists.
-func TestCt1Counts(t *testing.T) {
+func TestResultCounts(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml": {Body: index("{base}/a.xml", "{base}/missing.xml", "ftp://example.com/x.xml")},
 		"/a.xml":     {Body: urlset("{base}/1", "{base}/2", "{base}/3")},
@@ -471,7 +471,7 @@ func TestCt1Counts(t *testing.T) {
 
 // RANDOM-1, RANDOM-2, RANDOM-3: n URLs at random, none twice; all of them
 // when n is larger; none when n is 0 or negative.
-func TestCt1GetRandomURLs(t *testing.T) {
+func TestGetRandomURLs(t *testing.T) {
 	var locs []string
 	for i := range 10 {
 		locs = append(locs, fmt.Sprintf("https://example.com/%d", i))
@@ -536,7 +536,7 @@ func mustDate(t *testing.T, s string) time.Time {
 
 // GETSITEMAPS-15: GetSitemaps returns a never-nil copy, dates included,
 // that the caller may change and that never changes afterwards.
-func TestCt1GetSitemapsCopy(t *testing.T) {
+func TestGetSitemapsCopy(t *testing.T) {
 	content := index("https://example.com/1.xml|2024-01-15T10:30:00Z", "https://example.com/2.xml")
 	s := sitemap.New().SetFollow([]string{`^$`})
 	if _, err := s.Parse("https://example.com/index.xml", &content); err != nil {
@@ -574,7 +574,7 @@ func TestCt1GetSitemapsCopy(t *testing.T) {
 // GETSITEMAPS-1, GETSITEMAPS-5, GETSITEMAPS-6, GETSITEMAPS-13, VALUE-4,
 // VALUE-5, VALUE-6: the sitemaps of an index in document order with their
 // dates: none, empty, unparseable (reported, still listed and fetched).
-func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
+func TestGetSitemapsDatesAndOrder(t *testing.T) {
 	for _, multi := range []bool{false, true} {
 		t.Run(fmt.Sprintf("multiThread=%v", multi), func(t *testing.T) {
 			srv := serve(t, map[string]route{
@@ -627,7 +627,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 
 // GETSITEMAPS-7, GETSITEMAPS-10: a sitemap several documents list is listed
 // once, with the latest of their dates, whichever document comes first.
-func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
+func TestGetSitemapsOnceLatestDate(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		dateA, dateB string // the dates index A and index B give s.xml
@@ -668,7 +668,7 @@ func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
 // whether it was fetched or not: left out by the follow rules, failing to
 // be fetched, kept back by the depth limit or by the URL limit. What an
 // index that was not fetched lists is not known.
-func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
+func TestGetSitemapsListedFetchedOrNot(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/root.xml": {Body: index("{base}/urls.xml", "{base}/missing.xml", "{base}/skipped-index.xml", "{base}/deep-index.xml", "{base}/after-limit.xml")},
 		"/urls.xml": {Body: urlset("{base}/1", "{base}/2")},
@@ -709,7 +709,7 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 
 // GETSITEMAPS-11, LOC-1, LOC-3, STRICT-12: a rejected location is reported
 // and neither listed nor fetched.
-func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
+func TestGetSitemapsRejectedNotListed(t *testing.T) {
 	t.Run("tolerant", func(t *testing.T) {
 		srv := serve(t, map[string]route{
 			"/index.xml": {Body: index("", "   ", "ftp://example.com/s.xml", "https:///s.xml", "https://:8080/s.xml", "{base}/good.xml")},
@@ -765,7 +765,7 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 // GETSITEMAPS-12, MAXSITEMAPS-16 (decision): the URL passed to Parse is
 // not listed, unless a document lists it; then it is listed, and not
 // fetched again.
-func TestCt1GetSitemapsRoot(t *testing.T) {
+func TestGetSitemapsRoot(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml": {Body: index("{base}/a.xml")},
 		"/self.xml":  {Body: index("{base}/self.xml", "{base}/a.xml")},
@@ -796,7 +796,7 @@ func TestCt1GetSitemapsRoot(t *testing.T) {
 // lines of a robots.txt and the entries of every index read are listed; a
 // robots.txt gives no date; a relative entry is resolved; a redirected
 // sitemap is listed by the URL the document gives.
-func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
+func TestGetSitemapsRobotsAndIndexes(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\nsitemap: {base}/moved.xml\n"},
 		"/index.xml":  {Body: index("/rel.xml|2024-01-01T00:00:00Z", "{base}/index.xml")},
@@ -830,7 +830,7 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 // clean state, also one that returns early; the results stay until the
 // next call; a sitemap fetched in one call is fetched again in the next,
 // and the limits count anew.
-func TestCt1ReuseInstance(t *testing.T) {
+func TestReuseInstance(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/index.xml": {Body: index("{base}/a.xml", "{base}/missing.xml")},
 		"/a.xml":     {Body: urlset("{base}/1", "{base}/2", "{base}/3")},
@@ -896,7 +896,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 
 // GETSITEMAPS-13, GETSITEMAPS-14, MULTI-6: with multi-threading off, a call
 // gives its sitemaps, URLs and errors in the same order every time.
-func TestCt1SequentialOrderRepeats(t *testing.T) {
+func TestSequentialOrderRepeats(t *testing.T) {
 	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/i1.xml\nSitemap: {base}/i2.xml\n"},
 		"/i1.xml":     {Body: index("{base}/a.xml", "{base}/missing-1.xml", "{base}/b.xml")},

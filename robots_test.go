@@ -30,7 +30,7 @@ func readAs(t *testing.T, s *sitemap.S, srv *server) string {
 	return ""
 }
 
-func TestCT2RobotsDetectionByURL(t *testing.T) {
+func TestRobotsDetectionByURL(t *testing.T) {
 	// ROBOTS-1, ROBOTS-2, ROBOTS-3, PARSE-2
 	tests := []struct {
 		path string // requested, query and fragment included
@@ -78,7 +78,7 @@ func TestCT2RobotsDetectionByURL(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsDecidedByURLPassedNotRedirect(t *testing.T) {
+func TestRobotsDecidedByURLPassedNotRedirect(t *testing.T) {
 	// ROBOTS-4: the URL passed in decides, not the one a redirect leads to.
 	t.Run("robots.txt redirected to a sitemap URL", func(t *testing.T) {
 		srv := newServer(t)
@@ -108,7 +108,7 @@ func TestCT2RobotsDecidedByURLPassedNotRedirect(t *testing.T) {
 	})
 }
 
-func TestCT2RobotsListedByIndexIsASitemap(t *testing.T) {
+func TestRobotsListedByIndexIsASitemap(t *testing.T) {
 	// ROBOTS-5: only the document passed to Parse can be a robots.txt.
 	for _, multi := range []bool{true, false} {
 		t.Run(map[bool]string{true: "multi", false: "sequential"}[multi], func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestCT2RobotsListedByIndexIsASitemap(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsSitemapLines(t *testing.T) {
+func TestRobotsSitemapLines(t *testing.T) {
 	// ROBOTS-7, ROBOTS-8, ROBOTS-9, ROBOTS-11
 	tests := []struct {
 		name  string
@@ -201,7 +201,7 @@ func TestCT2RobotsSitemapLines(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsValueChecks(t *testing.T) {
+func TestRobotsValueChecks(t *testing.T) {
 	// ROBOTS-12, ROBOTS-13, ROBOTS-14, ROBOTS-15, ROBOTS-16 (decision)
 	t.Run("ftp value is skipped and reported", func(t *testing.T) {
 		for _, strict := range []bool{false, true} {
@@ -307,7 +307,7 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 	})
 }
 
-func TestCT2RobotsRootErrors(t *testing.T) {
+func TestRobotsRootErrors(t *testing.T) {
 	// A robots.txt that cannot be fetched fails the call like any root.
 	srv := newServer(t)
 	s, err := sitemap.New().Parse(srv.At("/robots.txt"), nil)
@@ -320,7 +320,7 @@ func TestCT2RobotsRootErrors(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsGzip(t *testing.T) {
+func TestRobotsGzip(t *testing.T) {
 	// GZIP-1: a robots.txt may be gzip compressed; it is still told by URL.
 	srv := newServer(t)
 	srv.Doc("/a.xml", urlset("https://example.com/a"))
@@ -337,7 +337,7 @@ func TestCT2RobotsGzip(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsDetectionLastPathSegmentOnly(t *testing.T) {
+func TestRobotsDetectionLastPathSegmentOnly(t *testing.T) {
 	// ROBOTS-1, ROBOTS-3: it is the last segment of the path that counts,
 	// not a host named robots.txt; a segment is compared unescaped.
 	content := "Sitemap: https://example.com/named.xml\nhttps://example.com/text-page\n"

@@ -118,7 +118,7 @@ func turnstileIndex(srv *server, n int) (*turnstile, []string) {
 	return g, paths
 }
 
-func TestCT2MaxConcurrencyAtMostN(t *testing.T) {
+func TestMaxConcurrencyAtMostN(t *testing.T) {
 	// MAXCONC-1, MAXCONC-2: at most N sitemaps at once, and N are reached.
 	// MAXCONC-10 (decision): the document passed to Parse holds no slot, so
 	// N of the sitemaps it lists are fetched at once, even with N = 1.
@@ -150,7 +150,7 @@ func TestCT2MaxConcurrencyAtMostN(t *testing.T) {
 	}
 }
 
-func TestCT2MaxConcurrencyZeroIsAllAtOnce(t *testing.T) {
+func TestMaxConcurrencyZeroIsAllAtOnce(t *testing.T) {
 	// MAXCONC-5: with 0, every listed sitemap is requested at once: all of
 	// them arrive before any is answered (more than the default 16).
 	srv := newServer(t)
@@ -167,7 +167,7 @@ func TestCT2MaxConcurrencyZeroIsAllAtOnce(t *testing.T) {
 	}
 }
 
-func TestCT2MaxConcurrencyNestedNoDeadlock(t *testing.T) {
+func TestMaxConcurrencyNestedNoDeadlock(t *testing.T) {
 	// MAXCONC-8: a slot is given back before the sitemaps a document lists
 	// are followed, so nested indexes do not deadlock, even with 1.
 	for _, n := range []int{1, 2} {
@@ -221,7 +221,7 @@ func (h *heldTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return h.fake.RoundTrip(req)
 }
 
-func TestCT2MaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
+func TestMaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
 	// MAXCONC-3, MAXCONC-4: a sitemap waiting for a slot has no goroutine;
 	// with a limit of 1 and 400 sitemaps listed, the goroutines of the call
 	// stay few while the first request is held.
@@ -243,7 +243,7 @@ func TestCT2MaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
 	}
 }
 
-func TestCT2SequentialOneAtATimeInOrder(t *testing.T) {
+func TestSequentialOneAtATimeInOrder(t *testing.T) {
 	// MULTI-4, MULTI-5, MAXCONC-9: one request in flight at a time, in
 	// listed order, for an index and for a robots.txt, whatever the
 	// concurrency setting.
@@ -271,7 +271,7 @@ func TestCT2SequentialOneAtATimeInOrder(t *testing.T) {
 	}
 }
 
-func TestCT2SequentialDepthFirstAndRepeatable(t *testing.T) {
+func TestSequentialDepthFirstAndRepeatable(t *testing.T) {
 	// MULTI-6, MULTI-7 (decision: depth first in listed order),
 	// GETSITEMAPS-14: the same outcome from one call to the next.
 	srv := newServer(t)
@@ -304,7 +304,7 @@ func TestCT2SequentialDepthFirstAndRepeatable(t *testing.T) {
 	}
 }
 
-func TestCT2MultiThreadURLsOfASitemapStayTogether(t *testing.T) {
+func TestMultiThreadURLsOfASitemapStayTogether(t *testing.T) {
 	// MULTI-2, MULTI-3: each sitemap in a goroutine of its own (all four
 	// requests are there before any is answered); the URLs of a sitemap stay
 	// together and in its order, though the documents arrive byte by byte
@@ -356,7 +356,7 @@ func TestCT2MultiThreadURLsOfASitemapStayTogether(t *testing.T) {
 
 // --- Follow rules ----------------------------------------------------------
 
-func TestCT2FollowRules(t *testing.T) {
+func TestFollowRules(t *testing.T) {
 	// FOLLOW-1 … FOLLOW-6, FOLLOW-10; FOLLOW-2: every case runs with an
 	// index and with a robots.txt as the root, and the rules act alike.
 	setup := func(t *testing.T) *server {
@@ -419,7 +419,7 @@ func TestCT2FollowRules(t *testing.T) {
 	}
 }
 
-func TestCT2FollowAnchoring(t *testing.T) {
+func TestFollowAnchoring(t *testing.T) {
 	// FOLLOW-9: a pattern matches anywhere unless anchored.
 	index := index(
 		"https://example.com.evil.test/sitemap.xml",
@@ -454,7 +454,7 @@ func TestCT2FollowAnchoring(t *testing.T) {
 	}
 }
 
-func TestCT2FollowMatchesTheURLAsRequested(t *testing.T) {
+func TestFollowMatchesTheURLAsRequested(t *testing.T) {
 	// FOLLOW-8: a relative entry is resolved first; in tolerant mode the URL
 	// is matched percent-encoded, with the host in Punycode.
 	index := index("/m\u00fcnchen.xml", "sub/a b.xml", "https://b\u00fccher.example/s.xml")
@@ -485,7 +485,7 @@ func TestCT2FollowMatchesTheURLAsRequested(t *testing.T) {
 	}
 }
 
-func TestCT2FollowAndRulesPatternLength(t *testing.T) {
+func TestFollowAndRulesPatternLength(t *testing.T) {
 	// FOLLOW-7, RULES-4, CONFIG-11 (decision): 1,000 characters accepted,
 	// 1,001 rejected with a *ConfigError and the rules kept as they were.
 	ok := strings.Repeat("a", 1000)
@@ -513,7 +513,7 @@ func TestCT2FollowAndRulesPatternLength(t *testing.T) {
 
 // --- URL rules -------------------------------------------------------------
 
-func TestCT2URLRules(t *testing.T) {
+func TestURLRules(t *testing.T) {
 	// RULES-1, RULES-2, RULES-3, RULES-7: kept when one pattern matches the
 	// URL as returned; no error for those left out.
 	content := urlset(
@@ -567,7 +567,7 @@ func TestCT2URLRules(t *testing.T) {
 	}
 }
 
-func TestCT2URLRulesDoNotFilterSitemaps(t *testing.T) {
+func TestURLRulesDoNotFilterSitemaps(t *testing.T) {
 	// RULES-6: the rules filter pages; the follow rules decide about
 	// sitemaps.
 	srv := newServer(t)

@@ -79,7 +79,7 @@ func waitParked(t *testing.T, what string, has ...string) {
 // collected so far, without the URLs of the half-read sitemap; slices taken
 // then never change; the limits set meanwhile do not reach the running
 // call, but the next one.
-func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
+func TestGettersAndSettersDoNotWaitForParse(t *testing.T) {
 	noAnswer, halfBody := newGate(t), newGate(t)
 	head := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
 		"<url><loc>https://example.com/s1</loc></url><url><loc>https://example.com/s2</loc></url>\n" +
@@ -193,7 +193,7 @@ func TestCt1GettersAndSettersDoNotWaitForParse(t *testing.T) {
 // instance are serialised. Each call's request is held by the server until
 // the other callers are seen parked inside ParseContext, before their calls
 // start; a second request in flight meanwhile fails the test at once.
-func TestCt1ConcurrentParseSerialised(t *testing.T) {
+func TestConcurrentParseSerialised(t *testing.T) {
 	const callers = 4
 	var inFlight, most atomic.Int32
 	violation := make(chan struct{}, callers)
@@ -273,7 +273,7 @@ func TestCt1ConcurrentParseSerialised(t *testing.T) {
 
 // THREAD-8: instances do not wait for each other: two instances have
 // requests in flight at the same time, and each keeps its own results.
-func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
+func TestSeparateInstancesRunInParallel(t *testing.T) {
 	b := newGate(t)
 	srv := serve(t, map[string]route{
 		"/a.xml": {Handler: b.handler(func() string { return urlset("https://example.com/a") })},
@@ -302,7 +302,7 @@ func TestCt1SeparateInstancesRunInParallel(t *testing.T) {
 // THREAD-1, GETCONF-6: every method called from several goroutines at
 // once, while multi-threaded calls run; the race detector must stay quiet
 // and the lists stay consistent.
-func TestCt1EveryMethodConcurrently(t *testing.T) {
+func TestEveryMethodConcurrently(t *testing.T) {
 	routes := map[string]route{"/index.xml": {Body: index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml", "{base}/missing.xml")}}
 	for i := 1; i <= 4; i++ {
 		routes[fmt.Sprintf("/%d.xml", i)] = route{Body: urlset(fmt.Sprintf("{base}/%d/a", i), fmt.Sprintf("{base}/%d/b", i), "ftp://example.com/x")}
