@@ -1162,3 +1162,25 @@ func Example_migrateFromV101() {
 	// https://example.com/page 2024-01-15 https://cdn.example.com/a.jpg <nil>
 	// invalid <lastmod> value "15/01/2024"
 }
+
+func ExampleS_Stream() {
+	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>/first</loc></url>
+  <url><lastmod>2024-01-15</lastmod></url>
+  <url><loc>/second</loc></url>
+</urlset>`
+	s := sitemap.New()
+	for u, err := range s.Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(u.Loc)
+	}
+	fmt.Println("kept:", s.GetURLCount())
+	// Output:
+	// https://example.com/first
+	// https://example.com/second
+	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
+	// kept: 0
+}

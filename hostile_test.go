@@ -31,73 +31,6 @@ import (
 // checking the typed error and sentinel it must end in, that what was good
 // in the other documents is kept, and that the heap stays bounded.
 
-const xmlnsAttr = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
-
-// guard fails the test when f has not returned within d.
-func guard(t *testing.T, d time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("did not finish within %v", d)
-	}
-}
-
-// peakHeap runs f and returns the largest heap in use seen while it ran,
-// above the heap in use before it started.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	return peakOf(heapInUse, 20*time.Millisecond, f)
-}
-
-// peakOf runs f and returns the most that read gave, looked at every
-// period while f ran, above what it gave before f started.
-func peakOf(read func() uint64, every time.Duration, f func()) uint64 {
-	base := read()
-	var peak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			peak = max(peak, read())
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done // peak is read after the goroutine has written it last
-	if peak > base {
-		return peak - base
-	}
-	return 0
-}
-
-// heapInUse is the heap in use, garbage not yet collected included.
-func heapInUse() uint64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
-
-// liveHeap is the live heap: the garbage is collected first.
-func liveHeap() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // badSite serves an index at /index.xml listing /good.xml and /bad.xml; the
 // good urlset has two URLs, and bad is the handler under test.
 func badSite(t *testing.T, bad http.HandlerFunc) *server {
@@ -150,12 +83,6 @@ func parseGuarded(t *testing.T, s *sitemap.S, url string, limit time.Duration) (
 	t.Logf("peak heap above baseline: %.1f MiB", float64(heap)/(1<<20))
 	return heap, err
 }
-
-const mib = 1 << 20
-
-// newParser returns an instance whose requests may take long, so that a loaded
-// machine does not turn a test of something else into one of the timeout.
-func newParser() *sitemap.S { return sitemap.New().SetFetchTimeout(60) }
 
 // ADOPTED-2: the decompressed size is capped, whatever the compressed one.
 func TestHostileGzipBomb(t *testing.T) {
@@ -288,15 +215,6 @@ func TestHostileLongLineInTextSitemap(t *testing.T) {
 	}
 }
 
-func has[E error](s *sitemap.S, target *E) bool {
-	for err := range s.Errors() {
-		if errors.As(err, target) {
-			return true
-		}
-	}
-	return false
-}
-
 func TestHostileLongLineInRobots(t *testing.T) {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
@@ -405,21 +323,6 @@ func TestHostileChainDeeperThanDepthLimit(t *testing.T) {
 	if s.GetURLCount() != 10 {
 		t.Errorf("got %d URLs, want 10", s.GetURLCount())
 	}
-}
-
-// inProcess is a transport that serves requests from a handler in the
-// same process, so that tens of thousands of requests take no sockets.
-type inProcess struct{ h http.Handler }
-
-func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
-	if err := r.Context().Err(); err != nil {
-		return nil, err
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, r)
-	resp := rec.Result()
-	resp.Request = r
-	return resp, nil
 }
 
 func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
@@ -1075,41 +978,6 @@ func FuzzHostileForbiddenReference(f *testing.F) {
 // password, and tolerant mode returns an extension URL that cannot be
 // parsed as the document gives it.
 
-// spellings are twelve spellings of https://example.com/sitemap.xml, the
-// first of them the plain one: the case of the scheme and of the host, the
-// default port, dot segments, escapes of unreserved characters in either
-// case, and a fragment, which a request never sends (RFC 3986 §6.2.2).
-var spellings = []string{
-	"https://example.com/sitemap.xml",
-	"HTTPS://example.com/sitemap.xml",
-	"https://EXAMPLE.com/sitemap.xml",
-	"https://example.com:443/sitemap.xml",
-	"https://example.com/a/../sitemap.xml",
-	"https://example.com/./sitemap.xml",
-	"https://example.com/%73itemap.xml",
-	"https://example.com/sitemap%2Exml",
-	"https://example.com/sitemap%2exml",
-	"https://example.com/sitemap.xml#top",
-	"https://example.com/a/%2E%2E/b/../sitemap.xml",
-	"https://Example.COM:443/./x/..//../%73itemap%2exml#x",
-}
-
-// requests serves the documents of docs by their decoded path over an
-// in-process transport on the host example.com, and counts every request.
-func requests(docs map[string]string) (*http.Client, *atomic.Int32) {
-	var n atomic.Int32
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		doc, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	})
-	return &http.Client{Transport: inProcess{h}}, &n
-}
-
 // Issue 13, item 11 (GETSITEMAPS-10, IDN-7): a sitemap that an index lists
 // in twelve spellings is one sitemap: requested once and listed once, under
 // its first spelling, in tolerant and in strict mode.
@@ -1453,24 +1321,6 @@ func noCanceled(t *testing.T, s *sitemap.S) {
 func bigIndex(t *testing.T, n, per int) *server {
 	t.Helper()
 	return serveDocs(t, indexDocs(n, per))
-}
-
-// indexDocs returns an index at /index.xml listing n urlsets of per URLs
-// each, /s0.xml to /s<n-1>.xml, where the URLs of /s<i>.xml are /s<i>/0 to
-// /s<i>/<per-1>, and the extra locations after them.
-func indexDocs(n, per int, extra ...string) map[string]string {
-	docs := map[string]string{}
-	locs := make([]string, n)
-	for i := range n {
-		locs[i] = fmt.Sprintf("/s%d.xml", i)
-		pages := make([]string, per, per+len(extra))
-		for j := range per {
-			pages[j] = fmt.Sprintf("/s%d/%d", i, j)
-		}
-		docs[locs[i]] = urlset(append(pages, extra...)...)
-	}
-	docs["/index.xml"] = index(locs...)
-	return docs
 }
 
 // Issue 13 item 1: a panic in the body of a Stream loop unwinds the call as

@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -414,22 +415,6 @@ func TestMaxDepthErrorPerIndex(t *testing.T) {
 }
 
 // --- Max sitemaps ----------------------------------------------------------
-
-// fakeIndexSite returns a fake transport serving an index at
-// https://example.com/sitemap-index.xml that lists n sitemaps
-// https://example.com/sitemap-<i>.xml, each a urlset of one page
-// https://example.com/page-<i>.
-func fakeIndexSite(n int) *fakeWeb {
-	docs := map[string]string{}
-	var locs []string
-	for i := 1; i <= n; i++ {
-		loc := fmt.Sprintf("https://example.com/sitemap-%d.xml", i)
-		locs = append(locs, loc)
-		docs[loc] = urlset(fmt.Sprintf("https://example.com/page-%d", i))
-	}
-	docs["https://example.com/sitemap-index.xml"] = index(locs...)
-	return newFakeWeb(docs)
-}
 
 func TestMaxSitemapsSpecExample(t *testing.T) {
 	// MAXSITEMAPS-8, MAXSITEMAPS-9, MAXSITEMAPS-12, MAXSITEMAPS-13,
@@ -1066,5 +1051,267 @@ func TestLimitSettersRejectAndKeep(t *testing.T) {
 	s, err = sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse(srv.At("/index.xml"), nil)
 	if err != nil || s.GetURLCount() != 2 || s.GetErrorsCount() != 0 {
 		t.Errorf("MaxInt64, fetched: err %v, %d URLs, errors %q", err, s.GetURLCount(), messagesOf(s.GetErrors()))
+	}
+}
+
+// MAXURLS-11 (decision: the limit is checked when an entry starts): a
+// document of exactly n URLs records nothing; an entry that starts once n
+// URLs are kept records the error, even one that would not have been valid
+// (it is left unread); and so does a sitemap left unfetched, even one that
+// holds no URL.
+func TestURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
+	const root = "https://example.com/sitemap.xml"
+	limitErr := `parse "` + root + `": limit of 2 URLs reached`
+	tests := []struct {
+		name string
+		doc  string
+		errs []string
+	}{
+		{"exactly n, nothing after", urlset("https://example.com/1", "https://example.com/2") + "<!-- the end -->\n", nil},
+		{"exactly n, then an element that is no entry",
+			`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><other>x</other></urlset>`, nil},
+		{"an entry without a location after n", urlset("https://example.com/1", "https://example.com/2", ""), []string{limitErr}},
+		{"an entry of another scheme after n", urlset("https://example.com/1", "https://example.com/2", "ftp://example.com/3"), []string{limitErr}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := sitemap.New().SetMaxURLs(2).Parse(root, &tt.doc)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/1", "https://example.com/2"})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), tt.errs)
+		})
+	}
+	t.Run("a sitemap left unfetched", func(t *testing.T) {
+		srv := newServer(t)
+		srv.Doc("/s1.xml", urlset("https://example.com/1", "https://example.com/2"))
+		srv.Doc("/s2.xml", urlset())
+		index := index(srv.At("/s1.xml"), srv.At("/s2.xml"))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(2).Parse(srv.At("/index.xml"), &index)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		equalStrings(t, "requests", srv.Log(), []string{"/s1.xml"})
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/index.xml") + `": limit of 2 URLs reached`})
+	})
+}
+
+// MAXURLS-12 (decision: the document stops at the entry the limit leaves
+// out, in strict mode too): a well-formedness error in the unread rest is
+// never seen, so the URLs kept are returned and only the limit is reported.
+// Without the limit, strict mode rejects the same document.
+func TestURLLimitStrictRestUnread(t *testing.T) {
+	// Strict mode holds the pages to the host of the sitemap: {} is the
+	// server's URL.
+	const tmpl = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>{}/1</loc></url>
+  <url><loc>{}/2</loc></url>
+  <url><loc>{}/3</lo></url>
+<<< not XML
+</urlset>
+`
+	for _, d := range deliveries {
+		t.Run(d.name, func(t *testing.T) {
+			srv := newServer(t)
+			doc := strings.ReplaceAll(tmpl, "{}", srv.At(""))
+			s, err := d.parse(t, sitemap.New().SetStrict(true).SetMaxURLs(2), srv, "/sitemap.xml", []byte(doc))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/1"), srv.At("/2")})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/sitemap.xml") + `": limit of 2 URLs reached`})
+		})
+	}
+	doc := strings.ReplaceAll(tmpl, "{}", "https://example.com")
+	_, err := sitemap.New().SetStrict(true).Parse("https://example.com/sitemap.xml", &doc)
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) {
+		t.Errorf("without the limit: Parse error = %v, want a *ParseError: the fixture is not well-formed", err)
+	}
+}
+
+// LIMITERR-2..6, MAXSIZE-4, MAXSIZE-5, MAXDEPTH-5, MAXDEPTH-6,
+// MAXSITEMAPS-8, MAXURLS-6, MAXVALERR-4, ERRORS-6: each limit's error is of
+// its type, names its URL, reads as the spec quotes it, wraps its own
+// sentinel and no other, and does not show the sentinel's text.
+func TestLimitErrors(t *testing.T) {
+	big := urlset("https://example.com/page") + strings.Repeat(" ", 2000)
+	srv := serve(t, map[string]route{
+		"/big.xml":        {Body: big},
+		"/index.xml":      {Body: index("{base}/nested.xml", "{base}/a.xml", "{base}/b.xml")},
+		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/nested.xml"}},
+		"/nested.xml":     {Body: index("{base}/deeper.xml")},
+		"/deeper.xml":     {Body: urlset("{base}/deep")},
+		"/a.xml":          {Body: urlset("{base}/a1", "{base}/a2")},
+		"/b.xml":          {Body: urlset("{base}/b1")},
+		"/invalid.xml":    {Body: urlset("", "ftp://example.com/x", "{base}/ok")},
+		"/root-moved.xml": {Body: index("{base}/moved.xml")},
+	})
+	gz := string(gzipOf(big))
+	cases := []struct {
+		name     string
+		s        *sitemap.S
+		url      string
+		content  *string
+		returned bool // Parse returns the error
+		sentinel error
+		want     string // the message; {base} stands for the server
+		typ      string
+	}{
+		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.At("/big.xml"), nil, true,
+			sitemap.ErrMaxResponseSize, "", "*sitemap.NetworkError"},
+		{"decompressed size", sitemap.New().SetMaxResponseSize(1000), "https://example.com/s.xml.gz", &gz, true,
+			sitemap.ErrMaxResponseSize, "", "*sitemap.ParseError"},
+		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
+		// The depth error names the index by the URL it was served from.
+		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.At("/root-moved.xml"), nil, false,
+			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
+		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxSitemaps, `parse "{base}/index.xml": limit of 1 sitemaps reached`, "*sitemap.ParseError"},
+		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxURLs, `parse "{base}/index.xml": limit of 1 URLs reached`, "*sitemap.ParseError"},
+		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.At("/invalid.xml"), nil, false,
+			sitemap.ErrMaxValidationErrors, `parse "{base}/invalid.xml": limit of 1 validation errors reached`, "*sitemap.ParseError"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.s.Parse(c.url, c.content)
+			var found []error
+			for _, e := range c.s.GetErrors() {
+				if errors.Is(e, c.sentinel) {
+					found = append(found, e)
+				}
+			}
+			if len(found) != 1 {
+				t.Fatalf("%d errors wrap the sentinel, want 1: %q", len(found), messagesOf(c.s.GetErrors()))
+			}
+			e := found[0]
+			if c.returned {
+				if err != e {
+					t.Errorf("Parse() returned %v, want the limit error %v", err, e) // LIMITERR-5
+				}
+				if !errors.Is(err, c.sentinel) {
+					t.Errorf("errors.Is(Parse's error, sentinel) = false")
+				}
+			} else if err != nil {
+				t.Errorf("Parse() = %v: reaching this limit does not fail the call", err)
+			}
+			if got := fmt.Sprintf("%T", e); got != c.typ {
+				t.Errorf("type %s, want %s", got, c.typ)
+			}
+			if c.want != "" {
+				if want := strings.ReplaceAll(c.want, "{base}", srv.At("")); e.Error() != want {
+					t.Errorf("message %q, want %q", e.Error(), want)
+				}
+			}
+			for _, other := range sentinels {
+				if other.err != c.sentinel && errors.Is(e, other.err) {
+					t.Errorf("the error wraps %s as well", other.name)
+				}
+				if strings.Contains(e.Error(), other.err.Error()) {
+					t.Errorf("message %q shows the text of %s", e.Error(), other.name) // LIMITERR-6
+				}
+			}
+			// The URL field: the root, or the index for the depth limit.
+			var pe *sitemap.ParseError
+			var ne *sitemap.NetworkError
+			switch {
+			case errors.As(e, &ne):
+				if ne.URL != c.url {
+					t.Errorf("NetworkError.URL = %q, want %q", ne.URL, c.url)
+				}
+			case errors.As(e, &pe):
+				want := c.url
+				if c.sentinel == sitemap.ErrMaxDepth {
+					want = srv.At("/nested.xml")
+				}
+				if pe.URL != want {
+					t.Errorf("ParseError.URL = %q, want %q", pe.URL, want)
+				}
+			}
+		})
+	}
+}
+
+// ERRORS-9, MAXVALERR-7: no more *ValidationError values than the limit,
+// the errors of the other types all the same.
+func TestValidationLimitKeepsOtherErrors(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
+		"/html.xml":  {Body: "<html/>"},
+	})
+	s := sitemap.New().SetMaxValidationErrors(1)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	errs := s.GetErrors()
+	vals := errorsOf[*sitemap.ValidationError](errs)
+	nets := errorsOf[*sitemap.NetworkError](errs)
+	parses := errorsOf[*sitemap.ParseError](errs)
+	if len(vals) != 1 || len(nets) != 2 || len(parses) != 2 {
+		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), messagesOf(errs))
+	}
+}
+
+// TestStreamURLLimitAcrossGoroutines: sitemaps read at the same time count
+// their URLs as they hand them on, and the limit holds exactly: the loop
+// gets as many URLs as it allows, and the limit's error once.
+func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
+	srv := indexSite(t, 12, 300)
+	for range 5 {
+		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
+		n, limits := 0, 0
+		seen := map[string]bool{}
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			switch {
+			case errors.Is(err, sitemap.ErrMaxURLs):
+				limits++
+			case err == nil:
+				n++
+				if seen[u.Loc] {
+					t.Fatalf("%s twice", u.Loc)
+				}
+				seen[u.Loc] = true
+			}
+		}
+		if n != 1000 || limits != 1 {
+			t.Fatalf("the loop got %d URLs and %d limit errors, want 1000 and 1", n, limits)
+		}
+	}
+}
+
+// TestParseURLLimitAcrossGoroutines: the same with Parse, where the URLs of a
+// sitemap are counted when it is committed: a sitemap that the others left
+// less room for than it has keeps the first of its URLs, in order, and the
+// call keeps exactly as many as the limit allows.
+func TestParseURLLimitAcrossGoroutines(t *testing.T) {
+	srv := indexSite(t, 6, 2500)
+	for range 5 {
+		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls := s.GetURLs()
+		limits := 0
+		for _, err := range s.GetErrors() {
+			if errors.Is(err, sitemap.ErrMaxURLs) {
+				limits++
+			}
+		}
+		if len(urls) != 7000 || limits != 1 {
+			t.Fatalf("%d URLs and %d limit errors, want 7000 and 1", len(urls), limits)
+		}
+		// Each sitemap's URLs stand together, /sN/0 first, in order.
+		for i := 0; i < len(urls); {
+			doc, _, _ := strings.Cut(strings.TrimPrefix(urls[i].Loc, srv.URL+"/"), "/")
+			for j := 0; i < len(urls) && strings.HasPrefix(urls[i].Loc, srv.URL+"/"+doc+"/"); i, j = i+1, j+1 {
+				if want := fmt.Sprintf("%s/%s/%d", srv.URL, doc, j); urls[i].Loc != want {
+					t.Fatalf("URL %d is %s, want %s", i, urls[i].Loc, want)
+				}
+			}
+		}
 	}
 }

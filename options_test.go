@@ -78,16 +78,6 @@ func TestDefaultConstants(t *testing.T) {
 	}
 }
 
-// userAgentRoutes is a robots.txt naming an index that lists a urlset, so that
-// a call makes a request of every kind UA-1 names.
-func userAgentRoutes() map[string]route {
-	return map[string]route{
-		"/robots.txt": {Body: "User-agent: *\nSitemap: {base}/index.xml\n"},
-		"/index.xml":  {Body: index("{base}/a.xml")},
-		"/a.xml":      {Body: urlset("{base}/page")},
-	}
-}
-
 // CONFIG-1, UA-1: the default user agent goes with every request.
 func TestDefaultUserAgentIsSent(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
@@ -267,26 +257,6 @@ type patternSetter struct {
 var patternSetters = []patternSetter{
 	{"follow", (*sitemap.S).SetFollow, (*sitemap.S).GetFollow},
 	{"rules", (*sitemap.S).SetRules, (*sitemap.S).GetRules},
-}
-
-// pattern returns a pattern of exactly n characters that matches
-// "keep" and what holds it: "keep" followed by optional dashes, padded with
-// an optional 'é' (one character, two bytes) when multibyte is set.
-func pattern(n int, multibyte bool) string {
-	if !multibyte {
-		p := "keep" + strings.Repeat("-?", (n-4)/2)
-		if len(p) < n {
-			p += "."
-		}
-		return p
-	}
-	// "keep" + k × "é?" + padding: every "é?" is two characters, three
-	// bytes, so the pattern has well over 1,000 bytes.
-	p := "keep" + strings.Repeat("é?", (n-4)/2)
-	if len([]rune(p)) < n {
-		p += "."
-	}
-	return p
 }
 
 // FOLLOW-7, RULES-4, FOLLOW-11, RULES-7, CONFIG-11, REUSE-8, REUSE-10,

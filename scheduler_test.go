@@ -82,25 +82,6 @@ func (g *turnstile) Drive(t *testing.T, total, n int) []string {
 	return order
 }
 
-// async runs Parse in a goroutine; wait returns its outcome, failing the
-// test if it does not come.
-func async(t *testing.T, parse func() (*sitemap.S, error)) (wait func() (*sitemap.S, error)) {
-	type result struct {
-		s   *sitemap.S
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		s, err := parse()
-		ch <- result{s, err}
-	}()
-	return func() (*sitemap.S, error) {
-		t.Helper()
-		r := recv(t, ch, "Parse to return")
-		return r.s, r.err
-	}
-}
-
 // turnstileIndex serves /index.xml listing n gated urlsets /s<i>.xml, each
 // with the page https://example.com/s<i>, and returns the gate and the
 // paths in listed order.
@@ -513,75 +494,6 @@ func TestFollowAndRulesPatternLength(t *testing.T) {
 
 // --- URL rules -------------------------------------------------------------
 
-func TestURLRules(t *testing.T) {
-	// RULES-1, RULES-2, RULES-3, RULES-7: kept when one pattern matches the
-	// URL as returned; no error for those left out.
-	content := urlset(
-		"https://example.com/product/1",
-		"https://example.com/category/2",
-		"https://example.com/about",
-		"/product/relative",
-		"https://example.com/caf\u00e9",
-		"https://example.com.evil.test/product/3",
-		"https://b\u00fccher.example/page",
-	)
-	tests := []struct {
-		name   string
-		strict bool
-		rules  []string
-		want   []string
-	}{
-		{"none", false, nil, []string{
-			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
-			"https://example.com/product/relative", "https://example.com/caf%C3%A9",
-			"https://example.com.evil.test/product/3", "https://xn--bcher-kva.example/page"}},
-		{"spec example", false, []string{`product/`, `category/`}, []string{
-			"https://example.com/product/1", "https://example.com/category/2",
-			"https://example.com/product/relative", "https://example.com.evil.test/product/3"}},
-		{"resolved URL", false, []string{`^https://example\.com/product/relative$`}, []string{"https://example.com/product/relative"}},
-		{"percent-encoded", false, []string{`caf%C3%A9$`}, []string{"https://example.com/caf%C3%A9"}},
-		{"not as written", false, []string{"caf\u00e9"}, nil},
-		{"punycode host", false, []string{`^https://xn--bcher-kva\.example/`}, []string{"https://xn--bcher-kva.example/page"}},
-		{"unanchored", false, []string{`example\.com`}, []string{
-			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
-			"https://example.com/product/relative", "https://example.com/caf%C3%A9", "https://example.com.evil.test/product/3"}},
-		{"anchored", false, []string{`^https://example\.com/`}, []string{
-			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
-			"https://example.com/product/relative", "https://example.com/caf%C3%A9"}},
-		{"strict: as written", true, []string{"caf\u00e9$"}, []string{"https://example.com/caf\u00e9"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := sitemap.New().SetStrict(tt.strict)
-			if tt.rules != nil {
-				s.SetRules(tt.rules)
-			}
-			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.want)
-			if !tt.strict {
-				noErrors(t, s)
-			}
-		})
-	}
-}
-
-func TestURLRulesDoNotFilterSitemaps(t *testing.T) {
-	// RULES-6: the rules filter pages; the follow rules decide about
-	// sitemaps.
-	srv := newServer(t)
-	srv.Doc("/sitemap-1.xml", urlset("https://example.com/product/1", "https://example.com/blog/1"))
-	srv.Doc("/index.xml", index(srv.At("/sitemap-1.xml")))
-	s, err := sitemap.New().SetRules([]string{`/product/`}).Parse(srv.At("/index.xml"), nil)
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/product/1"})
-	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/sitemap-1.xml")})
-	noErrors(t, s)
-}
-
 func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
 	// MULTI-7 (decision: depth first in listed order), MAXSITEMAPS-10,
 	// MAXURLS-8: the index lists [an index B, a urlset C] and B lists a
@@ -691,5 +603,38 @@ func TestSchedulerGoroutinesInFlightAtMostTheSlots(t *testing.T) {
 	t.Logf("at most %d goroutines of the call at a request", sc.max.Load())
 	if m := sc.max.Load(); m > 2*slots {
 		t.Errorf("%d goroutines of the call at a request, with %d slots", m, slots)
+	}
+}
+
+// FOLLOW-12 (open; pinned as the code has it, the reading the checklist
+// presumes): in strict mode the follow rules are matched against
+// the location exactly as the document writes it, where tolerant mode
+// matches its encoded form (FOLLOW-8).
+func TestFollowStrictMatchesAsWritten(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/m\u00fcnchen.xml", urlset(srv.At("/page")))
+	index := index(srv.At("/m\u00fcnchen.xml"))
+	tests := []struct {
+		strict  bool
+		pattern string
+		fetched bool
+	}{
+		{true, `/m\x{fc}nchen\.xml$`, true},
+		{true, `/m%C3%BCnchen\.xml$`, false},
+		{false, `/m\x{fc}nchen\.xml$`, false},
+		{false, `/m%C3%BCnchen\.xml$`, true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("strict=%v/%s", tt.strict, tt.pattern), func(t *testing.T) {
+			before := srv.Total()
+			s, err := sitemap.New().SetStrict(tt.strict).SetFollow([]string{tt.pattern}).Parse(srv.At("/index.xml"), &index)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			noErrors(t, s)
+			if fetched := srv.Total() > before; fetched != tt.fetched {
+				t.Errorf("fetched %v, want %v (listed as %q)", fetched, tt.fetched, sitemapLocsOf(s.GetSitemaps()))
+			}
+		})
 	}
 }

@@ -18,22 +18,6 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// indexSite serves /index.xml listing n urlsets of per URLs each, each
-// with an entry of another scheme after them, and a broken /broken.xml
-// listed last. The documents are made before the server starts, so that
-// serving one allocates little.
-func indexSite(t *testing.T, n, per int) *server {
-	t.Helper()
-	docs := indexDocs(n, per, "ftp://bad/")
-	locs := make([]string, 0, n+1)
-	for i := range n {
-		locs = append(locs, fmt.Sprintf("/s%d.xml", i))
-	}
-	docs["/index.xml"] = index(append(locs, "/broken.xml")...)
-	docs["/broken.xml"] = "<html></html>"
-	return serveDocs(t, docs)
-}
-
 // TestStreamSameAsParse: a streaming call yields what ParseContext keeps,
 // and keeps none of it.
 func TestStreamSameAsParse(t *testing.T) {
@@ -254,66 +238,6 @@ func TestStreamHandsOnWhatHasArrived(t *testing.T) {
 	}
 }
 
-// TestStreamURLLimitAcrossGoroutines: sitemaps read at the same time count
-// their URLs as they hand them on, and the limit holds exactly: the loop
-// gets as many URLs as it allows, and the limit's error once.
-func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
-	srv := indexSite(t, 12, 300)
-	for range 5 {
-		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
-		n, limits := 0, 0
-		seen := map[string]bool{}
-		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
-			switch {
-			case errors.Is(err, sitemap.ErrMaxURLs):
-				limits++
-			case err == nil:
-				n++
-				if seen[u.Loc] {
-					t.Fatalf("%s twice", u.Loc)
-				}
-				seen[u.Loc] = true
-			}
-		}
-		if n != 1000 || limits != 1 {
-			t.Fatalf("the loop got %d URLs and %d limit errors, want 1000 and 1", n, limits)
-		}
-	}
-}
-
-// TestParseURLLimitAcrossGoroutines: the same with Parse, where the URLs of a
-// sitemap are counted when it is committed: a sitemap that the others left
-// less room for than it has keeps the first of its URLs, in order, and the
-// call keeps exactly as many as the limit allows.
-func TestParseURLLimitAcrossGoroutines(t *testing.T) {
-	srv := indexSite(t, 6, 2500)
-	for range 5 {
-		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		urls := s.GetURLs()
-		limits := 0
-		for _, err := range s.GetErrors() {
-			if errors.Is(err, sitemap.ErrMaxURLs) {
-				limits++
-			}
-		}
-		if len(urls) != 7000 || limits != 1 {
-			t.Fatalf("%d URLs and %d limit errors, want 7000 and 1", len(urls), limits)
-		}
-		// Each sitemap's URLs stand together, /sN/0 first, in order.
-		for i := 0; i < len(urls); {
-			doc, _, _ := strings.Cut(strings.TrimPrefix(urls[i].Loc, srv.URL+"/"), "/")
-			for j := 0; i < len(urls) && strings.HasPrefix(urls[i].Loc, srv.URL+"/"+doc+"/"); i, j = i+1, j+1 {
-				if want := fmt.Sprintf("%s/%s/%d", srv.URL, doc, j); urls[i].Loc != want {
-					t.Fatalf("URL %d is %s, want %s", i, urls[i].Loc, want)
-				}
-			}
-		}
-	}
-}
-
 // TestStreamBrokenDocumentURLsCount: the URLs a broken document handed on
 // before its error count against the URL limit, as every URL the loop got.
 func TestStreamBrokenDocumentURLsCount(t *testing.T) {
@@ -390,26 +314,4 @@ func TestStreamHeapStaysFlat(t *testing.T) {
 	if grown := int64(peak) - int64(base); grown > 8<<20 {
 		t.Errorf("a streaming call held %.1f MiB more than before it began, want a few", float64(grown)/(1<<20))
 	}
-}
-
-func ExampleS_Stream() {
-	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>/first</loc></url>
-  <url><lastmod>2024-01-15</lastmod></url>
-  <url><loc>/second</loc></url>
-</urlset>`
-	s := sitemap.New()
-	for u, err := range s.Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
-		if err != nil {
-			fmt.Println("error:", err)
-			continue
-		}
-		fmt.Println(u.Loc)
-	}
-	fmt.Println("kept:", s.GetURLCount())
-	// Output:
-	// https://example.com/first
-	// https://example.com/second
-	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
-	// kept: 0
 }

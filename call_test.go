@@ -1,16 +1,226 @@
 package sitemap_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gositemap/sitemap"
 )
+
+// loopbackClient returns a client whose every connection goes to srv on
+// loopback, whatever host the URL names, so that a test can request
+// http://example.com/ or http://bücher.example/ without leaving the machine.
+func loopbackClient(t *testing.T, srv *httptest.Server) *http.Client {
+	addr := srv.Listener.Addr().String()
+	var d net.Dialer
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// GETSITEMAPS-16 (decision): a sitemap listed again keeps the place of its
+// first listing, with the latest date; in strict mode, which gives URLs as
+// written, the spellings of one URL (host case, default port) are one
+// sitemap, listed as first written and requested once.
+func TestSitemapListedOnce(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		s, _ := offline()
+		index := index("https://example.com/a.xml|2024-01-01T00:00:00Z", "https://example.com/b.xml", "https://example.com/a.xml|2024-06-01T00:00:00Z")
+		if _, err := s.SetStrict(strict).SetFollow([]string{`^$`}).Parse("https://example.com/index.xml", &index); err != nil {
+			t.Fatalf("strict=%v: Parse: %v", strict, err)
+		}
+		sms := s.GetSitemaps()
+		equalStrings(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(sms), []string{"https://example.com/a.xml", "https://example.com/b.xml"})
+		if len(sms) == 2 && (sms[0].LastMod == nil || !sms[0].LastMod.Equal(mustDate(t, "2024-06-01T00:00:00Z"))) {
+			t.Errorf("strict=%v: a.xml LastMod %v, want the later date", strict, sms[0].LastMod)
+		}
+	}
+
+	srv := serveDocs(t, map[string]string{"/s.xml": "http://example.com/page\n"})
+	for _, spellings := range [][]string{
+		{"http://example.com/s.xml", "http://EXAMPLE.com/s.xml", "http://example.com:80/s.xml"},
+		{"http://Example.COM:80/s.xml", "http://example.com/s.xml"},
+	} {
+		before := len(srv.HostLog())
+		index := index(spellings...)
+		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(loopbackClient(t, srv.Server))
+		if _, err := s.Parse("http://example.com/index.xml", &index); err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		noErrors(t, s)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
+		if got := srv.HostLog()[before:]; len(got) != 1 {
+			t.Errorf("requests %q, want one", got)
+		}
+	}
+}
+
+// IDN-11 (decision): in strict mode a sitemap written with its host in
+// Unicode and in Punycode is one sitemap: listed once, as first written,
+// and requested once.
+func TestStrictIDNSitemapOnce(t *testing.T) {
+	srv := serveDocs(t, map[string]string{"/s.xml": "http://xn--bcher-kva.example/page\n"})
+	for _, spellings := range [][]string{
+		{"http://b\u00fccher.example/s.xml", "http://xn--bcher-kva.example/s.xml"},
+		{"http://xn--bcher-kva.example/s.xml", "http://b\u00fccher.example/s.xml"},
+	} {
+		before := len(srv.HostLog())
+		index := index(spellings...)
+		s := sitemap.New().SetStrict(true).SetMultiThread(false).SetHTTPClient(loopbackClient(t, srv.Server))
+		if _, err := s.Parse("http://b\u00fccher.example/index.xml", &index); err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		noErrors(t, s)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), spellings[:1])
+		equalStrings(t, "requests", srv.HostLog()[before:], []string{"xn--bcher-kva.example/s.xml"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"http://xn--bcher-kva.example/page"})
+	}
+}
+
+// REDIRECT-10 (open; decided in issue 13: a redirect whose final URL has
+// the key of a sitemap requested already is not read, or an index whose
+// sitemaps redirect back to it is read once for each): two sitemaps that
+// redirect to the same URL are each requested, redirect included, and the
+// document they lead to is read once, its URLs kept once.
+func TestRedirectsToOneFinalURL(t *testing.T) {
+	srv := newServer(t)
+	srv.Redirect("/a.xml", "/final.xml")
+	srv.Redirect("/b.xml", "/final.xml")
+	srv.Doc("/final.xml", urlset("https://example.com/page"))
+	index := index(srv.At("/a.xml"), srv.At("/b.xml"))
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), &index)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	noErrors(t, s)
+	equalStrings(t, "requests", srv.Log(), []string{"/a.xml", "/final.xml", "/b.xml", "/final.xml"})
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/a.xml"), srv.At("/b.xml")})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page"})
+}
+
+// CTX-10 (open; pinned as the code has it, with the decisions on a root
+// request cut short and on CTX-11): a context already done when the call
+// starts cuts it short like one that ends later. The request for the root
+// fails at once with its *NetworkError alone (CTX-9); content passed in
+// stops at the parse's first check (CTX-11), before anything of it is
+// read, and the call returns one *ParseError for the root, whatever the
+// content lists.
+func TestContextDoneBeforeTheCall(t *testing.T) {
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	srv := newServer(t)
+	srv.Doc("/sitemap.xml", urlset("https://example.com/a"))
+	srv.Doc("/s.xml", urlset("https://example.com/s"))
+
+	t.Run("fetched", func(t *testing.T) {
+		s, err := sitemap.New().ParseContext(done, srv.At("/sitemap.xml"), nil)
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || !errors.Is(err, context.Canceled) || nerr.URL != srv.At("/sitemap.xml") {
+			t.Fatalf("ParseContext error = %v, want the *NetworkError of the root wrapping context.Canceled", err)
+		}
+		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+			t.Errorf("errors %q, want the one returned", messagesOf(errs))
+		}
+	})
+	t.Run("content of an index", func(t *testing.T) {
+		index := index(srv.At("/s.xml"))
+		s, err := sitemap.New().ParseContext(done, srv.At("/index.xml"), &index)
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.URL != srv.At("/index.xml") || perr.Err != context.Canceled {
+			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
+		}
+		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+			t.Errorf("errors %q, want the one returned", messagesOf(errs))
+		}
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
+	})
+	t.Run("content of a urlset", func(t *testing.T) {
+		content := urlset("https://example.com/p")
+		s, err := sitemap.New().ParseContext(done, srv.At("/pages.xml"), &content)
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.URL != srv.At("/pages.xml") || perr.Err != context.Canceled {
+			t.Fatalf("ParseContext error = %v, want a *ParseError naming the root, wrapping context.Canceled", err)
+		}
+		if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+			t.Errorf("errors %q, want the one returned", messagesOf(errs))
+		}
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), nil)
+	})
+	if srv.Total() != 0 {
+		t.Errorf("requested %q", srv.Log())
+	}
+}
+
+// cancelMidBody is a transport that reads the whole response for path
+// and hands it on in two halves, ending the context between them: the
+// context ends while the document, all of it received, is being parsed.
+type cancelMidBody struct {
+	path   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelMidBody) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil || req.URL.Path != c.path {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	half := len(body) / 2
+	var once sync.Once
+	second := readerFunc(func(p []byte) (int, error) {
+		once.Do(c.cancel)
+		return 0, io.EOF
+	})
+	resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body[:half]), second, bytes.NewReader(body[half:])))
+	return resp, nil
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// CTX-11 (decided), CTX-8: a context that ends while a sitemap is parsed
+// stops the parse at its next read and does not discard the sitemap: the
+// complete entries read until then are kept (here, all: the rest of the
+// body came with the read that the cancel happened in), its request, in
+// progress, is its *NetworkError, the next sitemap is not requested, and
+// the call returns the one *ParseError of a call cut short.
+func TestCancelWhileASitemapIsParsed(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset(pages("a", 40)...))
+	srv.Doc("/b.xml", urlset("https://example.com/b"))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := sitemap.New().SetMultiThread(false).SetHTTPClient(&http.Client{Transport: &cancelMidBody{path: "/a.xml", cancel: cancel}})
+	_, err := s.ParseContext(ctx, srv.At("/index.xml"), nil)
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) || perr.URL != srv.At("/index.xml") || perr.Err != context.Canceled {
+		t.Fatalf("ParseContext error = %v, want the *ParseError of a call cut short", err)
+	}
+	var nerr *sitemap.NetworkError
+	if errs := s.GetErrors(); len(errs) != 2 || !errors.As(errs[0], &nerr) || nerr.URL != srv.At("/a.xml") || !errors.Is(nerr, context.Canceled) || errs[1] != err {
+		t.Errorf("errors %q, want the *NetworkError of /a.xml and the one returned", messagesOf(errs))
+	}
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("a", 40))
+	equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
+}
 
 // checkCut checks the outcome of a call cut short: it returns the
 // *ParseError naming root and wrapping cause, recorded once, and the

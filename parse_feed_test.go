@@ -12,28 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-	_ "time/tzdata"
 
 	"github.com/gositemap/sitemap"
 )
 
-// The tests of RSS and Atom feeds: what an item or an entry yields (FEED,
-// RSS, ATOM), the dates of feed entries (FEEDDATE), the older dialects
-// (RSS 0.91, RSS 1.0 and Atom 0.3), and feeds reached through an index or a
-// robots.txt.
-
 const feedURL = "https://example.com/feed.xml"
-
-var feedModes = []struct {
-	name   string
-	strict bool
-}{{"tolerant", false}, {"strict", true}}
-
-// feedParse parses content as the document at loc.
-func feedParse(t *testing.T, strict bool, loc, content string) (*sitemap.S, error) {
-	t.Helper()
-	return sitemap.New().SetStrict(strict).Parse(loc, &content)
-}
 
 // feedRSS is an RSS 2.0 feed of items, in a channel that has a link and
 // dates of its own, which no item may take.
@@ -63,51 +46,6 @@ func feedAtom(entries ...string) string {
   <id>urn:uuid:60a76c80-d399-11d9-b93C-0003939e0af6</id>
 ` + strings.Join(entries, "\n") + `
 </feed>`
-}
-
-func feedLocs(s *sitemap.S) []string {
-	locs := []string{}
-	for _, u := range s.GetURLs() {
-		locs = append(locs, u.Loc)
-	}
-	return locs
-}
-
-func feedErrTexts(errs []error) []string {
-	texts := []string{}
-	for _, err := range errs {
-		texts = append(texts, err.Error())
-	}
-	return texts
-}
-
-// feedCheck checks the locations and the error messages of a call.
-func feedCheck(t *testing.T, s *sitemap.S, err error, wantLocs, wantErrs []string) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	if got := feedLocs(s); !slices.Equal(got, wantLocs) {
-		t.Errorf("locations:\n got %q\nwant %q", got, wantLocs)
-	}
-	if wantErrs == nil {
-		wantErrs = []string{}
-	}
-	if got := feedErrTexts(s.GetErrors()); !slices.Equal(got, wantErrs) {
-		t.Errorf("errors:\n got %q\nwant %q", got, wantErrs)
-	}
-}
-
-// feedCheckBare checks that a URL of a feed or a text sitemap carries the
-// location and the date only (FEED-1, FEED-2, FEED-3).
-func feedCheckBare(t *testing.T, u sitemap.URL) {
-	t.Helper()
-	if u.ChangeFreq != nil || u.Priority != nil {
-		t.Errorf("%s: ChangeFreq %v, Priority %v, want nil", u.Loc, u.ChangeFreq, u.Priority)
-	}
-	if u.Images != nil || u.News != nil || u.Videos != nil || u.Hreflangs != nil {
-		t.Errorf("%s: extensions %+v %+v %+v %+v, want none", u.Loc, u.Images, u.News, u.Videos, u.Hreflangs)
-	}
 }
 
 // feedCheckTime checks a date: the same instant at the same offset from
@@ -872,25 +810,6 @@ func TestFeedLimitsAndRules(t *testing.T) {
 			})
 		}
 	}
-}
-
-// feedCountErrs counts the *ValidationError values among errs and the
-// *ParseError values that wrap limit; any other error fails the test.
-func feedCountErrs(t *testing.T, errs []error, limit error) (nValidation, nLimit int) {
-	t.Helper()
-	for _, err := range errs {
-		var verr *sitemap.ValidationError
-		var perr *sitemap.ParseError
-		switch {
-		case errors.As(err, &verr):
-			nValidation++
-		case errors.As(err, &perr) && errors.Is(err, limit):
-			nLimit++
-		default:
-			t.Errorf("unexpected error %v", err)
-		}
-	}
-	return nValidation, nLimit
 }
 
 // FEED-1 to FEED-4 through a sitemap index and a robots.txt: a feed or a

@@ -1,0 +1,18 @@
+package sitemap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"slices"
+)
+
+// docURLs returns the URLs a document holds until it is committed.
+func docURLs(d *doc) []URL { return slices.Concat(d.buf.urls...) }
+
+func fuzzGzip(data []byte) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
+}
