@@ -2142,8 +2142,8 @@ func dense(n int) (doc string, entryLen int) {
 // scanner's), and a streaming call queues at most this many URLs ahead of
 // its loop (16 batches in the channel and the one being filled, of 128).
 const (
-	hParseBuffer = 64 << 10
-	hStreamAhead = 17 * 128
+	parseBuffer = 64 << 10
+	streamAhead = 17 * 128
 )
 
 // Issue 13 item 5, CTX-11: a context that ends while content passed in is
@@ -2170,7 +2170,7 @@ func TestHostileContextEndsWhileContentIsStreamed(t *testing.T) {
 			_ = u
 		}
 	})
-	most := 1000 + hStreamAhead + hParseBuffer/entryLen + 1
+	most := 1000 + streamAhead + parseBuffer/entryLen + 1
 	t.Logf("%d URLs handed on, at most %d allowed", n, most)
 	if n > most {
 		t.Errorf("%d URLs after a cancel at the 1,000th: the parse did not stop within a buffer (at most %d)", n, most)
@@ -2250,7 +2250,7 @@ func TestHostileContextEndsWhileABodyIsParsed(t *testing.T) {
 			if gzipped {
 				z, _ := gzip.NewReader(strings.NewReader(body[:read]))
 				inflated, _ := io.Copy(io.Discard, z)
-				if most := (int(inflated) + hParseBuffer) / entryLen; n > most {
+				if most := (int(inflated) + parseBuffer) / entryLen; n > most {
 					t.Errorf("%d URLs kept, want at most %d: the parse read on after the context ended", n, most)
 				}
 			}

@@ -492,7 +492,7 @@ func TestFollowAndRulesPatternLength(t *testing.T) {
 	}
 }
 
-// --- URL rules -------------------------------------------------------------
+// --- Sequential order and the goroutines of a call ----------------------------
 
 func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
 	// MULTI-7 (decision: depth first in listed order), MAXSITEMAPS-10,

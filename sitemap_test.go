@@ -453,9 +453,9 @@ func parked(has, hasNot []string) int {
 }
 
 const (
-	ct1FrameParse    = "sitemap.(*S).ParseContext("
-	ct1FrameDo       = "net/http.(*Client).Do("
-	ct1FrameBodyRead = "net/http.(*bodyEOFSignal).Read("
+	frameParse    = "sitemap.(*S).ParseContext("
+	frameDo       = "net/http.(*Client).Do("
+	frameBodyRead = "net/http.(*bodyEOFSignal).Read("
 )
 
 // waitParked waits until a goroutine is blocked with the frames in has
@@ -551,13 +551,13 @@ func TestGettersAndSettersDoNotWaitForParse(t *testing.T) {
 
 	// Fetch: late.xml has not answered.
 	recv(t, noAnswer.entered, "the request of late.xml")
-	waitParked(t, "in Parse waiting for the answer of late.xml", ct1FrameParse, ct1FrameDo)
+	waitParked(t, "in Parse waiting for the answer of late.xml", frameParse, frameDo)
 	getters([]string{"https://example.com/a1", "https://example.com/a2"}, 1)
 	noAnswer.Release()
 
 	// Decode and parse: slow.xml has sent half of its body.
 	recv(t, halfBody.entered, "the request of slow.xml")
-	waitParked(t, "in Parse reading the body of slow.xml", ct1FrameParse, ct1FrameBodyRead)
+	waitParked(t, "in Parse reading the body of slow.xml", frameParse, frameBodyRead)
 	// THREAD-5: the URLs of slow.xml read so far are not there yet.
 	before := []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/late"}
 	getters(before, 1)
@@ -645,12 +645,12 @@ func TestConcurrentParseSerialised(t *testing.T) {
 		}
 		// The others wait for this call, parked before theirs starts.
 		// Blocked in ParseContext and in no request: waiting to start.
-		for parked([]string{ct1FrameParse}, []string{"net/http."}) != callers-k {
+		for parked([]string{frameParse}, []string{"net/http."}) != callers-k {
 			select {
 			case <-violation:
 				t.Fatal("two requests of concurrent Parse calls in flight at once")
 			case <-guard:
-				t.Fatalf("after call %d: %d callers parked, want %d", k, parked([]string{ct1FrameParse}, []string{"net/http."}), callers-k)
+				t.Fatalf("after call %d: %d callers parked, want %d", k, parked([]string{frameParse}, []string{"net/http."}), callers-k)
 			default:
 				runtime.Gosched()
 			}

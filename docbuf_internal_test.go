@@ -1,0 +1,400 @@
+package sitemap
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// indexServer serves /index.xml, listing children sitemaps of perChild
+// URLs each, /s-<i>.xml. The URLs of child i are /p/<i>/<j>, and the
+// lastmod and priority of each are given by lastmod(i, j) and priority(i, j).
+func indexServer(t *testing.T, children, perChild int, lastmod func(i, j int) string, priority func(i, j int) string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		if r.URL.Path == "/index.xml" {
+			b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := range children {
+				fmt.Fprintf(&b, "<sitemap><loc>/s-%d.xml</loc></sitemap>", i)
+			}
+			b.WriteString(`</sitemapindex>`)
+			w.Write([]byte(b.String()))
+			return
+		}
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/s-%d.xml", &i); err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for j := range perChild {
+			fmt.Fprintf(&b, "<url><loc>http://%s/p/%d/%d</loc><lastmod>%s</lastmod><priority>%s</priority></url>",
+				r.Host, i, j, lastmod(i, j), priority(i, j))
+		}
+		b.WriteString(`</urlset>`)
+		w.Write([]byte(b.String()))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The values indexServer gives: one date and one priority for all URLs,
+// or a day of its own for URL j of child i.
+func sameDate(i, j int) string { return "2024-01-15" }
+
+func samePrio(i, j int) string { return "0.5" }
+
+func dayOf(i, j int) time.Time {
+	return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i*10_000+j)
+}
+
+func distinctDate(i, j int) string { return dayOf(i, j).Format("2006-01-02") }
+
+// With the sitemaps of an index all of one size, the estimate of growURLs is
+// right, and the list of URLs grows to what the call keeps, with at most the
+// quarter to spare that the smallest growth leaves, rather than doubling
+// past it (to 16,000 for 9,250 URLs, 12,800 for 10,000).
+func TestGrowURLsToWhatTheIndexHolds(t *testing.T) {
+	for _, tc := range []struct{ children, perChild int }{{1, 700}, {10, 100}, {37, 250}, {200, 50}} {
+		srv := indexServer(t, tc.children, tc.perChild, sameDate, samePrio)
+		s, err := New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tc.children * tc.perChild
+		if got := s.GetURLCount(); got != int64(want) {
+			t.Fatalf("%+v: %d URLs, want %d", tc, got, want)
+		}
+		if got := cap(s.urls); got > want+want/4 {
+			t.Errorf("%+v: the list of URLs has room for %d, want %d and at most a quarter more", tc, got, want)
+		}
+	}
+}
+
+// TestGrowURLsFewTimesForLikeSitemaps: 200 sitemaps of 500 URLs each,
+// committed one after the other. Once two sitemaps of one size have been
+// committed, the list grows sixteen times over toward the estimate, so it
+// is allocated three times in all, not five (500, 8,000, then the 100,000
+// of the estimate), and ends the size of what it holds.
+func TestGrowURLsFewTimesForLikeSitemaps(t *testing.T) {
+	s := New()
+	chunk := make([]URL, 500)
+	allocs := 0
+	for k := range 200 {
+		before := cap(s.urls)
+		s.urlDocs++
+		s.growURLs(len(chunk), 200-k-1)
+		if cap(s.urls) != before {
+			allocs++
+		}
+		s.urls = append(s.urls, chunk...)
+	}
+	if allocs != 3 || cap(s.urls) != 100_000 {
+		t.Errorf("the list was allocated %d times, to room for %d; want 3 times, to 100,000", allocs, cap(s.urls))
+	}
+}
+
+// An estimate skewed by one large sitemap among small ones does not reserve
+// room for more large ones: the list ends at most a quarter above what the
+// call keeps, where the mean of the sitemaps so far would have asked for
+// room for 50 × 2,500 URLs.
+func TestGrowURLsNotMisledByOneLargeSitemap(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		switch r.URL.Path {
+		case "/index.xml":
+			b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := range 50 {
+				fmt.Fprintf(&b, "<sitemap><loc>/s-%d.xml</loc></sitemap>", i)
+			}
+			b.WriteString(`</sitemapindex>`)
+		case "/s-0.xml":
+			b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for j := range 5000 {
+				fmt.Fprintf(&b, "<url><loc>http://%s/big/%d</loc></url>", r.Host, j)
+			}
+			b.WriteString(`</urlset>`)
+		default:
+			fmt.Fprintf(&b, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://%s%s/page</loc></url></urlset>`, r.Host, r.URL.Path)
+		}
+		w.Write([]byte(b.String()))
+	}))
+	defer srv.Close()
+	s, err := New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.GetURLCount(); n != 5049 {
+		t.Fatalf("%d URLs, want 5049", n)
+	}
+	if c := cap(s.urls); c > 5049+5049/4 {
+		t.Errorf("the list of URLs has room for %d, for 5,049 URLs", c)
+	}
+}
+
+// The chunks a document fills are given back and filled by the next
+// documents, of the same call and of later ones: the URLs kept must not
+// change when that happens, nor a list handed out by an earlier call.
+func TestReusedChunksLeaveResultsAlone(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		srv := indexServer(t, 6, 3*urlChunk+17, distinctDate, func(i, j int) string { return fmt.Sprintf("0.%d", j%10) })
+		s := New().SetFetchTimeout(60).SetMultiThread(multi)
+		check := func(urls []URL) {
+			t.Helper()
+			seen := map[string]bool{}
+			for _, u := range urls {
+				var i, j int
+				if _, err := fmt.Sscanf(u.Loc[strings.Index(u.Loc, "/p/"):], "/p/%d/%d", &i, &j); err != nil {
+					t.Fatalf("multi=%v: %q: %v", multi, u.Loc, err)
+				}
+				if seen[u.Loc] {
+					t.Fatalf("multi=%v: %s twice", multi, u.Loc)
+				}
+				seen[u.Loc] = true
+				if u.LastMod == nil || !u.LastMod.Equal(dayOf(i, j)) {
+					t.Fatalf("multi=%v: %s has lastmod %v, want %v", multi, u.Loc, u.LastMod, dayOf(i, j))
+				}
+				if u.Priority == nil || *u.Priority != float32(j%10)/10 {
+					t.Fatalf("multi=%v: %s has priority %v, want 0.%d", multi, u.Loc, u.Priority, j%10)
+				}
+			}
+			if len(seen) != 6*(3*urlChunk+17) {
+				t.Fatalf("multi=%v: %d URLs", multi, len(seen))
+			}
+		}
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil || s.GetErrorsCount() != 0 {
+			t.Fatal(err, s.GetErrors())
+		}
+		first := s.GetURLs()
+		check(first)
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil || s.GetErrorsCount() != 0 {
+			t.Fatal(err, s.GetErrors())
+		}
+		check(s.GetURLs())
+		check(first)
+	}
+}
+
+// The URLs of a document that give the same date or priority share one
+// value; those that give different ones keep their own, however many
+// different values a document gives (more than maxShared here).
+func TestSharedDatesAndPriorities(t *testing.T) {
+	srv := indexServer(t, 1, 2*maxShared+5, func(i, j int) string {
+		if j%2 == 0 {
+			return "2024-01-15T10:00:00+02:00"
+		}
+		return distinctDate(i, j)
+	}, func(i, j int) string {
+		if j%2 == 0 {
+			return "0.8"
+		}
+		return fmt.Sprintf("0.%04d", j)
+	})
+	s, err := New().Parse(srv.URL+"/s-0.xml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != 2*maxShared+5 {
+		t.Fatalf("%d URLs", len(urls))
+	}
+	even := time.Date(2024, 1, 15, 8, 0, 0, 0, time.UTC)
+	for j, u := range urls {
+		if j%2 == 0 {
+			if u.LastMod != urls[0].LastMod || u.Priority != urls[0].Priority {
+				t.Fatalf("URL %d: the same date and priority as URL 0 are not shared", j)
+			}
+			if !u.LastMod.Equal(even) || *u.Priority != 0.8 {
+				t.Fatalf("URL %d: %v %v", j, u.LastMod, *u.Priority)
+			}
+			continue
+		}
+		if !u.LastMod.Equal(dayOf(0, j)) {
+			t.Fatalf("URL %d: lastmod %v, want %v", j, u.LastMod, dayOf(0, j))
+		}
+		if want := float32(j) / 10000; *u.Priority != want {
+			t.Fatalf("URL %d: priority %v, want %v", j, *u.Priority, want)
+		}
+		if j > 1 && (u.LastMod == urls[j-2].LastMod || u.Priority == urls[j-2].Priority) {
+			t.Fatalf("URL %d shares a date or priority with URL %d, which differs", j, j-2)
+		}
+	}
+	// What URLs() yields is the caller's own, shared or not.
+	var copies []URL
+	for u := range s.URLs() {
+		copies = append(copies, u)
+		if len(copies) == 3 {
+			break
+		}
+	}
+	*copies[0].LastMod = LastModTime{}
+	*copies[0].Priority = 0
+	if !urls[2].LastMod.Equal(even) || *urls[2].Priority != 0.8 || copies[2].LastMod.IsZero() {
+		t.Error("changing a copy from URLs() reached the URLs the instance keeps")
+	}
+}
+
+// TestAloneDocumentListSized: a document read alone, of a known size, puts
+// its URLs in an array sized from the bytes read so far, which the results
+// then keep as it is. Whether the document comes as content, as a response
+// with a Content-Length or gzipped, the results take the array over, with
+// little room to spare.
+func TestAloneDocumentListSized(t *testing.T) {
+	const n = 20_000
+	var xmlDoc, textDoc strings.Builder
+	xmlDoc.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for i := range n {
+		fmt.Fprintf(&xmlDoc, "<url><loc>https://example.com/p/%d</loc><lastmod>2024-01-15</lastmod></url>\n", i)
+		fmt.Fprintf(&textDoc, "https://example.com/p/%d\n", i)
+	}
+	xmlDoc.WriteString(`</urlset>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := []byte(xmlDoc.String())
+		if strings.HasSuffix(r.URL.Path, ".gz") {
+			body = fuzzGzip(body)
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body)
+	}))
+	defer srv.Close()
+	xmlContent, textContent := xmlDoc.String(), textDoc.String()
+	for _, tc := range []struct {
+		name, url string
+		content   *string
+	}{
+		{"xml content", "https://example.com/sitemap.xml", &xmlContent},
+		{"text content", "https://example.com/sitemap.txt", &textContent},
+		{"served", srv.URL + "/sitemap.xml", nil},
+		{"served gzipped", srv.URL + "/sitemap.xml.gz", nil},
+	} {
+		s, err := New().SetFetchTimeout(60).Parse(tc.url, tc.content)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(s.urls) != n || s.urls[n-1].Loc != fmt.Sprintf("https://example.com/p/%d", n-1) {
+			t.Fatalf("%s: %d URLs", tc.name, len(s.urls))
+		}
+		// Copied, the URLs would fill their list exactly; taken over, the
+		// list has the room the estimate left.
+		if spare := cap(s.urls) - n; spare == 0 || spare > n/4 {
+			t.Errorf("%s: the list has room for %d more URLs, want some and at most %d", tc.name, spare, n/4)
+		}
+	}
+}
+
+// TestAloneDocumentListNotMisled: a document whose URLs all come in its
+// first bytes, followed by a long comment, looks at first as if it held
+// many more URLs than it does: the results keep no room for those.
+func TestAloneDocumentListNotMisled(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for i := range 1000 {
+		fmt.Fprintf(&b, "<url><loc>https://example.com/%d</loc></url>", i)
+	}
+	b.WriteString("<!--" + strings.Repeat("filler ", 1<<20) + "--></urlset>")
+	content := b.String()
+	s, err := New().Parse("https://example.com/sitemap.xml", &content)
+	if err != nil || len(s.urls) != 1000 {
+		t.Fatalf("%v, %d URLs", err, len(s.urls))
+	}
+	if cap(s.urls) > 1000+1000/4 {
+		t.Errorf("the list has room for %d URLs, want at most 1,250", cap(s.urls))
+	}
+}
+
+// TestAloneListGrowsToTheEstimate: URLs of 50 bytes each in a document of
+// a million bytes, read 64 KiB at a time. The URLs move from chunks to one
+// array once an eighth of the bytes are read, and the array grows once
+// more at the most, to about the 20,000 URLs the document holds.
+func TestAloneListGrowsToTheEstimate(t *testing.T) {
+	const n, per, size = 20_000, 50, 1_000_000
+	var at int64
+	var d docBuf
+	d.sizeFrom(func() int64 { return at }, size, 0)
+	growths := 0
+	for i := range n {
+		read := (i*per/(64<<10) + 1) * (64 << 10)
+		at = int64(min(read, size))
+		before := cap(d.list)
+		d.addURL(URL{Loc: "x"})
+		if cap(d.list) != before {
+			growths++
+		}
+	}
+	if spare := cap(d.list) - n; growths > 2 || spare < 0 || spare > n/8 {
+		t.Errorf("%d growths, room for %d URLs more; want at most 2 growths and %d more", growths, spare, n/8)
+	}
+}
+
+// TestAloneDocumentURLLimit: the array of a document read alone is never
+// sized past the URL limit, and the URLs beyond it are left out as in any
+// document (MAXURLS-3).
+func TestAloneDocumentURLLimit(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "https://example.com/p/%d\n", i)
+	}
+	content := b.String()
+	s, err := New().SetMaxURLs(5000).Parse("https://example.com/sitemap.txt", &content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.urls) != 5000 || cap(s.urls) > 5000 || s.urls[4999].Loc != "https://example.com/p/4999" {
+		t.Errorf("%d URLs in room for %d, the last %q; want 5,000 in room for as many", len(s.urls), cap(s.urls), s.urls[len(s.urls)-1].Loc)
+	}
+	limited := false
+	for _, err := range s.GetErrors() {
+		limited = limited || errors.Is(err, ErrMaxURLs)
+	}
+	if !limited {
+		t.Errorf("no ErrMaxURLs among %v", s.GetErrors())
+	}
+}
+
+// TestGzipPositionIsWhereTheParseIs: the read-ahead inflates a gzipped body
+// some blocks ahead of the parse, and below it a buffer reads 16 KiB of
+// compressed bytes at a time, a large part of a body that compresses well.
+// The position a document read alone sizes its array from is that of the
+// bytes the parse stage has been handed: an eighth of this body, where the
+// bytes read are over a fifth.
+func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
+	var plain bytes.Buffer
+	for i := range 400_000 {
+		fmt.Fprintf(&plain, "https://example.com/products/%d\n", i%100)
+	}
+	packed := fuzzGzip(plain.Bytes())
+	body := &countingReader{r: bytes.NewReader(packed)}
+	out, pos, done, err := decode(nil, body, 1<<30, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if _, err := io.CopyN(io.Discard, out, int64(plain.Len()/8)); err != nil {
+		t.Fatal(err)
+	}
+	at := float64(pos()) / float64(len(packed))
+	read := float64(body.n.Load()) / float64(len(packed))
+	if at < 0.10 || at > 0.16 {
+		t.Errorf("an eighth of the document handed on, the position is at %.3f of the body (%.3f read); want about 0.125", at, read)
+	}
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
