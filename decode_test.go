@@ -225,7 +225,7 @@ func TestGzipStalledBodyDoesNotHoldTheCall(t *testing.T) {
 				t.Errorf("got %q, want one of %v", got, want)
 			}
 			delete(want, got)
-		case <-time.After(20 * time.Second):
+		case <-time.After(guardTimeout):
 			t.Fatalf("a call still waits on a body the server stopped sending; left: %v", want)
 		}
 	}

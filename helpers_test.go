@@ -163,6 +163,22 @@ func (b *gate) handler(body func() string) http.HandlerFunc {
 // streaming call over an index of gzipped sitemaps to end.
 const guardTimeout = 60 * time.Second
 
+// eventually reports whether cond holds, looking again, with the
+// processor yielded between looks, until it does or guardTimeout has
+// passed: for what has no event to wait on (goroutines that end, a
+// goroutine that parks); the time is a guard against a hang, never what
+// the test measures.
+func eventually(cond func() bool) bool {
+	deadline := time.Now().Add(guardTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		runtime.Gosched()
+	}
+	return true
+}
+
 // recv waits for a value on ch, failing the test after guardTimeout.
 func recv[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
@@ -1142,3 +1158,45 @@ func indexSite(t *testing.T, n, per int) *server {
 	docs["/broken.xml"] = "<html></html>"
 	return serveDocs(t, docs)
 }
+
+// parked returns how many goroutines are blocked (neither running nor
+// runnable) with every one of the frames in has on their stack and none of
+// those in hasNot. It tells where a Parse call is waiting by the public
+// entry point and net/http, not by the package's internals.
+func parked(has, hasNot []string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	parked := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "[running]") || strings.Contains(header, "[runnable]") || strings.Contains(header, "[syscall") {
+			continue
+		}
+		ok := true
+		for _, f := range has {
+			ok = ok && strings.Contains(g, f)
+		}
+		for _, f := range hasNot {
+			ok = ok && !strings.Contains(g, f)
+		}
+		if ok {
+			parked++
+		}
+	}
+	return parked
+}
+
+const (
+	frameParse    = "sitemap.(*S).ParseContext("
+	frameDo       = "net/http.(*Client).Do("
+	frameBodyRead = "net/http.(*bodyEOFSignal).Read("
+	frameAcquire  = "golang.org/x/sync/semaphore.(*Weighted).Acquire("
+	frameQueuePop = "github.com/gositemap/sitemap.(*queue).pop("
+)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gositemap/sitemap"
 )
@@ -52,16 +51,29 @@ func (g *turnstile) Serve(path, body string) {
 	})
 }
 
-// turnstileWindow is how long a test gives the parser to send a request that it
-// must not send. It is no synchronisation: a correct parser passes however
-// short it is, and a wrong one is caught unless it is slower than this.
-const turnstileWindow = 100 * time.Millisecond
+// waitSending waits until the goroutine of Parse can send no request of
+// its own while n are held: it is parked waiting for a slot or for more
+// work (multi-threading), or for the answer of the request it sent
+// (sequential mode); or more than n requests are held already, which the
+// count of requests held at once then shows.
+func (g *turnstile) waitSending(t *testing.T, n int) {
+	t.Helper()
+	if !eventually(func() bool {
+		return g.inflight.Load() > int64(n) ||
+			parked([]string{frameParse, frameAcquire}, nil) > 0 ||
+			parked([]string{frameParse, frameDo}, nil) > 0 ||
+			parked([]string{frameParse, frameQueuePop}, nil) > 0
+	}) {
+		t.Fatalf("with %d requests held, Parse neither waited nor sent another", n)
+	}
+}
 
 // Drive lets the held requests go so that up to n are held at once: it
 // lets one go each time n are held, and the rest at the end. The first
-// time n are held it leaves the parser a window to send one more, which
-// the count of requests held at once would show. It returns the paths in
-// the order they arrived.
+// time n are held it waits until Parse waits for a slot or an answer, so
+// that one more request, which the count of requests held at once would
+// show, would have been sent by then. It returns the paths in the order
+// they arrived.
 func (g *turnstile) Drive(t *testing.T, total, n int) []string {
 	t.Helper()
 	var order []string
@@ -70,7 +82,7 @@ func (g *turnstile) Drive(t *testing.T, total, n int) []string {
 		order = append(order, recv(t, g.arrived, fmt.Sprintf("request %d of %d (%d let go)", len(order)+1, total, released)))
 		if len(order)-released >= n {
 			if released == 0 && len(order) < total {
-				<-time.After(turnstileWindow)
+				g.waitSending(t, n)
 			}
 			g.release <- struct{}{}
 			released++

@@ -418,58 +418,12 @@ func TestParseIsParseContextBackground(t *testing.T) {
 	}
 }
 
-// parked returns how many goroutines are blocked (neither running nor
-// runnable) with every one of the frames in has on their stack and none of
-// those in hasNot. It tells where a Parse call is waiting by the public
-// entry point and net/http, not by the package's internals.
-func parked(has, hasNot []string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	parked := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(header, "[running]") || strings.Contains(header, "[runnable]") || strings.Contains(header, "[syscall") {
-			continue
-		}
-		ok := true
-		for _, f := range has {
-			ok = ok && strings.Contains(g, f)
-		}
-		for _, f := range hasNot {
-			ok = ok && !strings.Contains(g, f)
-		}
-		if ok {
-			parked++
-		}
-	}
-	return parked
-}
-
-const (
-	frameParse    = "sitemap.(*S).ParseContext("
-	frameDo       = "net/http.(*Client).Do("
-	frameBodyRead = "net/http.(*bodyEOFSignal).Read("
-)
-
 // waitParked waits until a goroutine is blocked with the frames in has
 // on its stack, failing the test after guardTimeout.
 func waitParked(t *testing.T, what string, has ...string) {
 	t.Helper()
-	guard := time.After(guardTimeout)
-	for parked(has, nil) == 0 {
-		select {
-		case <-guard:
-			t.Fatalf("no goroutine seen %s", what)
-		default:
-			runtime.Gosched()
-		}
+	if !eventually(func() bool { return parked(has, nil) > 0 }) {
+		t.Fatalf("no goroutine seen %s", what)
 	}
 }
 

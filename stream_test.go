@@ -73,6 +73,7 @@ func TestStreamSameAsParse(t *testing.T) {
 // flight and returns once the goroutines of the call have ended.
 func TestStreamBreakCancels(t *testing.T) {
 	var inFlight, cancelled atomic.Int32
+	arrived, ended := make(chan struct{}, 8), make(chan struct{}, 8)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
@@ -88,8 +89,16 @@ func TestStreamBreakCancels(t *testing.T) {
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		inFlight.Add(1)
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
 		<-r.Context().Done()
 		cancelled.Add(1)
+		select {
+		case ended <- struct{}{}:
+		default:
+		}
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -106,8 +115,8 @@ func TestStreamBreakCancels(t *testing.T) {
 			got++
 			_ = u
 			// Wait until the slow sitemaps are being requested, then leave.
-			for inFlight.Load() < 8 {
-				time.Sleep(time.Millisecond)
+			for range 8 {
+				<-arrived
 			}
 			break
 		}
@@ -115,8 +124,8 @@ func TestStreamBreakCancels(t *testing.T) {
 	if got != 1 {
 		t.Errorf("loop ran %d times", got)
 	}
-	for i := 0; cancelled.Load() < 8 && i < 1000; i++ {
-		time.Sleep(5 * time.Millisecond)
+	for range 8 {
+		recv(t, ended, "the cancellation of a slow request")
 	}
 	if cancelled.Load() != 8 {
 		t.Errorf("%d of 8 requests in flight were cancelled", cancelled.Load())
@@ -128,9 +137,7 @@ func TestStreamBreakCancels(t *testing.T) {
 		}
 	}
 	srv.CloseClientConnections()
-	for i := 0; runtime.NumGoroutine() > before+2 && i < 200; i++ {
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(func() bool { return runtime.NumGoroutine() <= before+2 })
 	if n := runtime.NumGoroutine(); n > before+2 {
 		t.Errorf("%d goroutines before, %d after", before, n)
 	}
