@@ -21,6 +21,19 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
+// The benchmarks of web-scale workloads. Their inputs are generated here,
+// not committed. Each parse benchmark has its floor beside it in the same
+// run: a bare encoding/xml RawToken loop, or a bare line scan, over the same
+// bytes, so that every figure can be read as a ratio to it.
+//
+//	go test -run '^$' -bench 'W1URLSet|W2Image|RSS10k|Text50k' -count 6 | tee new.txt
+//	go test -run '^$' -bench 'W3Index' -count 6 | tee -a new.txt
+//	benchstat new.txt
+//
+// Run W3Index on its own: its peak-MiB is the heap a call takes above what
+// was in use before it, and the inputs of the other benchmarks, once
+// generated, stay in use and let the garbage collector wait longer.
+
 // benchURLs is how many URLs the benchmark urlset holds: as many as the
 // sitemaps.org protocol allows in one sitemap.
 const benchURLs = 50000

@@ -20,6 +20,12 @@ import (
 	"unicode/utf8"
 )
 
+// The checks of the package and the repository themselves: the package
+// name, the Go version, the security policy and the examples (PKG-*,
+// EXAMPLES-*). An open point of SPEC-CHECKLIST.md is pinned, here and in
+// every test file, as the project decided it; where no decision is written
+// down, the test's comment says that it pins what the code does.
+
 // PKG-1: every Go file of the module root but the tests is of package
 // sitemap, and the module path ends in /sitemap, so the package is imported
 // under that name.

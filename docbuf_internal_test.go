@@ -13,6 +13,10 @@ import (
 	"time"
 )
 
+// Tests of how the results are held in memory: the growth of the list of
+// URLs, the chunks documents fill and give back, and the dates and
+// priorities the URLs of a document share (issue 7, "Memory").
+
 // indexServer serves /index.xml, listing children sitemaps of perChild
 // URLs each, /s-<i>.xml. The URLs of child i are /p/<i>/<j>, and the
 // lastmod and priority of each are given by lastmod(i, j) and priority(i, j).

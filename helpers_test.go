@@ -21,6 +21,13 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
+// The helpers of the black-box tests, one of each: a server on loopback
+// (newServer, serve, serveDocs), a urlset and an index builder (urlset,
+// index), a guard against hangs (guard, recv and eventually, all bounded by
+// guardTimeout), a gate that holds requests (newGate), and the fakes of the
+// network (fakeWeb, countingTransport, noNetwork). A helper that serves the
+// tests of one file only lives in that file.
+
 // route is what serve answers for one path. In Body and in the
 // values of Header, {base} stands for the URL of the server.
 type route struct {

@@ -11,6 +11,12 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
+// Translation of raw entries into URLs, child sitemaps and validation
+// errors, in tolerant and strict mode end to end: every table and example
+// line of the spec's Strict mode and Internationalised host names sections,
+// through Parse, and what a bad value costs. The normaliser's own tests
+// (internal/urlnorm) go into the detail.
+
 // GETURLS-6: no URL has an empty Loc: an entry whose location is empty,
 // white space or missing yields none, in every format and both modes.
 func TestLocNeverEmpty(t *testing.T) {
