@@ -3,7 +3,6 @@ package sitemap_test
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/xml"
 	"fmt"
@@ -143,8 +142,8 @@ func cpuTime() (d time.Duration, ok bool) {
 var (
 	benchW1   = sync.OnceValue(func() []byte { return benchURLSet(50_000, 0, "www.example.com") })
 	benchW2   = sync.OnceValue(func() []byte { return benchURLSet(50_000, -1, "www.example.com") })
-	benchW1gz = sync.OnceValue(func() []byte { return benchGzip(benchW1()) })
-	benchW2gz = sync.OnceValue(func() []byte { return benchGzip(benchW2()) })
+	benchW1gz = sync.OnceValue(func() []byte { return gzipOf(string(benchW1())) })
+	benchW2gz = sync.OnceValue(func() []byte { return gzipOf(string(benchW2())) })
 	benchRSS  = sync.OnceValue(func() []byte {
 		var rss bytes.Buffer
 		rss.WriteString(`<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><link>https://www.example.com/</link>` + "\n")
@@ -174,14 +173,6 @@ var (
 )
 
 const benchW3Children, benchW3PerFile = 200, 5000
-
-func benchGzip(b []byte) []byte {
-	var buf bytes.Buffer
-	z := gzip.NewWriter(&buf)
-	z.Write(b)
-	z.Close()
-	return buf.Bytes()
-}
 
 // benchURLSet is a urlset of n URLs with lastmod, changefreq and priority,
 // and images images per URL (2 to 5 when images is negative).

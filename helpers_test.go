@@ -170,6 +170,18 @@ func (b *gate) handler(body func() string) http.HandlerFunc {
 // streaming call over an index of gzipped sitemaps to end.
 const guardTimeout = 60 * time.Second
 
+// stacks returns the stack of every goroutine, one a string.
+func stacks() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Split(string(buf[:n]), "\n\n")
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
 // eventually reports whether cond holds, looking again, with the
 // processor yielded between looks, until it does or guardTimeout has
 // passed: for what has no event to wait on (goroutines that end, a
@@ -1171,17 +1183,8 @@ func indexSite(t *testing.T, n, per int) *server {
 // those in hasNot. It tells where a Parse call is waiting by the public
 // entry point and net/http, not by the package's internals.
 func parked(has, hasNot []string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	parked := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range stacks() {
 		header, _, _ := strings.Cut(g, "\n")
 		if strings.Contains(header, "[running]") || strings.Contains(header, "[runnable]") || strings.Contains(header, "[syscall") {
 			continue

@@ -1279,17 +1279,8 @@ func TestHostileIndexWhoseSitemapsRedirectToIt(t *testing.T) {
 // callGoroutines returns the stacks of the goroutines that run code of the
 // package's calls: those of a call, of a read-ahead, and of a stream.
 func callGoroutines() []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	var found []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range stacks() {
 		if strings.Contains(g, "gositemap/sitemap.(*call)") || strings.Contains(g, "gositemap/sitemap.(*readAhead)") ||
 			strings.Contains(g, "gositemap/sitemap.(*S).Stream") {
 			found = append(found, g)

@@ -555,17 +555,8 @@ type goroutinePeakTransport struct {
 }
 
 func (sc *goroutinePeakTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	n := int64(0)
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range stacks() {
 		if strings.Contains(g, "gositemap/sitemap.(*call)") && !strings.Contains(g, "sitemap.(*S).ParseContext(") {
 			n++
 		}
