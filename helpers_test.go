@@ -727,12 +727,13 @@ type server struct {
 	// that handlers that block let go.
 	stop chan struct{}
 
-	mu     sync.Mutex
-	routes map[string]http.HandlerFunc
-	docs   map[string]string // read at each request, for a path without a route (serveDocs)
-	log    []string          // the path (with query) of every request, in order
-	agents []string          // the User-Agent of every request, in order
-	hosts  []string          // the Host and path of every request, in order
+	mu       sync.Mutex
+	handlers map[string]http.HandlerFunc // by path; the test may add to it before the requests
+	headers  map[string]http.Header      // of the documents of docs, by path
+	docs     map[string]string           // read at each request, for a path without a route (serveDocs)
+	log      []string                    // the path (with query) of every request, in order
+	agents   []string                    // the User-Agent of every request, in order
+	hosts    []string                    // the Host and path of every request, in order
 
 	inflight, maxInflight atomic.Int64
 }
@@ -741,7 +742,7 @@ type server struct {
 // ends.
 func newServer(t testing.TB) *server {
 	t.Helper()
-	s := &server{stop: make(chan struct{}), routes: map[string]http.HandlerFunc{}}
+	s := &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	t.Cleanup(func() { close(s.stop) }) // runs first
@@ -761,13 +762,17 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	s.log = append(s.log, r.URL.RequestURI())
 	s.agents = append(s.agents, r.Header.Get("User-Agent"))
 	s.hosts = append(s.hosts, r.Host+r.URL.Path)
-	h := s.routes[r.URL.Path]
+	h := s.handlers[r.URL.Path]
+	header := s.headers[r.URL.Path]
 	doc, isDoc := s.docs[r.URL.Path]
 	s.mu.Unlock()
 	switch {
 	case h != nil:
 		h(w, r)
 	case isDoc:
+		for k, v := range header {
+			w.Header()[k] = v
+		}
 		io.WriteString(w, doc)
 	default:
 		http.NotFound(w, r)
@@ -781,7 +786,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 func serveDocs(t testing.TB, docs map[string]string) *server {
 	var s *server
 	if t == nil {
-		s = &server{stop: make(chan struct{}), routes: map[string]http.HandlerFunc{}}
+		s = &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
 		s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	} else {
 		t.Helper()
@@ -795,7 +800,7 @@ func serveDocs(t testing.TB, docs map[string]string) *server {
 func (s *server) Handle(path string, h http.HandlerFunc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.routes[path] = h
+	s.handlers[path] = h
 }
 
 // Doc serves body at path with status 200.

@@ -153,9 +153,9 @@ func TestHostileMillionNestedElements(t *testing.T) {
 	}
 }
 
-// endless writes prefix, then fill bytes until the client goes away or n
+// endlessHandler writes prefix, then fill bytes until the client goes away or n
 // bytes have been written.
-func endless(prefix string, fill byte, n int) http.HandlerFunc {
+func endlessHandler(prefix string, fill byte, n int) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, prefix)
 		chunk := bytes.Repeat([]byte{fill}, 64<<10)
@@ -170,7 +170,7 @@ func endless(prefix string, fill byte, n int) http.HandlerFunc {
 func TestHostileHugeLocWithoutEnd(t *testing.T) {
 	// 100 MB of a <loc> that never ends: the response size limit (50 MB by
 	// default) ends it.
-	srv := badSite(t, endless(`<urlset `+xmlnsAttr+`><url><loc>https://example.com/`, 'a', 100*mib))
+	srv := badSite(t, endlessHandler(`<urlset `+xmlnsAttr+`><url><loc>https://example.com/`, 'a', 100*mib))
 	s := newParser()
 	heap, err := parseGuarded(t, s, srv.URL+"/index.xml", 30*time.Second)
 	if err != nil {
@@ -395,7 +395,7 @@ func TestHostileOneByteASecond(t *testing.T) {
 }
 
 func TestHostileBodyNeverEnds(t *testing.T) {
-	srv := badSite(t, endless(`<urlset `+xmlnsAttr+`>`, ' ', 1<<40))
+	srv := badSite(t, endlessHandler(`<urlset `+xmlnsAttr+`>`, ' ', 1<<40))
 	s := newParser().SetMaxResponseSize(4 * mib)
 	if _, err := parseGuarded(t, s, srv.URL+"/index.xml", 20*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)

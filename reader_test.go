@@ -19,7 +19,7 @@ import (
 // requested as (the listed one, not where a redirect led), in Parse, URLs,
 // GetRandomURLs and Stream alike.
 func TestURLSource(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/a.xml", "/moved.xml"),
 		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
@@ -108,7 +108,7 @@ func TestURLSourceEncodings(t *testing.T) {
 // with SetNoFollow; GetSitemaps lists what it names, and the URLs of a
 // gzipped one are read.
 func TestParseReaderFetchesNothing(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/a.xml": urlset("https://example.com/a"),
 	}
@@ -120,8 +120,8 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	if _, err := s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index)); err != nil {
 		t.Fatal(err)
 	}
-	if site.requests.Load() != 0 {
-		t.Errorf("%d requests, want none", site.requests.Load())
+	if site.Total() != 0 {
+		t.Errorf("%d requests, want none", site.Total())
 	}
 	sms := s.GetSitemaps()
 	if len(sms) != 2 || sms[0].Loc != site.URL+"/a.xml" || sms[1].Loc != site.URL+"/b.xml" {
@@ -139,8 +139,8 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	// Without SetNoFollow, the children are the settings' to fetch.
 	s = sitemap.New().SetFetchTimeout(60)
 	s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index))
-	if s.GetURLCount() != 1 || site.requests.Load() != 2 {
-		t.Errorf("%d URLs and %d requests, want 1 and 2", s.GetURLCount(), site.requests.Load())
+	if s.GetURLCount() != 1 || site.Total() != 2 {
+		t.Errorf("%d URLs and %d requests, want 1 and 2", s.GetURLCount(), site.Total())
 	}
 
 	// Gzipped bytes.
@@ -156,7 +156,7 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 
 // SetNoFollow on a URL: the URL is fetched, what it lists is not.
 func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\n",
 		"/a.xml":      urlset("https://example.com/a"),
@@ -165,8 +165,8 @@ func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
 	if _, err := s.Parse(site.URL+"/robots.txt", nil); err != nil {
 		t.Fatal(err)
 	}
-	if site.requests.Load() != 1 || s.GetSitemapCount() != 1 || s.GetURLCount() != 0 || s.GetErrorsCount() != 0 {
-		t.Errorf("%d requests, %d sitemaps, %d URLs, errors %v", site.requests.Load(), s.GetSitemapCount(), s.GetURLCount(), s.GetErrors())
+	if site.Total() != 1 || s.GetSitemapCount() != 1 || s.GetURLCount() != 0 || s.GetErrorsCount() != 0 {
+		t.Errorf("%d requests, %d sitemaps, %d URLs, errors %v", site.Total(), s.GetSitemapCount(), s.GetURLCount(), s.GetErrors())
 	}
 }
 

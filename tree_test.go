@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gositemap/sitemap"
@@ -16,40 +15,6 @@ import (
 // The tree of a call (GetDocuments), the source of every URL (URL.Source),
 // and the documents given as readers (ParseReader, StreamReader,
 // SetNoFollow): issue 15.
-
-// treeSite is a test site: each path answers with its document, with the
-// headers given, and counts its requests. A path of handlers answers as the
-// handler does.
-type treeSite struct {
-	*httptest.Server
-	docs     map[string]string
-	headers  map[string]http.Header
-	handlers map[string]http.HandlerFunc
-	requests atomic.Int64
-}
-
-func newTreeSite(t *testing.T, docs map[string]string) *treeSite {
-	t.Helper()
-	ts := &treeSite{docs: docs, headers: map[string]http.Header{}, handlers: map[string]http.HandlerFunc{}}
-	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ts.requests.Add(1)
-		if h, ok := ts.handlers[r.URL.Path]; ok {
-			h(w, r)
-			return
-		}
-		doc, ok := ts.docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		for k, v := range ts.headers[r.URL.Path] {
-			w.Header()[k] = v
-		}
-		w.Write([]byte(doc))
-	}))
-	t.Cleanup(ts.Close)
-	return ts
-}
 
 // treeByURL returns the documents by URL, less the server's address.
 func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap.Document {
@@ -62,7 +27,7 @@ func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap
 
 func TestGetDocumentsOfAnIndex(t *testing.T) {
 	page := strings.Repeat("https://example.com/page-with-a-long-path-", 1)
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml":  index(site.URL+"/a.xml", site.URL+"/gone.xml", site.URL+"/c.xml.gz", site.URL+"/skip.xml"),
 		"/a.xml":      urlset(page+"1", page+"2"),
@@ -106,8 +71,8 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 	if skip := byURL["/skip.xml"]; skip.Status != sitemap.StatusNotFollowed || skip.HTTPStatus != 0 || skip.Parent != 0 {
 		t.Errorf("skip.xml: %+v", skip)
 	}
-	if site.requests.Load() != 4 {
-		t.Errorf("%d requests, want 4", site.requests.Load())
+	if site.Total() != 4 {
+		t.Errorf("%d requests, want 4", site.Total())
 	}
 	// What the spec says of GetSitemaps stays true: the four it lists.
 	if n := s.GetSitemapCount(); n != 4 {
@@ -116,7 +81,7 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 }
 
 func TestGetDocumentsOfARobotsTxt(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "User-agent: *\nSitemap: " + "/index.xml\nSitemap: /b.txt\n",
 		"/index.xml":  index("/a.xml"),
@@ -146,7 +111,7 @@ func TestGetDocumentsOfARobotsTxt(t *testing.T) {
 // limit (a node, "limited"), left out by the listing limit (a count on the
 // parent, no node).
 func TestGetDocumentsLimits(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/i2.xml"),
 		"/i2.xml":    index("/a.xml"),
@@ -177,7 +142,7 @@ func TestGetDocumentsLimits(t *testing.T) {
 }
 
 func TestGetDocumentsURLLimit(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/a.xml", "/b.xml"),
 		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
@@ -200,7 +165,7 @@ func TestGetDocumentsURLLimit(t *testing.T) {
 func TestGetDocumentsNotReached(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/a.xml", "/b.xml", "/c.xml"),
 		"/a.xml":     urlset("https://example.com/a"),
@@ -227,7 +192,7 @@ func TestGetDocumentsNotReached(t *testing.T) {
 // The tree is there while the call runs: with a.xml held back, it says the
 // index is parsed and a.xml is being read.
 func TestGetDocumentsDuringACall(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{"/index.xml": index("/a.xml")}
 	requested, release := make(chan struct{}), make(chan struct{})
 	site.handlers["/a.xml"] = func(w http.ResponseWriter, r *http.Request) {
@@ -260,7 +225,7 @@ func TestGetDocumentsDuringACall(t *testing.T) {
 // sitemap: the document redirected is a duplicate (REDIRECT-10); the one
 // redirected to first, read under the URL listed first, keeps its final URL.
 func TestGetDocumentsRedirects(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/b.xml", "/a.xml"),
 		"/b.xml":     urlset("https://example.com/b"),
@@ -294,7 +259,7 @@ func TestGetDocumentsPartial(t *testing.T) {
 
 // Leaving a Stream loop leaves no document queued or reading.
 func TestGetDocumentsStreamLeft(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/index.xml": index("/a.xml", "/b.xml", "/c.xml"),
 		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
