@@ -30,15 +30,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"iter"
 	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -93,7 +95,12 @@ type command struct {
 	stdout, stderr io.Writer
 	progress       bool // draw a progress line on stderr while the run lasts
 
-	docs atomic.Int64 // documents fetched (or read from the input) so far
+	con       *console           // stdout and stderr of the run
+	transport *countingTransport // the transport of the requests
+	local     *localDir          // the directory of a local file given without -base
+	docs      atomic.Int64       // documents fetched (or read from the input) so far
+	urls      atomic.Int64       // URLs written so far
+	extra     atomic.Int64       // errors of the command's own, which the instance does not hold
 }
 
 // options are the flags of the command.
@@ -112,6 +119,7 @@ type options struct {
 	timeout             seconds
 	userAgent           string
 	follow, rules       patterns
+	robots              bool
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -134,6 +142,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`: 10, 10s or 2m (1 to 65535 seconds)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
+	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 	return fs
 }
@@ -154,34 +163,113 @@ func (c *command) run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 
+	c.con = newConsole(c.stdout, c.stderr, c.progress)
 	s, ok := c.configure(&o)
 	if !ok {
 		return exitUsage
 	}
-
-	loc, content, err := c.input(target, &o)
+	in, err := c.input(target, &o)
+	defer c.local.close()
 	if err != nil {
 		c.printError(err)
 		c.summary(s, 1)
 		return exitFailed
 	}
+	return c.list(ctx, s, &o, in)
+}
 
+// list reads the document given and prints the URLs, or with -sitemaps
+// the sitemaps, of the run, the URLs as they come. It returns the exit
+// status.
+func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input) int {
+	var uw *urlWriter
+	if !o.sitemaps {
+		uw = newURLWriter(c.con.stdout, o.format, c.local.display)
+	}
+	var writeErr error
+	stopFlush := ticker(flushInterval, func() {
+		if err := c.con.locked(uw.flush); err != nil && writeErr == nil {
+			writeErr = err
+		}
+	})
 	stopProgress := c.startProgress(s)
-	_, parseErr := s.ParseContext(ctx, loc, content)
+	rootFailed := false
+	for u, err := range c.stream(ctx, s, in) {
+		if err != nil {
+			c.printError(err)
+			rootFailed = rootFailed || c.aboutRoot(err, in.loc)
+			continue
+		}
+		if c.local != nil && isLocal(u.Loc) {
+			c.printError(c.local.localURLError(u.Loc))
+			c.extra.Add(1)
+			continue
+		}
+		c.urls.Add(1)
+		if uw == nil {
+			continue
+		}
+		c.con.mu.Lock()
+		err := uw.write(&u)
+		c.con.mu.Unlock()
+		if err != nil {
+			writeErr = err
+			break
+		}
+	}
 	stopProgress()
-
-	if err := c.output(s, &o); err != nil {
-		c.printError(fmt.Errorf("write the output: %w", err))
+	stopFlush()
+	if writeErr == nil {
+		writeErr = c.con.locked(func() error {
+			if o.sitemaps {
+				if err := writeSitemaps(c.con.stdout, o.format, s.GetSitemaps(), c.local.display); err != nil {
+					return err
+				}
+			}
+			if err := uw.flush(); err != nil {
+				return err
+			}
+			return c.con.stdout.Flush()
+		})
+	}
+	if writeErr != nil {
+		c.printError(fmt.Errorf("write the output: %w", writeErr))
 		return exitFailed
 	}
-	for err := range s.Errors() {
-		c.printError(err)
-	}
 	c.summary(s, 0)
-	if parseErr != nil {
+	if rootFailed || ctx.Err() != nil {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// stream runs the call on the document given.
+func (c *command) stream(ctx context.Context, s *sitemap.S, in *input) iter.Seq2[sitemap.URL, error] {
+	return s.Stream(ctx, in.loc, in.content)
+}
+
+// aboutRoot reports whether err is about the document given: it could not
+// be fetched or parsed.
+func (c *command) aboutRoot(err error, loc string) bool {
+	var ne *sitemap.NetworkError
+	var pe *sitemap.ParseError
+	switch {
+	case errors.As(err, &ne):
+		return ne.URL == loc
+	case errors.As(err, &pe):
+		return pe.URL == loc && !isLimit(err)
+	}
+	return false
+}
+
+// isLimit reports whether err is the error of a limit of the call.
+func isLimit(err error) bool {
+	for _, sentinel := range []error{sitemap.ErrMaxDepth, sitemap.ErrMaxSitemaps, sitemap.ErrMaxURLs, sitemap.ErrMaxValidationErrors} {
+		if errors.Is(err, sentinel) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseArgs parses the flags, which may stand before and after the
@@ -215,6 +303,9 @@ func (o *options) check(target string) error {
 	case outputPlain, outputJSONL, outputCSV:
 	default:
 		return fmt.Errorf("invalid value %q for flag -format: text, jsonl or csv expected", o.format)
+	}
+	if o.robots && isHTTPURL(target) {
+		return errors.New("-robots is for a FILE or standard input: a URL is read as a robots.txt when its path ends in robots.txt")
 	}
 	if o.base == "" {
 		return nil
@@ -251,8 +342,9 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
+	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
 	s.SetHTTPClient(&http.Client{
-		Transport: &countingTransport{base: http.DefaultTransport, n: &c.docs},
+		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,
 	})
 	if s.GetErrorsCount() == 0 {
@@ -265,42 +357,101 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	return s, false
 }
 
-// input returns the URL to parse and, for a file or standard input, its
-// content.
-func (c *command) input(target string, o *options) (loc string, content *string, err error) {
+// input is the document given.
+type input struct {
+	loc     string  // the URL it is located at
+	content *string // a FILE's or standard input's content; nil for a URL, which is fetched
+}
+
+// input returns the document given. A local file without -base is
+// located in its directory (see localDir), whose files the requests for
+// its sitemaps are answered from; in strict mode, it is located on the
+// site of its first location instead (see strictBase).
+func (c *command) input(target string, o *options) (*input, error) {
 	if isHTTPURL(target) {
-		return target, nil, nil
+		return &input{loc: target}, nil
 	}
+	name, loc := target, o.base
 	var r io.Reader
-	loc = o.base
 	if target == "-" {
-		r = c.stdin
+		name, r = "standard input", c.stdin
 		if loc == "" {
 			loc = stdinBase
 		}
 	} else {
 		f, err := os.Open(target)
 		if err != nil {
-			return "", nil, err
+			if hint := bareURLHint(target); hint != "" && errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w; %s", err, hint)
+			}
+			return nil, err
 		}
 		defer f.Close()
 		r = f
-		if loc == "" {
-			if loc, err = fileURL(target); err != nil {
-				return "", nil, err
-			}
-		}
 	}
 	data, err := readCapped(r, o.maxResponseSize)
 	if err != nil {
-		if target == "-" {
-			target = "standard input"
-		}
-		return "", nil, fmt.Errorf("read %s: %w", target, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	c.docs.Add(1)
+	switch {
+	case loc != "":
+		if o.robots {
+			loc = robotsURL(loc)
+		}
+	case o.strict:
+		loc, err = c.strictBase(target, data, o.robots)
+	default:
+		c.local, loc, err = openLocal(target, o.robots)
+		if err == nil {
+			c.transport.base = c.local.transport(c.transport.base)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !o.robots && !isRobotsURL(loc) && looksLikeRobots(data[:min(len(data), 4096)]) {
+		c.note(fmt.Sprintf("%s reads as a robots.txt, which is read as one when it is named robots.txt, or with -robots", name))
+	}
 	text := string(data)
-	return loc, &text, nil
+	return &input{loc: loc, content: &text}, nil
+}
+
+// strictBase is the URL of a local file in strict mode without -base. A
+// file has no site of its own, and strict mode checks that every location
+// is on the site of the sitemap (or that every entry is flagged): the file
+// is located on the site of its first location, with a note, so that the
+// rule is checked against that. A file with no absolute location stays at
+// its file:// URL.
+func (c *command) strictBase(target string, data []byte, asRobots bool) (string, error) {
+	site := firstSite(data[:min(len(data), 64<<10)])
+	if site == "" {
+		return fileURL(target)
+	}
+	name := filepath.Base(target)
+	if asRobots {
+		name = "robots.txt"
+	}
+	c.note(fmt.Sprintf("strict mode: %s has no URL of its own (no -base): it is taken to be on %s, the site of its first location, and the same-site rule is checked against that", target, site))
+	return site + "/" + url.PathEscape(name), nil
+}
+
+// robotsURL returns the URL of the robots.txt in the directory of loc.
+func robotsURL(loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return loc
+	}
+	u.Path = path.Join(path.Dir(u.Path), "robots.txt")
+	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
+	return u.String()
+}
+
+// isRobotsURL reports whether the library reads the document at loc as a
+// robots.txt: its last path segment is robots.txt, in any letter case.
+func isRobotsURL(loc string) bool {
+	u, err := url.Parse(loc)
+	return err == nil && strings.EqualFold(path.Base(u.Path), "robots.txt")
 }
 
 // readCapped reads r to its end, like a response body is read: refusing
@@ -344,9 +495,21 @@ func fileURL(path string) (string, error) {
 }
 
 // printError writes err on a line of its own, after the name of its type.
+// A *ValidationError that a request for a local file was refused with is
+// written as itself, not as the *NetworkError of the request.
 func (c *command) printError(err error) {
+	var ne *sitemap.NetworkError
+	var ve *sitemap.ValidationError
+	if errors.As(err, &ne) && errors.As(ne.Err, &ve) {
+		err = ve
+	}
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	fmt.Fprintf(c.stderr, "%s: %s\n", errorType(err), msg)
+	c.con.errorLine(fmt.Sprintf("%s: %s", errorType(err), c.local.message(msg)))
+}
+
+// note writes a line to standard error that is no error.
+func (c *command) note(msg string) {
+	c.con.errorLine("Note: " + msg)
 }
 
 func errorType(err error) string {
@@ -366,9 +529,9 @@ func errorType(err error) string {
 // summary writes the last line: documents fetched, URLs, sitemaps listed
 // and errors. extra counts errors printed that the instance does not hold.
 func (c *command) summary(s *sitemap.S, extra int) {
-	fmt.Fprintf(c.stderr, "Summary: %s fetched, %s, %s listed, %s\n",
-		count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"),
-		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+int64(extra), "error"))
+	c.con.errorLine(fmt.Sprintf("Summary: %s fetched, %s, %s listed, %s",
+		count(c.docs.Load(), "document"), count(c.urls.Load(), "URL"),
+		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+c.extra.Load()+int64(extra), "error")))
 }
 
 func count(n int64, noun string) string {
@@ -385,30 +548,20 @@ func (c *command) startProgress(s *sitemap.S) (stop func()) {
 	if !c.progress {
 		return func() {}
 	}
-	draw := func() {
-		fmt.Fprintf(c.stderr, "\r\x1b[K%s fetched, %s found",
-			count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"))
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
+	draw := func() { c.con.draw(c.progressLine(s)) }
 	draw()
-	wg.Go(func() {
-		t := time.NewTicker(progressInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				draw()
-			}
-		}
-	})
+	stopTicker := ticker(progressInterval, draw)
 	return func() {
-		close(done)
-		wg.Wait()
-		fmt.Fprint(c.stderr, "\r\x1b[K")
+		stopTicker()
+		c.con.mu.Lock()
+		c.con.clearLocked()
+		c.con.mu.Unlock()
 	}
+}
+
+// progressLine is the text of the progress line.
+func (c *command) progressLine(s *sitemap.S) string {
+	return fmt.Sprintf("%s fetched, %s found", count(c.docs.Load(), "document"), count(c.urls.Load(), "URL"))
 }
 
 // countingTransport counts the responses with status 200 OK: the documents
