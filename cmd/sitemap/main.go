@@ -1,5 +1,7 @@
 // Command sitemap reads a sitemap, and the sitemaps it leads to, and prints
-// the URLs it finds: one a line, as JSON lines or as CSV.
+// the URLs it finds as it finds them: one a line, as JSON lines or as CSV.
+// sitemap tree prints the documents it read instead, with the state of
+// each.
 //
 // Install it with
 //
@@ -10,18 +12,32 @@
 // The argument is a URL, which is fetched, a file, or - for standard input.
 // A file or standard input is handed to the library as the content of the
 // document, located at the URL that -base gives. Without -base, a file is
-// located at its own file:// URL and standard input at file:///dev/stdin:
-// relative locations in it then come out as errors (they are no HTTP or
-// HTTPS URLs) rather than as guesses, and the sitemaps it lists are only
-// fetched when they are absolute HTTP(S) URLs. A robots.txt is recognised by
-// that URL as well, so a file named robots.txt is read as one, and standard
-// input is read as one when -base names a robots.txt.
+// located in its directory: the sitemaps it lists by relative locations are
+// read from that directory, or below it, through an [os.Root] (so never
+// above it, by .. or by a symbolic link), and a page it lists by a relative
+// location is reported rather than guessed. The library still sees HTTPS
+// URLs only: the file is located at https://local.invalid/ followed by its
+// absolute path, a host that cannot resolve, and the command's transport
+// answers the requests for that host from the directory. The transport is
+// there only when the document given is a file: a URL given never leads to
+// a file being read. In strict mode, which wants every location absolute
+// and on the site of its sitemap, a file without -base is taken to be on the
+// site of its first location instead, with a note. Standard input without
+// -base is located at file:///dev/stdin, where relative locations are
+// errors. A robots.txt is recognised by its URL, so a file named robots.txt
+// is read as one; -robots reads any file or standard input as one.
+//
+// The URLs are written as the library hands them on ([sitemap.S.Stream]),
+// through a buffer that is flushed every tenth of a second, so that the
+// output starts when the first sitemap is parsed and memory does not grow
+// with the URLs.
 //
 // Errors go to standard error, one a line, each after the name of its type
 // (ConfigError, NetworkError, ParseError, ValidationError; Error for one
-// that is not the library's, such as a file that cannot be read), followed
-// by a summary line. The exit status is 0 when the document given was read,
-// 1 when it was not (or the run was interrupted), 2 when the flags are wrong.
+// that is not the library's, such as a file that cannot be read), as they
+// are recorded, followed by a summary line. The exit status is 0 when the
+// document given was read, 1 when it was not (or the run was interrupted),
+// 2 when the flags are wrong.
 package main
 
 import (
@@ -61,6 +77,7 @@ const (
 	outputPlain = "text"
 	outputJSONL = "jsonl"
 	outputCSV   = "csv"
+	outputJSON  = "json" // the tree's form for machines
 )
 
 func main() {
@@ -120,6 +137,8 @@ type options struct {
 	userAgent           string
 	follow, rules       patterns
 	robots              bool
+	noFollow            bool
+	tree                bool // sitemap tree: print the documents of the call
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -142,6 +161,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`: 10, 10s or 2m (1 to 65535 seconds)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
+	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 	return fs
@@ -149,6 +169,9 @@ func (c *command) flags(o *options) *flag.FlagSet {
 
 func (c *command) run(ctx context.Context, args []string) int {
 	var o options
+	if len(args) > 1 && args[0] == "tree" {
+		o.tree, args = true, args[1:]
+	}
 	fs := c.flags(&o)
 	target, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -183,7 +206,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 // status.
 func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input) int {
 	var uw *urlWriter
-	if !o.sitemaps {
+	if !o.sitemaps && !o.tree {
 		uw = newURLWriter(c.con.stdout, o.format, c.local.display)
 	}
 	var writeErr error
@@ -221,10 +244,8 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 	stopFlush()
 	if writeErr == nil {
 		writeErr = c.con.locked(func() error {
-			if o.sitemaps {
-				if err := writeSitemaps(c.con.stdout, o.format, s.GetSitemaps(), c.local.display); err != nil {
-					return err
-				}
+			if err := c.writeEnd(s, o); err != nil {
+				return err
 			}
 			if err := uw.flush(); err != nil {
 				return err
@@ -241,6 +262,22 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// writeEnd writes what is written once the call has ended: the sitemaps
+// with -sitemaps, the tree for sitemap tree.
+func (c *command) writeEnd(s *sitemap.S, o *options) error {
+	switch {
+	case o.sitemaps:
+		return writeSitemaps(c.con.stdout, o.format, s.GetSitemaps(), c.local.display)
+	case o.tree:
+		return c.writeTree(s, o)
+	}
+	if o.noFollow && s.GetSitemapCount() > 0 {
+		c.con.clearLocked()
+		fmt.Fprintf(c.stderr, "Note: -no-follow: %s listed and not read; -sitemaps prints them, sitemap tree shows them\n", count(s.GetSitemapCount(), "sitemap"))
+	}
+	return nil
 }
 
 // stream runs the call on the document given.
@@ -299,9 +336,12 @@ func parseArgs(fs *flag.FlagSet, args []string) (string, error) {
 
 // check checks what the flags cannot check themselves.
 func (o *options) check(target string) error {
-	switch o.format {
-	case outputPlain, outputJSONL, outputCSV:
-	default:
+	switch {
+	case o.tree && o.sitemaps:
+		return errors.New("-sitemaps is for a listing: the tree shows every sitemap")
+	case o.tree && o.format != outputPlain && o.format != outputJSON:
+		return fmt.Errorf("invalid value %q for flag -format: text or json expected for a tree", o.format)
+	case !o.tree && o.format != outputPlain && o.format != outputJSONL && o.format != outputCSV:
 		return fmt.Errorf("invalid value %q for flag -format: text, jsonl or csv expected", o.format)
 	}
 	if o.robots && isHTTPURL(target) {
@@ -339,6 +379,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules)
+	setNoFollow(s, o.noFollow)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
