@@ -209,12 +209,11 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 	if !o.sitemaps && !o.tree {
 		uw = newURLWriter(c.con.stdout, o.format, c.local.display)
 	}
+	// A write that fails makes every later one fail (bufio.Writer keeps
+	// the error), so the loop sees the error of a flush of the ticker at
+	// its next write.
 	var writeErr error
-	stopFlush := ticker(flushInterval, func() {
-		if err := c.con.locked(uw.flush); err != nil && writeErr == nil {
-			writeErr = err
-		}
-	})
+	stopFlush := ticker(flushInterval, func() { c.con.locked(uw.flush) })
 	stopProgress := c.startProgress(s)
 	rootFailed := false
 	for u, err := range c.stream(ctx, s, in) {
