@@ -41,6 +41,8 @@ type localDir struct {
 	root *os.Root
 	dir  string // the directory as the argument names it, for the output
 	abs  string // its absolute path, with slashes, ending in a slash
+	name string // the file given, as the argument names it
+	loc  string // the URL it is located at
 }
 
 // openLocal opens the directory of the file at name and returns it with
@@ -55,7 +57,7 @@ func openLocal(name string, asRobots bool) (*localDir, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	l := &localDir{root: root, dir: filepath.Dir(name), abs: filepath.ToSlash(filepath.Dir(abs))}
+	l := &localDir{root: root, dir: filepath.Dir(name), abs: filepath.ToSlash(filepath.Dir(abs)), name: name}
 	if !strings.HasPrefix(l.abs, "/") {
 		l.abs = "/" + l.abs // a Windows drive
 	}
@@ -66,7 +68,8 @@ func openLocal(name string, asRobots bool) (*localDir, string, error) {
 	if asRobots {
 		base = "robots.txt"
 	}
-	return l, l.url(base), nil
+	l.loc = l.url(base)
+	return l, l.loc, nil
 }
 
 // url returns the URL of the file at rel, a slash-separated path in the
@@ -84,6 +87,9 @@ func (l *localDir) close() {
 
 // isLocal reports whether u is a URL of local.invalid.
 func isLocal(u string) bool {
+	if !strings.Contains(u, localHost) {
+		return false // a relative location is resolved against the base, which is in lower case
+	}
 	p, err := url.Parse(u)
 	return err == nil && strings.EqualFold(p.Hostname(), localHost)
 }
@@ -94,6 +100,9 @@ func isLocal(u string) bool {
 func (l *localDir) display(u string) string {
 	if l == nil || !strings.Contains(u, localHost) {
 		return u
+	}
+	if u == l.loc {
+		return l.name
 	}
 	p, err := url.Parse(u)
 	if err != nil || !strings.EqualFold(p.Hostname(), localHost) {
