@@ -198,6 +198,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 		c.summary(s, 1)
 		return exitFailed
 	}
+	defer in.close()
 	return c.list(ctx, s, &o, in)
 }
 
@@ -215,11 +216,9 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 	var writeErr error
 	stopFlush := ticker(flushInterval, func() { c.con.locked(uw.flush) })
 	stopProgress := c.startProgress(s)
-	rootFailed := false
 	for u, err := range c.stream(ctx, s, in) {
 		if err != nil {
 			c.printError(err)
-			rootFailed = rootFailed || c.aboutRoot(err, in.loc)
 			continue
 		}
 		if c.local != nil && isLocal(u.Loc) {
@@ -257,10 +256,20 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 		return exitFailed
 	}
 	c.summary(s, 0)
-	if rootFailed || ctx.Err() != nil {
+	if rootFailed(s) || ctx.Err() != nil {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// rootFailed reports whether the document given was not read whole: the
+// error that ParseContext would return is about it.
+func rootFailed(s *sitemap.S) bool {
+	docs := s.GetDocuments()
+	if len(docs) == 0 {
+		return true
+	}
+	return docs[0].Status == sitemap.StatusFailed || docs[0].Status == sitemap.StatusPartial
 }
 
 // writeEnd writes what is written once the call has ended: the sitemaps
@@ -281,31 +290,10 @@ func (c *command) writeEnd(s *sitemap.S, o *options) error {
 
 // stream runs the call on the document given.
 func (c *command) stream(ctx context.Context, s *sitemap.S, in *input) iter.Seq2[sitemap.URL, error] {
-	return s.Stream(ctx, in.loc, in.content)
-}
-
-// aboutRoot reports whether err is about the document given: it could not
-// be fetched or parsed.
-func (c *command) aboutRoot(err error, loc string) bool {
-	var ne *sitemap.NetworkError
-	var pe *sitemap.ParseError
-	switch {
-	case errors.As(err, &ne):
-		return ne.URL == loc
-	case errors.As(err, &pe):
-		return pe.URL == loc && !isLimit(err)
+	if in.r == nil {
+		return s.Stream(ctx, in.loc, nil)
 	}
-	return false
-}
-
-// isLimit reports whether err is the error of a limit of the call.
-func isLimit(err error) bool {
-	for _, sentinel := range []error{sitemap.ErrMaxDepth, sitemap.ErrMaxSitemaps, sitemap.ErrMaxURLs, sitemap.ErrMaxValidationErrors} {
-		if errors.Is(err, sentinel) {
-			return true
-		}
-	}
-	return false
+	return s.StreamReader(ctx, in.loc, in.r)
 }
 
 // parseArgs parses the flags, which may stand before and after the
@@ -378,7 +366,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules)
-	setNoFollow(s, o.noFollow)
+	s.SetNoFollow(o.noFollow)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
@@ -399,20 +387,22 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 
 // input is the document given.
 type input struct {
-	loc     string  // the URL it is located at
-	content *string // a FILE's or standard input's content; nil for a URL, which is fetched
+	loc   string    // the URL it is located at
+	r     io.Reader // a FILE or standard input; nil for a URL, which is fetched
+	close func()    // closes the FILE
 }
 
 // input returns the document given. A local file without -base is
 // located in its directory (see localDir), whose files the requests for
 // its sitemaps are answered from; in strict mode, it is located on the
 // site of its first location instead (see strictBase).
-func (c *command) input(target string, o *options) (*input, error) {
+func (c *command) input(target string, o *options) (in *input, err error) {
 	if isHTTPURL(target) {
-		return &input{loc: target}, nil
+		return &input{loc: target, close: func() {}}, nil
 	}
 	name, loc := target, o.base
 	var r io.Reader
+	var file *os.File
 	if target == "-" {
 		name, r = "standard input", c.stdin
 		if loc == "" {
@@ -426,10 +416,20 @@ func (c *command) input(target string, o *options) (*input, error) {
 			}
 			return nil, err
 		}
-		defer f.Close()
-		r = f
+		defer func() {
+			if err != nil {
+				f.Close()
+			}
+		}()
+		r, file = f, f
 	}
-	data, err := readCapped(r, o.maxResponseSize)
+	// The start of the input tells a robots.txt, and in strict mode the
+	// site of a local file; the library reads the rest as it comes.
+	n := 4 << 10
+	if o.strict && o.base == "" && target != "-" {
+		n = 64 << 10
+	}
+	head, r, err := readHead(r, n)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -440,7 +440,7 @@ func (c *command) input(target string, o *options) (*input, error) {
 			loc = robotsURL(loc)
 		}
 	case o.strict:
-		loc, err = c.strictBase(target, data, o.robots)
+		loc, err = c.strictBase(target, head, o.robots)
 	default:
 		c.local, loc, err = openLocal(target, o.robots)
 		if err == nil {
@@ -450,11 +450,14 @@ func (c *command) input(target string, o *options) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !o.robots && !isRobotsURL(loc) && looksLikeRobots(data[:min(len(data), 4096)]) {
+	if !o.robots && !isRobotsURL(loc) && looksLikeRobots(head[:min(len(head), 4<<10)]) {
 		c.note(fmt.Sprintf("%s reads as a robots.txt, which is read as one when it is named robots.txt, or with -robots", name))
 	}
-	text := string(data)
-	return &input{loc: loc, content: &text}, nil
+	in = &input{loc: loc, r: r, close: func() {}}
+	if file != nil {
+		in.close = func() { file.Close() }
+	}
+	return in, nil
 }
 
 // strictBase is the URL of a local file in strict mode without -base. A
@@ -463,8 +466,8 @@ func (c *command) input(target string, o *options) (*input, error) {
 // is located on the site of its first location, with a note, so that the
 // rule is checked against that. A file with no absolute location stays at
 // its file:// URL.
-func (c *command) strictBase(target string, data []byte, asRobots bool) (string, error) {
-	site := firstSite(data[:min(len(data), 64<<10)])
+func (c *command) strictBase(target string, head []byte, asRobots bool) (string, error) {
+	site := firstSite(head)
 	if site == "" {
 		return fileURL(target)
 	}
@@ -492,22 +495,6 @@ func robotsURL(loc string) string {
 func isRobotsURL(loc string) bool {
 	u, err := url.Parse(loc)
 	return err == nil && strings.EqualFold(path.Base(u.Path), "robots.txt")
-}
-
-// readCapped reads r to its end, like a response body is read: refusing
-// more than limit bytes, so that an endless input does not fill memory.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
-	if limit < math.MaxInt64 {
-		r = io.LimitReader(r, limit+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("input is larger than the limit of %d bytes (-max-response-size): %w", limit, sitemap.ErrMaxResponseSize)
-	}
-	return data, nil
 }
 
 // isHTTPURL reports whether the argument is a URL to fetch rather than the
@@ -538,13 +525,19 @@ func fileURL(path string) (string, error) {
 // A *ValidationError that a request for a local file was refused with is
 // written as itself, not as the *NetworkError of the request.
 func (c *command) printError(err error) {
+	c.con.errorLine(c.errorText(err))
+}
+
+// errorText is the line of an error: the name of its type, then its
+// message, on one line, local URLs written as paths.
+func (c *command) errorText(err error) string {
 	var ne *sitemap.NetworkError
 	var ve *sitemap.ValidationError
 	if errors.As(err, &ne) && errors.As(ne.Err, &ve) {
 		err = ve
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	c.con.errorLine(fmt.Sprintf("%s: %s", errorType(err), c.local.message(msg)))
+	return errorType(err) + ": " + c.local.message(msg)
 }
 
 // note writes a line to standard error that is no error.
@@ -599,9 +592,22 @@ func (c *command) startProgress(s *sitemap.S) (stop func()) {
 	}
 }
 
-// progressLine is the text of the progress line.
+// progressLine is the text of the progress line: the documents of the
+// call done, being read and waiting for their turn, and the URLs found.
 func (c *command) progressLine(s *sitemap.S) string {
-	return fmt.Sprintf("%s fetched, %s found", count(c.docs.Load(), "document"), count(c.urls.Load(), "URL"))
+	var done, reading, waiting int64
+	for _, d := range s.GetDocuments() {
+		switch d.Status {
+		case sitemap.StatusQueued:
+			waiting++
+		case sitemap.StatusReading:
+			reading++
+		default:
+			done++
+		}
+	}
+	return fmt.Sprintf("%s done, %d reading, %d waiting, %s found",
+		count(done, "document"), reading, waiting, count(c.urls.Load(), "URL"))
 }
 
 // countingTransport counts the responses with status 200 OK: the documents

@@ -569,7 +569,7 @@ func TestExitStatus(t *testing.T) {
 		{"not found", "", []string{srv.URL + "/missing.xml"}, 1, `NetworkError: fetch "` + srv.URL + `/missing.xml": unexpected HTTP status 404 Not Found`},
 		{"not a sitemap", "", []string{srv.URL + "/page.html"}, 1, `ParseError: parse "` + srv.URL + `/page.html": not a sitemap`},
 		{"empty input", "", []string{"-"}, 1, `ParseError: parse "file:///dev/stdin": document is empty`},
-		{"over the size limit", strings.Repeat("https://example.com/\n", 10), []string{"-max-response-size", "100", "-"}, 1, "Error: read standard input: input is larger than the limit of 100 bytes"},
+		{"over the size limit", strings.Repeat("https://example.com/\n", 10), []string{"-max-response-size", "100", "-"}, 1, `ParseError: parse "file:///dev/stdin": content is larger than the limit of 100 bytes`},
 		{"fetched over the size limit", "", []string{"-max-response-size", "100", srv.URL + "/sitemap-pages.xml"}, 1, `NetworkError: fetch "` + srv.URL + `/sitemap-pages.xml": `},
 		{"help", "", []string{"-h"}, 0, ""},
 		{"unknown flag", "", []string{"-depth", "3", file}, 2, "sitemap: flag provided but not defined: -depth"},
@@ -867,7 +867,7 @@ func TestProgress(t *testing.T) {
 	}
 	const redraw = "\r\x1b[K"
 	got := stderr.String()
-	if !strings.HasPrefix(got, redraw+"0 documents fetched, 0 URLs found") {
+	if !strings.HasPrefix(got, redraw+"0 documents done, 0 reading, 0 waiting, 0 URLs found") {
 		t.Errorf("stderr %q does not begin with the progress line", got)
 	}
 	clear := strings.LastIndex(got, redraw)

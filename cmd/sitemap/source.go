@@ -1,22 +1,11 @@
 package main
 
-import (
-	"errors"
+import "github.com/gositemap/sitemap"
 
-	"github.com/gositemap/sitemap"
-)
-
-// sourceOf returns the URL of the sitemap u came from.
-func sourceOf(u *sitemap.URL) string { return "" }
-
-// setNoFollow sets the library's "list the children, follow none".
-func setNoFollow(s *sitemap.S, on bool) {
-	if on {
-		s.SetFollow([]string{"^$"})
-	}
-}
+// sourceOf returns the URL of the sitemap u came from, as it was requested.
+func sourceOf(u *sitemap.URL) string { return u.Source.URL() }
 
 // writeTree writes the tree of the call.
 func (c *command) writeTree(s *sitemap.S, o *options) error {
-	return errors.New("sitemap tree needs the library's GetDocuments")
+	return writeTree(c.con.stdout, o.format, s.GetDocuments(), c.local.display, c.errorText)
 }

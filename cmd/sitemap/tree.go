@@ -1,10 +1,7 @@
-//go:build ignore
-
 package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +12,7 @@ import (
 // writeTree writes the documents of a call, one a line, each indented by
 // its depth under the document that led to it, in the order the call came
 // to know them: with -format json, a JSON array of them instead.
-func writeTree(w *bufio.Writer, format string, docs []sitemap.Document, display func(string) string, message func(string) string) error {
+func writeTree(w *bufio.Writer, format string, docs []sitemap.Document, display func(string) string, message func(error) string) error {
 	if format == outputJSON {
 		list := make([]jsonDocument, len(docs))
 		for i := range docs {
@@ -37,7 +34,7 @@ func writeTree(w *bufio.Writer, format string, docs []sitemap.Document, display 
 // treeLine is the line of one document in the text form of the tree:
 //
 //	testdata/sitemap-pages.xml (urlset, parsed): 3 URLs, 0 errors, 1.2 KiB, 1ms
-func treeLine(d *sitemap.Document, display func(string) string, message func(string) string) string {
+func treeLine(d *sitemap.Document, display func(string) string, message func(error) string) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat("  ", max(d.Depth, 0)))
 	b.WriteString(display(d.URL))
@@ -47,7 +44,7 @@ func treeLine(d *sitemap.Document, display func(string) string, message func(str
 		b.WriteString(", ")
 	}
 	b.WriteString(string(d.Status))
-	if d.Found != "" && d.Found != sitemap.Found("root") && d.Found != sitemap.Found("index") {
+	if d.Found != "" && d.Found != sitemap.FoundRoot && d.Found != sitemap.FoundIndex {
 		b.WriteString(", from ")
 		b.WriteString(string(d.Found))
 	}
@@ -71,7 +68,7 @@ func treeLine(d *sitemap.Document, display func(string) string, message func(str
 	}
 	if d.Err != nil {
 		b.WriteString(" — ")
-		b.WriteString(message(strings.ReplaceAll(d.Err.Error(), "\n", "; ")))
+		b.WriteString(message(d.Err))
 	}
 	return b.String()
 }
@@ -80,9 +77,9 @@ func treeLine(d *sitemap.Document, display func(string) string, message func(str
 // counts, size and time mean something.
 func read(d *sitemap.Document) bool {
 	switch d.Status {
-	case "parsed", "partial", "reading":
+	case sitemap.StatusParsed, sitemap.StatusPartial, sitemap.StatusReading:
 		return true
-	case "failed":
+	case sitemap.StatusFailed:
 		return d.HTTPStatus != 0 || d.WireBytes > 0
 	}
 	return false
@@ -144,7 +141,7 @@ type jsonDocument struct {
 	LeftOut      int     `json:"left_out"`
 }
 
-func jsonDocumentOf(d *sitemap.Document, display func(string) string, message func(string) string) jsonDocument {
+func jsonDocumentOf(d *sitemap.Document, display func(string) string, message func(error) string) jsonDocument {
 	j := jsonDocument{
 		URL: display(d.URL), Found: string(d.Found), Parent: d.Parent, Depth: d.Depth,
 		Status: string(d.Status), Format: string(d.Format), HTTPStatus: d.HTTPStatus,
@@ -156,7 +153,7 @@ func jsonDocumentOf(d *sitemap.Document, display func(string) string, message fu
 		j.FinalURL = display(d.FinalURL)
 	}
 	if d.Err != nil {
-		msg := message(d.Err.Error())
+		msg := message(d.Err)
 		j.Error = &msg
 	}
 	return j
