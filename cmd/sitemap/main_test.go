@@ -816,13 +816,15 @@ func TestHelp(t *testing.T) {
 				t.Fatalf("exit status %d, stderr %q; want 0 and nothing", r.code, r.stderr)
 			}
 			for _, want := range []string{"Usage: sitemap [flags] URL|FILE|-", "Examples:", "sitemap https://example.com/robots.txt",
-				"-format jsonl", "-format csv", "-sitemaps", "-base", "| sitemap -base", "Exit status:"} {
+				"-format jsonl", "-format csv", "-sitemaps", "-base", "| sitemap -base", "Exit status:",
+				"sitemap tree [flags] URL|FILE|-", "sitemap tree -format json", "-no-follow", "-robots"} {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("usage lacks %q", want)
 				}
 			}
 			for _, name := range []string{"base", "format", "sitemaps", "strict", "sequential", "max-urls", "max-sitemaps",
-				"max-depth", "max-concurrency", "max-validation-errors", "max-response-size", "timeout", "user-agent", "follow", "rules"} {
+				"max-depth", "max-concurrency", "max-validation-errors", "max-response-size", "timeout", "user-agent", "follow", "rules",
+				"no-follow", "robots"} {
 				if !strings.Contains(r.stdout, "\n  -"+name+" ") && !strings.Contains(r.stdout, "\n  -"+name+"\n") {
 					t.Errorf("usage does not describe -%s", name)
 				}

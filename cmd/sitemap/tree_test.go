@@ -116,3 +116,26 @@ func TestTreeNoFollow(t *testing.T) {
 	checkTreeLine(t, got[1], 1, srv.URL+"/sitemap-pages.xml", "not-followed")
 	checkTreeLine(t, got[2], 1, srv.URL+"/sitemap-posts.xml", "not-followed")
 }
+
+// TestTreeFlags: the tree has its own formats, and no -sitemaps; a file
+// named tree is read as a file.
+func TestTreeFlags(t *testing.T) {
+	file := filepath.Join(testdata, "sitemap.xml")
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"tree", "-format", "csv", file}, `sitemap: invalid value "csv" for flag -format: text or json expected for a tree`},
+		{[]string{"tree", "-sitemaps", file}, "sitemap: -sitemaps is for a listing"},
+		{[]string{"-format", "json", file}, `sitemap: invalid value "json" for flag -format: text, jsonl or csv expected`},
+	} {
+		r := runCLI(t, "", tt.args...)
+		if r.code != 2 || !strings.HasPrefix(r.stderr, tt.stderr) || r.stdout != "" {
+			t.Errorf("%q: exit status %d, stderr %q; want 2 and %q", tt.args, r.code, r.stderr, tt.stderr)
+		}
+	}
+	r := runCLI(t, "", "tree")
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "Error: open tree: ") {
+		t.Errorf("sitemap tree alone: exit status %d, stderr %q; want the file tree not found", r.code, r.stderr)
+	}
+}

@@ -15,13 +15,18 @@ prints the URLs of the pages it finds, as they come. sitemap tree prints
 the documents it read instead: one a line, indented under the one that
 listed it, with its status, format, URLs, errors, size and time.
 
+"sitemap tree" takes the same flags but -sitemaps; to read a file named
+tree, write ./tree.
+
 A URL is fetched. A FILE, or standard input (-), is read as the document
 located at -base, against which relative locations are resolved; the
 sitemaps it lists are then fetched from there. Without -base, the sitemaps
 a FILE lists by relative locations are read from the directory of the FILE
-or below it, never above it (a symbolic link that leads out of it is
-refused too), and a page it lists by a relative location is reported, not
-guessed; standard input is located at file:///dev/stdin, where relative
+or below it, never above it (a symbolic link that leads out of it, and a
+path from the root such as /sitemap.xml, are refused too), and a page it
+lists by a relative location is reported, not guessed; in strict mode, which
+wants absolute locations, the FILE is taken to be on the site of its first
+location; standard input is located at file:///dev/stdin, where relative
 locations are reported as errors. A document whose URL (or -base) ends in
 robots.txt is read as a robots.txt, and so is any input with -robots.
 Flags may stand before or after the argument.
@@ -101,12 +106,16 @@ sitemap tree:
   text    a line a document, in the order the call came to know them,
           indented two spaces a level under the one that listed it:
             URL (FORMAT, STATUS[, from HOW]): N URLs, N errors, SIZE, TIME
-          then what the limits left out, and after a dash the error that
-          failed it or left it out. STATUS is one of queued, reading, parsed,
-          partial, failed, not-followed, limited, not-reached, duplicate.
-  json    a JSON array of the documents: url, found, parent (the index of
-          the document that listed it, -1 for the first), depth, status,
-          error, format, final_url, http_status, content_type, etag,
+          then what the listing limit left out of what it lists, and after a
+          dash the error that failed it or left it out, after the name of its
+          type. HOW is robots for a sitemap a robots.txt names. STATUS is one
+          of parsed, partial, failed, not-followed (-follow, -no-follow),
+          limited (-max-depth, -max-sitemaps, -max-urls), not-reached (the run
+          was cut short) or duplicate (a redirect led to another document).
+  json    a JSON array of the documents: url, found (root, robots, index),
+          parent (the index in the array of the document that listed it, -1
+          for the first), depth, status, error (null, or its line as above),
+          format, final_url, http_status, content_type, etag,
           last_modified, wire_bytes, decoded_bytes, urls, errors,
           duration_ms, lastmod and left_out (the sitemaps it listed that
           the listing limit left out).
