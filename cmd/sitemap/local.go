@@ -108,10 +108,14 @@ func (l *localDir) display(u string) string {
 	if err != nil || !strings.EqualFold(p.Hostname(), localHost) {
 		return u
 	}
+	shown := filepath.FromSlash(p.Path)
 	if rel, ok := strings.CutPrefix(p.Path, l.abs); ok {
-		return filepath.Join(l.dir, filepath.FromSlash(rel))
+		shown = filepath.Join(l.dir, filepath.FromSlash(rel))
 	}
-	return filepath.FromSlash(p.Path)
+	if p.RawQuery != "" {
+		shown += "?" + p.RawQuery
+	}
+	return shown
 }
 
 // message rewrites the URLs of the directory in an error message as the
@@ -120,8 +124,7 @@ func (l *localDir) message(msg string) string {
 	if l == nil || !strings.Contains(msg, localHost) {
 		return msg
 	}
-	prefix := l.url("")
-	msg = strings.ReplaceAll(msg, prefix, filepath.ToSlash(l.dir)+"/")
+	msg = strings.ReplaceAll(msg, l.url(""), filepath.ToSlash(l.dir)+"/")
 	return strings.ReplaceAll(msg, "https://"+localHost, "")
 }
 
@@ -149,9 +152,13 @@ func (t *localTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	p := path.Clean(req.URL.Path)
 	shown := t.l.display(req.URL.String())
-	rel, ok := strings.CutPrefix(p, t.l.abs)
-	if !ok || rel == "" {
+	rel, ok := strings.CutPrefix(p+"/", t.l.abs)
+	if !ok {
 		return nil, &sitemap.ValidationError{URL: shown, Err: errAboveDir}
+	}
+	rel = strings.TrimSuffix(rel, "/")
+	if rel == "" {
+		rel = "."
 	}
 	if req.URL.RawQuery != "" {
 		return nil, fmt.Errorf("open %s: a local file has no query (?%s)", shown, req.URL.RawQuery)

@@ -431,6 +431,10 @@ func (c *command) input(target string, o *options) (in *input, err error) {
 	}
 	head, r, err := readHead(r, n)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, err // it names the file
+		}
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	c.docs.Add(1)
