@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +59,26 @@ func TestProgressLine(t *testing.T) {
 	}
 	if got, want := c.progressLine(s), "4 documents done, 0 reading, 0 waiting, 7 URLs found"; got != want {
 		t.Errorf("at the end: progress line %q, want %q", got, want)
+	}
+}
+
+// TestConsoleClearsProgress: on a terminal, the progress line is cleared
+// before the URLs and the error lines are written, so that neither is
+// written after it on its line.
+func TestConsoleClearsProgress(t *testing.T) {
+	var screen strings.Builder // stdout and stderr on one terminal
+	con := newConsole(&screen, &screen, true)
+	con.draw("1 document done, 0 reading, 0 waiting, 0 URLs found")
+	con.locked(func() error {
+		con.stdout.WriteString("https://example.com/\n")
+		return con.stdout.Flush()
+	})
+	con.draw("1 document done, 0 reading, 0 waiting, 1 URL found")
+	con.errorLine("NetworkError: fetch ...")
+	const clear = "\r\x1b[K"
+	want := clear + "1 document done, 0 reading, 0 waiting, 0 URLs found" + clear + "https://example.com/\n" +
+		clear + "1 document done, 0 reading, 0 waiting, 1 URL found" + clear + "NetworkError: fetch ...\n"
+	if screen.String() != want {
+		t.Errorf("screen %q, want %q", screen.String(), want)
 	}
 }
