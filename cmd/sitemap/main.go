@@ -146,8 +146,8 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard) // the messages are written by run
 	fs.Usage = func() {}
 
-	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at, against which relative\nlocations are resolved (default: the file's own file:// URL, file:///dev/stdin for -)")
-	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one URL a line), jsonl (one JSON object a line, every field)\nor csv (a header row, then one row a URL)")
+	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at, against which relative\nlocations are resolved (default: a FILE is read in its directory, see above;\nfile:///dev/stdin for -)")
+	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one URL a line), jsonl (one JSON object a line, every field)\nor csv (a header row, then one row a URL); for sitemap tree, text or json")
 	fs.BoolVar(&o.sitemaps, "sitemaps", false, "list the sitemaps the documents list, with their dates, instead of the URLs")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode: validate URLs and values as the sitemaps.org protocol requires")
 	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")

@@ -19,17 +19,21 @@ listed it, with its status, format, URLs, errors, size and time.
 tree, write ./tree.
 
 A URL is fetched. A FILE, or standard input (-), is read as the document
-located at -base, against which relative locations are resolved; the
-sitemaps it lists are then fetched from there. Without -base, the sitemaps
-a FILE lists by relative locations are read from the directory of the FILE
-or below it, never above it (a symbolic link that leads out of it, and a
-path from the root such as /sitemap.xml, are refused too), and a page it
-lists by a relative location is reported, not guessed; in strict mode, which
-wants absolute locations, the FILE is taken to be on the site of its first
-location; standard input is located at file:///dev/stdin, where relative
-locations are reported as errors. A document whose URL (or -base) ends in
-robots.txt is read as a robots.txt, and so is any input with -robots.
-Flags may stand before or after the argument.
+located at -base, against which relative locations are resolved: the
+sitemaps it lists are fetched from there.
+
+Without -base, a FILE stands for itself: the sitemaps it lists by relative
+locations are read from its directory or below it, never from above it (a
+path with .., a path from the root such as /sitemap.xml, and a symbolic link
+that leads out are refused), and a page it lists by a relative location is
+reported rather than guessed. In strict mode, which wants every location
+absolute and on the site of its sitemap, the FILE is taken to be on the site
+of its first location. Standard input without -base is located at
+file:///dev/stdin, where relative locations are errors.
+
+A document whose URL (or -base) ends in robots.txt is read as a robots.txt;
+-robots reads any FILE or standard input as one. Flags may stand before or
+after the argument.
 
 Examples:
   The URLs of a site, from the sitemaps its robots.txt names:
