@@ -14,7 +14,7 @@ func (s *S) reset() {
 	s.callErrs = nil
 	s.sitemaps = []Sitemap{}
 	s.sitemapPos = map[string]int{}
-	s.docs = []Document{}
+	s.docs = docTree{}
 	s.docPos = map[string]int{}
 	s.rebuildErrs()
 }
@@ -140,7 +140,7 @@ func (s *S) commitSitemaps(cd committed) (added int, listedAll bool) {
 			if old := s.sitemaps[j].LastMod; sm.LastMod != nil && (old == nil || sm.LastMod.After(old.Time)) {
 				s.sitemaps[j].LastMod = sm.LastMod
 				if k, ok := s.docPos[key]; ok {
-					s.docs[k].LastMod = sm.LastMod
+					s.docs.at(k).LastMod = sm.LastMod
 				}
 			}
 			continue
@@ -158,7 +158,7 @@ func (s *S) commitSitemaps(cd committed) (added int, listedAll bool) {
 		}
 	}
 	if left > 0 && cd.node >= 0 {
-		s.docs[cd.node].LeftOut += left
+		s.docs.at(cd.node).LeftOut += left
 	}
 	return added, listedAll
 }
@@ -171,7 +171,7 @@ func (s *S) addListed(cd committed, sm Sitemap, key string) {
 		st, err = cd.status(key, sm.Loc)
 	}
 	s.addDoc(key, Document{URL: sm.Loc, Found: cd.found, Parent: cd.node,
-		Depth: s.docs[cd.node].Depth + 1, Status: st, Err: err, LastMod: sm.LastMod})
+		Depth: s.docs.at(cd.node).Depth + 1, Status: st, Err: err, LastMod: sm.LastMod})
 }
 
 // hasSitemap reports whether a committed document of the call listed the
