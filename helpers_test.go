@@ -28,6 +28,213 @@ import (
 // network (fakeWeb, countingTransport, noNetwork). A helper that serves the
 // tests of one file only lives in that file.
 
+// sitemapNS is the namespace of the sitemaps.org protocol.
+const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+// server is an httptest server on loopback with one handler per path. It
+// logs every request (path, User-Agent), counts the requests in flight and
+// answers 404 for a path it does not know.
+type server struct {
+	*httptest.Server
+
+	// stop is closed when the test ends, before the server is closed, so
+	// that handlers that block let go.
+	stop chan struct{}
+
+	mu       sync.Mutex
+	handlers map[string]http.HandlerFunc // by path; the test may add to it before the requests
+	headers  map[string]http.Header      // of the documents of docs, by path
+	docs     map[string]string           // read at each request, for a path without a route (serveDocs)
+	log      []string                    // the path (with query) of every request, in order
+	agents   []string                    // the User-Agent of every request, in order
+	hosts    []string                    // the Host and path of every request, in order
+
+	inflight, maxInflight atomic.Int64
+}
+
+// newServer starts a server with no routes; it is closed when the test
+// ends.
+func newServer(t testing.TB) *server {
+	t.Helper()
+	s := &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	t.Cleanup(func() { close(s.stop) }) // runs first
+	return s
+}
+
+func (s *server) serve(w http.ResponseWriter, r *http.Request) {
+	n := s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+	for {
+		m := s.maxInflight.Load()
+		if n <= m || s.maxInflight.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	s.mu.Lock()
+	s.log = append(s.log, r.URL.RequestURI())
+	s.agents = append(s.agents, r.Header.Get("User-Agent"))
+	s.hosts = append(s.hosts, r.Host+r.URL.Path)
+	h := s.handlers[r.URL.Path]
+	header := s.headers[r.URL.Path]
+	doc, isDoc := s.docs[r.URL.Path]
+	s.mu.Unlock()
+	switch {
+	case h != nil:
+		h(w, r)
+	case isDoc:
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		io.WriteString(w, doc)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// serveDocs starts a server that answers each path of docs with its
+// document, looked up at each request, so that the test may add documents
+// to docs once the server is running (under no lock: before the requests).
+// With t nil (an Example), the caller closes the server.
+func serveDocs(t testing.TB, docs map[string]string) *server {
+	var s *server
+	if t == nil {
+		s = &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
+		s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	} else {
+		t.Helper()
+		s = newServer(t)
+	}
+	s.docs = docs
+	return s
+}
+
+// Handle serves path with h.
+func (s *server) Handle(path string, h http.HandlerFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handlers[path] = h
+}
+
+// Doc serves body at path with status 200.
+func (s *server) Doc(path, body string) { s.Bytes(path, []byte(body)) }
+
+// Bytes serves body at path with status 200.
+func (s *server) Bytes(path string, body []byte) {
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
+}
+
+// Trickle serves body at path one byte per Write, each flushed, so that the
+// client gets it in as many reads as there are bytes.
+func (s *server) Trickle(path string, body []byte) {
+	s.Handle(path, trickleHandler(body))
+}
+
+func trickleHandler(body []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		f := w.(http.Flusher)
+		for i := range body {
+			if _, err := w.Write(body[i : i+1]); err != nil {
+				return
+			}
+			f.Flush()
+		}
+	}
+}
+
+// Redirect answers path with a 302 to target.
+func (s *server) Redirect(path, target string) {
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusFound)
+	})
+}
+
+// Status answers path with the given status code.
+func (s *server) Status(path string, code int) {
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code) })
+}
+
+// Block answers path only when the request is cancelled or the test ends;
+// it sends the path to arrived (if not nil) once the request is there.
+func (s *server) Block(path string, arrived chan<- string) {
+	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+		if arrived != nil {
+			select {
+			case arrived <- path:
+			case <-s.stop:
+			}
+		}
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+	})
+}
+
+// At returns the absolute URL of path.
+func (s *server) At(path string) string { return s.Server.URL + path }
+
+// Hits returns how many requests there were for path (query included when
+// path has one).
+func (s *server) Hits(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, p := range s.log {
+		if p == path || !strings.Contains(path, "?") && strings.SplitN(p, "?", 2)[0] == path {
+			n++
+		}
+	}
+	return n
+}
+
+// HitsByPath returns how many requests there were for each path.
+func (s *server) HitsByPath() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := map[string]int{}
+	for _, p := range s.log {
+		m[strings.SplitN(p, "?", 2)[0]]++
+	}
+	return m
+}
+
+// ResetLog forgets the requests logged so far.
+func (s *server) ResetLog() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log, s.agents, s.hosts = nil, nil, nil
+}
+
+// HostLog returns the host and path of every request, in order.
+func (s *server) HostLog() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.hosts)
+}
+
+// Log returns the paths requested, in order.
+func (s *server) Log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log)
+}
+
+// Agents returns the User-Agent header of every request, in order.
+func (s *server) Agents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.agents)
+}
+
+// Total returns how many requests the server got.
+func (s *server) Total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.log)
+}
+
 // route is what serve answers for one path. In Body and in the
 // values of Header, {base} stands for the URL of the server.
 type route struct {
@@ -712,213 +919,6 @@ func async(t *testing.T, parse func() (*sitemap.S, error)) (wait func() (*sitema
 		r := recv(t, ch, "Parse to return")
 		return r.s, r.err
 	}
-}
-
-// sitemapNS is the namespace of the sitemaps.org protocol.
-const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
-// server is an httptest server on loopback with one handler per path. It
-// logs every request (path, User-Agent), counts the requests in flight and
-// answers 404 for a path it does not know.
-type server struct {
-	*httptest.Server
-
-	// stop is closed when the test ends, before the server is closed, so
-	// that handlers that block let go.
-	stop chan struct{}
-
-	mu       sync.Mutex
-	handlers map[string]http.HandlerFunc // by path; the test may add to it before the requests
-	headers  map[string]http.Header      // of the documents of docs, by path
-	docs     map[string]string           // read at each request, for a path without a route (serveDocs)
-	log      []string                    // the path (with query) of every request, in order
-	agents   []string                    // the User-Agent of every request, in order
-	hosts    []string                    // the Host and path of every request, in order
-
-	inflight, maxInflight atomic.Int64
-}
-
-// newServer starts a server with no routes; it is closed when the test
-// ends.
-func newServer(t testing.TB) *server {
-	t.Helper()
-	s := &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	t.Cleanup(func() { close(s.stop) }) // runs first
-	return s
-}
-
-func (s *server) serve(w http.ResponseWriter, r *http.Request) {
-	n := s.inflight.Add(1)
-	defer s.inflight.Add(-1)
-	for {
-		m := s.maxInflight.Load()
-		if n <= m || s.maxInflight.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	s.mu.Lock()
-	s.log = append(s.log, r.URL.RequestURI())
-	s.agents = append(s.agents, r.Header.Get("User-Agent"))
-	s.hosts = append(s.hosts, r.Host+r.URL.Path)
-	h := s.handlers[r.URL.Path]
-	header := s.headers[r.URL.Path]
-	doc, isDoc := s.docs[r.URL.Path]
-	s.mu.Unlock()
-	switch {
-	case h != nil:
-		h(w, r)
-	case isDoc:
-		for k, v := range header {
-			w.Header()[k] = v
-		}
-		io.WriteString(w, doc)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// serveDocs starts a server that answers each path of docs with its
-// document, looked up at each request, so that the test may add documents
-// to docs once the server is running (under no lock: before the requests).
-// With t nil (an Example), the caller closes the server.
-func serveDocs(t testing.TB, docs map[string]string) *server {
-	var s *server
-	if t == nil {
-		s = &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
-		s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	} else {
-		t.Helper()
-		s = newServer(t)
-	}
-	s.docs = docs
-	return s
-}
-
-// Handle serves path with h.
-func (s *server) Handle(path string, h http.HandlerFunc) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.handlers[path] = h
-}
-
-// Doc serves body at path with status 200.
-func (s *server) Doc(path, body string) { s.Bytes(path, []byte(body)) }
-
-// Bytes serves body at path with status 200.
-func (s *server) Bytes(path string, body []byte) {
-	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.Write(body) })
-}
-
-// Trickle serves body at path one byte per Write, each flushed, so that the
-// client gets it in as many reads as there are bytes.
-func (s *server) Trickle(path string, body []byte) {
-	s.Handle(path, trickleHandler(body))
-}
-
-func trickleHandler(body []byte) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		f := w.(http.Flusher)
-		for i := range body {
-			if _, err := w.Write(body[i : i+1]); err != nil {
-				return
-			}
-			f.Flush()
-		}
-	}
-}
-
-// Redirect answers path with a 302 to target.
-func (s *server) Redirect(path, target string) {
-	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, target, http.StatusFound)
-	})
-}
-
-// Status answers path with the given status code.
-func (s *server) Status(path string, code int) {
-	s.Handle(path, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code) })
-}
-
-// Block answers path only when the request is cancelled or the test ends;
-// it sends the path to arrived (if not nil) once the request is there.
-func (s *server) Block(path string, arrived chan<- string) {
-	s.Handle(path, func(w http.ResponseWriter, r *http.Request) {
-		if arrived != nil {
-			select {
-			case arrived <- path:
-			case <-s.stop:
-			}
-		}
-		select {
-		case <-r.Context().Done():
-		case <-s.stop:
-		}
-	})
-}
-
-// At returns the absolute URL of path.
-func (s *server) At(path string) string { return s.Server.URL + path }
-
-// Hits returns how many requests there were for path (query included when
-// path has one).
-func (s *server) Hits(path string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, p := range s.log {
-		if p == path || !strings.Contains(path, "?") && strings.SplitN(p, "?", 2)[0] == path {
-			n++
-		}
-	}
-	return n
-}
-
-// HitsByPath returns how many requests there were for each path.
-func (s *server) HitsByPath() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := map[string]int{}
-	for _, p := range s.log {
-		m[strings.SplitN(p, "?", 2)[0]]++
-	}
-	return m
-}
-
-// ResetLog forgets the requests logged so far.
-func (s *server) ResetLog() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log, s.agents, s.hosts = nil, nil, nil
-}
-
-// HostLog returns the host and path of every request, in order.
-func (s *server) HostLog() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.hosts)
-}
-
-// Log returns the paths requested, in order.
-func (s *server) Log() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.log)
-}
-
-// Agents returns the User-Agent header of every request, in order.
-func (s *server) Agents() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.agents)
-}
-
-// Total returns how many requests the server got.
-func (s *server) Total() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.log)
 }
 
 // pages returns n page URLs of the form https://example.com/<prefix>-<i>.
