@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,7 @@ type fetcher struct {
 // defines it.
 func (f *fetcher) chargeServerOnly() {
 	if f.own {
-		f.serverTime, f.client = f.client.Timeout, &http.Client{}
+		f.serverTime, f.client = f.client.Timeout, &http.Client{Transport: f.client.Transport}
 	}
 }
 
@@ -44,8 +45,39 @@ func newFetcher(cfg *config) *fetcher {
 	client := cfg.httpClient
 	if client == nil {
 		client = &http.Client{Timeout: time.Duration(cfg.fetchTimeout) * time.Second}
+		if cfg.polite.blockPrivate {
+			client.Transport = guardTransport(cfg.polite.allow)
+		}
 	}
 	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil}
+}
+
+// guardTransport returns the transport of the default client with the
+// guard of SetBlockPrivate on: net/http's default transport, with a dialer
+// that checks every address it connects to. With no test hook (allow), one
+// transport serves every call, as the default transport does, and keeps its
+// connections for the next.
+func guardTransport(allow func(netip.AddrPort) bool) http.RoundTripper {
+	if allow == nil {
+		return sharedGuardTransport()
+	}
+	t := newGuardTransport(allow)
+	t.DisableKeepAlives = true // a transport of one call's: no idle connection outlives it
+	return t
+}
+
+var sharedGuardTransport = sync.OnceValue(func() *http.Transport { return newGuardTransport(nil) })
+
+func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if ok {
+		t = t.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100,
+			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second}
+	}
+	t.DialContext = guardDialer(allow).DialContext
+	return t
 }
 
 // errStatus is the cause of the *NetworkError of a response whose status is

@@ -7,3 +7,5 @@ require (
 	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0
 )
+
+require golang.org/x/time v0.16.0 // indirect

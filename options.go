@@ -59,6 +59,7 @@ type config struct {
 	follow, rules       []string
 	followRE, rulesRE   []*regexp.Regexp
 	httpClient          *http.Client
+	polite              politeConfig // retries, host limits and the guard: politeness.go
 }
 
 func defaultConfig() config {
