@@ -143,6 +143,7 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		c.slots = semaphore.NewWeighted(int64(cfg.maxConcurrency))
 	}
 	c.queue.more.L = &c.queue.mu
+	c.f.outside = c.outsideSlot
 	c.listed.Store(1)
 	return c
 }

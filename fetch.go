@@ -20,6 +20,12 @@ type fetcher struct {
 
 	own bool // the client is the fetcher's own, not one set with SetHTTPClient
 
+	// polite is the retry policy and the limits per host of the call, nil
+	// when none is set (politeness.go, retry.go); outside runs the waits
+	// they make outside the call's slot (call.outsideSlot).
+	polite  *politeState
+	outside func(loc string, wait func() error) error
+
 	// serverTime, when set, is the fetch timeout of a client of the
 	// fetcher's own that counts only the time spent waiting for the server:
 	// see chargeServerOnly.
@@ -49,7 +55,8 @@ func newFetcher(cfg *config) *fetcher {
 			client.Transport = guardTransport(cfg.polite.allow)
 		}
 	}
-	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil}
+	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil,
+		polite: newPoliteState(cfg.polite), outside: func(_ string, wait func() error) error { return wait() }}
 }
 
 // guardTransport returns the transport of the default client with the
@@ -109,7 +116,7 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, 
 	}
 	req.Header.Set("User-Agent", f.userAgent)
 	clock.run()
-	resp, err := f.client.Do(req)
+	resp, err := f.do(req, rawURL, clock)
 	clock.pause()
 	if err != nil {
 		clock.end()
@@ -135,6 +142,51 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, 
 		final = resp.Request.URL.String()
 	}
 	return newCappedBody(resp.Body, f.maxSize, resp.ContentLength, clock), final, nil
+}
+
+// do sends req for rawURL, within the limits of its host, and tries it
+// again as the retry policy says. The waits stop the server's clock of a
+// streaming call and are made outside the call's slot. A response or error
+// that is not retried is returned as it is; a wait cut by the context
+// returns the context's error.
+func (f *fetcher) do(req *http.Request, rawURL string, clock *serverClock) (*http.Response, error) {
+	p := f.polite
+	if p == nil {
+		return f.client.Do(req)
+	}
+	ctx := req.Context()
+	for try := 1; ; try++ {
+		release, err := p.enter(ctx, rawURL, req.URL, f.outside)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.client.Do(req)
+		status, after := 0, ""
+		if resp != nil {
+			status, after = resp.StatusCode, resp.Header.Get("Retry-After")
+		}
+		wait, again := p.retryWait(ctx, try, status, after, err)
+		if !again {
+			if resp != nil {
+				resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+			} else {
+				release()
+			}
+			return resp, err
+		}
+		if resp != nil {
+			io.CopyN(io.Discard, resp.Body, retryDrain)
+			resp.Body.Close()
+		}
+		release()
+		clock.pause()
+		err = f.outside(rawURL, func() error { return p.clock.sleep(ctx, wait) })
+		clock.run()
+		if err != nil {
+			return nil, err
+		}
+		req = req.Clone(ctx)
+	}
 }
 
 // serverClock is the fetch timeout of one request of chargeServerOnly: it
