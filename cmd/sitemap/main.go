@@ -112,6 +112,9 @@ type options struct {
 	timeout             seconds
 	userAgent           string
 	follow, rules       patterns
+	retries             int     // polite.go
+	hostRate            float64 // polite.go
+	blockPrivate        bool    // polite.go
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -135,6 +138,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
+	politeFlags(fs, o)
 	return fs
 }
 
@@ -247,12 +251,15 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetFetchTimeout(uint16(o.timeout)).
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
-		SetRules(o.rules)
+		SetRules(o.rules).
+		SetRetries(o.retries).
+		SetHostRate(o.hostRate).
+		SetBlockPrivate(o.blockPrivate)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
 	s.SetHTTPClient(&http.Client{
-		Transport: &countingTransport{base: http.DefaultTransport, n: &c.docs},
+		Transport: &countingTransport{base: c.baseTransport(o), n: &c.docs},
 		Timeout:   time.Duration(o.timeout) * time.Second,
 	})
 	if s.GetErrorsCount() == 0 {
