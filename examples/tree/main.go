@@ -1,0 +1,75 @@
+// Tree prints the tree of a call: every document it came to know of (the
+// robots.txt given, the index it names, the sitemaps the index lists),
+// indented under the document that listed it, with how it was found, its
+// status, format, size, URLs and errors. Sitemaps past a limit or a follow
+// rule are in it too, with the reason they were not read.
+package main
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"github.com/gositemap/sitemap"
+)
+
+func main() {
+	srv := serve(map[string]string{
+		"/robots.txt": "Sitemap: /sitemap-index.xml\n",
+		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>/sitemap-products.xml</loc></sitemap>
+  <sitemap><loc>/sitemap-archive.xml</loc></sitemap>
+  <sitemap><loc>/sitemap-gone.xml</loc></sitemap>
+</sitemapindex>`,
+		"/sitemap-products.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/teapot</loc></url>
+  <url><loc>https://example.com/kettle</loc></url>
+</urlset>`,
+	})
+	defer srv.Close()
+
+	// The archive is not to be read: a follow rule leaves it out.
+	s, err := sitemap.New().SetMultiThread(false).SetFollow([]string{`products|gone|index`}).
+		Parse(srv.URL+"/robots.txt", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	docs := s.GetDocuments()
+	for _, d := range docs {
+		fmt.Printf("%-34s %-12s %-7s %-6s %4d B %d URLs %d errors",
+			strings.Repeat("  ", d.Depth)+strings.TrimPrefix(d.URL, srv.URL),
+			d.Status, d.Found, d.Format, d.WireBytes, d.URLs, d.Errors)
+		if d.Err != nil {
+			fmt.Printf("  (%v)", strings.ReplaceAll(d.Err.Error(), srv.URL, ""))
+		}
+		fmt.Println()
+	}
+	expect(len(docs) == 5 && docs[3].Status == sitemap.StatusNotFollowed && docs[4].Status == sitemap.StatusFailed,
+		"5 documents, the archive not followed and the gone one failed")
+}
+
+// serve answers with the documents of site, by path, as a web site would.
+// It listens on the loopback interface only.
+func serve(site map[string]string) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		doc, ok := site[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, doc)
+	}))
+}
+
+// expect ends the program with status 1 when the example did not show what
+// it is meant to show, so that CI notices.
+func expect(ok bool, what string) {
+	if !ok {
+		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
+		os.Exit(1)
+	}
+}
