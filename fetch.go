@@ -25,6 +25,9 @@ type fetcher struct {
 	// they make outside the call's slot (call.outsideSlot).
 	polite  *politeState
 	outside func(loc string, wait func() error) error
+	// validators returns the record of the store for a URL, whose ETag
+	// and Last-Modified a request sends back (conditional.go).
+	validators func(rawURL string) Record
 
 	// serverTime, when set, is the fetch timeout of a client of the
 	// fetcher's own that counts only the time spent waiting for the server:
@@ -137,7 +140,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	}
 	req.Header.Set("User-Agent", f.userAgent)
 	clock.run()
-	resp, err := f.do(req, rawURL, clock)
+	resp, err := f.send(req, rawURL, clock)
 	clock.pause()
 	if err != nil {
 		clock.end()
@@ -147,6 +150,11 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 			err = ue.Err
 		}
 		return nil, "", clock.cause(err)
+	}
+	if resp.StatusCode == http.StatusNotModified && conditional(req.Header) {
+		resp.Body.Close()
+		clock.end()
+		return nil, "", notModified(resp, rawURL)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
@@ -167,12 +175,15 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	return body, final, nil
 }
 
-// do sends req for rawURL, within the limits of its host, and tries it
+// send sends req for rawURL, within the limits of its host, and tries it
 // again as the retry policy says. The waits stop the server's clock of a
 // streaming call and are made outside the call's slot. A response or error
 // that is not retried is returned as it is; a wait cut by the context
 // returns the context's error.
-func (f *fetcher) do(req *http.Request, rawURL string, clock *serverClock) (*http.Response, error) {
+func (f *fetcher) send(req *http.Request, rawURL string, clock *serverClock) (*http.Response, error) {
+	if f.validators != nil {
+		setValidators(req.Header, f.validators(rawURL))
+	}
 	p := f.polite
 	if p == nil {
 		return f.client.Do(req)
@@ -320,4 +331,39 @@ func (b *clockedBody) Close() error {
 	err := b.rc.Close()
 	b.clock.end()
 	return err
+}
+
+// setValidators makes a request conditional on the validators of rec, the
+// record of the store of an earlier run: If-None-Match with its ETag,
+// If-Modified-Since with its Last-Modified.
+func setValidators(h http.Header, rec Record) {
+	if rec.ETag != "" {
+		h.Set("If-None-Match", rec.ETag)
+	}
+	if rec.LastModified != "" {
+		h.Set("If-Modified-Since", rec.LastModified)
+	}
+}
+
+// conditional reports whether a request with the header h carried
+// validators: only then is a 304 Not Modified an answer rather than an
+// error.
+func conditional(h http.Header) bool {
+	return h.Get("If-None-Match") != "" || h.Get("If-Modified-Since") != ""
+}
+
+// notModifiedError is what the request of a document unchanged since the
+// store's record yields: no body, and the response.
+type notModifiedError struct{ resp response }
+
+func (e *notModifiedError) Error() string { return "not modified" }
+
+func notModified(resp *http.Response, rawURL string) error {
+	final := rawURL
+	if resp.Request != nil && resp.Request.URL != nil {
+		final = resp.Request.URL.String()
+	}
+	h := resp.Header
+	return &notModifiedError{response{final: final, status: resp.StatusCode,
+		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}}
 }

@@ -61,6 +61,7 @@ type config struct {
 	followRE, rulesRE   []*regexp.Regexp
 	httpClient          *http.Client
 	polite              politeConfig // retries, host limits and the guard: politeness.go
+	cond                condConfig   // conditional fetching and Since: conditional.go
 }
 
 func defaultConfig() config {

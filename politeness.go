@@ -18,7 +18,7 @@ import (
 // This file is the politeness of a call towards each host: how many of its
 // requests are in flight at most, how many it sends a second, and the
 // Crawl-delay of a robots.txt. With the retry policy (retry.go) it is the
-// state that fetcher.do consults before each try.
+// state that fetcher.send consults before each try.
 
 // MaxCrawlDelay is the longest Crawl-delay of a robots.txt that
 // [S.SetCrawlDelay] honours: a longer one is taken as this.

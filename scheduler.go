@@ -137,6 +137,11 @@ func (c *call) admit(ch *child) (read bool, stop Status, why error) {
 		c.leaveOut([]child{*ch}, StatusDuplicate, nil)
 		return false, "", nil
 	}
+	if c.sinceSkips(*ch) {
+		c.listed.Add(-1)
+		c.leaveOut([]child{*ch}, StatusNotModifiedSince, nil)
+		return false, "", nil
+	}
 	if c.urls.full() {
 		// A sitemap is left out: it may hold URLs.
 		c.limitURLs()
@@ -178,7 +183,7 @@ func (c *call) start(ch child, level int) bool {
 }
 
 // outsideSlot runs wait, a wait of the request for loc for a retry or for
-// its host (fetch.go: do), outside the call's slot: a goroutine that holds
+// its host (fetch.go: send), outside the call's slot: a goroutine that holds
 // one gives it back for the wait and takes one again after, so that a wait
 // stops no other sitemap from being read. The document passed to Parse,
 // and every document with multi-threading off, is read with no slot held.

@@ -31,6 +31,9 @@ type Record struct {
 	// Children are, for a sitemap index or a robots.txt, the sitemaps it
 	// listed, in order: what an unchanged index still leads to.
 	Children []StoredChild `json:"children,omitempty"`
+	// Format is the format the document was read as, as [Document.Format]
+	// names it.
+	Format string `json:"format,omitempty"`
 }
 
 // A StoredChild is a sitemap that an index listed, with the <lastmod> it
