@@ -7,18 +7,15 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/robots.txt": "Sitemap: /sitemap-index.xml\n",
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>/sitemap-products.xml</loc></sitemap>
@@ -48,28 +45,6 @@ func main() {
 		}
 		fmt.Println()
 	}
-	expect(len(docs) == 5 && docs[3].Status == sitemap.StatusNotFollowed && docs[4].Status == sitemap.StatusFailed,
+	demo.Expect(len(docs) == 5 && docs[3].Status == sitemap.StatusNotFollowed && docs[4].Status == sitemap.StatusFailed,
 		"5 documents, the archive not followed and the gone one failed")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }
