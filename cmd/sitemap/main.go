@@ -115,6 +115,10 @@ type options struct {
 	retries             int     // polite.go
 	hostRate            float64 // polite.go
 	blockPrivate        bool    // polite.go
+	state               string  // polite.go
+	stateReset          bool    // polite.go
+	trustLastmod        bool    // polite.go
+	since               sinceFlag
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -182,6 +186,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 		c.printError(err)
 	}
 	c.summary(s, 0)
+	c.stateSummary(s, &o)
 	if parseErr != nil {
 		return exitFailed
 	}
@@ -254,7 +259,12 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetRules(o.rules).
 		SetRetries(o.retries).
 		SetHostRate(o.hostRate).
-		SetBlockPrivate(o.blockPrivate)
+		SetBlockPrivate(o.blockPrivate).
+		SetSince(o.since.t).
+		SetTrustIndexLastmod(o.trustLastmod)
+	if o.state != "" {
+		s.SetStateFile(o.state, o.stateReset)
+	}
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -90,5 +92,81 @@ func TestPoliteFlagsReachSettings(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, "ConfigError") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a ConfigError", args, r.code, r.stderr)
 		}
+	}
+}
+
+// etagServer serves an index of two sitemaps, all with ETags, answering
+// If-None-Match; it counts the bodies it sends.
+func etagServer(t *testing.T) (*httptest.Server, *atomic.Int64, *atomic.Int64) {
+	t.Helper()
+	var bodies, version atomic.Int64
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		etag := fmt.Sprintf(`"%s-%d"`, r.URL.Path, version.Load())
+		if r.URL.Path != "/b.xml" {
+			etag = fmt.Sprintf(`"%s"`, r.URL.Path)
+		}
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		bodies.Add(1)
+		switch r.URL.Path {
+		case "/index.xml":
+			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%[1]s/a.xml</loc><lastmod>2024-01-10</lastmod></sitemap><sitemap><loc>%[1]s/b.xml</loc><lastmod>2024-02-10</lastmod></sitemap></sitemapindex>`, srv.URL)
+		default:
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com%s/%d</loc></url></urlset>`, r.URL.Path, version.Load())
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &bodies, &version
+}
+
+func TestStateFlag(t *testing.T) {
+	srv, bodies, version := etagServer(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+	r := runCLI(t, "", "-state", state, srv.URL+"/index.xml")
+	if r.code != 0 || len(lines(r.stdout)) != 2 || bodies.Load() != 3 {
+		t.Fatalf("first run: exit %d, stdout %q, %d bodies", r.code, r.stdout, bodies.Load())
+	}
+	bodies.Store(0)
+	r = runCLI(t, "", "-state", state, srv.URL+"/index.xml")
+	if r.code != 0 || r.stdout != "" || bodies.Load() != 0 || !strings.Contains(r.stderr, "Changes: 0 read, 3 unchanged, 0 not modified since") {
+		t.Errorf("second run: exit %d, stdout %q, stderr %q, %d bodies", r.code, r.stdout, r.stderr, bodies.Load())
+	}
+	version.Add(1)
+	r = runCLI(t, "", "-state", state, srv.URL+"/index.xml")
+	if r.stdout != "https://example.com/b.xml/1\n" || !strings.Contains(r.stderr, "Changes: 1 read, 2 unchanged") {
+		t.Errorf("third run: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestStateFlagCorrupt(t *testing.T) {
+	srv, bodies, _ := etagServer(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+	os.WriteFile(state, []byte("{not json"), 0o644)
+	r := runCLI(t, "", "-state", state, srv.URL+"/index.xml")
+	if r.code != 2 || !strings.Contains(r.stderr, state) || !strings.Contains(r.stderr, "ConfigError") || bodies.Load() != 0 {
+		t.Errorf("exit %d, stderr %q, %d bodies; want 2 and a ConfigError naming the file, nothing fetched", r.code, r.stderr, bodies.Load())
+	}
+	r = runCLI(t, "", "-state", state, "-state-reset", srv.URL+"/index.xml")
+	if r.code != 0 || len(lines(r.stdout)) != 2 {
+		t.Errorf("with -state-reset: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, "", "-state", state, srv.URL+"/index.xml"); r.code != 0 {
+		t.Errorf("after -state-reset the file is still unreadable: %q", r.stderr)
+	}
+}
+
+func TestSinceFlag(t *testing.T) {
+	srv, bodies, _ := etagServer(t)
+	r := runCLI(t, "", "-since", "2024-02-01", srv.URL+"/index.xml")
+	if r.code != 0 || r.stdout != "https://example.com/b.xml/0\n" || bodies.Load() != 2 ||
+		!strings.Contains(r.stderr, "Changes: 2 read, 0 unchanged, 1 not modified since") {
+		t.Errorf("exit %d, stdout %q, stderr %q, %d bodies", r.code, r.stdout, r.stderr, bodies.Load())
+	}
+	if r := runCLI(t, "", "-since", "last tuesday", srv.URL+"/index.xml"); r.code != 2 || !strings.Contains(r.stderr, "-since") {
+		t.Errorf("a bad -since: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
