@@ -11,10 +11,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
 	"sync/atomic"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -45,14 +45,5 @@ func main() {
 		blocked, class := sitemap.IsBlockedAddress(netip.MustParseAddr(a))
 		fmt.Printf("%-20s blocked=%v %s\n", a, blocked, class)
 	}
-	expect(refused == 2 && hits.Load() == 0, "both requests refused before they reached the server")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(refused == 2 && hits.Load() == 0, "both requests refused before they reached the server")
 }

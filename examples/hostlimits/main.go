@@ -8,12 +8,12 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -55,15 +55,6 @@ func main() {
 	took := time.Since(start)
 	fmt.Printf("%d URLs; at most %d request in flight; 6 requests after the robots.txt in %v\n",
 		s.GetURLCount(), most.Load(), took.Round(10*time.Millisecond))
-	expect(s.GetURLCount() == 5 && most.Load() == 1 && took >= 6*50*time.Millisecond && took < 10*time.Second,
+	demo.Expect(s.GetURLCount() == 5 && most.Load() == 1 && took >= 6*50*time.Millisecond && took < 10*time.Second,
 		"5 URLs, one request at a time, spaced by examplebot's 50 ms")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

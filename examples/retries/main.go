@@ -8,11 +8,11 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -36,14 +36,5 @@ func main() {
 	}
 	took := time.Since(start).Round(100 * time.Millisecond)
 	fmt.Println(s.GetURLCount(), "URLs after", n.Load(), "requests, in", took)
-	expect(s.GetURLCount() == 2 && n.Load() == 3 && took >= 2*time.Second, "2 URLs after 3 requests, two waits of 1 s")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 2 && n.Load() == 3 && took >= 2*time.Second, "2 URLs after 3 requests, two waits of 1 s")
 }
