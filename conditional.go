@@ -220,10 +220,10 @@ func docFormatOf(f string) docFormat {
 
 // remember puts the record of the sitemap ch, read whole into d with the
 // response resp, when nothing of it was left out: no URL for the URL limit
-// (which, once full, may have cut any document), no sitemap for the
-// listing limit.
+// (which, once full, may have cut any document) or for Since, which a later
+// run may not ask for, and no sitemap for the listing limit.
 func (c *call) remember(ch child, d *doc, resp response) {
-	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 {
+	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
 	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))}

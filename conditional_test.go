@@ -499,3 +499,21 @@ func TestSinceSitemaps(t *testing.T) {
 		}
 	}
 }
+
+// A document whose URLs Since left out in part keeps its old record: a
+// later run that asks for more must not receive a 304 for them.
+func TestConditionalSinceKeepsRecord(t *testing.T) {
+	st := newCDSite(t, true, false)
+	st.set("/s.xml", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/old</loc><lastmod>2020-01-01</lastmod></url><url><loc>https://example.com/new</loc><lastmod>2026-01-01</lastmod></url></urlset>`)
+	store := sitemap.NewMemoryStore()
+	s := sitemap.New().SetFetchTimeout(60).SetStore(store).SetSince(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	cdParse(t, s, st.URL+"/s.xml")
+	if s.GetURLCount() != 1 || store.Len() != 0 {
+		t.Errorf("%d URLs, %d records; want 1 and none", s.GetURLCount(), store.Len())
+	}
+	s.SetSince(time.Time{})
+	cdParse(t, s, st.URL+"/s.xml")
+	if s.GetURLCount() != 2 || store.Len() != 1 {
+		t.Errorf("without Since: %d URLs, %d records; want 2 and 1", s.GetURLCount(), store.Len())
+	}
+}

@@ -53,6 +53,7 @@ type doc struct {
 	listFull  bool            // a sitemap was left out for the listing limit
 
 	lastmodRaw map[string]string // <lastmod> as written by key, with a store or Since: conditional.go
+	sinceOut   int               // URLs that Since left out
 
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is

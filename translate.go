@@ -198,6 +198,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
 	u.LastMod = lastmod
 	if d.c.cond.sinceLeavesOut(lastmod, e.lastmod.text(), e.dateRFC822) {
+		d.sinceOut++
 		return true // older than Since: left out, and not counted
 	}
 	keep := ok || !strictURL
