@@ -8,4 +8,4 @@ require (
 	golang.org/x/text v0.44.0
 )
 
-require golang.org/x/time v0.16.0 // indirect
+require golang.org/x/time v0.16.0
