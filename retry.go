@@ -49,7 +49,9 @@ const (
 // to be read, so that no URL is handed on twice. A wait holds none of the
 // call's slots of [S.SetMaxConcurrency], and ends at once when the call's
 // context ends. When the last try fails, the *NetworkError is that of the
-// last response, or of the last failure.
+// last response, or of the last failure. In a call of [S.Stream] with the
+// default client, the fetch timeout counts the server's time over all the
+// tries of a request together, and a timeout ends them.
 func (s *S) SetRetries(n int) *S {
 	return s.set("retries", func() error {
 		if n < 0 || n > maxRetries {
