@@ -59,6 +59,10 @@ type call struct {
 	// panicked is the first panic of a goroutine of the call, to be raised
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
+
+	// disc is the discovery of a call of S.Discover or S.DiscoverSitemaps,
+	// nil otherwise: the sitemaps read at level 0 are its candidates.
+	disc *discovery
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -210,6 +214,9 @@ func (c *call) guard(f func()) {
 
 // runRoot is run, less the ending of the call.
 func (c *call) runRoot(content *string) error {
+	if c.disc != nil {
+		return c.runDiscovery()
+	}
 	robots := isRobotsURL(c.root)
 	if content == nil {
 		if err := checkRootURL(c.root); err != nil {
@@ -262,22 +269,38 @@ func checkRootURL(raw string) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(loc string, content *string, level int, robots bool) ([]child, error) {
+	if c.disc != nil && level == 0 {
+		return c.readCandidate(loc)
+	}
 	defer c.docsRead.Add(1)
 	src, err := c.open(loc, content)
 	if src.body == nil {
 		return nil, err
 	}
+	return c.readSource(loc, src, level, robots, content != nil, nil)
+}
+
+// readSource is read once the body is at hand. p, when not nil, is the
+// candidate of a discovery the document is: see probe.
+func (c *call) readSource(loc string, src source, level int, robots, passedIn bool, p *probe) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
 	d := newDoc(c, src.base(), src.final)
-	err = d.parse(src.body, robots, c.aloneSize(src.size))
+	d.rejectHTML = p != nil
+	err := d.parse(p.watch(src.body), robots, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, loc, src.final, content != nil)
+	cutErr, stopped, err := c.settle(err, loc, src.final, passedIn)
 	if err != nil {
 		d.discard()
-		c.record(err)
+		if p.failed(err) {
+			c.record(err)
+		}
 		return nil, err
+	}
+	if !p.keep(d, src) {
+		d.discard()
+		return nil, nil
 	}
 	deep := level+1 > c.cfg.maxDepth
 	c.commit(d, deep)
@@ -315,12 +338,22 @@ func (c *call) open(loc string, content *string) (source, error) {
 	if content != nil {
 		return source{body: strings.NewReader(*content), final: loc, size: int64(len(*content))}, nil
 	}
+	src, err := c.request(loc)
+	if err != nil {
+		c.record(err)
+	}
+	return src, err
+}
+
+// request is open of a document fetched, less the recording of its error.
+func (c *call) request(loc string) (source, error) {
 	rc, final, err := c.f.get(c.ctx, loc)
+	if errors.Is(err, errRedirectedToKnown) {
+		return source{}, nil // as claimRedirect below, before the request
+	}
 	if err != nil {
 		c.noteCut()
-		nerr := &NetworkError{URL: loc, Err: err}
-		c.record(nerr)
-		return source{}, nerr
+		return source{}, &NetworkError{URL: loc, Err: err}
 	}
 	if final != loc && !c.claimRedirect(loc, final) {
 		rc.Close()

@@ -26,6 +26,8 @@ type doc struct {
 	format  docFormat
 	lines   int // the URL lines of a text sitemap
 
+	rejectHTML bool // an HTML page is no sitemap (a candidate of a discovery)
+
 	buf      docBuf // its URLs, and the memory of their values
 	sitemaps []Sitemap
 	keys     []string

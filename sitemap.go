@@ -35,6 +35,7 @@ type S struct {
 	errs       []error // configErrs then callErrs, as GetErrors returns them
 	sitemaps   []Sitemap
 	sitemapPos map[string]int // sitemap key → index in sitemaps
+	candidates []Candidate    // what the latest discovery tried, see GetCandidates
 }
 
 // errConfigOutstanding is returned by Parse while a *ConfigError is
