@@ -252,7 +252,7 @@ type discovery struct {
 
 	mu     sync.Mutex
 	cands  []*probe
-	byKey  map[string]*probe          // urlnorm.Key → candidate
+	byKey  map[string]*probe            // urlnorm.Key → candidate
 	hashes map[[sha256.Size]byte]string // content of a sitemap found → its URL
 	found  int                          // candidates found to be sitemaps
 }
