@@ -139,6 +139,9 @@ func (c *command) flags(o *options) *flag.FlagSet {
 }
 
 func (c *command) run(ctx context.Context, args []string) int {
+	if len(args) > 0 && args[0] == "discover" {
+		return c.runDiscover(ctx, args[1:]) // discover.go
+	}
 	var o options
 	fs := c.flags(&o)
 	target, err := parseArgs(fs, args)
@@ -167,7 +170,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 	}
 
 	stopProgress := c.startProgress(s)
-	_, parseErr := s.ParseContext(ctx, loc, content)
+	parseErr := c.parse(ctx, s, target, loc, content) // discover.go: a site is discovered first
 	stopProgress()
 
 	if err := c.output(s, &o); err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 const usageHead = `Usage: sitemap [flags] URL|FILE|-
+       sitemap discover [flags] SITE
 
 sitemap reads a robots.txt, a sitemap index, a sitemap, an RSS or Atom feed
 or a text sitemap, gzip compressed or not, follows the sitemaps it lists and
@@ -22,6 +23,13 @@ robots.txt. Flags may stand before or after the argument.
 Examples:
   The URLs of a site, from the sitemaps its robots.txt names:
     sitemap https://example.com/robots.txt
+
+  The URLs of a site, from every sitemap discovery finds (a URL with no
+  path: robots.txt, the home page's links and feeds, the well-known paths):
+    sitemap https://example.com
+
+  Where the sitemaps of a site are, and what every place tried came to:
+    sitemap discover https://example.com
 
   The URLs of a sitemap index and of every sitemap it lists:
     sitemap https://example.com/sitemap-index.xml
