@@ -8,9 +8,9 @@ import (
 	"net/url"
 	"regexp"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/semaphore"
 
@@ -154,6 +154,9 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 // child is a sitemap that a document lists, to be followed.
 type child struct {
 	loc, key string
+	node     int   // its place in the tree of the call, -1 when it has none
+	parent   int   // the place of the document that lists it
+	found    Found // how it was found
 }
 
 // halt ends the call before its time: it stops the hand-off to the loop of
@@ -171,7 +174,7 @@ func (c *call) halt() {
 // It returns once the goroutines of the call have ended, however it ends:
 // when the goroutine it runs on panics, the call is halted and its
 // goroutines have ended before the panic goes on up.
-func (c *call) run(content *string) error {
+func (c *call) run(body io.Reader) error {
 	ended := false
 	defer func() {
 		if !ended {
@@ -179,8 +182,9 @@ func (c *call) run(content *string) error {
 			c.wg.Wait()
 		}
 		c.cancel()
+		c.s.endDocs()
 	}()
-	err := c.runRoot(content)
+	err := c.runRoot(body)
 	ended = true
 	return err
 }
@@ -212,20 +216,22 @@ func (c *call) guard(f func()) {
 	ended = true
 }
 
-// runRoot is run, less the ending of the call.
-func (c *call) runRoot(content *string) error {
+// runRoot is run, less the ending of the call. body is the document given,
+// nil when it is to be fetched.
+func (c *call) runRoot(body io.Reader) error {
 	if c.disc != nil {
 		return c.runDiscovery()
 	}
 	robots := isRobotsURL(c.root)
-	if content == nil {
-		if err := checkRootURL(c.root); err != nil {
-			verr := &ValidationError{URL: c.root, Err: err}
-			c.record(verr)
-			return verr
-		}
+	root := child{loc: c.root, key: urlnorm.Key(c.root), parent: -1, found: FoundRoot}
+	root.node = c.s.addRoot(root.loc, root.key)
+	if err := checkRoot(c.root, body); err != nil {
+		verr := &ValidationError{URL: c.root, Err: err}
+		c.record(verr)
+		c.s.updateDoc(root.node, func(n *Document) { n.Status, n.Err, n.Errors = StatusFailed, verr, 1 })
+		return verr
 	}
-	c.requested[urlnorm.Key(c.root)] = true
+	c.requested[root.key] = true
 
 	level := 0
 	if robots {
@@ -233,7 +239,7 @@ func (c *call) runRoot(content *string) error {
 	}
 	// A document cut off inside an entry lists the sitemaps of its
 	// complete entries: they are followed all the same.
-	children, err := c.read(c.root, content, level, robots)
+	children, err := c.read(root, body, level, robots)
 	if err != nil && children == nil {
 		return err
 	}
@@ -247,6 +253,18 @@ func (c *call) runRoot(content *string) error {
 		}
 	}
 	return err
+}
+
+// checkRoot checks the document given to a call before it is read: the
+// URL that is to be fetched, when body is nil, or the reader given.
+func checkRoot(root string, body io.Reader) error {
+	switch body.(type) {
+	case nil:
+		return checkRootURL(root)
+	case nilReader:
+		return errNilReader
+	}
+	return nil
 }
 
 // checkRootURL checks the URL passed to Parse before it is fetched.
@@ -264,38 +282,48 @@ func checkRootURL(raw string) error {
 	return nil
 }
 
-// read fetches (unless content is given), decodes and parses one document
+// read fetches (unless body is given), decodes and parses the document ch
 // at the given level, commits what it yielded, and returns the sitemaps it
 // lists that are to be followed. The error is the one recorded about the
 // document.
-func (c *call) read(loc string, content *string, level int, robots bool) ([]child, error) {
+func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, error) {
 	if c.disc != nil && level == 0 {
-		return c.readCandidate(loc)
+		return c.readCandidate(ch)
 	}
 	defer c.docsRead.Add(1)
-	src, err := c.open(loc, content)
+	start := time.Now()
+	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	src, err := c.open(ch.loc, body)
+	c.opened(ch.node, src, err, start)
 	if src.body == nil {
 		return nil, err
 	}
-	return c.readSource(loc, src, level, robots, content != nil, nil)
+	return c.readSource(ch, src, level, robots, body != nil, start, nil)
 }
 
-// readSource is read once the body is at hand. p, when not nil, is the
-// candidate of a discovery the document is: see probe.
-func (c *call) readSource(loc string, src source, level int, robots, passedIn bool, p *probe) ([]child, error) {
+// readSource is read once the body is at hand, from start. p, when not
+// nil, is the candidate of a discovery the document is: see probe.
+func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
-	d := newDoc(c, src.base(), src.final)
+	d := newDoc(c, src.base(), src.resp.final)
+	d.src, d.node = newSource(ch.loc), ch.node
+	d.found = FoundIndex
+	if robots {
+		d.found = FoundRobots
+	}
 	d.rejectHTML = p != nil
 	err := d.parse(p.watch(src.body), robots, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, loc, src.final, passedIn)
+	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
 	if err != nil {
 		d.discard()
 		if p.failed(err) {
 			c.record(err)
 		}
+		c.parsed(d, start, StatusFailed, err)
+		p.unrecorded(c, d.node)
 		return nil, err
 	}
 	if !p.keep(d, src) {
@@ -307,36 +335,48 @@ func (c *call) readSource(loc string, src source, level int, robots, passedIn bo
 	if cutErr != nil {
 		c.record(cutErr)
 	}
+	switch {
+	case cutErr != nil:
+		c.parsed(d, start, StatusPartial, cutErr)
+	case stopped:
+		c.parsed(d, start, StatusPartial, c.ctx.Err())
+	default:
+		c.parsed(d, start, StatusParsed, nil)
+	}
 	if stopped {
 		return nil, cutErr
 	}
-	return c.toFollow(d, deep, src.final), cutErr
+	return c.toFollow(d, deep, src.resp.final), cutErr
 }
 
-// source is the body of one document, fetched or passed in.
+// source is the body of one document, fetched or given.
 type source struct {
-	body  io.Reader // nil when there is no document to read
-	rc    io.Closer // the response body, to close once it is read
-	final string    // the URL the body was served from, after redirects
-	size  int64     // the size of the body, -1 when unknown
+	body io.Reader // nil when there is no document to read
+	rc   io.Closer // the response body, to close once it is read
+	resp response  // what the response said; for a document given, final alone
+	size int64     // the size of the body, -1 when unknown
 }
 
 // base is the URL the URLs of the document are resolved against.
 func (src source) base() *url.URL {
-	base, err := url.Parse(src.final)
+	base, err := url.Parse(src.resp.final)
 	if err != nil {
 		base = &url.URL{}
 	}
 	return base
 }
 
-// open returns the body of the document at loc: content when it is given,
-// or the response to a request. A request that fails is recorded, and its
+// open returns the body of the document at loc: body when it is given, or
+// the response to a request. A request that fails is recorded, and its
 // error returned; a request redirected to a sitemap another document has
 // requested yields no body and no error.
-func (c *call) open(loc string, content *string) (source, error) {
-	if content != nil {
-		return source{body: strings.NewReader(*content), final: loc, size: int64(len(*content))}, nil
+func (c *call) open(loc string, body io.Reader) (source, error) {
+	if body != nil {
+		size := int64(-1)
+		if l, ok := body.(interface{ Len() int }); ok {
+			size = int64(l.Len())
+		}
+		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size}, nil
 	}
 	src, err := c.request(loc)
 	if err != nil {
@@ -347,7 +387,7 @@ func (c *call) open(loc string, content *string) (source, error) {
 
 // request is open of a document fetched, less the recording of its error.
 func (c *call) request(loc string) (source, error) {
-	rc, final, err := c.f.get(c.ctx, loc)
+	rc, resp, err := c.f.get(c.ctx, loc)
 	if errors.Is(err, errRedirectedToKnown) {
 		return source{}, nil // as claimRedirect below, before the request
 	}
@@ -355,12 +395,41 @@ func (c *call) request(loc string) (source, error) {
 		c.noteCut()
 		return source{}, &NetworkError{URL: loc, Err: err}
 	}
-	if final != loc && !c.claimRedirect(loc, final) {
+	if resp.final != loc && !c.claimRedirect(loc, resp.final) {
 		rc.Close()
-		return source{}, nil
+		return source{resp: resp}, nil
 	}
-	return source{body: rc, rc: rc, final: final, size: rc.size}, nil
+	return source{body: rc, rc: rc, resp: resp, size: rc.size}, nil
 }
+
+// givenReader is the reader of a document given to the call: its errors
+// are *readerError, told apart from those of decoding what it yields. The
+// first error it returns it returns again on every later read, as a
+// response body does, so that a stage that peeked at it sees it too.
+type givenReader struct {
+	r   io.Reader
+	err error
+}
+
+func (g *givenReader) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	n, err := g.r.Read(p)
+	if err != nil {
+		if err != io.EOF {
+			err = &readerError{err}
+		}
+		g.err = err
+	}
+	return n, err
+}
+
+// readerError is an error of the reader of a document given to the call.
+type readerError struct{ err error }
+
+func (e *readerError) Error() string { return e.err.Error() }
+func (e *readerError) Unwrap() error { return e.err }
 
 // aloneSize returns size, the size of a body, when the document is read
 // while no other is (the one passed to Parse, or the one sitemap a
@@ -387,7 +456,8 @@ func (c *call) aloneSize(size int64) int64 {
 func (c *call) settle(err error, loc, final string, passedIn bool) (cutErr error, stopped bool, failed error) {
 	var ended *ctxEndedError
 	var be *bodyError
-	if errors.As(err, &ended) || c.ctx.Err() != nil && errors.As(err, &be) {
+	var re *readerError
+	if errors.As(err, &ended) || c.ctx.Err() != nil && (errors.As(err, &be) || errors.As(err, &re)) {
 		c.cut.Store(true)
 		if passedIn {
 			return nil, true, nil
@@ -407,6 +477,12 @@ func (c *call) settle(err error, loc, final string, passedIn bool) (cutErr error
 	case errors.As(err, &be):
 		c.noteCut()
 		return nil, false, &NetworkError{URL: loc, Err: be.err}
+	case errors.As(err, &re) && !c.cfg.strict:
+		// A reader given that fails mid-way is a document cut short:
+		// what was complete before is kept.
+		return &ParseError{URL: final, Err: re.err}, false, nil
+	case errors.As(err, &re):
+		return nil, false, &ParseError{URL: final, Err: re.err}
 	}
 	return nil, false, &ParseError{URL: final, Err: err}
 }
@@ -420,7 +496,9 @@ func (c *call) commit(d *doc, deep bool) {
 	}
 	docsLeft := c.listed.Load() - c.docsRead.Load() - 1
 	full := d.keepURLs()
-	added, listedAll := c.s.commit(d.committed(int(max(docsLeft, 0))))
+	cd := d.committed(int(max(docsLeft, 0)))
+	cd.status = d.listedStatus(deep)
+	added, listedAll := c.s.commit(cd)
 	// The places of the sitemaps that another document committed first
 	// are given back.
 	c.listing.giveBack(d.nListed - int64(added))
@@ -460,10 +538,10 @@ func (c *call) noteCut() {
 	}
 }
 
-// followed reports whether the follow rules let the sitemap at loc be
-// fetched.
+// followed reports whether the follow rules, and SetNoFollow, let the
+// sitemap at loc be fetched.
 func (c *call) followed(loc string) bool {
-	return len(c.cfg.followRE) == 0 || matchAny(c.cfg.followRE, loc)
+	return !c.cfg.noFollow && (len(c.cfg.followRE) == 0 || matchAny(c.cfg.followRE, loc))
 }
 
 func matchAny(res []*regexp.Regexp, s string) bool {
@@ -510,13 +588,13 @@ func (c *call) claimRedirect(loc, final string) bool {
 
 func (c *call) limitSitemaps() {
 	c.sitemapLimit.Do(func() {
-		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d sitemaps reached", c.cfg.maxSitemaps), ErrMaxSitemaps}})
+		c.record(&ParseError{URL: c.root, Err: errSitemapsLimit(c.cfg.maxSitemaps)})
 	})
 }
 
 func (c *call) limitURLs() {
 	c.urlLimit.Do(func() {
-		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d URLs reached", c.cfg.maxURLs), ErrMaxURLs}})
+		c.record(&ParseError{URL: c.root, Err: errURLsLimit(c.cfg.maxURLs)})
 	})
 }
 

@@ -123,17 +123,21 @@ func putReader(br *bufio.Reader) {
 // the block of inflated bytes out is at (the buffers put it a little ahead
 // of the reader). done gives the buffers back once the document is read; it
 // closes r when r is an io.Closer that a goroutine of decode is still
-// reading from.
-func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func(), err error) {
+// reading from. It returns how many bytes were read from r (wire), and how
+// many they decompressed to (decoded; the same for a body not compressed).
+func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func() (wire, decoded int64), err error) {
 	lim := &limitedReader{r: r, left: maxSize,
 		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
 	hook := &hookedReader{lim, beforeRead, ctx}
 	br := getReader(hook)
-	done = func() { putReader(br) }
+	wire := func() int64 { return maxSize - lim.left }
+	done = func() (int64, int64) { putReader(br); return wire(), wire() }
 	out = br
 	pos = func() int64 { return maxSize - lim.left }
+	// A read that fails after some bytes came is seen by the parse stage,
+	// after them, here and in the peeks below: the bytes at hand are read.
 	magic, err := br.Peek(2)
-	if err != nil && !isEOF(err) {
+	if err != nil && !isEOF(err) && len(magic) == 0 {
 		return nil, nil, done, err
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -153,17 +157,23 @@ func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) 
 		mark := func() int64 { return read() - int64(br.Buffered()) }
 		reached := new(int64)
 		pos = func() int64 { return *reached }
-		ra := newReadAhead(&limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)}, mark, reached)
+		inflated := &limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)}
+		ra := newReadAhead(inflated, mark, reached)
 		if c, ok := r.(io.Closer); ok {
 			ra.abort = c.Close
 		}
 		zr := getReader(&hookedReader{ra, beforeRead, ctx})
 		// zr, not out: a return with an error sets out to nil before done
 		// runs. The read-ahead ends first, as it reads from br.
-		out, done = zr, func() { ra.close(); putReader(zr); putReader(br) }
+		out, done = zr, func() (int64, int64) {
+			ra.close() // the goroutine that reads inflated has ended
+			putReader(zr)
+			putReader(br)
+			return wire(), maxSize - inflated.left
+		}
 	}
 	b, err := out.Peek(4)
-	if err != nil && !isEOF(err) {
+	if err != nil && !isEOF(err) && len(b) == 0 {
 		return nil, nil, done, err
 	}
 	if bytes.HasPrefix(b, bom) {
@@ -440,8 +450,10 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // document is an error, and so is one of white space only.
 func isXML(r *bufio.Reader) (bool, error) {
 	for first := true; ; first = false {
+		// A read that fails after some bytes came is seen by the parse
+		// stage, after them: the bytes at hand tell the format.
 		head, err := r.Peek(peekSize)
-		if err != nil && !isEOF(err) {
+		if err != nil && !isEOF(err) && len(head) == 0 {
 			return false, err
 		}
 		// decode told UTF-16 and UTF-32 by their byte order mark, or by
@@ -465,6 +477,9 @@ func isXML(r *bufio.Reader) (bool, error) {
 			// that it is read like any other line.
 			r.Discard(bytes.LastIndexByte(head[:ws], '\n') + 1)
 			return false, nil
+		}
+		if err != nil && !isEOF(err) {
+			return false, err
 		}
 		if err != nil {
 			return false, errEmpty
@@ -490,7 +505,7 @@ func transcode(r *bufio.Reader) (io.Reader, error) {
 		n = min(2*n, maxDeclLength)
 		head, err = r.Peek(n)
 	}
-	if err != nil && !isEOF(err) {
+	if err != nil && !isEOF(err) && (len(head) == 0 || declarationOpen(head)) {
 		return nil, err
 	}
 	if err == nil && declarationOpen(head) {

@@ -33,7 +33,7 @@ func (d *doc) parse(body io.Reader, robots bool, size int64) error {
 		beforeRead = func() { d.flush() }
 	}
 	r, pos, done, err := decode(d.c.ctx, body, d.c.cfg.maxResponseSize, beforeRead)
-	defer done()
+	defer func() { d.wire, d.decoded = done() }()
 	if err != nil {
 		return err
 	}

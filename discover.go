@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -255,6 +256,8 @@ type discovery struct {
 	byKey  map[string]*probe            // urlnorm.Key → candidate
 	hashes map[[sha256.Size]byte]string // content of a sitemap found → its URL
 	found  int                          // candidates found to be sitemaps
+
+	root int // the place of the site in the tree of the call
 }
 
 // probe is one candidate of a discovery, as it is read. Its methods do
@@ -263,8 +266,9 @@ type probe struct {
 	Candidate
 	disc   *discovery
 	key    string
-	quiet  bool // guessed: a failure is not recorded
-	source bool // robots.txt or the home page: read for what it names
+	start  time.Time // when its reading began, for the tree
+	quiet  bool      // guessed: a failure is not recorded
+	source bool      // robots.txt or the home page: read for what it names
 	body   io.Reader
 	hash   hash.Hash
 }
@@ -330,7 +334,7 @@ func (p *probe) keep(d *doc, src source) bool {
 	if p == nil {
 		return true
 	}
-	p.FinalURL = src.final
+	p.FinalURL = src.resp.final
 	if p.source {
 		p.end(OutcomeRead, nil)
 		p.disc.addListed(d, FoundRobots, nil)
@@ -356,13 +360,27 @@ func (p *probe) keep(d *doc, src source) bool {
 	disc.mu.Unlock()
 	if seen {
 		p.end(OutcomeDuplicate, errSameContent{first})
+		d.c.s.updateDoc(d.node, func(n *Document) { n.Status, n.Err = StatusDuplicate, p.Err })
 		return false
 	}
 	p.end(OutcomeSitemap, nil)
 	if p.Found == FoundWellKnown {
-		d.c.listFound(p)
+		d.node = d.c.listFound(p)
 	}
-	return !disc.findOnly
+	if disc.findOnly {
+		// Read to tell it is a sitemap, and no further.
+		d.c.parsed(d, p.start, StatusParsed, nil)
+		return false
+	}
+	return true
+}
+
+// unrecorded notes in the tree that the failure of p's document, at node,
+// was not recorded: p was a guess.
+func (p *probe) unrecorded(c *call, node int) {
+	if p != nil && p.quiet {
+		c.s.updateDoc(node, func(n *Document) { n.Errors = 0 })
+	}
 }
 
 // addListed adds the sitemaps that d, a robots.txt or the links of the home
@@ -387,16 +405,22 @@ func (disc *discovery) addListed(d *doc, found Found, foundOf map[string]Found) 
 	}
 }
 
-// runDiscovery is runRoot for a discovery: c.root is the site.
+// runDiscovery is runRoot for a discovery: c.root is the site, the root of
+// the tree of the call, which robots.txt, the home page and the well-known
+// paths found are children of.
 func (c *call) runDiscovery() error {
 	defer c.handCandidates()
 	c.listed.Store(0) // the site is no document to read
+	// The site is no document to request: its key is none of a URL's.
+	c.disc.root = c.s.addRoot(c.root, "site "+c.root)
 	origin, err := siteOrigin(c.root)
 	if err != nil {
 		verr := &ValidationError{URL: c.root, Err: err}
 		c.record(verr)
+		c.s.updateDoc(c.disc.root, func(n *Document) { n.Status, n.Err, n.Errors = StatusFailed, verr, 1 })
 		return verr
 	}
+	c.s.updateDoc(c.disc.root, func(n *Document) { n.Status = StatusReading })
 	page, origin := c.readHomePage(origin)
 	children := c.readRobotsOf(origin)
 	children = append(children, c.listLinks(page)...)
@@ -409,8 +433,10 @@ func (c *call) runDiscovery() error {
 	if c.cut.Load() && !c.stopped() {
 		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
 		c.record(perr)
+		c.s.updateDoc(c.disc.root, func(n *Document) { n.Status, n.Err = StatusPartial, perr })
 		return perr
 	}
+	c.s.updateDoc(c.disc.root, func(n *Document) { n.Status = StatusParsed })
 	return nil
 }
 
@@ -446,15 +472,41 @@ func (c *call) spend(p *probe) bool {
 }
 
 // source registers the robots.txt or the home page of the site, at loc, as
-// a candidate of its own, and claims it, so that it is requested once.
-func (c *call) source(loc string, found Found) *probe {
+// a candidate of its own, and claims it, so that it is requested once. It
+// returns the candidate and the document of the tree it is, a child of the
+// site.
+func (c *call) source(loc string, found Found) (*probe, child) {
 	key := urlnorm.Key(loc)
 	p, _ := c.disc.add(loc, key, found)
 	p.source, p.quiet = true, true
+	ch := child{loc: loc, key: key, node: -1, parent: c.disc.root, found: found}
 	if !c.claim(key) {
 		p.end(OutcomeSkipped, errKnownAlready)
+		return p, ch
 	}
-	return p
+	if c.spend(p) {
+		ch.node = c.s.addFetched(ch)
+		p.start = time.Now()
+		c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	}
+	return p, ch
+}
+
+// fetchSource requests the source ch, robots.txt or the home page; it
+// returns no body when there is none to read, and the tree and p say why.
+func (c *call) fetchSource(p *probe, ch child) source {
+	src, err := c.request(ch.loc)
+	c.opened(ch.node, src, err, p.start)
+	switch {
+	case err != nil:
+		p.end(OutcomeFailed, err)
+		p.unrecorded(c, ch.node)
+	case src.body == nil:
+		p.end(OutcomeDuplicate, errRedirectedToKnown)
+	default:
+		p.FinalURL = src.resp.final
+	}
+	return src
 }
 
 // homePage is what the home page of a site announces.
@@ -462,6 +514,7 @@ type homePage struct {
 	base    *url.URL // what its links are resolved against
 	baseStr string
 	links   []homeLink
+	node    int // its place in the tree of the call
 }
 
 // homeLink is a sitemap or a feed a home page announces.
@@ -475,24 +528,20 @@ type homeLink struct {
 // one the request was redirected to, when the redirect is one of the
 // origin's (see movedOrigin).
 func (c *call) readHomePage(origin string) (homePage, string) {
-	home := origin + "/"
-	p := c.source(home, FoundHomePage)
-	if p.Outcome != "" || !c.spend(p) {
+	p, ch := c.source(origin+"/", FoundHomePage)
+	if ch.node < 0 {
 		return homePage{}, origin
 	}
-	src, err := c.request(home)
-	if err != nil {
-		p.end(OutcomeFailed, err)
-		return homePage{}, origin
-	}
+	src := c.fetchSource(p, ch)
 	if src.body == nil {
-		p.end(OutcomeDuplicate, errRedirectedToKnown)
 		return homePage{}, origin
 	}
 	defer src.rc.Close()
-	p.FinalURL = src.final
 	p.end(OutcomeRead, nil)
-	return scanHomePage(src.body, src.base(), src.final), movedOrigin(origin, src.final)
+	page := scanHomePage(src.body, src.base(), src.resp.final)
+	page.node = ch.node
+	c.s.updateDoc(ch.node, func(n *Document) { n.Status, n.Duration = StatusParsed, time.Since(p.start) })
+	return page, movedOrigin(origin, src.resp.final)
 }
 
 // movedOrigin returns the origin of final, where the home page of the site
@@ -611,22 +660,15 @@ func linkOf(attrs map[string]string) (homeLink, bool) {
 // as a robots.txt passed to Parse is read, and returns the sitemaps it
 // leads to. One that is not there, or is an HTML page, is no error.
 func (c *call) readRobotsOf(origin string) []child {
-	loc := origin + "/robots.txt"
-	p := c.source(loc, FoundRobots)
-	if p.Outcome != "" || !c.spend(p) {
+	p, ch := c.source(origin+"/robots.txt", FoundRobots)
+	if ch.node < 0 {
 		return nil
 	}
-	src, err := c.request(loc)
-	if err != nil {
-		p.end(OutcomeFailed, err)
-		return nil
-	}
+	src := c.fetchSource(p, ch)
 	if src.body == nil {
-		p.end(OutcomeDuplicate, errRedirectedToKnown)
 		return nil
 	}
-	p.FinalURL = src.final
-	children, _ := c.readSource(loc, src, -1, true, false, p)
+	children, _ := c.readSource(ch, src, -1, true, false, p.start, p)
 	return children
 }
 
@@ -639,7 +681,7 @@ func (c *call) listLinks(page homePage) []child {
 		return nil
 	}
 	d := newDoc(c, page.base, page.baseStr)
-	d.format = formatRobots
+	d.format, d.node, d.found = formatRobots, page.node, FoundHomePage
 	foundOf := map[string]Found{}
 	var e rawEntry
 	for _, l := range page.links {
@@ -657,12 +699,21 @@ func (c *call) listLinks(page homePage) []child {
 	}
 	c.commit(d, false)
 	c.disc.addListed(d, FoundHomePage, foundOf)
+	// The document lists them all as found on the home page: the feeds
+	// are told apart in the tree as well.
+	for i := range d.children {
+		if ch := &d.children[i]; foundOf[ch.key] == FoundFeed {
+			ch.found = FoundFeed
+			c.s.updateDoc(ch.node, func(n *Document) { n.Found = FoundFeed })
+		}
+	}
 	return d.children
 }
 
 // probeWellKnown tries the well-known paths on the site at origin, each
 // that no document of the call has listed or requested, one after the
 // other, and follows what each one found lists before the next is tried.
+// A path is a document of the tree once it is found to be a sitemap.
 func (c *call) probeWellKnown(origin string) {
 	for _, path := range wellKnownPaths {
 		loc := origin + path
@@ -688,7 +739,8 @@ func (c *call) probeWellKnown(origin string) {
 		}
 		c.claim(key)
 		c.listed.Add(1)
-		children, _ := c.read(loc, nil, 0, false)
+		ch := child{loc: loc, key: key, node: -1, parent: c.disc.root, found: FoundWellKnown}
+		children, _ := c.read(ch, nil, 0, false)
 		c.follow(children, 1)
 		c.wg.Wait()
 	}
@@ -696,11 +748,13 @@ func (c *call) probeWellKnown(origin string) {
 
 // readCandidate is read for a candidate of a discovery, at level 0: a
 // sitemap announced by the site, or a well-known path.
-func (c *call) readCandidate(loc string) ([]child, error) {
+func (c *call) readCandidate(ch child) ([]child, error) {
 	defer c.docsRead.Add(1)
-	key := urlnorm.Key(loc)
-	p, _ := c.disc.add(loc, key, FoundRobots)
-	src, err := c.request(loc)
+	p, _ := c.disc.add(ch.loc, ch.key, ch.found)
+	p.start = time.Now()
+	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	src, err := c.request(ch.loc)
+	c.opened(ch.node, src, err, p.start)
 	if err != nil {
 		if p.failed(err) {
 			c.record(err)
@@ -711,21 +765,25 @@ func (c *call) readCandidate(loc string) ([]child, error) {
 		p.end(OutcomeDuplicate, errRedirectedToKnown)
 		return nil, nil
 	}
-	p.FinalURL = src.final
-	return c.readSource(loc, src, 0, false, false, p)
+	p.FinalURL = src.resp.final
+	return c.readSource(ch, src, 0, false, false, p.start, p)
 }
 
-// listFound lists p, a well-known path found to be a sitemap, as a
-// document of the site that lists it would.
-func (c *call) listFound(p *probe) {
+// listFound lists p, a well-known path found to be a sitemap, as the site
+// would list it, and returns its place in the tree, where it is being
+// read.
+func (c *call) listFound(p *probe) int {
 	site, _ := url.Parse(p.URL)
 	if site == nil {
 		site = &url.URL{}
 	}
 	d := newDoc(c, site, p.URL)
-	d.format = formatRobots
+	d.format, d.node, d.found = formatRobots, c.disc.root, FoundWellKnown
 	d.listSitemap(p.URL, p.key, nil)
 	c.commit(d, true)
+	node := c.s.docAt(p.key)
+	c.s.updateDoc(node, func(n *Document) { n.Status, n.Err, n.FinalURL = StatusReading, nil, p.FinalURL })
+	return node
 }
 
 // handCandidates hands the candidates of the discovery to the results,

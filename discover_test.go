@@ -706,3 +706,51 @@ func TestDiscoverContextEnds(t *testing.T) {
 		t.Fatalf("%d requests after the context ended", got)
 	}
 }
+
+// The tree of a discovery: the site is the root; its home page and its
+// robots.txt are its children, and the sitemaps each announces theirs;
+// a well-known path found is a child of the site, and what an index lists
+// is found through the index. Every sitemap found says how, in Found.
+func TestDiscoverTree(t *testing.T) {
+	site := newDSite(t, map[string]string{
+		"/":                  `<html><head><link rel="sitemap" href="/linked.xml"><link rel="alternate" type="application/atom+xml" href="/feed.atom"></head></html>`,
+		"/robots.txt":        "Sitemap: {base}/named.xml\nSitemap: {base}/gone.xml\n",
+		"/named.xml":         ct1URLSet("{base}/1"),
+		"/linked.xml":        ct1URLSet("{base}/2"),
+		"/feed.atom":         `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/3"/></entry></feed>`,
+		"/sitemap_index.xml": ct1Index("{base}/child.xml"),
+		"/child.xml":         ct1URLSet("{base}/4"),
+		"/sitemap":           dHomeHTML,
+	})
+	s := hNew().SetMultiThread(false)
+	if err := dDiscover(t, s, site.URL); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range s.GetDocuments() {
+		parent := "-"
+		if d.Parent >= 0 {
+			parent = strings.TrimPrefix(s.GetDocuments()[d.Parent].URL, site.URL)
+		}
+		line := fmt.Sprintf("%d %s %s %s %s (parent %s)", d.Depth, d.Found, d.Status, d.Format, strings.TrimPrefix(d.URL, site.URL), parent)
+		got = append(got, line)
+		t.Log(line)
+	}
+	want := []string{
+		"0 root parsed   (parent -)",
+		"1 home-page parsed  / (parent )",
+		"1 robots parsed robots /robots.txt (parent )",
+		"2 robots parsed urlset /named.xml (parent /robots.txt)",
+		"2 robots failed  /gone.xml (parent /robots.txt)",
+		"2 home-page parsed urlset /linked.xml (parent /)",
+		"2 feed parsed atom /feed.atom (parent /)",
+		"1 well-known parsed index /sitemap_index.xml (parent )",
+		"2 index parsed urlset /child.xml (parent /sitemap_index.xml)",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("tree:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if docs := s.GetDocuments(); docs[2].Errors != 0 || docs[4].Errors != 1 {
+		t.Fatalf("errors counted: robots.txt %d, /gone.xml %d", docs[2].Errors, docs[4].Errors)
+	}
+}

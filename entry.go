@@ -24,7 +24,15 @@ type doc struct {
 	baseStr string
 	strict  bool
 	format  docFormat
-	lines   int // the URL lines of a text sitemap
+	lines   int    // the URL lines of a text sitemap
+	src     Source // what its URLs tell of where they came from
+	node    int    // its place in the tree of the call, -1 when it has none
+	found   Found  // how the sitemaps it lists are found
+
+	// For the tree of the call: how many bytes its body was, read and
+	// decompressed, and how many of its URLs were counted (kept, or handed
+	// to the loop of a streaming call).
+	wire, decoded, kept int64
 
 	rejectHTML bool // an HTML page is no sitemap (a candidate of a discovery)
 
@@ -42,6 +50,7 @@ type doc struct {
 	sitemapAt map[string]int  // urlnorm.Key → index in sitemaps
 	childKeys map[string]bool // the keys of children
 	nListed   int64           // listing units taken from the call
+	leftOut   int             // sitemaps left out for the listing limit
 	nFresh    int64           // children not requested when listed
 	listFull  bool            // a sitemap was left out for the listing limit
 
@@ -58,7 +67,7 @@ type doc struct {
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict}
+	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1}
 	d.buf.share = c.emit == nil
 	return d
 }
@@ -83,7 +92,8 @@ func (d *doc) parseXMLDoc(tr io.Reader) error {
 func (d *doc) committed(docsLeft int) committed {
 	list, chunks := d.buf.handOver()
 	return committed{list: list, chunks: chunks, docsLeft: docsLeft,
-		sitemaps: d.sitemaps, keys: d.keys, errs: d.errs, maxSitemaps: d.c.cfg.maxSitemaps}
+		sitemaps: d.sitemaps, keys: d.keys, errs: d.errs, maxSitemaps: d.c.cfg.maxSitemaps,
+		node: d.node, found: d.found, children: d.children, leftOut: d.leftOut}
 }
 
 // releaseURLs lets go of the document's URLs once the results have them.
@@ -106,6 +116,7 @@ func (d *doc) urlRoom() bool { return d.c.urls.room(d.uncounted) }
 func (d *doc) countURLs(k int64) int64 {
 	got := d.c.urls.takeUpTo(k)
 	d.uncounted -= k
+	d.kept += got
 	return got
 }
 

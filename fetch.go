@@ -50,7 +50,10 @@ func newFetcher(cfg *config) *fetcher {
 
 // errStatus is the cause of the *NetworkError of a response whose status is
 // not 200 OK.
-type errStatus struct{ status string }
+type errStatus struct {
+	status string
+	code   int
+}
 
 func (e errStatus) Error() string { return "unexpected HTTP status " + e.status }
 
@@ -62,10 +65,28 @@ type bodyError struct{ err error }
 func (e *bodyError) Error() string { return e.err.Error() }
 func (e *bodyError) Unwrap() error { return e.err }
 
+// response is what the tree of a call keeps of a response.
+type response struct {
+	final                           string // the URL it was served from, after redirects
+	status                          int
+	contentType, etag, lastModified string
+}
+
 // get requests rawURL. It returns the body, capped at the size limit, and
-// the URL the body was served from after redirects. Errors reading the body
+// the response's URL after redirects and headers. Errors reading the body
 // come back as *bodyError.
-func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, error) {
+func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, response, error) {
+	body, final, err := f.do(ctx, rawURL)
+	if err != nil {
+		return nil, response{}, err
+	}
+	h := body.resp.Header
+	return body, response{final: final, status: body.resp.StatusCode,
+		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}, nil
+}
+
+// do sends the request of get.
+func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, error) {
 	var clock *serverClock
 	if f.serverTime > 0 {
 		ctx, clock = newServerClock(ctx, f.serverTime)
@@ -91,7 +112,7 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, 
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
 		clock.end()
-		return nil, "", errStatus{resp.Status}
+		return nil, "", errStatus{resp.Status, resp.StatusCode}
 	}
 	if resp.ContentLength > f.maxSize {
 		resp.Body.Close()
@@ -102,7 +123,9 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, string, 
 	if resp.Request != nil && resp.Request.URL != nil {
 		final = resp.Request.URL.String()
 	}
-	return newCappedBody(resp.Body, f.maxSize, resp.ContentLength, clock), final, nil
+	body := newCappedBody(resp.Body, f.maxSize, resp.ContentLength, clock)
+	body.resp = resp
+	return body, final, nil
 }
 
 // serverClock is the fetch timeout of one request of chargeServerOnly: it
@@ -181,7 +204,8 @@ func (k *serverClock) cause(err error) error {
 type cappedBody struct {
 	limitedReader
 	body *clockedBody
-	size int64 // the Content-Length of the response, -1 when unknown
+	size int64          // the Content-Length of the response, -1 when unknown
+	resp *http.Response // the response, for its headers
 }
 
 func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverClock) *cappedBody {

@@ -47,6 +47,7 @@ func copyURL(u *URL) URL {
 		Priority:   copyPtr(u.Priority),
 		Images:     slices.Clone(u.Images),
 		Hreflangs:  slices.Clone(u.Hreflangs),
+		Source:     u.Source, // a record nothing can change
 	}
 	if u.News != nil {
 		n := *u.News

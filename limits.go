@@ -52,6 +52,14 @@ func errDecompressedLimit(limit int64) error {
 	return &limitError{fmt.Sprintf("decompressed content is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
 }
 
+func errSitemapsLimit(n int) error {
+	return &limitError{fmt.Sprintf("limit of %d sitemaps reached", n), ErrMaxSitemaps}
+}
+
+func errURLsLimit(n int) error {
+	return &limitError{fmt.Sprintf("limit of %d URLs reached", n), ErrMaxURLs}
+}
+
 func errDepthLimit(depth int) error {
 	return &limitError{fmt.Sprintf("max recursion depth of %d reached", depth), ErrMaxDepth}
 }

@@ -15,6 +15,8 @@ func (s *S) reset() {
 	s.sitemaps = []Sitemap{}
 	s.sitemapPos = map[string]int{}
 	s.candidates = nil
+	s.docs = []Document{}
+	s.docPos = map[string]int{}
 	s.rebuildErrs()
 }
 
@@ -67,6 +69,15 @@ type committed struct {
 	keys        []string // the urlnorm.Key of each of sitemaps
 	errs        []error  // the validation errors of the document
 	maxSitemaps int      // the listing limit of the call, 0 for none
+
+	// The document in the tree of the call (see tree.go), and how what it
+	// lists is found and becomes: queued when it is among children, which
+	// are given their place in the tree, or what status says otherwise.
+	node     int
+	found    Found
+	children []child
+	status   func(key, loc string) (Status, error)
+	leftOut  int // sitemaps the listing limit left out while it was read
 }
 
 // commit adds what a document yielded to the results: its URLs together,
@@ -81,7 +92,14 @@ func (s *S) commit(cd committed) (added int, listedAll bool) {
 		s.callErrs = append(s.callErrs, cd.errs...)
 		s.errs = append(s.errs, cd.errs...)
 	}
-	return s.commitSitemaps(cd.sitemaps, cd.keys, cd.maxSitemaps)
+	added, listedAll = s.commitSitemaps(cd)
+	for i := range cd.children {
+		cd.children[i].node = -1
+		if j, ok := s.docPos[cd.children[i].key]; ok {
+			cd.children[i].node = j
+		}
+	}
+	return added, listedAll
 }
 
 // commitURLs adds the URLs of a document, in list or in chunks, to the
@@ -111,25 +129,50 @@ func (s *S) commitURLs(list []URL, chunks [][]URL, docsLeft int) {
 
 // commitSitemaps adds the sitemaps a document lists to the results: a
 // sitemap listed before keeps its place and the later of the dates, and no
-// more than maxSitemaps (when above 0) are listed. s.mu is held.
-func (s *S) commitSitemaps(sitemaps []Sitemap, keys []string, maxSitemaps int) (added int, listedAll bool) {
+// more than the listing limit (when above 0) are listed. Each one new to
+// the results is a document of the tree too, unless the call knows it
+// already (the document given). s.mu is held.
+func (s *S) commitSitemaps(cd committed) (added int, listedAll bool) {
 	listedAll = true
-	for i, sm := range sitemaps {
-		if j, ok := s.sitemapPos[keys[i]]; ok {
+	left := cd.leftOut
+	for i, sm := range cd.sitemaps {
+		key := cd.keys[i]
+		if j, ok := s.sitemapPos[key]; ok {
 			if old := s.sitemaps[j].LastMod; sm.LastMod != nil && (old == nil || sm.LastMod.After(old.Time)) {
 				s.sitemaps[j].LastMod = sm.LastMod
+				if k, ok := s.docPos[key]; ok {
+					s.docs[k].LastMod = sm.LastMod
+				}
 			}
 			continue
 		}
-		if maxSitemaps > 0 && len(s.sitemaps) >= maxSitemaps {
+		if cd.maxSitemaps > 0 && len(s.sitemaps) >= cd.maxSitemaps {
 			listedAll = false
+			left++
 			continue
 		}
-		s.sitemapPos[keys[i]] = len(s.sitemaps)
+		s.sitemapPos[key] = len(s.sitemaps)
 		s.sitemaps = append(s.sitemaps, sm)
 		added++
+		if _, ok := s.docPos[key]; !ok && cd.node >= 0 {
+			s.addListed(cd, sm, key)
+		}
+	}
+	if left > 0 && cd.node >= 0 {
+		s.docs[cd.node].LeftOut += left
 	}
 	return added, listedAll
+}
+
+// addListed adds the sitemap sm, listed by the document cd and new to the
+// call, to the tree. s.mu is held.
+func (s *S) addListed(cd committed, sm Sitemap, key string) {
+	st, err := StatusQueued, error(nil)
+	if cd.status != nil {
+		st, err = cd.status(key, sm.Loc)
+	}
+	s.addDoc(key, Document{URL: sm.Loc, Found: cd.found, Parent: cd.node,
+		Depth: s.docs[cd.node].Depth + 1, Status: st, Err: err, LastMod: sm.LastMod})
 }
 
 // hasSitemap reports whether a committed document of the call listed the

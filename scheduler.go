@@ -90,21 +90,23 @@ func (c *call) follow(children []child, level int) {
 // multi-threading on, each of them, in a goroutine of its own; with it off,
 // up to the first one that is read, which it reads, and then it queues the
 // rest of p and, on top of it, what that one lists. The sitemaps of p left
-// out once the call is to read no more are no longer counted as listed.
+// out once the call is to read no more are no longer counted as listed,
+// and the tree says why they were left out.
 func (c *call) followList(p pending) {
 	for i, ch := range p.children {
-		read, more := c.admit(ch)
-		if more && read && c.cfg.multiThread {
-			more = c.start(ch, p.level)
+		read, stop, why := c.admit(&ch)
+		if stop == "" && read && c.cfg.multiThread && !c.start(ch, p.level) {
+			stop = StatusNotReached
 		}
-		if !more {
+		if stop != "" {
 			c.listed.Add(-int64(len(p.children) - i))
+			c.leaveOut(p.children[i:], stop, why)
 			return
 		}
 		if !read || c.cfg.multiThread {
 			continue
 		}
-		grand, _ := c.read(ch.loc, nil, p.level, false)
+		grand, _ := c.read(ch, nil, p.level, false)
 		c.queue.push(pending{p.children[i+1:], p.level})
 		c.queue.push(pending{grand, p.level + 1})
 		return
@@ -113,28 +115,38 @@ func (c *call) followList(p pending) {
 
 // admit decides whether the sitemap ch is to be read, and takes its place
 // against the fetch limit: read is false when it is left out on its own
-// (the follow rules, or one requested already), more is false when the
-// call is to read no more, and ch is left out with the sitemaps listed
-// after it.
-func (c *call) admit(ch child) (read, more bool) {
+// (the follow rules, or one requested already); stop, when not empty, is
+// the status of ch and of the sitemaps listed after it, which the call is
+// to read none of, and why the limit that stops it. A sitemap to be read
+// that has no place in the tree is given one.
+func (c *call) admit(ch *child) (read bool, stop Status, why error) {
 	if c.ctx.Err() != nil {
 		c.cut.Store(true)
-		return false, false
+		return false, StatusNotReached, nil
 	}
-	if !c.followed(ch.loc) || !c.claim(ch.key) {
+	if !c.followed(ch.loc) {
 		c.listed.Add(-1)
-		return false, true
+		c.leaveOut([]child{*ch}, StatusNotFollowed, nil)
+		return false, "", nil
+	}
+	if !c.claim(ch.key) {
+		c.listed.Add(-1)
+		c.leaveOut([]child{*ch}, StatusDuplicate, nil)
+		return false, "", nil
 	}
 	if c.urls.full() {
 		// A sitemap is left out: it may hold URLs.
 		c.limitURLs()
-		return false, false
+		return false, StatusLimited, errURLsLimit(c.cfg.maxURLs)
 	}
 	if !c.fetched.take() {
 		c.limitSitemaps()
-		return false, false
+		return false, StatusLimited, errSitemapsLimit(c.cfg.maxSitemaps)
 	}
-	return true, true
+	if ch.node < 0 {
+		ch.node = c.s.addFetched(*ch)
+	}
+	return true, "", nil
 }
 
 // start waits for a slot (with no bound when the concurrency is 0), then
@@ -152,7 +164,7 @@ func (c *call) start(ch child, level int) bool {
 	c.wg.Go(func() {
 		defer c.queue.ended()
 		c.guard(func() {
-			grand, _ := c.read(ch.loc, nil, level, false)
+			grand, _ := c.read(ch, nil, level, false)
 			if c.slots != nil {
 				c.slots.Release(1)
 			}

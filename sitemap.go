@@ -3,6 +3,8 @@ package sitemap
 import (
 	"context"
 	"errors"
+	"io"
+	"strings"
 	"sync"
 )
 
@@ -36,6 +38,8 @@ type S struct {
 	sitemaps   []Sitemap
 	sitemapPos map[string]int // sitemap key → index in sitemaps
 	candidates []Candidate    // what the latest discovery tried, see GetCandidates
+	docs       []Document     // the tree of the call, see tree.go
+	docPos     map[string]int // request key → index in docs
 }
 
 // errConfigOutstanding is returned by Parse while a *ConfigError is
@@ -97,15 +101,61 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // ended and ParseContext panics with a *PanicError once the call's other
 // goroutines have ended. Either way no goroutine of the call is left.
 func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*S, error) {
+	return s.parse(ctx, url, contentReader(urlContent))
+}
+
+// ParseReader is [S.ParseContext] for a document the caller has at hand:
+// r is the document located at url, read to its end or to the size limit
+// ([S.SetMaxResponseSize], which caps what r yields, compressed or not, so
+// an endless reader ends), and never fetched. Whether the sitemaps it lists
+// are fetched is the configuration's: [S.SetNoFollow] lists them in
+// [S.GetSitemaps] and fetches none. r may be gzipped; bytes go in without a
+// copy with [bytes.NewReader].
+//
+// The caller owns r: it is not closed, and the context cannot interrupt a
+// Read that blocks; give r a deadline of its own (as a network connection
+// has) to bound it. A Read that fails makes the *ParseError of the
+// document, wrapping the error; in tolerant mode the complete entries read
+// before it are kept, as for a document cut off, and in strict mode the
+// document yields nothing. A nil r is a *ValidationError.
+func (s *S) ParseReader(ctx context.Context, url string, r io.Reader) (*S, error) {
+	if r == nil {
+		r = nilReader{}
+	}
+	return s.parse(ctx, url, r)
+}
+
+// parse is the call of ParseContext and ParseReader: body is the document
+// given, nil when it is to be fetched.
+func (s *S) parse(ctx context.Context, url string, body io.Reader) (*S, error) {
 	c, err := s.begin(ctx, url)
 	defer s.parsing.Unlock()
 	if err != nil {
 		return s, err
 	}
-	err = c.run(urlContent)
+	err = c.run(body)
 	c.raise()
 	return s, err
 }
+
+// contentReader returns a reader of the content passed to ParseContext or
+// Stream, nil when there is none: the document is to be fetched.
+func contentReader(content *string) io.Reader {
+	if content == nil {
+		return nil
+	}
+	return strings.NewReader(*content)
+}
+
+// nilReader stands for a nil reader given to ParseReader or StreamReader:
+// the call fails with a *ValidationError about the document, as it does
+// for a URL that cannot be fetched.
+type nilReader struct{}
+
+func (nilReader) Read([]byte) (int, error) { return 0, errNilReader }
+
+// errNilReader is the cause of the *ValidationError of a nil reader.
+var errNilReader = errors.New("the reader of the document is nil")
 
 // begin is the start of every call, of ParseContext and of Stream alike: it
 // waits for any other call on s to end and holds s, which the caller lets

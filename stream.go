@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"context"
+	"io"
 	"iter"
 )
 
@@ -44,6 +45,23 @@ import (
 // call on s. The getters may be called from it. A nil ctx is taken as
 // [context.Background], as ParseContext takes it.
 func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq2[URL, error] {
+	return s.stream(ctx, url, func() io.Reader { return contentReader(urlContent) })
+}
+
+// StreamReader is [S.Stream] for a document the caller has at hand: r is
+// the document located at url, never fetched, as [S.ParseReader] reads it.
+// The caller owns r, as there.
+func (s *S) StreamReader(ctx context.Context, url string, r io.Reader) iter.Seq2[URL, error] {
+	if r == nil {
+		r = nilReader{}
+	}
+	return s.stream(ctx, url, func() io.Reader { return r })
+}
+
+// stream is the call of Stream and StreamReader: body returns the document
+// given, nil when it is to be fetched, each time the sequence is ranged
+// over.
+func (s *S) stream(ctx context.Context, url string, body func() io.Reader) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
 		c, err := s.begin(ctx, url)
 		defer s.parsing.Unlock()
@@ -57,7 +75,7 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 		c.f.chargeServerOnly()
 		go func() {
 			defer close(out)
-			c.guard(func() { c.run(urlContent) })
+			c.guard(func() { c.run(body()) })
 		}()
 		// However the loop ends (it is left, its body panics, or the call
 		// has handed on everything), the call ends with it, and its

@@ -145,6 +145,7 @@ func (d *doc) listSitemap(loc, key string, lastmod *LastModTime) {
 	if !d.c.s.hasSitemap(key) {
 		if !d.c.listing.take() {
 			d.listFull = true // recorded when the document is committed
+			d.leftOut++
 			return
 		}
 		d.nListed++
@@ -176,7 +177,7 @@ func (d *doc) addChild(loc, key string) {
 		d.childKeys = make(map[string]bool)
 	}
 	d.childKeys[key] = true
-	d.children = append(d.children, child{loc: loc, key: key})
+	d.children = append(d.children, child{loc: loc, key: key, node: -1, parent: d.node, found: d.found})
 }
 
 func (d *doc) pageEntry(e *rawEntry) bool {
@@ -189,7 +190,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
 		return true
 	}
-	u := URL{Loc: loc}
+	u := URL{Loc: loc, Source: d.src}
 	// In strict mode the values of a <url> must parse, or the entry is
 	// skipped; every value that fails is reported.
 	strictURL := d.strict && d.format == formatURLSet

@@ -45,6 +45,54 @@ type URL struct {
 	Videos []Video `xml:"http://www.google.com/schemas/sitemap-video/1.1 video"`
 	// Hreflangs are the <xhtml:link> alternates of the page, nil when none.
 	Hreflangs []AlternateLink `xml:"http://www.w3.org/1999/xhtml link"`
+	// Source is the sitemap the page was read from. It is not part of the
+	// encoding/xml form of a <url>.
+	Source Source `xml:"-"`
+}
+
+// Source tells which document of a call a [URL] was read from: the URL
+// that document was requested as, the one passed to the call for the
+// document given, or the location a robots.txt or an index listed for the
+// others (not the URL a redirect led to: see [Document.FinalURL]).
+//
+// The URLs of one document share one record of it, which nothing can
+// change, so a Source costs a URL the size of a pointer, and the copies
+// that [S.URLs] and [S.GetRandomURLs] hand out share nothing that can
+// change either. Two URLs read from one document have equal Sources. The
+// zero Source names no document: that of a URL made by the caller, or read
+// with encoding/xml.
+type Source struct{ doc *docSource }
+
+// docSource is the record of a document that the Sources of its URLs share.
+// It is never changed once made.
+type docSource struct{ url string }
+
+func newSource(url string) Source { return Source{&docSource{url}} }
+
+// URL returns the URL the document was requested as, "" for the zero
+// Source.
+func (s Source) URL() string {
+	if s.doc == nil {
+		return ""
+	}
+	return s.doc.url
+}
+
+// String returns s.URL().
+func (s Source) String() string { return s.URL() }
+
+// MarshalText returns s.URL(), so that encoding/json writes a Source as
+// its URL.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.URL()), nil }
+
+// UnmarshalText makes s a Source of its own for the URL text, the one that
+// MarshalText wrote.
+func (s *Source) UnmarshalText(text []byte) error {
+	*s = Source{}
+	if len(text) > 0 {
+		*s = newSource(string(text))
+	}
+	return nil
 }
 
 // LastModTime is a date read from a document. It embeds [time.Time], so its
