@@ -399,9 +399,14 @@ func (disc *discovery) addListed(d *doc, found Found, foundOf map[string]Found) 
 		add(ch.loc, ch.key)
 	}
 	for i, sm := range d.sitemaps {
-		if !d.childKeys[d.keys[i]] {
-			add(sm.Loc, d.keys[i]).end(OutcomeSkipped, errNotFollowed)
+		if d.childKeys[d.keys[i]] {
+			continue
 		}
+		why := errNotFollowed
+		if d.c.followed(sm.Loc) {
+			why = errSitemapsLimit(d.c.cfg.maxSitemaps) // addChild had no room for it
+		}
+		add(sm.Loc, d.keys[i]).end(OutcomeSkipped, why)
 	}
 }
 
@@ -555,7 +560,12 @@ func movedOrigin(origin, final string) string {
 	if err1 != nil || err2 != nil || to.Host == "" {
 		return origin
 	}
-	if to.Scheme != from.Scheme && !(from.Scheme == "http" && to.Scheme == "https") {
+	upgrade := from.Scheme == "http" && to.Scheme == "https"
+	if to.Scheme != from.Scheme && !upgrade {
+		return origin
+	}
+	// The port stays, or both are their scheme's default.
+	if from.Port() != to.Port() && !(upgrade && from.Port() == "" && to.Port() == "") {
 		return origin
 	}
 	a, b := strings.ToLower(from.Hostname()), strings.ToLower(to.Hostname())
