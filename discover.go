@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"net/url"
 	"strings"
@@ -87,8 +86,9 @@ const (
 	// not parse.
 	OutcomeNotSitemap Outcome = "not-sitemap"
 	// OutcomeDuplicate is a candidate that is a sitemap found already: it
-	// was redirected to one, it has the same content as one, or another
-	// document of the call requested it first.
+	// was redirected to one, it has the same content as one (the same URLs
+	// and sitemaps, in the same order), or another document of the call
+	// requested it first.
 	OutcomeDuplicate Outcome = "duplicate"
 	// OutcomeSkipped is a candidate that was not requested: it is known
 	// already, the follow rules leave it out, or a limit, the discovery's
@@ -164,8 +164,8 @@ func (e errBudgetSpent) Error() string {
 // are tried, unless [S.SetWellKnownFallback] asks for them only when
 // nothing announced was a sitemap: a path that a document of the call has
 // listed or requested is not requested again, and one that fails, answers
-// with an HTML page or with a sitemap found already (the same final URL or
-// the same bytes) is no sitemap, counts against no limit of the call and
+// with an HTML page or with a sitemap found already (the same final URL,
+// or the same URLs and sitemaps) is no sitemap, counts against no limit of the call and
 // is reported nowhere but in [S.GetCandidates]. A well-known path that is
 // a sitemap is listed and read like the announced ones. The home page,
 // robots.txt and the well-known paths are requested within a budget of
@@ -269,8 +269,6 @@ type probe struct {
 	start  time.Time // when its reading began, for the tree
 	quiet  bool      // guessed: a failure is not recorded
 	source bool      // robots.txt or the home page: read for what it names
-	body   io.Reader
-	hash   hash.Hash
 }
 
 // add returns the candidate with key, and adds one at loc when there is
@@ -301,17 +299,6 @@ func (p *probe) end(o Outcome, err error) {
 	}
 }
 
-// watch returns the body of p's document, which p reads along with the
-// parse stage to know its content.
-func (p *probe) watch(r io.Reader) io.Reader {
-	if p == nil || p.source {
-		return r
-	}
-	p.hash = sha256.New()
-	p.body = io.TeeReader(r, p.hash)
-	return p.body
-}
-
 // failed notes that p's document failed with err, and reports whether the
 // failure is to be recorded.
 func (p *probe) failed(err error) bool {
@@ -328,8 +315,10 @@ func (p *probe) failed(err error) bool {
 }
 
 // keep decides, once p's document d has parsed, whether it is committed: a
-// sitemap with the content of one found already is not, nor any sitemap of
-// a call that only finds. A robots.txt gives its lines as candidates.
+// sitemap with the content of one found already (the same URLs and
+// sitemaps, in the same order) is not, nor one past the sitemap limit, nor
+// any sitemap of a call that only finds. A robots.txt gives its lines as
+// candidates.
 func (p *probe) keep(d *doc, src source) bool {
 	if p == nil {
 		return true
@@ -340,27 +329,26 @@ func (p *probe) keep(d *doc, src source) bool {
 		p.disc.addListed(d, FoundRobots, nil)
 		return true
 	}
-	// A well-known path is requested on the discovery's budget, and takes
-	// its place against the sitemap limit once it is a sitemap.
-	if p.Found == FoundWellKnown && !d.c.fetched.take() {
-		d.c.limitSitemaps()
-		p.end(OutcomeSkipped, errNotRead)
-		return false
-	}
-	io.Copy(io.Discard, p.body) // the rest of the body, for the hash
-	var sum [sha256.Size]byte
-	p.hash.Sum(sum[:0])
+	sum := yieldSum(d)
 	disc := p.disc
 	disc.mu.Lock()
 	first, seen := disc.hashes[sum]
-	if !seen {
+	// A well-known path is requested on the discovery's budget, and takes
+	// its place against the sitemap limit once it is a sitemap.
+	limited := !seen && p.Found == FoundWellKnown && !d.c.fetched.take()
+	if !seen && !limited {
 		disc.hashes[sum] = p.URL
 		disc.found++
 	}
 	disc.mu.Unlock()
-	if seen {
+	switch {
+	case seen:
 		p.end(OutcomeDuplicate, errSameContent{first})
 		d.c.s.updateDoc(d.node, func(n *Document) { n.Status, n.Err = StatusDuplicate, p.Err })
+		return false
+	case limited:
+		d.c.limitSitemaps()
+		p.end(OutcomeSkipped, errNotRead)
 		return false
 	}
 	p.end(OutcomeSitemap, nil)
@@ -373,6 +361,28 @@ func (p *probe) keep(d *doc, src source) bool {
 		return false
 	}
 	return true
+}
+
+// yieldSum returns a digest of what the document d yielded: its URLs and
+// the sitemaps it lists, in order. Two candidates that a catch-all server
+// answers with one sitemap yield the same, whatever their bytes.
+func yieldSum(d *doc) [sha256.Size]byte {
+	h := sha256.New()
+	list, chunks := d.buf.handOver()
+	for _, chunk := range append([][]URL{list}, chunks...) {
+		for i := range chunk {
+			io.WriteString(h, chunk[i].Loc)
+			h.Write([]byte{'\n'})
+		}
+	}
+	h.Write([]byte{0})
+	for _, key := range d.keys {
+		io.WriteString(h, key)
+		h.Write([]byte{'\n'})
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // unrecorded notes in the tree that the failure of p's document, at node,
