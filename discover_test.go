@@ -5,6 +5,8 @@ package sitemap_test
 // counts the requests it answers, by path.
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -319,10 +321,24 @@ func TestDiscoverCatchAllHTML(t *testing.T) {
 }
 
 // Bad input: a catch-all server that answers every path with the same
-// sitemap gives one sitemap, read once.
+// sitemap gives one sitemap, read once; gzipped as well.
 func TestDiscoverCatchAllSitemap(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { dCatchAll(t, false) })
+	t.Run("gzip", func(t *testing.T) { dCatchAll(t, true) })
+}
+
+func dCatchAll(t *testing.T, gzipped bool) {
 	site := newDSite(t, nil)
 	site.fallback = dBody(ct1URLSet("{base}/only"))
+	if gzipped {
+		site.fallback = func(w http.ResponseWriter, r *http.Request) {
+			var b bytes.Buffer
+			z := gzip.NewWriter(&b)
+			z.Write([]byte(ct1URLSet("http://" + r.Host + "/only")))
+			z.Close()
+			w.Write(b.Bytes())
+		}
+	}
 	s := hNew()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
