@@ -786,3 +786,58 @@ func TestDiscoverTree(t *testing.T) {
 		t.Fatalf("errors counted: robots.txt %d, /gone.xml %d", docs[2].Errors, docs[4].Errors)
 	}
 }
+
+// A redirect of the origin from http to https is followed once, on the home
+// page: robots.txt and the well-known paths are requested over https, and
+// nothing else over http.
+func TestDiscoverOriginRedirectToHTTPS(t *testing.T) {
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(w, dHomeHTML)
+		case "/sitemap.xml":
+			fmt.Fprint(w, ct1URLSet("https://example.com/page"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer secure.Close()
+	var mu sync.Mutex
+	var plain []string
+	insecure := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		plain = append(plain, r.URL.Path)
+		mu.Unlock()
+		http.Redirect(w, r, "https://example.com"+r.URL.Path, http.StatusMovedPermanently)
+	}))
+	defer insecure.Close()
+	// example.com:80 is the plain server, example.com:443 the TLS one,
+	// whose certificate names example.com.
+	tr := secure.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := insecure.Listener.Addr().String()
+		if strings.HasSuffix(addr, ":443") {
+			to = secure.Listener.Addr().String()
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, to)
+	}
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: tr}).SetStrict(true)
+	if err := dDiscover(t, s, "http://example.com"); err != nil {
+		t.Fatal(err)
+	}
+	dNoErrors(t, s)
+	if got := dFound(s, "https://example.com"); !slices.Equal(got, []string{"well-known /sitemap.xml"}) {
+		t.Fatalf("found %v", got)
+	}
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.com/page"}) {
+		t.Fatalf("URLs %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(plain, []string{"/"}) {
+		t.Fatalf("requested over http: %v", plain)
+	}
+	if c := dOutcome(t, s, "http://example.com/"); c.FinalURL != "https://example.com/" {
+		t.Fatalf("home page %+v", c)
+	}
+}
