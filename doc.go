@@ -25,6 +25,12 @@
 // goes wrong further on is recorded, and read with [S.GetErrors] or
 // [S.Errors]. A call never fails over one bad sitemap or one bad entry.
 //
+// [S.ParseReader] and [S.StreamReader] read a document the caller fetched
+// itself, from an io.Reader, and never fetch it; with [S.SetNoFollow] they
+// fetch nothing at all. Every URL tells the sitemap it came from
+// ([URL.Source]), and [S.GetDocuments] is the tree of a call: every
+// document it came to know of, how it was found and what became of it.
+//
 // # Formats
 //
 // The format of a document is told by its content, never by its name or its

@@ -21,9 +21,9 @@ import (
 func TestURLSource(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/a.xml", "/moved.xml"),
-		"/a.xml":     treeURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     treeURLSet("https://example.com/b"),
+		"/index.xml": exampleIndex("/a.xml", "/moved.xml"),
+		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     exampleURLSet("https://example.com/b"),
 	}
 	site.handlers["/moved.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/b.xml", http.StatusMovedPermanently)
@@ -82,7 +82,7 @@ func TestURLSource(t *testing.T) {
 // Source is out of the encoding/xml form of a URL, and is its URL in
 // encoding/json, which reads it back.
 func TestURLSourceEncodings(t *testing.T) {
-	doc := treeURLSet("https://example.com/a")
+	doc := exampleURLSet("https://example.com/a")
 	s := sitemap.New()
 	s.Parse("https://example.com/sitemap.xml", &doc)
 	u := s.GetURLs()[0]
@@ -110,9 +110,9 @@ func TestURLSourceEncodings(t *testing.T) {
 func TestParseReaderFetchesNothing(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/a.xml": treeURLSet("https://example.com/a"),
+		"/a.xml": exampleURLSet("https://example.com/a"),
 	}
-	index := []byte(treeIndex(site.URL+"/a.xml", site.URL+"/b.xml"))
+	index := []byte(exampleIndex(site.URL+"/a.xml", site.URL+"/b.xml"))
 	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
 	if !s.GetNoFollow() {
 		t.Error("GetNoFollow: false after SetNoFollow(true)")
@@ -144,7 +144,7 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	}
 
 	// Gzipped bytes.
-	gz := treeGzip(t, treeURLSet("https://example.com/x", "https://example.com/y"))
+	gz := ct1Gzip(t, exampleURLSet("https://example.com/x", "https://example.com/y"))
 	s = sitemap.New()
 	if _, err := s.ParseReader(nil, "https://example.com/sitemap.xml.gz", strings.NewReader(gz)); err != nil || s.GetURLCount() != 2 {
 		t.Errorf("gzip: %v, %d URLs", err, s.GetURLCount())
@@ -159,7 +159,7 @@ func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\n",
-		"/a.xml":      treeURLSet("https://example.com/a"),
+		"/a.xml":      exampleURLSet("https://example.com/a"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
 	if _, err := s.Parse(site.URL+"/robots.txt", nil); err != nil {
@@ -171,7 +171,7 @@ func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
 }
 
 func TestStreamReader(t *testing.T) {
-	doc := treeURLSet("https://example.com/a", "https://example.com/b")
+	doc := exampleURLSet("https://example.com/a", "https://example.com/b")
 	var got []string
 	for u, err := range sitemap.New().StreamReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc)) {
 		if err != nil {
@@ -202,7 +202,7 @@ func TestStreamReader(t *testing.T) {
 // rejects the document.
 func TestParseReaderFailsMidway(t *testing.T) {
 	boom := errors.New("disk on fire")
-	doc := treeURLSet("https://example.com/a", "https://example.com/b", "https://example.com/c")
+	doc := exampleURLSet("https://example.com/a", "https://example.com/b", "https://example.com/c")
 	cut := strings.Index(doc, "https://example.com/c")
 	newReader := func() io.Reader {
 		return io.MultiReader(strings.NewReader(doc[:cut]), iotest.ErrReader(boom))
@@ -229,7 +229,7 @@ func TestParseReaderFailsMidway(t *testing.T) {
 	if !errors.Is(err, boom) || s.GetURLCount() != 2 {
 		t.Errorf("text: %v, %d URLs", err, s.GetURLCount())
 	}
-	gz := treeGzip(t, doc)
+	gz := ct1Gzip(t, doc)
 	s = sitemap.New()
 	_, err = s.ParseReader(context.Background(), "https://example.com/s.xml.gz", io.MultiReader(strings.NewReader(gz[:len(gz)/2]), iotest.ErrReader(boom)))
 	if !errors.Is(err, boom) {

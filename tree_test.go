@@ -1,8 +1,6 @@
 package sitemap_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -53,35 +51,6 @@ func newTreeSite(t *testing.T, docs map[string]string) *treeSite {
 	return ts
 }
 
-func treeURLSet(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, l := range locs {
-		fmt.Fprintf(&b, "<url><loc>%s</loc></url>", l)
-	}
-	b.WriteString("</urlset>")
-	return b.String()
-}
-
-func treeIndex(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, l := range locs {
-		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>", l)
-	}
-	b.WriteString("</sitemapindex>")
-	return b.String()
-}
-
-func treeGzip(t *testing.T, s string) string {
-	t.Helper()
-	var b bytes.Buffer
-	z := gzip.NewWriter(&b)
-	z.Write([]byte(s))
-	z.Close()
-	return b.String()
-}
-
 // treeByURL returns the documents by URL, less the server's address.
 func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap.Document {
 	m := map[string]sitemap.Document{}
@@ -95,10 +64,10 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 	page := strings.Repeat("https://example.com/page-with-a-long-path-", 1)
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml":  treeIndex(site.URL+"/a.xml", site.URL+"/gone.xml", site.URL+"/c.xml.gz", site.URL+"/skip.xml"),
-		"/a.xml":      treeURLSet(page+"1", page+"2"),
-		"/c.xml.gz":   treeGzip(t, treeURLSet(page+"3", page+"4", page+"5")),
-		"/skip.xml":   treeURLSet(page + "6"),
+		"/index.xml":  exampleIndex(site.URL+"/a.xml", site.URL+"/gone.xml", site.URL+"/c.xml.gz", site.URL+"/skip.xml"),
+		"/a.xml":      exampleURLSet(page+"1", page+"2"),
+		"/c.xml.gz":   ct1Gzip(t, exampleURLSet(page+"3", page+"4", page+"5")),
+		"/skip.xml":   exampleURLSet(page + "6"),
 		"/robots.txt": "",
 	}
 	site.headers["/index.xml"] = http.Header{"Etag": {`"v1"`}, "Last-Modified": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"application/xml"}}
@@ -131,7 +100,7 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 	}
 	c := byURL["/c.xml.gz"]
 	if c.Status != sitemap.StatusParsed || c.URLs != 3 || c.WireBytes != int64(len(site.docs["/c.xml.gz"])) ||
-		c.DecodedBytes != int64(len(treeURLSet(page+"3", page+"4", page+"5"))) {
+		c.DecodedBytes != int64(len(exampleURLSet(page+"3", page+"4", page+"5"))) {
 		t.Errorf("c.xml.gz: %+v", c)
 	}
 	if skip := byURL["/skip.xml"]; skip.Status != sitemap.StatusNotFollowed || skip.HTTPStatus != 0 || skip.Parent != 0 {
@@ -150,8 +119,8 @@ func TestGetDocumentsOfARobotsTxt(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "User-agent: *\nSitemap: " + "/index.xml\nSitemap: /b.txt\n",
-		"/index.xml":  treeIndex("/a.xml"),
-		"/a.xml":      treeURLSet("https://example.com/a"),
+		"/index.xml":  exampleIndex("/a.xml"),
+		"/a.xml":      exampleURLSet("https://example.com/a"),
 		"/b.txt":      "https://example.com/b\nhttps://example.com/c\n",
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
@@ -179,9 +148,9 @@ func TestGetDocumentsOfARobotsTxt(t *testing.T) {
 func TestGetDocumentsLimits(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/i2.xml"),
-		"/i2.xml":    treeIndex("/a.xml"),
-		"/a.xml":     treeURLSet("https://example.com/a"),
+		"/index.xml": exampleIndex("/i2.xml"),
+		"/i2.xml":    exampleIndex("/a.xml"),
+		"/a.xml":     exampleURLSet("https://example.com/a"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMaxDepth(1)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -190,9 +159,9 @@ func TestGetDocumentsLimits(t *testing.T) {
 		t.Errorf("past the depth: %+v", d)
 	}
 
-	site.docs["/index.xml"] = treeIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml")
+	site.docs["/index.xml"] = exampleIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml")
 	for _, p := range []string{"/b.xml", "/c.xml", "/d.xml", "/e.xml"} {
-		site.docs[p] = treeURLSet("https://example.com" + p)
+		site.docs[p] = exampleURLSet("https://example.com" + p)
 	}
 	s = sitemap.New().SetFetchTimeout(60).SetMaxSitemaps(2).SetMultiThread(false)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -210,9 +179,9 @@ func TestGetDocumentsLimits(t *testing.T) {
 func TestGetDocumentsURLLimit(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/a.xml", "/b.xml"),
-		"/a.xml":     treeURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     treeURLSet("https://example.com/b"),
+		"/index.xml": exampleIndex("/a.xml", "/b.xml"),
+		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     exampleURLSet("https://example.com/b"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMaxURLs(2).SetMultiThread(false)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -233,9 +202,9 @@ func TestGetDocumentsNotReached(t *testing.T) {
 	defer cancel()
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/a.xml", "/b.xml", "/c.xml"),
-		"/a.xml":     treeURLSet("https://example.com/a"),
-		"/c.xml":     treeURLSet("https://example.com/c"),
+		"/index.xml": exampleIndex("/a.xml", "/b.xml", "/c.xml"),
+		"/a.xml":     exampleURLSet("https://example.com/a"),
+		"/c.xml":     exampleURLSet("https://example.com/c"),
 	}
 	site.handlers["/b.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		cancel()
@@ -259,7 +228,7 @@ func TestGetDocumentsNotReached(t *testing.T) {
 // index is parsed and a.xml is being read.
 func TestGetDocumentsDuringACall(t *testing.T) {
 	site := newTreeSite(t, nil)
-	site.docs = map[string]string{"/index.xml": treeIndex("/a.xml")}
+	site.docs = map[string]string{"/index.xml": exampleIndex("/a.xml")}
 	requested, release := make(chan struct{}), make(chan struct{})
 	site.handlers["/a.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		close(requested)
@@ -267,7 +236,7 @@ func TestGetDocumentsDuringACall(t *testing.T) {
 		case <-release:
 		case <-r.Context().Done():
 		}
-		w.Write([]byte(treeURLSet("https://example.com/a")))
+		w.Write([]byte(exampleURLSet("https://example.com/a")))
 	}
 	s := sitemap.New().SetFetchTimeout(60)
 	done := make(chan struct{})
@@ -293,8 +262,8 @@ func TestGetDocumentsDuringACall(t *testing.T) {
 func TestGetDocumentsRedirects(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/b.xml", "/a.xml"),
-		"/b.xml":     treeURLSet("https://example.com/b"),
+		"/index.xml": exampleIndex("/b.xml", "/a.xml"),
+		"/b.xml":     exampleURLSet("https://example.com/b"),
 	}
 	site.handlers["/a.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/b.xml", http.StatusFound)
@@ -312,7 +281,7 @@ func TestGetDocumentsRedirects(t *testing.T) {
 
 // A document cut off keeps what was complete, and says it is partial.
 func TestGetDocumentsPartial(t *testing.T) {
-	doc := treeURLSet("https://example.com/a", "https://example.com/b")
+	doc := exampleURLSet("https://example.com/a", "https://example.com/b")
 	doc = doc[:len(doc)-30]
 	s := sitemap.New()
 	s.Parse("https://example.com/sitemap.xml", &doc)
@@ -327,10 +296,10 @@ func TestGetDocumentsPartial(t *testing.T) {
 func TestGetDocumentsStreamLeft(t *testing.T) {
 	site := newTreeSite(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": treeIndex("/a.xml", "/b.xml", "/c.xml"),
-		"/a.xml":     treeURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     treeURLSet("https://example.com/b"),
-		"/c.xml":     treeURLSet("https://example.com/c"),
+		"/index.xml": exampleIndex("/a.xml", "/b.xml", "/c.xml"),
+		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     exampleURLSet("https://example.com/b"),
+		"/c.xml":     exampleURLSet("https://example.com/c"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
 	for u, err := range s.Stream(context.Background(), site.URL+"/index.xml", nil) {

@@ -8,15 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 // The site: a robots.txt names a sitemap index, which lists sitemaps.
@@ -42,7 +39,7 @@ var site = map[string]string{
 }
 
 func main() {
-	srv := serve(site)
+	srv := demo.Serve(site)
 	defer srv.Close()
 
 	s := sitemap.New().
@@ -86,29 +83,7 @@ func main() {
 		fmt.Println("error:", err)
 	}
 
-	expect(len(urls) == 3, "3 URLs of example.com")
-	expect(s.GetSitemapCount() == 5, "5 sitemaps listed, the archive among them")
-	expect(netErrs == 1 && s.GetErrorsCount() == 1, "one error: the sitemap that is gone")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(urls) == 3, "3 URLs of example.com")
+	demo.Expect(s.GetSitemapCount() == 5, "5 sitemaps listed, the archive among them")
+	demo.Expect(netErrs == 1 && s.GetErrorsCount() == 1, "one error: the sitemap that is gone")
 }

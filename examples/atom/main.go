@@ -5,10 +5,10 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const feed = `<?xml version="1.0" encoding="UTF-8"?>
@@ -50,17 +50,8 @@ func main() {
 	}
 
 	urls := s.GetURLs()
-	expect(len(urls) == 2 && s.GetErrorsCount() == 0, "2 pages and no error")
-	expect(urls[0].Loc == "https://example.com/blog/spring-sale", "the alternate link, not the self link")
-	expect(urls[1].Loc == "https://example.com/blog/brewing", "a relative link resolved against the feed")
-	expect(urls[0].LastMod.Equal(time.Date(2024, 3, 10, 8, 30, 0, 0, time.UTC)), "<updated> as LastMod")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(urls) == 2 && s.GetErrorsCount() == 0, "2 pages and no error")
+	demo.Expect(urls[0].Loc == "https://example.com/blog/spring-sale", "the alternate link, not the self link")
+	demo.Expect(urls[1].Loc == "https://example.com/blog/brewing", "a relative link resolved against the feed")
+	demo.Expect(urls[0].LastMod.Equal(time.Date(2024, 3, 10, 8, 30, 0, 0, time.UTC)), "<updated> as LastMod")
 }

@@ -10,9 +10,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -54,17 +54,8 @@ func main() {
 	}
 
 	var parseErr *sitemap.ParseError
-	expect(errors.As(err, &parseErr) && errors.Is(err, context.Canceled), "a *ParseError wrapping context.Canceled")
-	expect(s.GetURLCount() == 1, "the URL of the fast sitemap kept")
+	demo.Expect(errors.As(err, &parseErr) && errors.Is(err, context.Canceled), "a *ParseError wrapping context.Canceled")
+	demo.Expect(s.GetURLCount() == 1, "the URL of the fast sitemap kept")
 	// The request under way, and the call.
-	expect(s.GetErrorsCount() == 2, "2 errors")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetErrorsCount() == 2, "2 errors")
 }

@@ -6,9 +6,9 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -23,7 +23,7 @@ func main() {
 	}
 	// The é is UTF-8 now, and percent-encoded in the URL as its two bytes.
 	fmt.Println("ISO-8859-1:", s.GetURLs()[0].Loc)
-	expect(s.GetURLs()[0].Loc == "https://example.com/caf%C3%A9", "https://example.com/caf%C3%A9")
+	demo.Expect(s.GetURLs()[0].Loc == "https://example.com/caf%C3%A9", "https://example.com/caf%C3%A9")
 
 	// "\x80" is the euro sign in windows-1252.
 	cp1252 := "<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n" +
@@ -39,7 +39,7 @@ func main() {
 	}
 	title := s.GetURLs()[0].Images[0].Title
 	fmt.Println("windows-1252:", title)
-	expect(title == "Only 20 €", "the euro sign in UTF-8")
+	demo.Expect(title == "Only 20 €", "the euro sign in UTF-8")
 
 	// A text sitemap with a byte order mark: the first line is a URL.
 	withBOM := "\xef\xbb\xbfhttps://example.com/\nhttps://example.com/about\n"
@@ -48,14 +48,5 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Println("with a BOM:", s.GetURLCount(), "URLs, the first", s.GetURLs()[0].Loc)
-	expect(s.GetURLCount() == 2, "both lines, the first one included")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 2, "both lines, the first one included")
 }

@@ -6,16 +6,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>/pages.xml</loc></sitemap>
   <sitemap><loc>/missing.xml</loc></sitemap>
@@ -59,8 +56,8 @@ func main() {
 			fmt.Printf("rejected %s: %v\n", valErr.URL, valErr.Err)
 		}
 	}
-	expect(err == nil && s.GetURLCount() == 1, "no error from Parse, and 1 URL")
-	expect(counts["validation"] == 1 && counts["limit"] == 1, "the ftp URL rejected, then the URL limit reached")
+	demo.Expect(err == nil && s.GetURLCount() == 1, "no error from Parse, and 1 URL")
+	demo.Expect(counts["validation"] == 1 && counts["limit"] == 1, "the ftp URL rejected, then the URL limit reached")
 
 	// Without the URL limit, every sitemap is read.
 	s, _ = sitemap.New().SetMultiThread(false).Parse(srv.URL+"/sitemap-index.xml", nil)
@@ -76,7 +73,7 @@ func main() {
 		}
 	}
 	fmt.Println("without the limit:", s.GetURLCount(), "URLs,", netErrs, "network error,", parseErrs, "parse error")
-	expect(s.GetURLCount() == 2 && netErrs == 1 && parseErrs == 1, "2 URLs, the missing and the broken sitemap reported")
+	demo.Expect(s.GetURLCount() == 2 && netErrs == 1 && parseErrs == 1, "2 URLs, the missing and the broken sitemap reported")
 
 	// A setting that is rejected is a *ConfigError; while one is
 	// outstanding, Parse parses nothing and returns an untyped error.
@@ -86,27 +83,5 @@ func main() {
 	errors.As(s.GetErrors()[0], &cfgErr)
 	fmt.Printf("config error in %s: %v\n", cfgErr.Field, cfgErr.Err)
 	fmt.Println("Parse returned:", err)
-	expect(cfgErr.Field == "maxDepth" && err != nil && !errors.As(err, &cfgErr), "a *ConfigError, and an untyped error from Parse")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(cfgErr.Field == "maxDepth" && err != nil && !errors.As(err, &cfgErr), "a *ConfigError, and an untyped error from Parse")
 }

@@ -5,18 +5,15 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>/sitemap-products.xml</loc></sitemap>
   <sitemap><loc>/sitemap-products-2.xml</loc></sitemap>
@@ -43,29 +40,7 @@ func main() {
 		fmt.Println("URL:    ", u.Loc)
 	}
 
-	expect(s.GetSitemapCount() == 3, "3 sitemaps listed")
-	expect(s.GetURLCount() == 2 && s.GetURLs()[1].Loc == "https://example.com/products/kettle",
+	demo.Expect(s.GetSitemapCount() == 3, "3 sitemaps listed")
+	demo.Expect(s.GetURLCount() == 2 && s.GetURLs()[1].Loc == "https://example.com/products/kettle",
 		"the URLs of the two product sitemaps only")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

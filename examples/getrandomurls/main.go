@@ -5,10 +5,10 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -31,24 +31,15 @@ func main() {
 		fmt.Println(u.Loc) // a different three on every run
 		seen[u.Loc] = true
 	}
-	expect(len(sample) == 3 && len(seen) == 3, "3 different URLs")
+	demo.Expect(len(sample) == 3 && len(seen) == 3, "3 different URLs")
 
 	// The URLs are copies, the caller's own: they may be changed.
 	sample[0].Loc = "changed"
 	for _, u := range s.GetURLs() {
-		expect(u.Loc != "changed", "the instance's URLs unchanged")
+		demo.Expect(u.Loc != "changed", "the instance's URLs unchanged")
 	}
 
 	// More than there are: all of them, in random order; none: an empty slice.
 	fmt.Println(len(s.GetRandomURLs(100)), "of", s.GetURLCount(), "and", len(s.GetRandomURLs(0)))
-	expect(len(s.GetRandomURLs(100)) == 10 && len(s.GetRandomURLs(0)) == 0, "10 and 0")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(s.GetRandomURLs(100)) == 10 && len(s.GetRandomURLs(0)) == 0, "10 and 0")
 }

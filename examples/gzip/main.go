@@ -11,11 +11,9 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -25,14 +23,14 @@ func main() {
 </urlset>`)
 
 	// 1. A compressed sitemap, fetched.
-	srv := serve(map[string]string{"/sitemap.xml.gz": pages})
+	srv := demo.Serve(map[string]string{"/sitemap.xml.gz": pages})
 	defer srv.Close()
 	s, err := sitemap.New().Parse(srv.URL+"/sitemap.xml.gz", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("fetched:", s.GetURLCount(), "URLs")
-	expect(s.GetURLCount() == 2, "2 URLs")
+	demo.Expect(s.GetURLCount() == 2, "2 URLs")
 
 	// 2. Two text sitemaps compressed apart and put together (cat a.gz
 	// b.gz), with a line break after them: the content of both members.
@@ -44,14 +42,14 @@ func main() {
 	for _, u := range s.GetURLs() {
 		fmt.Println("joined:", u.Loc)
 	}
-	expect(s.GetURLCount() == 2, "the URLs of both members")
+	demo.Expect(s.GetURLCount() == 2, "the URLs of both members")
 
 	// 3. Cut short: nothing of it is kept, and one error says why.
 	truncated := pages[:len(pages)/2]
 	s, err = sitemap.New().Parse("https://example.com/sitemap.xml.gz", &truncated)
 	fmt.Println("truncated:", err)
 	var parseErr *sitemap.ParseError
-	expect(errors.As(err, &parseErr) && errors.Is(err, io.ErrUnexpectedEOF) && s.GetURLCount() == 0,
+	demo.Expect(errors.As(err, &parseErr) && errors.Is(err, io.ErrUnexpectedEOF) && s.GetURLCount() == 0,
 		"a *ParseError (gzip decompression failed: unexpected EOF) and no URL")
 }
 
@@ -62,26 +60,4 @@ func compress(s string) string {
 	io.WriteString(zw, s)
 	zw.Close()
 	return buf.String()
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

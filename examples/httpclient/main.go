@@ -10,10 +10,10 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 // bearer adds an Authorization header to every request.
@@ -44,7 +44,7 @@ func main() {
 	_, err := sitemap.New().Parse(srv.URL+"/sitemap.xml", nil)
 	fmt.Println("default client:", err)
 	var netErr *sitemap.NetworkError
-	expect(errors.As(err, &netErr), "a *NetworkError: 401 Unauthorized")
+	demo.Expect(errors.As(err, &netErr), "a *NetworkError: 401 Unauthorized")
 
 	client := &http.Client{
 		Timeout:   30 * time.Second,
@@ -57,14 +57,5 @@ func main() {
 	for _, u := range s.GetURLs() {
 		fmt.Println("own client:", u.Loc)
 	}
-	expect(s.GetURLCount() == 1, "1 URL with the credentials")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 1, "1 URL with the credentials")
 }

@@ -7,9 +7,9 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -34,9 +34,9 @@ func main() {
 	fmt.Println("tolerant:")
 	for i, u := range s.GetURLs() {
 		fmt.Println(" ", u.Loc)
-		expect(i < len(want) && u.Loc == want[i], want[min(i, len(want)-1)])
+		demo.Expect(i < len(want) && u.Loc == want[i], want[min(i, len(want)-1)])
 	}
-	expect(s.GetURLCount() == int64(len(want)), "4 URLs in tolerant mode")
+	demo.Expect(s.GetURLCount() == int64(len(want)), "4 URLs in tolerant mode")
 
 	// Strict mode: the absolute URLs are on the host of the sitemap, in
 	// either form, and come back as written; the relative one is rejected.
@@ -52,16 +52,7 @@ func main() {
 		fmt.Println("  error:", e)
 	}
 	urls := s.GetURLs()
-	expect(len(urls) == 3 && urls[0].Loc == "https://bücher.example/page" && urls[2].Loc == "https://xn--bcher-kva.example/third",
+	demo.Expect(len(urls) == 3 && urls[0].Loc == "https://bücher.example/page" && urls[2].Loc == "https://xn--bcher-kva.example/third",
 		"3 URLs as written in strict mode")
-	expect(s.GetErrorsCount() == 1, "the relative URL rejected")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetErrorsCount() == 1, "the relative URL rejected")
 }

@@ -7,11 +7,11 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -34,28 +34,19 @@ func main() {
 		fmt.Println(u.Loc, *u.Priority)
 	}
 	fmt.Println("kept by the instance:", *s.GetURLs()[0].Priority)
-	expect(*s.GetURLs()[0].Priority == 0.5, "the instance's URLs unchanged")
+	demo.Expect(*s.GetURLs()[0].Priority == 0.5, "the instance's URLs unchanged")
 
 	// Collected into a list of one's own, given its capacity, and sorted.
 	urls := slices.AppendSeq(make([]sitemap.URL, 0, s.GetURLCount()), s.URLs())
 	slices.SortFunc(urls, func(a, b sitemap.URL) int { return strings.Compare(a.Loc, b.Loc) })
 	fmt.Println("sorted:", urls[0].Loc, urls[1].Loc, urls[2].Loc)
 	fmt.Println("as listed:", s.GetURLs()[0].Loc)
-	expect(urls[0].Loc == "https://example.com/a" && s.GetURLs()[0].Loc == "https://example.com/b",
+	demo.Expect(urls[0].Loc == "https://example.com/a" && s.GetURLs()[0].Loc == "https://example.com/b",
 		"a sorted copy, the instance's order unchanged")
 
 	// The errors: the very values the instance keeps.
 	for err := range s.Errors() {
 		fmt.Println("error:", err)
 	}
-	expect(len(slices.Collect(s.Errors())) == 1, "1 error")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(slices.Collect(s.Errors())) == 1, "1 error")
 }

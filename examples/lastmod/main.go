@@ -8,12 +8,12 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -58,14 +58,5 @@ func main() {
 		fmt.Printf("%s: %s\n", strings.TrimPrefix(loc, srv.URL), s.GetURLs()[0].Loc)
 	}
 	fmt.Println(requests.Load(), "requests: the index, and", len(changed), "of its", len(site)-1, "sitemaps")
-	expect(len(changed) == 2 && requests.Load() == 3, "the 2024 sitemap and the undated one read again")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(changed) == 2 && requests.Load() == 3, "the 2024 sitemap and the undated one read again")
 }

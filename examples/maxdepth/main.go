@@ -6,18 +6,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		// A robots.txt is no level: what it names is level 0.
 		"/robots.txt":          "Sitemap: /sitemap-index.xml\n",
 		"/sitemap-index.xml":   `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>/sitemap-index-2.xml</loc></sitemap><sitemap><loc>/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
@@ -38,32 +35,10 @@ func main() {
 		}
 		if depth == 1 {
 			// sitemap-blog.xml, at level 2, is listed but not fetched.
-			expect(s.GetURLCount() == 1 && s.GetSitemapCount() == 4 && s.GetErrorsCount() == 1 &&
+			demo.Expect(s.GetURLCount() == 1 && s.GetSitemapCount() == 4 && s.GetErrorsCount() == 1 &&
 				errors.Is(s.GetErrors()[0], sitemap.ErrMaxDepth), "1 URL, 4 sitemaps and the depth error")
 		} else {
-			expect(s.GetURLCount() == 2 && s.GetErrorsCount() == 0, "2 URLs and no error")
+			demo.Expect(s.GetURLCount() == 2 && s.GetErrorsCount() == 0, "2 URLs and no error")
 		}
-	}
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
 	}
 }

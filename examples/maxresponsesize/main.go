@@ -8,13 +8,10 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -36,7 +33,7 @@ func main() {
 	}
 	zw.Close()
 
-	srv := serve(map[string]string{"/sitemap.xml": big.String(), "/sitemap.xml.gz": bomb.String()})
+	srv := demo.Serve(map[string]string{"/sitemap.xml": big.String(), "/sitemap.xml.gz": bomb.String()})
 	defer srv.Close()
 
 	s := sitemap.New().SetMaxResponseSize(1 << 20) // 1 MB
@@ -44,32 +41,10 @@ func main() {
 	_, err := s.Parse(srv.URL+"/sitemap.xml", nil)
 	var netErr *sitemap.NetworkError
 	fmt.Printf("%d bytes served: %v\n", big.Len(), strings.ReplaceAll(err.Error(), srv.URL, ""))
-	expect(errors.As(err, &netErr) && errors.Is(err, sitemap.ErrMaxResponseSize), "a *NetworkError wrapping ErrMaxResponseSize")
+	demo.Expect(errors.As(err, &netErr) && errors.Is(err, sitemap.ErrMaxResponseSize), "a *NetworkError wrapping ErrMaxResponseSize")
 
 	_, err = s.Parse(srv.URL+"/sitemap.xml.gz", nil)
 	var parseErr *sitemap.ParseError
 	fmt.Printf("%d bytes of gzip served: %v\n", bomb.Len(), strings.ReplaceAll(err.Error(), srv.URL, ""))
-	expect(errors.As(err, &parseErr) && errors.Is(err, sitemap.ErrMaxResponseSize), "a *ParseError wrapping ErrMaxResponseSize")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(errors.As(err, &parseErr) && errors.Is(err, sitemap.ErrMaxResponseSize), "a *ParseError wrapping ErrMaxResponseSize")
 }

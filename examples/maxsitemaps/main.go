@@ -6,14 +6,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -27,7 +24,7 @@ func main() {
 	}
 	index.WriteString("</sitemapindex>")
 	site["/sitemap-index.xml"] = index.String()
-	srv := serve(site)
+	srv := demo.Serve(site)
 	defer srv.Close()
 
 	// One at a time, so that it is the first three that are fetched. The
@@ -43,28 +40,6 @@ func main() {
 	for _, e := range s.GetErrors() {
 		fmt.Println("error:", strings.ReplaceAll(e.Error(), srv.URL, ""), "| ErrMaxSitemaps:", errors.Is(e, sitemap.ErrMaxSitemaps))
 	}
-	expect(s.GetURLCount() == 3 && s.GetSitemapCount() == 3, "3 sitemaps fetched and listed")
-	expect(s.GetErrorsCount() == 1 && errors.Is(s.GetErrors()[0], sitemap.ErrMaxSitemaps), "one ErrMaxSitemaps")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 3 && s.GetSitemapCount() == 3, "3 sitemaps fetched and listed")
+	demo.Expect(s.GetErrorsCount() == 1 && errors.Is(s.GetErrors()[0], sitemap.ErrMaxSitemaps), "one ErrMaxSitemaps")
 }

@@ -10,11 +10,11 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 // urlset returns a sitemap of n pages, named after prefix.
@@ -62,16 +62,7 @@ func main() {
 	for _, e := range s.GetErrors() {
 		fmt.Println("error:", strings.ReplaceAll(e.Error(), srv.URL, ""), "| ErrMaxURLs:", errors.Is(e, sitemap.ErrMaxURLs))
 	}
-	expect(s.GetURLCount() == 6 && s.GetURLs()[5].Loc == "https://example.com/b/2", "the first 6 URLs")
-	expect(len(requests) == 3, "c.xml not requested")
-	expect(s.GetErrorsCount() == 1 && errors.Is(s.GetErrors()[0], sitemap.ErrMaxURLs), "one ErrMaxURLs")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 6 && s.GetURLs()[5].Loc == "https://example.com/b/2", "the first 6 URLs")
+	demo.Expect(len(requests) == 3, "c.xml not requested")
+	demo.Expect(s.GetErrorsCount() == 1 && errors.Is(s.GetErrors()[0], sitemap.ErrMaxURLs), "one ErrMaxURLs")
 }

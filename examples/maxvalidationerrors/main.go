@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -43,14 +43,5 @@ func main() {
 		}
 	}
 	fmt.Println(s.GetURLCount(), "URLs,", invalid, "validation errors recorded")
-	expect(s.GetURLCount() == 100 && invalid == 5 && s.GetErrorsCount() == 6, "100 URLs, 5 validation errors and the limit error")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 100 && invalid == 5 && s.GetErrorsCount() == 6, "100 URLs, 5 validation errors and the limit error")
 }

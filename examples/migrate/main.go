@@ -8,14 +8,12 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
 	"os"
 
 	// Under v1.0.1: "github.com/aafeher/go-sitemap-parser"
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const (
@@ -43,7 +41,7 @@ const (
 
 func main() {
 	// A local server stands in for the web site, so the program runs offline.
-	srv := serve(map[string]string{"/robots.txt": robotsTxt, "/sitemap-index.xml": index, "/sitemap-pages.xml": pages})
+	srv := demo.Serve(map[string]string{"/robots.txt": robotsTxt, "/sitemap-index.xml": index, "/sitemap-pages.xml": pages})
 	defer srv.Close()
 
 	s := sitemap.New()
@@ -83,19 +81,6 @@ func main() {
 		"the dates and images of the sitemap")
 	expect(u.Loc == "https://example.com/stored" && u.LastMod != nil && len(u.Images) == 1,
 		"the stored <url> decoded with encoding/xml")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
 }
 
 // expect ends the program with status 1 when it did not show what it is

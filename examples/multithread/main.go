@@ -10,12 +10,12 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 var site = map[string]string{
@@ -71,25 +71,16 @@ func main() {
 			fmt.Println("  ", loc)
 		}
 		if multi {
-			expect(most() == 2, "both sitemaps requested at the same time")
+			demo.Expect(most() == 2, "both sitemaps requested at the same time")
 		} else {
-			expect(most() == 1, "one request at a time")
+			demo.Expect(most() == 1, "one request at a time")
 		}
 	}
 
 	// One at a time: the order of the index. Concurrently: the URLs of each
 	// sitemap together, either sitemap first.
 	listed := []string{"https://example.com/a/1", "https://example.com/a/2", "https://example.com/b/1", "https://example.com/b/2"}
-	expect(slices.Equal(orders[1], listed), "the listed order with multi-threading off")
+	demo.Expect(slices.Equal(orders[1], listed), "the listed order with multi-threading off")
 	swapped := append(slices.Clone(listed[2:]), listed[:2]...)
-	expect(slices.Equal(orders[0], listed) || slices.Equal(orders[0], swapped), "the URLs of each sitemap together")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(slices.Equal(orders[0], listed) || slices.Equal(orders[0], swapped), "the URLs of each sitemap together")
 }

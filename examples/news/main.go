@@ -5,10 +5,10 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -46,15 +46,6 @@ func main() {
 			n.PublicationDate.Format(time.RFC1123Z))
 	}
 	n := s.GetURLs()[0].News
-	expect(n != nil && n.Publication.Name == "The Example Times" && n.PublicationDate != nil &&
+	demo.Expect(n != nil && n.Publication.Name == "The Example Times" && n.PublicationDate != nil &&
 		n.PublicationDate.Equal(time.Date(2024, 3, 10, 8, 30, 0, 0, time.UTC)), "the news of the first page")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

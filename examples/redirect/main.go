@@ -9,9 +9,9 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -40,17 +40,8 @@ func main() {
 	}
 
 	urls := s.GetURLs()
-	expect(len(urls) == 2 && urls[0].Loc == srv.URL+"/v2/page" && urls[1].Loc == srv.URL+"/about",
+	demo.Expect(len(urls) == 2 && urls[0].Loc == srv.URL+"/v2/page" && urls[1].Loc == srv.URL+"/about",
 		"the locations resolved against /v2/sitemap.xml")
-	expect(s.GetErrorsCount() == 1 && s.GetErrors()[0].Error() == fmt.Sprintf(`validate "%s/v2/sitemap.xml": <loc> of an entry is empty or missing`, srv.URL),
+	demo.Expect(s.GetErrorsCount() == 1 && s.GetErrors()[0].Error() == fmt.Sprintf(`validate "%s/v2/sitemap.xml": <loc> of an entry is empty or missing`, srv.URL),
 		"the error naming /v2/sitemap.xml")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

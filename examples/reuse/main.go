@@ -7,16 +7,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/shop/sitemap.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>`,
 		"/blog/sitemap.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/blog/</loc></url></urlset>`,
 	})
@@ -30,39 +27,17 @@ func main() {
 		}
 		fmt.Printf("%s: %d URLs, %d errors\n", path, s.GetURLCount(), s.GetErrorsCount())
 	}
-	expect(s.GetURLCount() == 0 && s.GetErrorsCount() == 1, "the last call's results only")
+	demo.Expect(s.GetURLCount() == 0 && s.GetErrorsCount() == 1, "the last call's results only")
 
 	// A rejected setting: nothing is parsed until it is set right.
 	s.SetMaxDepth(0)
 	_, err := s.Parse(srv.URL+"/shop/sitemap.xml", nil)
 	fmt.Println("with max depth 0:", err)
 	var cfgErr *sitemap.ConfigError
-	expect(errors.As(s.GetErrors()[0], &cfgErr) && s.GetURLCount() == 0, "a *ConfigError, and nothing parsed")
+	demo.Expect(errors.As(s.GetErrors()[0], &cfgErr) && s.GetURLCount() == 0, "a *ConfigError, and nothing parsed")
 
 	s.SetMaxDepth(5) // clears the error recorded for maxDepth
 	_, err = s.Parse(srv.URL+"/shop/sitemap.xml", nil)
 	fmt.Printf("with max depth 5: %v, %d URLs, %d errors\n", err, s.GetURLCount(), s.GetErrorsCount())
-	expect(err == nil && s.GetURLCount() == 2 && s.GetErrorsCount() == 0, "parsed again")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(err == nil && s.GetURLCount() == 2 && s.GetErrorsCount() == 0, "parsed again")
 }

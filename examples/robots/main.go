@@ -4,13 +4,10 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 // The directive may be written in any letter case and indented, what
@@ -26,7 +23,7 @@ Sitemap: ftp://example.com/sitemap.xml
 `
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/robots.txt":        robotsTxt,
 		"/sitemap-pages.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>`,
 		"/sitemap-blog.xml":  `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/blog/</loc></url></urlset>`,
@@ -50,29 +47,7 @@ func main() {
 		fmt.Println("error:", e)
 	}
 
-	expect(s.GetSitemapCount() == 2 && s.GetURLCount() == 2, "2 sitemaps and 2 URLs")
-	expect(s.GetErrorsCount() == 1 && s.GetErrors()[0].Error() == `validate "ftp://example.com/sitemap.xml": unsupported scheme "ftp"`,
+	demo.Expect(s.GetSitemapCount() == 2 && s.GetURLCount() == 2, "2 sitemaps and 2 URLs")
+	demo.Expect(s.GetErrorsCount() == 1 && s.GetErrors()[0].Error() == `validate "ftp://example.com/sitemap.xml": unsupported scheme "ftp"`,
 		"the ftp line reported")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
 }

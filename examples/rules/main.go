@@ -5,9 +5,9 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -30,21 +30,12 @@ func main() {
 		fmt.Println(u.Loc)
 	}
 	// The URLs left out are no errors, and do not count towards SetMaxURLs.
-	expect(s.GetURLCount() == 3 && s.GetErrorsCount() == 0, "3 URLs kept, no error")
+	demo.Expect(s.GetURLCount() == 3 && s.GetErrorsCount() == 0, "3 URLs kept, no error")
 
 	// A pattern that does not compile is a *ConfigError, and the rules stay
 	// as they were.
 	s.SetRules([]string{`product/(`})
 	fmt.Println("rejected:", s.GetErrors()[0])
 	fmt.Println("rules:", s.GetRules())
-	expect(len(s.GetRules()) == 2, "the rules as they were")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(len(s.GetRules()) == 2, "the rules as they were")
 }

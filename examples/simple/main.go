@@ -4,13 +4,10 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<?xml version="1.0" encoding="UTF-8"?>
@@ -22,7 +19,7 @@ const sitemapXML = `<?xml version="1.0" encoding="UTF-8"?>
 
 func main() {
 	// A local server stands in for the web site, so the example runs offline.
-	srv := serve(map[string]string{"/sitemap.xml": sitemapXML})
+	srv := demo.Serve(map[string]string{"/sitemap.xml": sitemapXML})
 	defer srv.Close()
 
 	// New returns an instance with the default settings; Parse fetches the
@@ -36,27 +33,5 @@ func main() {
 	}
 	fmt.Println(s.GetURLCount(), "URLs,", s.GetErrorsCount(), "errors")
 
-	expect(s.GetURLCount() == 3 && s.GetErrorsCount() == 0, "3 URLs and no error")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetURLCount() == 3 && s.GetErrorsCount() == 0, "3 URLs and no error")
 }

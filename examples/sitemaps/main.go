@@ -5,18 +5,15 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/robots.txt": "Sitemap: /sitemap-index.xml\n",
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>/sitemap-products.xml</loc><lastmod>2024-03-01</lastmod></sitemap>
@@ -43,7 +40,7 @@ func main() {
 		fmt.Printf("  %-22s %s\n", strings.TrimPrefix(sm.Loc, srv.URL), date)
 	}
 	fmt.Println(" ", s.GetURLCount(), "URLs,", s.GetErrorsCount(), "error")
-	expect(s.GetSitemapCount() == 4 && s.GetURLCount() == 2 && s.GetErrorsCount() == 1, "4 sitemaps, 2 URLs, 1 error")
+	demo.Expect(s.GetSitemapCount() == 4 && s.GetURLCount() == 2 && s.GetErrorsCount() == 1, "4 sitemaps, 2 URLs, 1 error")
 
 	// What an index lists, without fetching any of it: a follow rule that
 	// no URL matches. The index itself, passed to Parse, is read.
@@ -55,27 +52,5 @@ func main() {
 	for _, sm := range s.GetSitemaps() {
 		fmt.Println(" ", strings.TrimPrefix(sm.Loc, srv.URL))
 	}
-	expect(s.GetSitemapCount() == 3 && s.GetURLCount() == 0 && s.GetErrorsCount() == 0, "3 sitemaps and nothing else")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetSitemapCount() == 3 && s.GetURLCount() == 0 && s.GetErrorsCount() == 0, "3 sitemaps and nothing else")
 }

@@ -7,9 +7,9 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const sitemapXML = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -49,22 +49,13 @@ func main() {
 	}
 
 	urls := s.GetURLs()
-	expect(len(urls) == 1, "one page kept")
+	demo.Expect(len(urls) == 1, "one page kept")
 	u := urls[0]
-	expect(len(u.Images) == 1 && u.Images[0].Loc == "https://cdn.example.com/summer%20sale.jpg", "the encoded image kept")
-	expect(len(u.Videos) == 1 && u.Videos[0].ContentLoc == "ftp://cdn.example.com/video.mp4",
+	demo.Expect(len(u.Images) == 1 && u.Images[0].Loc == "https://cdn.example.com/summer%20sale.jpg", "the encoded image kept")
+	demo.Expect(len(u.Videos) == 1 && u.Videos[0].ContentLoc == "ftp://cdn.example.com/video.mp4",
 		"the video kept, with its content URL as written")
-	expect(len(u.Hreflangs) == 1 && u.Hreflangs[0].Hreflang == "de", "the alternate link kept")
+	demo.Expect(len(u.Hreflangs) == 1 && u.Hreflangs[0].Hreflang == "de", "the alternate link kept")
 	// The image with a space; the video's title, description and content
 	// URL; the canonical link; then one error for each page left out.
-	expect(s.GetErrorsCount() == 10, "10 errors")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(s.GetErrorsCount() == 10, "10 errors")
 }

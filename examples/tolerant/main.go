@@ -6,9 +6,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 // Mistakes in the values of a well-formed document.
@@ -53,25 +53,16 @@ func main() {
 	content := values
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	urls := s.GetURLs()
-	expect(len(urls) == 4, "4 URLs in tolerant mode")
-	expect(urls[0].Loc == "https://example.com/relative/page", "the relative location resolved")
-	expect(urls[1].Loc == "https://example.com/search?q=summer%20sale", "the space percent-encoded")
-	expect(urls[2].Loc == "https://example.com/caf%C3%A9", "the é percent-encoded")
-	expect(*urls[3].ChangeFreq == sitemap.ChangeFreqDaily && urls[3].LastMod == nil, "Daily read as daily, the bad date left nil")
+	demo.Expect(len(urls) == 4, "4 URLs in tolerant mode")
+	demo.Expect(urls[0].Loc == "https://example.com/relative/page", "the relative location resolved")
+	demo.Expect(urls[1].Loc == "https://example.com/search?q=summer%20sale", "the space percent-encoded")
+	demo.Expect(urls[2].Loc == "https://example.com/caf%C3%A9", "the é percent-encoded")
+	demo.Expect(*urls[3].ChangeFreq == sitemap.ChangeFreqDaily && urls[3].LastMod == nil, "Daily read as daily, the bad date left nil")
 	// The bad date, the empty location and the one without a host.
-	expect(s.GetErrorsCount() == 3, "3 errors in tolerant mode")
+	demo.Expect(s.GetErrorsCount() == 3, "3 errors in tolerant mode")
 
 	content = markup
 	_, err := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	_, strictErr := sitemap.New().SetStrict(true).Parse("https://example.com/sitemap.xml", &content)
-	expect(err == nil && strictErr != nil, "XML mistakes read past in tolerant mode, rejected in strict mode")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(err == nil && strictErr != nil, "XML mistakes read past in tolerant mode, rejected in strict mode")
 }

@@ -8,9 +8,9 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 func main() {
@@ -34,14 +34,5 @@ func main() {
 	own := <-agents
 	fmt.Println("set:    ", own)
 
-	expect(def == sitemap.DefaultUserAgent && own == "examplebot/1.0 (+https://example.org/bot)", "both user agents sent")
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(def == sitemap.DefaultUserAgent && own == "examplebot/1.0 (+https://example.org/bot)", "both user agents sent")
 }
