@@ -8,14 +8,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/examples/internal/demo"
 )
 
 const homePage = `<!DOCTYPE html>
@@ -30,7 +27,7 @@ const homePage = `<!DOCTYPE html>
 </html>`
 
 func main() {
-	srv := serve(map[string]string{
+	srv := demo.Serve(map[string]string{
 		"/":                     homePage,
 		"/robots.txt":           "User-agent: *\nDisallow: /admin/\n",
 		"/en/sitemap-pages.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/en/about</loc></url></urlset>`,
@@ -64,28 +61,6 @@ func main() {
 		fmt.Println("error:", e)
 	}
 
-	expect(found == 3 && s.GetURLCount() == 3, "3 sitemaps and 3 URLs")
-	expect(s.GetErrorsCount() == 0, "no errors")
-}
-
-// serve answers with the documents of site, by path, as a web site would.
-// It listens on the loopback interface only.
-func serve(site map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := site[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
-// expect ends the program with status 1 when the example did not show what
-// it is meant to show, so that CI notices.
-func expect(ok bool, what string) {
-	if !ok {
-		fmt.Fprintln(os.Stderr, "unexpected outcome, want", what)
-		os.Exit(1)
-	}
+	demo.Expect(found == 3 && s.GetURLCount() == 3, "3 sitemaps and 3 URLs")
+	demo.Expect(s.GetErrorsCount() == 0, "no errors")
 }
