@@ -11,15 +11,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"iter"
 	"net/url"
 
 	"github.com/gositemap/sitemap"
 )
-
-// errNothingDiscovered is the error of a run whose discovery found no
-// sitemap: the run failed, and what was tried has been said already.
-var errNothingDiscovered = errors.New("no sitemap discovered")
 
 const discoverUsageHead = `Usage: sitemap discover [flags] SITE
 
@@ -82,6 +78,7 @@ func (c *command) runDiscover(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "sitemap discover: %v\nRun 'sitemap discover -h' for usage.\n", err)
 		return exitUsage
 	}
+	c.con = newConsole(c.stdout, c.stderr, c.progress)
 	s, ok := c.configure(&o)
 	if !ok {
 		return exitUsage
@@ -93,8 +90,10 @@ func (c *command) runDiscover(ctx context.Context, args []string) int {
 		}
 		return exitUsage
 	}
+	stopProgress := c.startProgress(s)
 	cands, discErr := s.DiscoverSitemaps(ctx, target)
-	if err := writeCandidates(c.stdout, o.format, cands); err != nil {
+	stopProgress()
+	if err := c.con.locked(func() error { return writeCandidates(c.con.stdout, o.format, cands) }); err != nil {
 		c.printError(fmt.Errorf("write the output: %w", err))
 		return exitFailed
 	}
@@ -102,8 +101,8 @@ func (c *command) runDiscover(ctx context.Context, args []string) int {
 		c.printError(err)
 	}
 	found := countFound(cands)
-	fmt.Fprintf(c.stderr, "Summary: %s tried, %s found, %s fetched, %s\n", count(int64(len(cands)), "candidate"),
-		count(int64(found), "sitemap"), count(c.docs.Load(), "document"), count(s.GetErrorsCount(), "error"))
+	c.con.errorLine(fmt.Sprintf("Summary: %s tried, %s found, %s fetched, %s", count(int64(len(cands)), "candidate"),
+		count(int64(found), "sitemap"), count(c.docs.Load(), "document"), count(s.GetErrorsCount(), "error")))
 	if discErr != nil || found == 0 {
 		return exitFailed
 	}
@@ -132,8 +131,7 @@ type jsonCandidate struct {
 
 // writeCandidates writes the candidates in format: text, one line each
 // (outcome, how found, URL, and why after a tab), jsonl or csv.
-func writeCandidates(out io.Writer, format string, cands []sitemap.Candidate) error {
-	w := bufio.NewWriter(out)
+func writeCandidates(w *bufio.Writer, format string, cands []sitemap.Candidate) error {
 	// The cause alone: the line names the URL already.
 	why := func(c sitemap.Candidate) string {
 		var nerr *sitemap.NetworkError
@@ -188,28 +186,36 @@ func isSite(target string) bool {
 	return err == nil && u.Host != "" && (u.Path == "" || u.Path == "/") && u.RawQuery == ""
 }
 
-// parse reads the document given: a URL that names a site is discovered
-// first, and the sitemaps found are read (S.Discover), which standard
-// error says, with each sitemap found and how.
-func (c *command) parse(ctx context.Context, s *sitemap.S, target, loc string, content *string) error {
-	if content != nil || !isSite(target) {
-		_, err := s.ParseContext(ctx, loc, content)
-		return err
-	}
-	fmt.Fprintf(c.stderr, "Discovery: %s has no path: looking for its sitemaps in robots.txt, the home page and the well-known paths\n", target)
-	_, err := s.Discover(ctx, target)
-	found := 0
-	for _, cand := range s.GetCandidates() {
-		if cand.Outcome == sitemap.OutcomeSitemap {
-			found++
-			fmt.Fprintf(c.stderr, "Discovery: found %s (%s)\n", cand.URL, cand.Found)
+// discoverSite is the run of a URL that names a site: the sitemaps of the
+// site are discovered and read ([sitemap.S.Discover]), which standard
+// error says, with each sitemap found and how; then the URLs, and the
+// errors, are handed to the loop of list. The URLs are kept until the call
+// ends, not streamed: discovery tells a sitemap found twice only once it
+// is read.
+func (c *command) discoverSite(ctx context.Context, s *sitemap.S, site string) iter.Seq2[sitemap.URL, error] {
+	return func(yield func(sitemap.URL, error) bool) {
+		c.con.errorLine("Discovery: " + site + " has no path: looking for its sitemaps in robots.txt, the home page and the well-known paths")
+		s.Discover(ctx, site)
+		found := 0
+		for _, cand := range s.GetCandidates() {
+			if cand.Outcome == sitemap.OutcomeSitemap {
+				found++
+				c.con.errorLine(fmt.Sprintf("Discovery: found %s (%s)", cand.URL, cand.Found))
+			}
+		}
+		if found == 0 {
+			c.discoveredNone = true
+			c.con.errorLine("Discovery: no sitemap found; 'sitemap discover " + site + "' shows what was tried")
+		}
+		for u := range s.URLs() {
+			if !yield(u, nil) {
+				return
+			}
+		}
+		for err := range s.Errors() {
+			if !yield(sitemap.URL{}, err) {
+				return
+			}
 		}
 	}
-	if found == 0 {
-		fmt.Fprintf(c.stderr, "Discovery: no sitemap found; 'sitemap discover %s' shows what was tried\n", target)
-		if err == nil {
-			err = errNothingDiscovered
-		}
-	}
-	return err
 }

@@ -119,6 +119,14 @@ func TestDiscoverCommandSite(t *testing.T) {
 		}
 	}
 
+	res = runCLI(t, "", "tree", "-sequential", srv.URL)
+	t.Logf("sitemap tree SITE:\n%s", res.stdout)
+	for _, want := range []string{"robots.txt", "news.xml", "feed.rss", "sitemap.xml", "gone.xml"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Fatalf("no %s in the tree:\n%s", want, res.stdout)
+		}
+	}
+
 	res = runCLI(t, "", srv.URL+"/news.xml")
 	if res.code != exitOK || strings.Contains(res.stderr, "Discovery") || lines(res.stdout)[0] != srv.URL+"/news/1" {
 		t.Fatalf("a URL with a path: exit %d\n%s%s", res.code, res.stdout, res.stderr)

@@ -1,5 +1,7 @@
 // Command sitemap reads a sitemap, and the sitemaps it leads to, and prints
-// the URLs it finds: one a line, as JSON lines or as CSV.
+// the URLs it finds as it finds them: one a line, as JSON lines or as CSV.
+// sitemap tree prints the documents it read instead, with the state of
+// each.
 //
 // Install it with
 //
@@ -10,18 +12,32 @@
 // The argument is a URL, which is fetched, a file, or - for standard input.
 // A file or standard input is handed to the library as the content of the
 // document, located at the URL that -base gives. Without -base, a file is
-// located at its own file:// URL and standard input at file:///dev/stdin:
-// relative locations in it then come out as errors (they are no HTTP or
-// HTTPS URLs) rather than as guesses, and the sitemaps it lists are only
-// fetched when they are absolute HTTP(S) URLs. A robots.txt is recognised by
-// that URL as well, so a file named robots.txt is read as one, and standard
-// input is read as one when -base names a robots.txt.
+// located in its directory: the sitemaps it lists by relative locations are
+// read from that directory, or below it, through an [os.Root] (so never
+// above it, by .. or by a symbolic link), and a page it lists by a relative
+// location is reported rather than guessed. The library still sees HTTPS
+// URLs only: the file is located at https://local.invalid/ followed by its
+// absolute path, a host that cannot resolve, and the command's transport
+// answers the requests for that host from the directory. The transport is
+// there only when the document given is a file: a URL given never leads to
+// a file being read. In strict mode, which wants every location absolute
+// and on the site of its sitemap, a file without -base is taken to be on the
+// site of its first location instead, with a note. Standard input without
+// -base is located at file:///dev/stdin, where relative locations are
+// errors. A robots.txt is recognised by its URL, so a file named robots.txt
+// is read as one; -robots reads any file or standard input as one.
+//
+// The URLs are written as the library hands them on ([sitemap.S.Stream]),
+// through a buffer that is flushed every tenth of a second, so that the
+// output starts when the first sitemap is parsed and memory does not grow
+// with the URLs.
 //
 // Errors go to standard error, one a line, each after the name of its type
 // (ConfigError, NetworkError, ParseError, ValidationError; Error for one
-// that is not the library's, such as a file that cannot be read), followed
-// by a summary line. The exit status is 0 when the document given was read,
-// 1 when it was not (or the run was interrupted), 2 when the flags are wrong.
+// that is not the library's, such as a file that cannot be read), as they
+// are recorded, followed by a summary line. The exit status is 0 when the
+// document given was read, 1 when it was not (or the run was interrupted),
+// 2 when the flags are wrong.
 package main
 
 import (
@@ -30,15 +46,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"iter"
 	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,6 +77,7 @@ const (
 	outputPlain = "text"
 	outputJSONL = "jsonl"
 	outputCSV   = "csv"
+	outputJSON  = "json" // the tree's form for machines
 )
 
 func main() {
@@ -93,7 +112,14 @@ type command struct {
 	stdout, stderr io.Writer
 	progress       bool // draw a progress line on stderr while the run lasts
 
-	docs atomic.Int64 // documents fetched (or read from the input) so far
+	con       *console           // stdout and stderr of the run
+	transport *countingTransport // the transport of the requests
+	local     *localDir          // the directory of a local file given without -base
+	docs      atomic.Int64       // documents fetched (or read from the input) so far
+	urls      atomic.Int64       // URLs written so far
+	extra     atomic.Int64       // errors of the command's own, which the instance does not hold
+
+	discoveredNone bool // the site given has no sitemap that discovery found (discover.go)
 }
 
 // options are the flags of the command.
@@ -112,6 +138,9 @@ type options struct {
 	timeout             seconds
 	userAgent           string
 	follow, rules       patterns
+	robots              bool
+	noFollow            bool
+	tree                bool // sitemap tree: print the documents of the call
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -119,8 +148,8 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard) // the messages are written by run
 	fs.Usage = func() {}
 
-	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at, against which relative\nlocations are resolved (default: the file's own file:// URL, file:///dev/stdin for -)")
-	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one URL a line), jsonl (one JSON object a line, every field)\nor csv (a header row, then one row a URL)")
+	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at, against which relative\nlocations are resolved (default: a FILE is read in its directory, see above;\nfile:///dev/stdin for -)")
+	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one URL a line), jsonl (one JSON object a line, every field)\nor csv (a header row, then one row a URL); for sitemap tree, text or json")
 	fs.BoolVar(&o.sitemaps, "sitemaps", false, "list the sitemaps the documents list, with their dates, instead of the URLs")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode: validate URLs and values as the sitemaps.org protocol requires")
 	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
@@ -134,6 +163,8 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`: 10, 10s or 2m (1 to 65535 seconds)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
+	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")
+	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 	return fs
 }
@@ -143,6 +174,9 @@ func (c *command) run(ctx context.Context, args []string) int {
 		return c.runDiscover(ctx, args[1:]) // discover.go
 	}
 	var o options
+	if len(args) > 1 && args[0] == "tree" {
+		o.tree, args = true, args[1:]
+	}
 	fs := c.flags(&o)
 	target, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -157,34 +191,117 @@ func (c *command) run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 
+	c.con = newConsole(c.stdout, c.stderr, c.progress)
 	s, ok := c.configure(&o)
 	if !ok {
 		return exitUsage
 	}
-
-	loc, content, err := c.input(target, &o)
+	in, err := c.input(target, &o)
+	defer c.local.close()
 	if err != nil {
 		c.printError(err)
 		c.summary(s, 1)
 		return exitFailed
 	}
+	defer in.close()
+	return c.list(ctx, s, &o, in)
+}
 
+// list reads the document given and prints the URLs, or with -sitemaps
+// the sitemaps, of the run, the URLs as they come. It returns the exit
+// status.
+func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input) int {
+	var uw *urlWriter
+	if !o.sitemaps && !o.tree {
+		uw = newURLWriter(c.con.stdout, o.format, c.local.display)
+	}
+	// A write that fails makes every later one fail (bufio.Writer keeps
+	// the error), so the loop sees the error of a flush of the ticker at
+	// its next write.
+	var writeErr error
+	stopFlush := ticker(flushInterval, func() { c.con.locked(uw.flush) })
 	stopProgress := c.startProgress(s)
-	parseErr := c.parse(ctx, s, target, loc, content) // discover.go: a site is discovered first
+	for u, err := range c.stream(ctx, s, in) {
+		if err != nil {
+			c.printError(err)
+			continue
+		}
+		if c.local != nil && isLocal(u.Loc) {
+			c.printError(c.local.localURLError(u.Loc))
+			c.extra.Add(1)
+			continue
+		}
+		c.urls.Add(1)
+		if uw == nil {
+			continue
+		}
+		c.con.mu.Lock()
+		err := uw.write(&u)
+		c.con.mu.Unlock()
+		if err != nil {
+			writeErr = err
+			break
+		}
+	}
 	stopProgress()
-
-	if err := c.output(s, &o); err != nil {
-		c.printError(fmt.Errorf("write the output: %w", err))
+	stopFlush()
+	if writeErr == nil {
+		writeErr = c.con.locked(func() error {
+			if err := c.writeEnd(s, o); err != nil {
+				return err
+			}
+			if err := uw.flush(); err != nil {
+				return err
+			}
+			return c.con.stdout.Flush()
+		})
+	}
+	if writeErr != nil {
+		c.printError(fmt.Errorf("write the output: %w", writeErr))
 		return exitFailed
 	}
-	for err := range s.Errors() {
-		c.printError(err)
-	}
 	c.summary(s, 0)
-	if parseErr != nil {
+	if rootFailed(s) || ctx.Err() != nil || c.discoveredNone {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// rootFailed reports whether the document given was not read whole: the
+// error that ParseContext would return is about it.
+func rootFailed(s *sitemap.S) bool {
+	docs := s.GetDocuments()
+	if len(docs) == 0 {
+		return true
+	}
+	return docs[0].Status == sitemap.StatusFailed || docs[0].Status == sitemap.StatusPartial
+}
+
+// writeEnd writes what is written once the call has ended: the sitemaps
+// with -sitemaps, the tree for sitemap tree.
+func (c *command) writeEnd(s *sitemap.S, o *options) error {
+	switch {
+	case o.sitemaps:
+		return writeSitemaps(c.con.stdout, o.format, s.GetSitemaps(), c.local.display)
+	case o.tree:
+		return c.writeTree(s, o)
+	}
+	if o.noFollow && s.GetSitemapCount() > 0 {
+		c.con.clearLocked()
+		fmt.Fprintf(c.stderr, "Note: -no-follow: %s listed and not read; -sitemaps prints them, sitemap tree shows them\n", count(s.GetSitemapCount(), "sitemap"))
+	}
+	return nil
+}
+
+// stream runs the call on the document given.
+func (c *command) stream(ctx context.Context, s *sitemap.S, in *input) iter.Seq2[sitemap.URL, error] {
+	if in.r == nil && isSite(in.loc) {
+		return c.discoverSite(ctx, s, in.loc) // discover.go
+	}
+	if in.r == nil {
+		return s.Stream(ctx, in.loc, nil)
+	}
+	return s.StreamReader(ctx, in.loc, in.r)
 }
 
 // parseArgs parses the flags, which may stand before and after the
@@ -214,10 +331,16 @@ func parseArgs(fs *flag.FlagSet, args []string) (string, error) {
 
 // check checks what the flags cannot check themselves.
 func (o *options) check(target string) error {
-	switch o.format {
-	case outputPlain, outputJSONL, outputCSV:
-	default:
+	switch {
+	case o.tree && o.sitemaps:
+		return errors.New("-sitemaps is for a listing: the tree shows every sitemap")
+	case o.tree && o.format != outputPlain && o.format != outputJSON:
+		return fmt.Errorf("invalid value %q for flag -format: text or json expected for a tree", o.format)
+	case !o.tree && o.format != outputPlain && o.format != outputJSONL && o.format != outputCSV:
 		return fmt.Errorf("invalid value %q for flag -format: text, jsonl or csv expected", o.format)
+	}
+	if o.robots && isHTTPURL(target) {
+		return errors.New("-robots is for a FILE or standard input: a URL is read as a robots.txt when its path ends in robots.txt")
 	}
 	if o.base == "" {
 		return nil
@@ -251,11 +374,13 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules)
+	s.SetNoFollow(o.noFollow)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
+	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
 	s.SetHTTPClient(&http.Client{
-		Transport: &countingTransport{base: http.DefaultTransport, n: &c.docs},
+		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,
 	})
 	if s.GetErrorsCount() == 0 {
@@ -268,58 +393,120 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	return s, false
 }
 
-// input returns the URL to parse and, for a file or standard input, its
-// content.
-func (c *command) input(target string, o *options) (loc string, content *string, err error) {
+// input is the document given.
+type input struct {
+	loc   string    // the URL it is located at
+	r     io.Reader // a FILE or standard input; nil for a URL, which is fetched
+	close func()    // closes the FILE
+}
+
+// input returns the document given. A local file without -base is
+// located in its directory (see localDir), whose files the requests for
+// its sitemaps are answered from; in strict mode, it is located on the
+// site of its first location instead (see strictBase).
+func (c *command) input(target string, o *options) (in *input, err error) {
 	if isHTTPURL(target) {
-		return target, nil, nil
+		return &input{loc: target, close: func() {}}, nil
 	}
+	name, loc := target, o.base
 	var r io.Reader
-	loc = o.base
+	var file *os.File
 	if target == "-" {
-		r = c.stdin
+		name, r = "standard input", c.stdin
 		if loc == "" {
 			loc = stdinBase
 		}
 	} else {
 		f, err := os.Open(target)
 		if err != nil {
-			return "", nil, err
-		}
-		defer f.Close()
-		r = f
-		if loc == "" {
-			if loc, err = fileURL(target); err != nil {
-				return "", nil, err
+			if hint := bareURLHint(target); hint != "" && errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w; %s", err, hint)
 			}
+			return nil, err
 		}
+		defer func() {
+			if err != nil {
+				f.Close()
+			}
+		}()
+		r, file = f, f
 	}
-	data, err := readCapped(r, o.maxResponseSize)
+	// The start of the input tells a robots.txt, and in strict mode the
+	// site of a local file; the library reads the rest as it comes.
+	n := 4 << 10
+	if o.strict && o.base == "" && target != "-" {
+		n = 64 << 10
+	}
+	head, r, err := readHead(r, n)
 	if err != nil {
-		if target == "-" {
-			target = "standard input"
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, err // it names the file
 		}
-		return "", nil, fmt.Errorf("read %s: %w", target, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	c.docs.Add(1)
-	text := string(data)
-	return loc, &text, nil
-}
-
-// readCapped reads r to its end, like a response body is read: refusing
-// more than limit bytes, so that an endless input does not fill memory.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
-	if limit < math.MaxInt64 {
-		r = io.LimitReader(r, limit+1)
+	switch {
+	case loc != "":
+		if o.robots {
+			loc = robotsURL(loc)
+		}
+	case o.strict:
+		loc, err = c.strictBase(target, head, o.robots)
+	default:
+		c.local, loc, err = openLocal(target, o.robots)
+		if err == nil {
+			c.transport.base = c.local.transport(c.transport.base)
+		}
 	}
-	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("input is larger than the limit of %d bytes (-max-response-size): %w", limit, sitemap.ErrMaxResponseSize)
+	if !o.robots && !isRobotsURL(loc) && looksLikeRobots(head[:min(len(head), 4<<10)]) {
+		c.note(fmt.Sprintf("%s reads as a robots.txt, which is read as one when it is named robots.txt, or with -robots", name))
 	}
-	return data, nil
+	in = &input{loc: loc, r: r, close: func() {}}
+	if file != nil {
+		in.close = func() { file.Close() }
+	}
+	return in, nil
+}
+
+// strictBase is the URL of a local file in strict mode without -base. A
+// file has no site of its own, and strict mode checks that every location
+// is on the site of the sitemap (or that every entry is flagged): the file
+// is located on the site of its first location, with a note, so that the
+// rule is checked against that. A file with no absolute location stays at
+// its file:// URL.
+func (c *command) strictBase(target string, head []byte, asRobots bool) (string, error) {
+	site := firstSite(head)
+	if site == "" {
+		return fileURL(target)
+	}
+	name := filepath.Base(target)
+	if asRobots {
+		name = "robots.txt"
+	}
+	c.note(fmt.Sprintf("strict mode: %s has no URL of its own (no -base): it is taken to be on %s, the site of its first location, and the same-site rule is checked against that", target, site))
+	return site + "/" + url.PathEscape(name), nil
+}
+
+// robotsURL returns the URL of the robots.txt in the directory of loc.
+func robotsURL(loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return loc
+	}
+	u.Path = path.Join(path.Dir(u.Path), "robots.txt")
+	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
+	return u.String()
+}
+
+// isRobotsURL reports whether the library reads the document at loc as a
+// robots.txt: its last path segment is robots.txt, in any letter case.
+func isRobotsURL(loc string) bool {
+	u, err := url.Parse(loc)
+	return err == nil && strings.EqualFold(path.Base(u.Path), "robots.txt")
 }
 
 // isHTTPURL reports whether the argument is a URL to fetch rather than the
@@ -347,9 +534,27 @@ func fileURL(path string) (string, error) {
 }
 
 // printError writes err on a line of its own, after the name of its type.
+// A *ValidationError that a request for a local file was refused with is
+// written as itself, not as the *NetworkError of the request.
 func (c *command) printError(err error) {
+	c.con.errorLine(c.errorText(err))
+}
+
+// errorText is the line of an error: the name of its type, then its
+// message, on one line, local URLs written as paths.
+func (c *command) errorText(err error) string {
+	var ne *sitemap.NetworkError
+	var ve *sitemap.ValidationError
+	if errors.As(err, &ne) && errors.As(ne.Err, &ve) {
+		err = ve
+	}
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	fmt.Fprintf(c.stderr, "%s: %s\n", errorType(err), msg)
+	return errorType(err) + ": " + c.local.message(msg)
+}
+
+// note writes a line to standard error that is no error.
+func (c *command) note(msg string) {
+	c.con.errorLine("Note: " + msg)
 }
 
 func errorType(err error) string {
@@ -369,9 +574,9 @@ func errorType(err error) string {
 // summary writes the last line: documents fetched, URLs, sitemaps listed
 // and errors. extra counts errors printed that the instance does not hold.
 func (c *command) summary(s *sitemap.S, extra int) {
-	fmt.Fprintf(c.stderr, "Summary: %s fetched, %s, %s listed, %s\n",
-		count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"),
-		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+int64(extra), "error"))
+	c.con.errorLine(fmt.Sprintf("Summary: %s fetched, %s, %s listed, %s",
+		count(c.docs.Load(), "document"), count(c.urls.Load(), "URL"),
+		count(s.GetSitemapCount(), "sitemap"), count(s.GetErrorsCount()+c.extra.Load()+int64(extra), "error")))
 }
 
 func count(n int64, noun string) string {
@@ -388,30 +593,33 @@ func (c *command) startProgress(s *sitemap.S) (stop func()) {
 	if !c.progress {
 		return func() {}
 	}
-	draw := func() {
-		fmt.Fprintf(c.stderr, "\r\x1b[K%s fetched, %s found",
-			count(c.docs.Load(), "document"), count(s.GetURLCount(), "URL"))
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
+	draw := func() { c.con.draw(c.progressLine(s)) }
 	draw()
-	wg.Go(func() {
-		t := time.NewTicker(progressInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				draw()
-			}
-		}
-	})
+	stopTicker := ticker(progressInterval, draw)
 	return func() {
-		close(done)
-		wg.Wait()
-		fmt.Fprint(c.stderr, "\r\x1b[K")
+		stopTicker()
+		c.con.mu.Lock()
+		c.con.clearLocked()
+		c.con.mu.Unlock()
 	}
+}
+
+// progressLine is the text of the progress line: the documents of the
+// call done, being read and waiting for their turn, and the URLs found.
+func (c *command) progressLine(s *sitemap.S) string {
+	var done, reading, waiting int64
+	for _, d := range s.GetDocuments() {
+		switch d.Status {
+		case sitemap.StatusQueued:
+			waiting++
+		case sitemap.StatusReading:
+			reading++
+		default:
+			done++
+		}
+	}
+	return fmt.Sprintf("%s done, %d reading, %d waiting, %s found",
+		count(done, "document"), reading, waiting, count(c.urls.Load(), "URL"))
 }
 
 // countingTransport counts the responses with status 200 OK: the documents

@@ -297,7 +297,7 @@ func TestIndexCSV(t *testing.T) {
 				t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
 			}
 			header, rows := decodeCSV(t, r.stdout)
-			wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs"}
+			wantHeader := []string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"}
 			if !slices.Equal(header, wantHeader) {
 				t.Errorf("header %q, want %q", header, wantHeader)
 			}
@@ -328,7 +328,11 @@ func TestIndexCSV(t *testing.T) {
 					checkDate(t, "row lastmod", row[1], dates[i])
 				}
 				row[1] = ""
-				if !slices.Equal(row, want[i]) {
+				if len(row) != len(wantHeader) {
+					t.Fatalf("row %d has %d fields, want %d", i+1, len(row), len(wantHeader))
+				}
+				checkSitemapColumn(t, srv, name, indexURLs[i], row[8])
+				if row = row[:8]; !slices.Equal(row, want[i]) {
 					t.Errorf("row %d = %q, want %q", i+1, row, want[i])
 				}
 			}
@@ -463,6 +467,7 @@ func TestDocuments(t *testing.T) {
 			wantSummary := "Summary: 1 document fetched, " + count(int64(len(tt.want)), "URL") + ", 0 sitemaps listed, 0 errors"
 
 			r := runCLI(t, "", append(tt.flags, path)...)
+			r.stderr = withoutNotes(r.stderr)
 			if r.code != 0 || !slices.Equal(lines(r.stdout), wantLocs) || r.stderr != wantSummary+"\n" {
 				t.Errorf("text: exit status %d, stdout %q, stderr %q; want 0, %q, %q", r.code, lines(r.stdout), r.stderr, wantLocs, wantSummary)
 			}
@@ -496,28 +501,6 @@ func TestDocuments(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestIndexFileWithoutBase: a file is located at its file:// URL, so the
-// relative locations of the index are reported, not guessed, and nothing
-// is fetched.
-func TestIndexFileWithoutBase(t *testing.T) {
-	r := runCLI(t, "", filepath.Join(testdata, "sitemap-index.xml"))
-	if r.code != 0 || r.stdout != "" {
-		t.Fatalf("exit status %d, stdout %q; want 0 and no URL", r.code, r.stdout)
-	}
-	got := lines(r.stderr)
-	if len(got) != 3 {
-		t.Fatalf("stderr lines %q, want two errors and a summary", got)
-	}
-	for i, name := range []string{"sitemap-pages.xml", "sitemap-posts.xml"} {
-		if !strings.HasPrefix(got[i], "ValidationError: validate ") || !strings.Contains(got[i], name) || !strings.Contains(got[i], `"file"`) {
-			t.Errorf("stderr line %d = %q, want the ValidationError of %s, not HTTP(S)", i+1, got[i], name)
-		}
-	}
-	if want := "Summary: 1 document fetched, 0 URLs, 0 sitemaps listed, 2 errors"; got[2] != want {
-		t.Errorf("summary %q, want %q", got[2], want)
 	}
 }
 
@@ -586,7 +569,7 @@ func TestExitStatus(t *testing.T) {
 		{"not found", "", []string{srv.URL + "/missing.xml"}, 1, `NetworkError: fetch "` + srv.URL + `/missing.xml": unexpected HTTP status 404 Not Found`},
 		{"not a sitemap", "", []string{srv.URL + "/page.html"}, 1, `ParseError: parse "` + srv.URL + `/page.html": not a sitemap`},
 		{"empty input", "", []string{"-"}, 1, `ParseError: parse "file:///dev/stdin": document is empty`},
-		{"over the size limit", strings.Repeat("https://example.com/\n", 10), []string{"-max-response-size", "100", "-"}, 1, "Error: read standard input: input is larger than the limit of 100 bytes"},
+		{"over the size limit", strings.Repeat("https://example.com/\n", 10), []string{"-max-response-size", "100", "-"}, 1, `ParseError: parse "file:///dev/stdin": content is larger than the limit of 100 bytes`},
 		{"fetched over the size limit", "", []string{"-max-response-size", "100", srv.URL + "/sitemap-pages.xml"}, 1, `NetworkError: fetch "` + srv.URL + `/sitemap-pages.xml": `},
 		{"help", "", []string{"-h"}, 0, ""},
 		{"unknown flag", "", []string{"-depth", "3", file}, 2, "sitemap: flag provided but not defined: -depth"},
@@ -670,6 +653,8 @@ func TestLimitFlags(t *testing.T) {
 	srv := newServer(t, map[string]string{
 		"/nested-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 			<sitemap><loc>/sitemap-index.xml</loc></sitemap></sitemapindex>`,
+		"/bad.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+			<url><loc>ftp://example.com/a</loc></url><url><loc>ftp://example.com/b</loc></url></urlset>`,
 	})
 	index := srv.URL + "/sitemap-index.xml"
 	tests := []struct {
@@ -688,10 +673,10 @@ func TestLimitFlags(t *testing.T) {
 		{"max-depth", []string{"-max-depth", "1", srv.URL + "/nested-index.xml"}, nil,
 			[]string{`ParseError: parse "` + index + `": max recursion depth of 1 reached`},
 			"Summary: 2 documents fetched, 0 URLs, 3 sitemaps listed, 1 error"},
-		{"max-validation-errors", []string{"-max-validation-errors", "1", filepath.Join(testdata, "sitemap-index.xml")}, nil,
+		{"max-validation-errors", []string{"-max-validation-errors", "1", srv.URL + "/bad.xml"}, nil,
 			// The limit is recorded when it is reached, the errors of the
 			// document when the document ends.
-			[]string{`ParseError: parse "file://`, `ValidationError: validate "sitemap-pages.xml": `},
+			[]string{`ParseError: parse "` + srv.URL + `/bad.xml": `, `ValidationError: validate "ftp://example.com/a": `},
 			"Summary: 1 document fetched, 0 URLs, 0 sitemaps listed, 2 errors"},
 		{"follow", []string{"-follow", "pages", index}, indexURLs[:3], nil,
 			"Summary: 2 documents fetched, 3 URLs, 2 sitemaps listed, 0 errors"},
@@ -831,13 +816,15 @@ func TestHelp(t *testing.T) {
 				t.Fatalf("exit status %d, stderr %q; want 0 and nothing", r.code, r.stderr)
 			}
 			for _, want := range []string{"Usage: sitemap [flags] URL|FILE|-", "Examples:", "sitemap https://example.com/robots.txt",
-				"-format jsonl", "-format csv", "-sitemaps", "-base", "| sitemap -base", "Exit status:"} {
+				"-format jsonl", "-format csv", "-sitemaps", "-base", "| sitemap -base", "Exit status:",
+				"sitemap tree [flags] URL|FILE|-", "sitemap tree -format json", "-no-follow", "-robots"} {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("usage lacks %q", want)
 				}
 			}
 			for _, name := range []string{"base", "format", "sitemaps", "strict", "sequential", "max-urls", "max-sitemaps",
-				"max-depth", "max-concurrency", "max-validation-errors", "max-response-size", "timeout", "user-agent", "follow", "rules"} {
+				"max-depth", "max-concurrency", "max-validation-errors", "max-response-size", "timeout", "user-agent", "follow", "rules",
+				"no-follow", "robots"} {
 				if !strings.Contains(r.stdout, "\n  -"+name+" ") && !strings.Contains(r.stdout, "\n  -"+name+"\n") {
 					t.Errorf("usage does not describe -%s", name)
 				}
@@ -882,7 +869,7 @@ func TestProgress(t *testing.T) {
 	}
 	const redraw = "\r\x1b[K"
 	got := stderr.String()
-	if !strings.HasPrefix(got, redraw+"0 documents fetched, 0 URLs found") {
+	if !strings.HasPrefix(got, redraw+"0 documents done, 0 reading, 0 waiting, 0 URLs found") {
 		t.Errorf("stderr %q does not begin with the progress line", got)
 	}
 	clear := strings.LastIndex(got, redraw)

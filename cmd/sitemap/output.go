@@ -11,57 +11,70 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// output writes the URLs, or with -sitemaps the sitemaps, of the run to
-// stdout in the format of -format.
-func (c *command) output(s *sitemap.S, o *options) error {
-	bw := bufio.NewWriter(c.stdout)
-	var err error
-	if o.sitemaps {
-		err = writeSitemaps(bw, o.format, s.GetSitemaps())
-	} else {
-		err = writeURLs(bw, o.format, s.GetURLs())
-	}
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
+// urlWriter writes the URLs of a run as they come, in the format of
+// -format: the CSV header first, then one line (or row) a URL.
+type urlWriter struct {
+	w       *bufio.Writer
+	format  string
+	cw      *csv.Writer
+	enc     *json.Encoder
+	display func(string) string // how a sitemap's URL is shown
 }
 
-func writeURLs(w *bufio.Writer, format string, urls []sitemap.URL) error {
+// newURLWriter returns a writer of URLs to w; for CSV it writes the header.
+func newURLWriter(w *bufio.Writer, format string, display func(string) string) *urlWriter {
+	uw := &urlWriter{w: w, format: format, display: display}
 	switch format {
 	case outputJSONL:
-		enc := newJSONEncoder(w)
-		for i := range urls {
-			if err := enc.Encode(jsonURLOf(&urls[i])); err != nil {
-				return err
-			}
-		}
+		uw.enc = newJSONEncoder(w)
 	case outputCSV:
-		cw := csv.NewWriter(w)
-		cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs"})
-		for i := range urls {
-			u := &urls[i]
-			news := 0
-			if u.News != nil {
-				news = 1
-			}
-			cw.Write([]string{u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
-				strconv.Itoa(len(u.Images)), strconv.Itoa(news), strconv.Itoa(len(u.Videos)), strconv.Itoa(len(u.Hreflangs))})
-		}
-		cw.Flush()
-		return cw.Error()
-	default:
-		for i := range urls {
-			w.WriteString(urls[i].Loc)
-			if err := w.WriteByte('\n'); err != nil {
-				return err
-			}
-		}
+		uw.cw = csv.NewWriter(w)
+		uw.cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"})
 	}
-	return nil
+	return uw
 }
 
-func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap) error {
+// write writes one URL.
+func (uw *urlWriter) write(u *sitemap.URL) error {
+	switch uw.format {
+	case outputJSONL:
+		j := jsonURLOf(u)
+		j.Sitemap = uw.display(sourceOf(u))
+		return uw.enc.Encode(j)
+	case outputCSV:
+		news := 0
+		if u.News != nil {
+			news = 1
+		}
+		return uw.cw.Write([]string{u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
+			strconv.Itoa(len(u.Images)), strconv.Itoa(news), strconv.Itoa(len(u.Videos)), strconv.Itoa(len(u.Hreflangs)),
+			uw.display(sourceOf(u))})
+	}
+	uw.w.WriteString(u.Loc)
+	return uw.w.WriteByte('\n')
+}
+
+// flush hands what is buffered to the underlying writer. A nil writer
+// has nothing to flush.
+func (uw *urlWriter) flush() error {
+	if uw == nil {
+		return nil
+	}
+	if uw.cw != nil {
+		uw.cw.Flush()
+		if err := uw.cw.Error(); err != nil {
+			return err
+		}
+	}
+	return uw.w.Flush()
+}
+
+// writeSitemaps writes the sitemaps the documents listed, each shown by
+// display.
+func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap, display func(string) string) error {
+	for i := range sitemaps {
+		sitemaps[i].Loc = display(sitemaps[i].Loc)
+	}
 	switch format {
 	case outputJSONL:
 		enc := newJSONEncoder(w)
@@ -143,6 +156,7 @@ type jsonURL struct {
 	News       *jsonNews       `json:"news,omitempty"`
 	Videos     []jsonVideo     `json:"videos,omitempty"`
 	Hreflangs  []jsonAlternate `json:"hreflangs,omitempty"`
+	Sitemap    string          `json:"sitemap"` // the URL of the sitemap that lists the page
 }
 
 type jsonImage struct {
