@@ -32,6 +32,13 @@
 // output starts when the first sitemap is parsed and memory does not grow
 // with the URLs.
 //
+// A URL with no path (or /) names a site: its sitemaps are discovered
+// first ([sitemap.S.Discover]: its robots.txt, its home page's links and
+// feeds, the well-known paths), standard error says which were found, and
+// their URLs are written once the call has ended; a run that finds none
+// exits 1. sitemap discover SITE prints every place the discovery tried,
+// what came of it and how it was found, without reading further.
+//
 // Errors go to standard error, one a line, each after the name of its type
 // (ConfigError, NetworkError, ParseError, ValidationError; Error for one
 // that is not the library's, such as a file that cannot be read), as they
