@@ -61,6 +61,10 @@ type call struct {
 	// panicked is the first panic of a goroutine of the call, to be raised
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
+
+	// disc is the discovery of a call of S.Discover or S.DiscoverSitemaps,
+	// nil otherwise: the sitemaps read at level 0 are its candidates.
+	disc *discovery
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -221,6 +225,9 @@ func (c *call) guard(f func()) {
 // runRoot is run, less the ending of the call. body is the document given,
 // nil when it is to be fetched.
 func (c *call) runRoot(body io.Reader) error {
+	if c.disc != nil {
+		return c.runDiscovery()
+	}
 	robots := isRobotsURL(c.root)
 	root := child{loc: c.root, key: urlnorm.Key(c.root), parent: -1, found: FoundRoot}
 	root.node = c.s.addRoot(root.loc, root.key)
@@ -286,6 +293,9 @@ func checkRootURL(raw string) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, error) {
+	if c.disc != nil && level == 0 {
+		return c.readCandidate(ch)
+	}
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
@@ -302,6 +312,12 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	if src.body == nil {
 		return nil, err
 	}
+	return c.readSource(ch, src, level, robots, body != nil, start, nil)
+}
+
+// readSource is read once the body is at hand, from start. p, when not
+// nil, is the candidate of a discovery the document is: see probe.
+func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
@@ -311,14 +327,22 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	if robots {
 		d.found = FoundRobots
 	}
-	err = d.parse(src.body, robots, c.aloneSize(src.size))
+	d.rejectHTML = p != nil
+	err := d.parse(src.body, robots, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, body != nil)
+	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
 	if err != nil {
 		d.discard()
-		c.record(err)
+		if p.failed(err) {
+			c.record(err)
+		}
 		c.parsed(d, start, StatusFailed, err)
+		p.unrecorded(c, d.node)
 		return nil, err
+	}
+	if !p.keep(d, src) {
+		d.discard()
+		return nil, nil
 	}
 	deep := level+1 > c.cfg.maxDepth
 	c.commit(d, deep)
@@ -371,15 +395,25 @@ func (c *call) open(loc string, body io.Reader) (source, error) {
 		}
 		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size}, nil
 	}
+	src, err := c.request(loc)
+	if err != nil {
+		c.record(err)
+	}
+	return src, err
+}
+
+// request is open of a document fetched, less the recording of its error.
+func (c *call) request(loc string) (source, error) {
 	rc, resp, err := c.f.get(c.ctx, loc)
 	if nm, ok := err.(*notModifiedError); ok {
 		return source{resp: nm.resp, notModified: true}, nil
 	}
+	if errors.Is(err, errRedirectedToKnown) {
+		return source{}, nil // as claimRedirect below, before the request
+	}
 	if err != nil {
 		c.noteCut()
-		nerr := &NetworkError{URL: loc, Err: err}
-		c.record(nerr)
-		return source{}, nerr
+		return source{}, &NetworkError{URL: loc, Err: err}
 	}
 	if resp.final != loc && !c.claimRedirect(loc, resp.final) {
 		rc.Close()

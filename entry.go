@@ -34,6 +34,8 @@ type doc struct {
 	// to the loop of a streaming call).
 	wire, decoded, kept int64
 
+	rejectHTML bool // an HTML page is no sitemap (a candidate of a discovery)
+
 	buf      docBuf // its URLs, and the memory of their values
 	sitemaps []Sitemap
 	keys     []string

@@ -367,3 +367,26 @@ func notModified(resp *http.Response, rawURL string) error {
 	return &notModifiedError{response{final: final, status: resp.StatusCode,
 		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}}
 }
+
+// stopRedirectsTo makes a client of the fetcher's own stop before it
+// follows a redirect to a URL for which known reports true: the request
+// fails with errRedirectedToKnown, and the document redirected to is not
+// requested again. A client set with SetHTTPClient is used as it is.
+func (f *fetcher) stopRedirectsTo(known func(loc string) bool) {
+	if !f.own {
+		return
+	}
+	f.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if known(req.URL.String()) {
+			return errRedirectedToKnown
+		}
+		return nil
+	}
+}
+
+// maxRedirects is how many redirects a request follows, as net/http's
+// default policy does.
+const maxRedirects = 10

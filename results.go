@@ -14,7 +14,8 @@ func (s *S) reset() {
 	s.callErrs = nil
 	s.sitemaps = []Sitemap{}
 	s.sitemapPos = map[string]int{}
-	s.docs = []Document{}
+	s.candidates = nil
+	s.docs = docTree{}
 	s.docPos = map[string]int{}
 	s.rebuildErrs()
 }
@@ -140,7 +141,7 @@ func (s *S) commitSitemaps(cd committed) (added int, listedAll bool) {
 			if old := s.sitemaps[j].LastMod; sm.LastMod != nil && (old == nil || sm.LastMod.After(old.Time)) {
 				s.sitemaps[j].LastMod = sm.LastMod
 				if k, ok := s.docPos[key]; ok {
-					s.docs[k].LastMod = sm.LastMod
+					s.docs.at(k).LastMod = sm.LastMod
 				}
 			}
 			continue
@@ -158,7 +159,7 @@ func (s *S) commitSitemaps(cd committed) (added int, listedAll bool) {
 		}
 	}
 	if left > 0 && cd.node >= 0 {
-		s.docs[cd.node].LeftOut += left
+		s.docs.at(cd.node).LeftOut += left
 	}
 	return added, listedAll
 }
@@ -171,7 +172,7 @@ func (s *S) addListed(cd committed, sm Sitemap, key string) {
 		st, err = cd.status(key, sm.Loc)
 	}
 	s.addDoc(key, Document{URL: sm.Loc, Found: cd.found, Parent: cd.node,
-		Depth: s.docs[cd.node].Depth + 1, Status: st, Err: err, LastMod: sm.LastMod})
+		Depth: s.docs.at(cd.node).Depth + 1, Status: st, Err: err, LastMod: sm.LastMod})
 }
 
 // hasSitemap reports whether a committed document of the call listed the
@@ -332,4 +333,26 @@ func (s *S) GetErrorsCount() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return int64(len(s.errs))
+}
+
+// setCandidates keeps the candidates of the discovery of the latest call.
+func (s *S) setCandidates(cands []Candidate) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.candidates = cands
+}
+
+// GetCandidates returns the candidates that the latest call of
+// [S.Discover] or [S.DiscoverSitemaps] tried, in the order it came to
+// them: the home page and the robots.txt of the site, the sitemaps they
+// announce and the well-known paths, each with how it was found and what
+// came of it. It is empty until the call has ended, and after a call of
+// Parse. The slice is the caller's own.
+func (s *S) GetCandidates() []Candidate {
+	if s == nil {
+		return []Candidate{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Candidate{}, s.candidates...)
 }

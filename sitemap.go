@@ -37,7 +37,8 @@ type S struct {
 	errs       []error // configErrs then callErrs, as GetErrors returns them
 	sitemaps   []Sitemap
 	sitemapPos map[string]int // sitemap key → index in sitemaps
-	docs       []Document     // the tree of the call, see tree.go
+	candidates []Candidate    // what the latest discovery tried, see GetCandidates
+	docs       docTree        // the tree of the call, see tree.go
 	docPos     map[string]int // request key → index in docs
 }
 

@@ -32,6 +32,13 @@
 // output starts when the first sitemap is parsed and memory does not grow
 // with the URLs.
 //
+// A URL with no path (or /) names a site: its sitemaps are discovered
+// first ([sitemap.S.Discover]: its robots.txt, its home page's links and
+// feeds, the well-known paths), standard error says which were found, and
+// their URLs are written once the call has ended; a run that finds none
+// exits 1. sitemap discover SITE prints every place the discovery tried,
+// what came of it and how it was found, without reading further.
+//
 // Errors go to standard error, one a line, each after the name of its type
 // (ConfigError, NetworkError, ParseError, ValidationError; Error for one
 // that is not the library's, such as a file that cannot be read), as they
@@ -118,6 +125,8 @@ type command struct {
 	docs      atomic.Int64       // documents fetched (or read from the input) so far
 	urls      atomic.Int64       // URLs written so far
 	extra     atomic.Int64       // errors of the command's own, which the instance does not hold
+
+	discoveredNone bool // the site given has no sitemap that discovery found (discover.go)
 }
 
 // options are the flags of the command.
@@ -176,6 +185,9 @@ func (c *command) flags(o *options) *flag.FlagSet {
 }
 
 func (c *command) run(ctx context.Context, args []string) int {
+	if len(args) > 0 && args[0] == "discover" {
+		return c.runDiscover(ctx, args[1:]) // discover.go
+	}
 	var o options
 	if len(args) > 1 && args[0] == "tree" {
 		o.tree, args = true, args[1:]
@@ -265,7 +277,7 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 	}
 	c.summary(s, 0)
 	c.stateSummary(s, o)
-	if rootFailed(s) || ctx.Err() != nil {
+	if rootFailed(s) || ctx.Err() != nil || c.discoveredNone {
 		return exitFailed
 	}
 	return exitOK
@@ -299,6 +311,9 @@ func (c *command) writeEnd(s *sitemap.S, o *options) error {
 
 // stream runs the call on the document given.
 func (c *command) stream(ctx context.Context, s *sitemap.S, in *input) iter.Seq2[sitemap.URL, error] {
+	if in.r == nil && isSite(in.loc) {
+		return c.discoverSite(ctx, s, in.loc) // discover.go
+	}
 	if in.r == nil {
 		return s.Stream(ctx, in.loc, nil)
 	}
