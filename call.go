@@ -33,6 +33,8 @@ type call struct {
 	wg    sync.WaitGroup      // the goroutines that read a sitemap each
 	queue queue               // the sitemaps still to be followed, see follow
 
+	cond *condState // conditional fetching and Since, nil when neither is set: conditional.go
+
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
 
@@ -69,6 +71,7 @@ type call struct {
 type item struct {
 	u   URL
 	err error
+	put func() error // a record to put once what came before is handed on: conditional.go
 }
 
 // streamBatch is how many URLs a document of a streaming call hands on
@@ -147,6 +150,8 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		c.slots = semaphore.NewWeighted(int64(cfg.maxConcurrency))
 	}
 	c.queue.more.L = &c.queue.mu
+	c.f.outside = c.outsideSlot
+	c.initCond()
 	c.listed.Store(1)
 	return c
 }
@@ -154,9 +159,10 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 // child is a sitemap that a document lists, to be followed.
 type child struct {
 	loc, key string
-	node     int   // its place in the tree of the call, -1 when it has none
-	parent   int   // the place of the document that lists it
-	found    Found // how it was found
+	node     int    // its place in the tree of the call, -1 when it has none
+	parent   int    // the place of the document that lists it
+	found    Found  // how it was found
+	lastmod  string // the <lastmod> its index gives it, as written, with a store or Since
 }
 
 // halt ends the call before its time: it stops the hand-off to the loop of
@@ -293,7 +299,15 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	if body == nil {
+		if children, err, done := c.readUnchanged(ch, level, robots, start); done {
+			return children, err
+		}
+	}
 	src, err := c.open(ch.loc, body)
+	if src.notModified {
+		return c.readNotModified(ch, level, robots, src.resp, start), nil
+	}
 	c.opened(ch.node, src, err, start)
 	if src.body == nil {
 		return nil, err
@@ -342,6 +356,7 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 		c.parsed(d, start, StatusPartial, c.ctx.Err())
 	default:
 		c.parsed(d, start, StatusParsed, nil)
+		c.remember(ch, d, src.resp)
 	}
 	if stopped {
 		return nil, cutErr
@@ -355,6 +370,8 @@ type source struct {
 	rc   io.Closer // the response body, to close once it is read
 	resp response  // what the response said; for a document given, final alone
 	size int64     // the size of the body, -1 when unknown
+
+	notModified bool // the server answered 304 to the validators of the store
 }
 
 // base is the URL the URLs of the document are resolved against.
@@ -388,6 +405,9 @@ func (c *call) open(loc string, body io.Reader) (source, error) {
 // request is open of a document fetched, less the recording of its error.
 func (c *call) request(loc string) (source, error) {
 	rc, resp, err := c.f.get(c.ctx, loc)
+	if nm, ok := err.(*notModifiedError); ok {
+		return source{resp: nm.resp, notModified: true}, nil
+	}
 	if errors.Is(err, errRedirectedToKnown) {
 		return source{}, nil // as claimRedirect below, before the request
 	}

@@ -54,6 +54,9 @@ type doc struct {
 	nFresh    int64           // children not requested when listed
 	listFull  bool            // a sitemap was left out for the listing limit
 
+	lastmodRaw map[string]string // <lastmod> as written by key, with a store or Since: conditional.go
+	sinceOut   int               // URLs that Since left out
+
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is
 	// committed, or the batch of a streaming call until it is handed on.

@@ -64,6 +64,8 @@ type config struct {
 	follow, rules       []string
 	followRE, rulesRE   []*regexp.Regexp
 	httpClient          *http.Client
+	polite              politeConfig // retries, host limits and the guard: politeness.go
+	cond                condConfig   // conditional fetching and Since: conditional.go
 
 	// Discovery (discover.go).
 	maxDiscoveryRequests int

@@ -134,6 +134,7 @@ func (s *S) parse(ctx context.Context, url string, body io.Reader) (*S, error) {
 		return s, err
 	}
 	err = c.run(body)
+	c.endStore()
 	c.raise()
 	return s, err
 }

@@ -147,7 +147,14 @@ type options struct {
 	follow, rules       patterns
 	robots              bool
 	noFollow            bool
-	tree                bool // sitemap tree: print the documents of the call
+	tree                bool    // sitemap tree: print the documents of the call
+	retries             int     // polite.go
+	hostRate            float64 // polite.go
+	blockPrivate        bool    // polite.go
+	state               string  // polite.go
+	stateReset          bool    // polite.go
+	trustLastmod        bool    // polite.go
+	since               sinceFlag
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -173,6 +180,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
+	politeFlags(fs, o)
 	return fs
 }
 
@@ -268,6 +276,7 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 		return exitFailed
 	}
 	c.summary(s, 0)
+	c.stateSummary(s, o)
 	if rootFailed(s) || ctx.Err() != nil || c.discoveredNone {
 		return exitFailed
 	}
@@ -380,12 +389,20 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetFetchTimeout(uint16(o.timeout)).
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
-		SetRules(o.rules)
+		SetRules(o.rules).
+		SetRetries(o.retries).
+		SetHostRate(o.hostRate).
+		SetBlockPrivate(o.blockPrivate).
+		SetSince(o.since.t).
+		SetTrustIndexLastmod(o.trustLastmod)
+	if o.state != "" {
+		s.SetStateFile(o.state, o.stateReset)
+	}
 	s.SetNoFollow(o.noFollow)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
+	c.transport = &countingTransport{base: c.baseTransport(o), n: &c.docs}
 	s.SetHTTPClient(&http.Client{
 		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,
