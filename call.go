@@ -33,6 +33,8 @@ type call struct {
 	wg    sync.WaitGroup      // the goroutines that read a sitemap each
 	queue queue               // the sitemaps still to be followed, see follow
 
+	cond *condState // conditional fetching and Since, nil when neither is set: conditional.go
+
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
 
@@ -59,12 +61,17 @@ type call struct {
 	// panicked is the first panic of a goroutine of the call, to be raised
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
+
+	// disc is the discovery of a call of S.Discover or S.DiscoverSitemaps,
+	// nil otherwise: the sitemaps read at level 0 are its candidates.
+	disc *discovery
 }
 
 // item is a URL or an error that a streaming call hands on.
 type item struct {
 	u   URL
 	err error
+	put func() error // a record to put once what came before is handed on: conditional.go
 }
 
 // streamBatch is how many URLs a document of a streaming call hands on
@@ -143,6 +150,8 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 		c.slots = semaphore.NewWeighted(int64(cfg.maxConcurrency))
 	}
 	c.queue.more.L = &c.queue.mu
+	c.f.outside = c.outsideSlot
+	c.initCond()
 	c.listed.Store(1)
 	return c
 }
@@ -150,9 +159,10 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 // child is a sitemap that a document lists, to be followed.
 type child struct {
 	loc, key string
-	node     int   // its place in the tree of the call, -1 when it has none
-	parent   int   // the place of the document that lists it
-	found    Found // how it was found
+	node     int    // its place in the tree of the call, -1 when it has none
+	parent   int    // the place of the document that lists it
+	found    Found  // how it was found
+	lastmod  string // the <lastmod> its index gives it, as written, with a store or Since
 }
 
 // halt ends the call before its time: it stops the hand-off to the loop of
@@ -215,6 +225,9 @@ func (c *call) guard(f func()) {
 // runRoot is run, less the ending of the call. body is the document given,
 // nil when it is to be fetched.
 func (c *call) runRoot(body io.Reader) error {
+	if c.disc != nil {
+		return c.runDiscovery()
+	}
 	robots := isRobotsURL(c.root)
 	root := child{loc: c.root, key: urlnorm.Key(c.root), parent: -1, found: FoundRoot}
 	root.node = c.s.addRoot(root.loc, root.key)
@@ -280,14 +293,31 @@ func checkRootURL(raw string) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, error) {
+	if c.disc != nil && level == 0 {
+		return c.readCandidate(ch)
+	}
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	if body == nil {
+		if children, err, done := c.readUnchanged(ch, level, robots, start); done {
+			return children, err
+		}
+	}
 	src, err := c.open(ch.loc, body)
+	if src.notModified {
+		return c.readNotModified(ch, level, robots, src.resp, start), nil
+	}
 	c.opened(ch.node, src, err, start)
 	if src.body == nil {
 		return nil, err
 	}
+	return c.readSource(ch, src, level, robots, body != nil, start, nil)
+}
+
+// readSource is read once the body is at hand, from start. p, when not
+// nil, is the candidate of a discovery the document is: see probe.
+func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
@@ -297,14 +327,22 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	if robots {
 		d.found = FoundRobots
 	}
-	err = d.parse(src.body, robots, c.aloneSize(src.size))
+	d.rejectHTML = p != nil
+	err := d.parse(src.body, robots, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, body != nil)
+	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
 	if err != nil {
 		d.discard()
-		c.record(err)
+		if p.failed(err) {
+			c.record(err)
+		}
 		c.parsed(d, start, StatusFailed, err)
+		p.unrecorded(c, d.node)
 		return nil, err
+	}
+	if !p.keep(d, src) {
+		d.discard()
+		return nil, nil
 	}
 	deep := level+1 > c.cfg.maxDepth
 	c.commit(d, deep)
@@ -318,6 +356,7 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 		c.parsed(d, start, StatusPartial, c.ctx.Err())
 	default:
 		c.parsed(d, start, StatusParsed, nil)
+		c.remember(ch, d, src.resp)
 	}
 	if stopped {
 		return nil, cutErr
@@ -331,6 +370,8 @@ type source struct {
 	rc   io.Closer // the response body, to close once it is read
 	resp response  // what the response said; for a document given, final alone
 	size int64     // the size of the body, -1 when unknown
+
+	notModified bool // the server answered 304 to the validators of the store
 }
 
 // base is the URL the URLs of the document are resolved against.
@@ -354,12 +395,25 @@ func (c *call) open(loc string, body io.Reader) (source, error) {
 		}
 		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size}, nil
 	}
+	src, err := c.request(loc)
+	if err != nil {
+		c.record(err)
+	}
+	return src, err
+}
+
+// request is open of a document fetched, less the recording of its error.
+func (c *call) request(loc string) (source, error) {
 	rc, resp, err := c.f.get(c.ctx, loc)
+	if nm, ok := err.(*notModifiedError); ok {
+		return source{resp: nm.resp, notModified: true}, nil
+	}
+	if errors.Is(err, errRedirectedToKnown) {
+		return source{}, nil // as claimRedirect below, before the request
+	}
 	if err != nil {
 		c.noteCut()
-		nerr := &NetworkError{URL: loc, Err: err}
-		c.record(nerr)
-		return source{}, nerr
+		return source{}, &NetworkError{URL: loc, Err: err}
 	}
 	if resp.final != loc && !c.claimRedirect(loc, resp.final) {
 		rc.Close()

@@ -40,6 +40,9 @@ func (d *doc) parse(body io.Reader, robots bool, size int64) error {
 	if size > 0 {
 		d.buf.sizeFrom(pos, size, d.c.cfg.maxURLs)
 	}
+	if d.rejectHTML && looksLikeHTML(r) {
+		return errHTMLPage
+	}
 	if robots {
 		d.format = formatRobots
 		return parseRobots(r, d)

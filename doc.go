@@ -31,6 +31,13 @@
 // ([URL.Source]), and [S.GetDocuments] is the tree of a call: every
 // document it came to know of, how it was found and what became of it.
 //
+// [S.Discover] starts from a site rather than a document: it finds the
+// sitemaps that the site's robots.txt names, that its home page links to
+// or announces as feeds, and that lie at the paths sitemap generators write
+// to, then reads them as the sitemaps a robots.txt names;
+// [S.GetCandidates] tells what each place it tried came to, and
+// [S.DiscoverSitemaps] finds without reading further.
+//
 // # Formats
 //
 // The format of a document is told by its content, never by its name or its

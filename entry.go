@@ -34,6 +34,8 @@ type doc struct {
 	// to the loop of a streaming call).
 	wire, decoded, kept int64
 
+	rejectHTML bool // an HTML page is no sitemap (a candidate of a discovery)
+
 	buf      docBuf // its URLs, and the memory of their values
 	sitemaps []Sitemap
 	keys     []string
@@ -51,6 +53,9 @@ type doc struct {
 	leftOut   int             // sitemaps left out for the listing limit
 	nFresh    int64           // children not requested when listed
 	listFull  bool            // a sitemap was left out for the listing limit
+
+	lastmodRaw map[string]string // <lastmod> as written by key, with a store or Since: conditional.go
+	sinceOut   int               // URLs that Since left out
 
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,15 @@ type fetcher struct {
 	maxSize   int64
 
 	own bool // the client is the fetcher's own, not one set with SetHTTPClient
+
+	// polite is the retry policy and the limits per host of the call, nil
+	// when none is set (politeness.go, retry.go); outside runs the waits
+	// they make outside the call's slot (call.outsideSlot).
+	polite  *politeState
+	outside func(loc string, wait func() error) error
+	// validators returns the record of the store for a URL, whose ETag
+	// and Last-Modified a request sends back (conditional.go).
+	validators func(rawURL string) Record
 
 	// serverTime, when set, is the fetch timeout of a client of the
 	// fetcher's own that counts only the time spent waiting for the server:
@@ -34,7 +44,7 @@ type fetcher struct {
 // defines it.
 func (f *fetcher) chargeServerOnly() {
 	if f.own {
-		f.serverTime, f.client = f.client.Timeout, &http.Client{}
+		f.serverTime, f.client = f.client.Timeout, &http.Client{Transport: f.client.Transport}
 	}
 }
 
@@ -44,8 +54,40 @@ func newFetcher(cfg *config) *fetcher {
 	client := cfg.httpClient
 	if client == nil {
 		client = &http.Client{Timeout: time.Duration(cfg.fetchTimeout) * time.Second}
+		if cfg.polite.blockPrivate {
+			client.Transport = guardTransport(cfg.polite.allow)
+		}
 	}
-	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil}
+	return &fetcher{client: client, userAgent: cfg.userAgent, maxSize: cfg.maxResponseSize, own: cfg.httpClient == nil,
+		polite: newPoliteState(cfg.polite), outside: func(_ string, wait func() error) error { return wait() }}
+}
+
+// guardTransport returns the transport of the default client with the
+// guard of SetBlockPrivate on: net/http's default transport, with a dialer
+// that checks every address it connects to. With no test hook (allow), one
+// transport serves every call, as the default transport does, and keeps its
+// connections for the next.
+func guardTransport(allow func(netip.AddrPort) bool) http.RoundTripper {
+	if allow == nil {
+		return sharedGuardTransport()
+	}
+	t := newGuardTransport(allow)
+	t.DisableKeepAlives = true // a transport of one call's: no idle connection outlives it
+	return t
+}
+
+var sharedGuardTransport = sync.OnceValue(func() *http.Transport { return newGuardTransport(nil) })
+
+func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if ok {
+		t = t.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100,
+			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second}
+	}
+	t.DialContext = guardDialer(allow).DialContext
+	return t
 }
 
 // errStatus is the cause of the *NetworkError of a response whose status is
@@ -98,7 +140,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	}
 	req.Header.Set("User-Agent", f.userAgent)
 	clock.run()
-	resp, err := f.client.Do(req)
+	resp, err := f.send(req, rawURL, clock)
 	clock.pause()
 	if err != nil {
 		clock.end()
@@ -108,6 +150,11 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 			err = ue.Err
 		}
 		return nil, "", clock.cause(err)
+	}
+	if resp.StatusCode == http.StatusNotModified && conditional(req.Header) {
+		resp.Body.Close()
+		clock.end()
+		return nil, "", notModified(resp, rawURL)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
@@ -126,6 +173,54 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	body := newCappedBody(resp.Body, f.maxSize, resp.ContentLength, clock)
 	body.resp = resp
 	return body, final, nil
+}
+
+// send sends req for rawURL, within the limits of its host, and tries it
+// again as the retry policy says. The waits stop the server's clock of a
+// streaming call and are made outside the call's slot. A response or error
+// that is not retried is returned as it is; a wait cut by the context
+// returns the context's error.
+func (f *fetcher) send(req *http.Request, rawURL string, clock *serverClock) (*http.Response, error) {
+	if f.validators != nil {
+		setValidators(req.Header, f.validators(rawURL))
+	}
+	p := f.polite
+	if p == nil {
+		return f.client.Do(req)
+	}
+	ctx := req.Context()
+	for try := 1; ; try++ {
+		release, err := p.enter(ctx, rawURL, req.URL, f.outside)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.client.Do(req)
+		status, after := 0, ""
+		if resp != nil {
+			status, after = resp.StatusCode, resp.Header.Get("Retry-After")
+		}
+		wait, again := p.retryWait(ctx, try, status, after, err)
+		if !again {
+			if resp != nil {
+				resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+			} else {
+				release()
+			}
+			return resp, err
+		}
+		if resp != nil {
+			io.CopyN(io.Discard, resp.Body, retryDrain)
+			resp.Body.Close()
+		}
+		release()
+		clock.pause()
+		err = f.outside(rawURL, func() error { return p.clock.sleep(ctx, wait) })
+		clock.run()
+		if err != nil {
+			return nil, err
+		}
+		req = req.Clone(ctx)
+	}
 }
 
 // serverClock is the fetch timeout of one request of chargeServerOnly: it
@@ -237,3 +332,61 @@ func (b *clockedBody) Close() error {
 	b.clock.end()
 	return err
 }
+
+// setValidators makes a request conditional on the validators of rec, the
+// record of the store of an earlier run: If-None-Match with its ETag,
+// If-Modified-Since with its Last-Modified.
+func setValidators(h http.Header, rec Record) {
+	if rec.ETag != "" {
+		h.Set("If-None-Match", rec.ETag)
+	}
+	if rec.LastModified != "" {
+		h.Set("If-Modified-Since", rec.LastModified)
+	}
+}
+
+// conditional reports whether a request with the header h carried
+// validators: only then is a 304 Not Modified an answer rather than an
+// error.
+func conditional(h http.Header) bool {
+	return h.Get("If-None-Match") != "" || h.Get("If-Modified-Since") != ""
+}
+
+// notModifiedError is what the request of a document unchanged since the
+// store's record yields: no body, and the response.
+type notModifiedError struct{ resp response }
+
+func (e *notModifiedError) Error() string { return "not modified" }
+
+func notModified(resp *http.Response, rawURL string) error {
+	final := rawURL
+	if resp.Request != nil && resp.Request.URL != nil {
+		final = resp.Request.URL.String()
+	}
+	h := resp.Header
+	return &notModifiedError{response{final: final, status: resp.StatusCode,
+		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}}
+}
+
+// stopRedirectsTo makes a client of the fetcher's own stop before it
+// follows a redirect to a URL for which known reports true: the request
+// fails with errRedirectedToKnown, and the document redirected to is not
+// requested again. A client set with SetHTTPClient is used as it is.
+func (f *fetcher) stopRedirectsTo(known func(loc string) bool) {
+	if !f.own {
+		return
+	}
+	f.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if known(req.URL.String()) {
+			return errRedirectedToKnown
+		}
+		return nil
+	}
+}
+
+// maxRedirects is how many redirects a request follows, as net/http's
+// default policy does.
+const maxRedirects = 10

@@ -37,6 +37,10 @@ const (
 	// DefaultMaxValidationErrors is how many validation errors a call
 	// records at most.
 	DefaultMaxValidationErrors = 100000
+	// DefaultMaxDiscoveryRequests is how many requests a discovery makes of
+	// its own (the home page, robots.txt and the well-known paths) at
+	// most: room for all of them, which are 20.
+	DefaultMaxDiscoveryRequests = 32
 )
 
 // maxPatternLength is the longest regular expression, in characters, that
@@ -60,6 +64,12 @@ type config struct {
 	follow, rules       []string
 	followRE, rulesRE   []*regexp.Regexp
 	httpClient          *http.Client
+	polite              politeConfig // retries, host limits and the guard: politeness.go
+	cond                condConfig   // conditional fetching and Since: conditional.go
+
+	// Discovery (discover.go).
+	maxDiscoveryRequests int
+	wellKnownFallback    bool
 }
 
 func defaultConfig() config {
@@ -73,6 +83,8 @@ func defaultConfig() config {
 		maxURLs:             DefaultMaxURLs,
 		maxValidationErrors: DefaultMaxValidationErrors,
 		multiThread:         true,
+
+		maxDiscoveryRequests: DefaultMaxDiscoveryRequests,
 	}
 }
 

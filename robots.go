@@ -34,11 +34,16 @@ func isRobotsURL(rawURL string) bool {
 // in any letter case, the line may be indented, and a # starts a comment.
 func parseRobots(r *bufio.Reader, sink entrySink) error {
 	var e rawEntry
+	delays, _ := sink.(crawlDelaySink)
+	var group robotsGroup
 	return eachLine(r, func(line []byte, cut bool) bool {
 		if i := bytes.IndexByte(line, '#'); i >= 0 {
 			line, cut = line[:i], false
 		}
 		line = bytes.TrimLeft(line, " \t")
+		if delays != nil && delays.wantsCrawlDelay() {
+			group.line(line, delays)
+		}
 		const directive = "sitemap"
 		if len(line) < len(directive) || !bytes.EqualFold(line[:len(directive)], []byte(directive)) {
 			return true

@@ -1,6 +1,9 @@
 package sitemap
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // The scheduler of a call: the sitemaps that the documents read so far list
 // wait in a queue, with no goroutine of their own, until their turn. One
@@ -134,6 +137,11 @@ func (c *call) admit(ch *child) (read bool, stop Status, why error) {
 		c.leaveOut([]child{*ch}, StatusDuplicate, nil)
 		return false, "", nil
 	}
+	if c.sinceSkips(*ch) {
+		c.listed.Add(-1)
+		c.leaveOut([]child{*ch}, StatusNotModifiedSince, nil)
+		return false, "", nil
+	}
 	if c.urls.full() {
 		// A sitemap is left out: it may hold URLs.
 		c.limitURLs()
@@ -172,4 +180,24 @@ func (c *call) start(ch child, level int) bool {
 		})
 	})
 	return true
+}
+
+// outsideSlot runs wait, a wait of the request for loc for a retry or for
+// its host (fetch.go: send), outside the call's slot: a goroutine that holds
+// one gives it back for the wait and takes one again after, so that a wait
+// stops no other sitemap from being read. The document passed to Parse,
+// and every document with multi-threading off, is read with no slot held.
+// When the context ends while the slot is to be taken again, it is taken
+// regardless, as the goroutine gives it back once it ends, which it does
+// at once.
+func (c *call) outsideSlot(loc string, wait func() error) error {
+	if c.slots == nil || !c.cfg.multiThread || loc == c.root {
+		return wait()
+	}
+	c.slots.Release(1)
+	err := wait()
+	if c.slots.Acquire(c.ctx, 1) != nil {
+		_ = c.slots.Acquire(context.Background(), 1)
+	}
+	return err
 }

@@ -37,6 +37,7 @@ type S struct {
 	errs       []error // configErrs then callErrs, as GetErrors returns them
 	sitemaps   []Sitemap
 	sitemapPos map[string]int // sitemap key → index in sitemaps
+	candidates []Candidate    // what the latest discovery tried, see GetCandidates
 	docs       docTree        // the tree of the call, see tree.go
 	docPos     map[string]int // request key → index in docs
 }
@@ -133,6 +134,7 @@ func (s *S) parse(ctx context.Context, url string, body io.Reader) (*S, error) {
 		return s, err
 	}
 	err = c.run(body)
+	c.endStore()
 	c.raise()
 	return s, err
 }

@@ -92,6 +92,16 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader) iter.
 				break // a goroutine of the call panicked
 			}
 			for _, it := range batch {
+				if it.put != nil {
+					// What the document yielded is handed on: its record
+					// is put.
+					if err := it.put(); err != nil {
+						s.record(err)
+						it.err = err
+					} else {
+						continue
+					}
+				}
 				if !yield(it.u, it.err) {
 					break loop
 				}
@@ -103,6 +113,7 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader) iter.
 		c.halt()
 		for range out {
 		}
+		c.endStore()
 		c.raise()
 	}
 }

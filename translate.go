@@ -125,6 +125,7 @@ func (d *doc) sitemapEntry(e *rawEntry) {
 	// A date that cannot be parsed costs only itself, in both modes.
 	lastmod, _ := d.date(&e.lastmod, "lastmod", false, loc)
 	key := urlnorm.Key(loc)
+	d.noteLastmod(key, e.lastmod.text(), lastmod)
 	d.listSitemap(loc, key, lastmod)
 	d.addChild(loc, key)
 }
@@ -177,7 +178,7 @@ func (d *doc) addChild(loc, key string) {
 		d.childKeys = make(map[string]bool)
 	}
 	d.childKeys[key] = true
-	d.children = append(d.children, child{loc: loc, key: key, node: -1, parent: d.node, found: d.found})
+	d.children = append(d.children, child{loc: loc, key: key, node: -1, parent: d.node, found: d.found, lastmod: d.childLastmod(key)})
 }
 
 func (d *doc) pageEntry(e *rawEntry) bool {
@@ -196,6 +197,10 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	strictURL := d.strict && d.format == formatURLSet
 	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
 	u.LastMod = lastmod
+	if d.c.cond.sinceLeavesOut(lastmod, e.lastmod.text(), e.dateRFC822) {
+		d.sinceOut++
+		return true // older than Since: left out, and not counted
+	}
 	keep := ok || !strictURL
 	if raw := e.changefreq.text(); len(raw) > 0 {
 		cf, i := changeFreqOf(raw, d.strict)

@@ -288,6 +288,9 @@ func (c *call) opened(node int, src source, err error, start time.Time) {
 	c.s.updateDoc(node, func(n *Document) {
 		r := src.resp
 		n.FinalURL, n.HTTPStatus = r.final, r.status
+		if r.final == n.URL {
+			n.FinalURL = n.URL // one string kept, not two alike
+		}
 		n.ContentType, n.ETag, n.LastModified = r.contentType, r.etag, r.lastModified
 		switch {
 		case err != nil:

@@ -32,6 +32,13 @@
 // output starts when the first sitemap is parsed and memory does not grow
 // with the URLs.
 //
+// A URL with no path (or /) names a site: its sitemaps are discovered
+// first ([sitemap.S.Discover]: its robots.txt, its home page's links and
+// feeds, the well-known paths), standard error says which were found, and
+// their URLs are written once the call has ended; a run that finds none
+// exits 1. sitemap discover SITE prints every place the discovery tried,
+// what came of it and how it was found, without reading further.
+//
 // Errors go to standard error, one a line, each after the name of its type
 // (ConfigError, NetworkError, ParseError, ValidationError; Error for one
 // that is not the library's, such as a file that cannot be read), as they
@@ -118,6 +125,8 @@ type command struct {
 	docs      atomic.Int64       // documents fetched (or read from the input) so far
 	urls      atomic.Int64       // URLs written so far
 	extra     atomic.Int64       // errors of the command's own, which the instance does not hold
+
+	discoveredNone bool // the site given has no sitemap that discovery found (discover.go)
 }
 
 // options are the flags of the command.
@@ -138,7 +147,14 @@ type options struct {
 	follow, rules       patterns
 	robots              bool
 	noFollow            bool
-	tree                bool // sitemap tree: print the documents of the call
+	tree                bool    // sitemap tree: print the documents of the call
+	retries             int     // polite.go
+	hostRate            float64 // polite.go
+	blockPrivate        bool    // polite.go
+	state               string  // polite.go
+	stateReset          bool    // polite.go
+	trustLastmod        bool    // polite.go
+	since               sinceFlag
 }
 
 func (c *command) flags(o *options) *flag.FlagSet {
@@ -164,10 +180,14 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
+	politeFlags(fs, o)
 	return fs
 }
 
 func (c *command) run(ctx context.Context, args []string) int {
+	if len(args) > 0 && args[0] == "discover" {
+		return c.runDiscover(ctx, args[1:]) // discover.go
+	}
 	var o options
 	if len(args) > 1 && args[0] == "tree" {
 		o.tree, args = true, args[1:]
@@ -256,7 +276,8 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 		return exitFailed
 	}
 	c.summary(s, 0)
-	if rootFailed(s) || ctx.Err() != nil {
+	c.stateSummary(s, o)
+	if rootFailed(s) || ctx.Err() != nil || c.discoveredNone {
 		return exitFailed
 	}
 	return exitOK
@@ -290,6 +311,9 @@ func (c *command) writeEnd(s *sitemap.S, o *options) error {
 
 // stream runs the call on the document given.
 func (c *command) stream(ctx context.Context, s *sitemap.S, in *input) iter.Seq2[sitemap.URL, error] {
+	if in.r == nil && isSite(in.loc) {
+		return c.discoverSite(ctx, s, in.loc) // discover.go
+	}
 	if in.r == nil {
 		return s.Stream(ctx, in.loc, nil)
 	}
@@ -365,12 +389,20 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetFetchTimeout(uint16(o.timeout)).
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
-		SetRules(o.rules)
+		SetRules(o.rules).
+		SetRetries(o.retries).
+		SetHostRate(o.hostRate).
+		SetBlockPrivate(o.blockPrivate).
+		SetSince(o.since.t).
+		SetTrustIndexLastmod(o.trustLastmod)
+	if o.state != "" {
+		s.SetStateFile(o.state, o.stateReset)
+	}
 	s.SetNoFollow(o.noFollow)
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
+	c.transport = &countingTransport{base: c.baseTransport(o), n: &c.docs}
 	s.SetHTTPClient(&http.Client{
 		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,

@@ -22,13 +22,45 @@ func writeTree(w *bufio.Writer, format string, docs []sitemap.Document, display 
 		enc.SetIndent("", "  ")
 		return enc.Encode(list)
 	}
-	for i := range docs {
+	for _, i := range depthFirst(docs) {
 		w.WriteString(treeLine(&docs[i], display, message))
 		if err := w.WriteByte('\n'); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// depthFirst returns the indexes of docs in the order a tree is printed:
+// each document followed by what it lists, in the order the call came to
+// know of them, before its next sibling. GetDocuments gives them in the
+// order the call came to know of them, where the children of one index may
+// come after a sibling of it. A document whose parent is not in docs is
+// printed as a root.
+func depthFirst(docs []sitemap.Document) []int {
+	children := make([][]int, len(docs))
+	var roots []int
+	for i, d := range docs {
+		if d.Parent >= 0 && d.Parent < len(docs) && d.Parent != i {
+			children[d.Parent] = append(children[d.Parent], i)
+		} else {
+			roots = append(roots, i)
+		}
+	}
+	order := make([]int, 0, len(docs))
+	stack := make([]int, 0, len(roots))
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, roots[i])
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		order = append(order, i)
+		for j := len(children[i]) - 1; j >= 0; j-- {
+			stack = append(stack, children[i][j])
+		}
+	}
+	return order
 }
 
 // treeLine is the line of one document in the text form of the tree:

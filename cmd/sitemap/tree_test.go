@@ -139,3 +139,26 @@ func TestTreeFlags(t *testing.T) {
 		t.Errorf("sitemap tree alone: exit status %d, stderr %q; want the file tree not found", r.code, r.stderr)
 	}
 }
+
+// TestTreeDepthFirst: each document is printed under the one that listed
+// it, before the next sibling of that one, though the call came to know of
+// the sitemaps of an index of indexes in another order (both inner indexes
+// before what either lists).
+func TestTreeDepthFirst(t *testing.T) {
+	srv := newServer(t, map[string]string{
+		"/top.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>/i1.xml</loc></sitemap><sitemap><loc>/i2.xml</loc></sitemap></sitemapindex>`,
+		"/i1.xml":  `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>/sitemap-pages.xml</loc></sitemap></sitemapindex>`,
+		"/i2.xml":  `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>/sitemap-posts.xml</loc></sitemap></sitemapindex>`,
+	})
+	r := runCLI(t, "", "tree", srv.URL+"/top.xml")
+	got := lines(r.stdout)
+	if r.code != 0 || len(got) != 5 {
+		t.Fatalf("exit status %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for i, want := range []struct {
+		depth int
+		path  string
+	}{{0, "/top.xml"}, {1, "/i1.xml"}, {2, "/sitemap-pages.xml"}, {1, "/i2.xml"}, {2, "/sitemap-posts.xml"}} {
+		checkTreeLine(t, got[i], want.depth, srv.URL+want.path)
+	}
+}

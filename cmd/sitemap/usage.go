@@ -8,6 +8,7 @@ import (
 
 const usageHead = `Usage: sitemap [flags] URL|FILE|-
        sitemap tree [flags] URL|FILE|-
+       sitemap discover [flags] SITE
 
 sitemap reads a robots.txt, a sitemap index, a sitemap, an RSS or Atom feed
 or a text sitemap, gzip compressed or not, follows the sitemaps it lists and
@@ -18,9 +19,11 @@ listed it, with its status, format, URLs, errors, size and time.
 "sitemap tree" takes the same flags but -sitemaps; to read a file named
 tree, write ./tree.
 
-A URL is fetched. A FILE, or standard input (-), is read as the document
-located at -base, against which relative locations are resolved: the
-sitemaps it lists are fetched from there.
+A URL is fetched; one with no path, such as https://example.com, names a
+site, whose sitemaps are discovered first (see sitemap discover -h), and
+standard error says which were found. A FILE, or standard input (-), is
+read as the document located at -base, against which relative locations
+are resolved: the sitemaps it lists are fetched from there.
 
 Without -base, a FILE stands for itself: the sitemaps it lists by relative
 locations are read from its directory or below it, never from above it (a
@@ -38,6 +41,13 @@ after the argument.
 Examples:
   The URLs of a site, from the sitemaps its robots.txt names:
     sitemap https://example.com/robots.txt
+
+  The URLs of a site, from every sitemap discovery finds (a URL with no
+  path: robots.txt, the home page's links and feeds, the well-known paths):
+    sitemap https://example.com
+
+  Where the sitemaps of a site are, and what every place tried came to:
+    sitemap discover https://example.com
 
   The URLs of a sitemap index and of every sitemap it lists:
     sitemap https://example.com/sitemap-index.xml

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/dates"
+)
+
+// The flags of retries, of the pace per host, of the guard against
+// internal addresses, and of conditional fetching.
+
+func politeFlags(fs *flag.FlagSet, o *options) {
+	fs.IntVar(&o.retries, "retries", 0, "try a request again up to `N` times after a 429, 502, 503, 504, a reset or a timeout,\nafter its Retry-After or a random backoff (0 to 100)")
+	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host, such as 2 or 0.5 (0: no limit)")
+	fs.StringVar(&o.state, "state", "", "keep what this run learns in the state `FILE`, and fetch only what changed since the last run\nthat used it: requests carry If-None-Match and If-Modified-Since, and a sitemap unchanged is not read")
+	fs.BoolVar(&o.trustLastmod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last run")
+	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
+	fs.Var(&o.since, "since", "leave out the URLs, and do not fetch the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z; a lastmod without a time is compared at its own precision)")
+	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses,\nafter DNS and on every redirect (through a proxy, the proxy's address is checked)")
+}
+
+// sinceFlag is the value of -since: a W3C datetime.
+type sinceFlag struct {
+	t   time.Time
+	raw string
+}
+
+func (f *sinceFlag) String() string { return f.raw }
+
+func (f *sinceFlag) Set(v string) error {
+	t, ok := dates.ParseW3C(strings.TrimSpace(v))
+	if !ok {
+		return fmt.Errorf("%q is not a W3C datetime (such as 2024-01-15 or 2024-01-15T12:00:00Z)", v)
+	}
+	f.t, f.raw = t, v
+	return nil
+}
+
+// stateSummary writes, after the summary, what the state file and -since
+// saved: how many documents were unchanged, and how many not fetched as
+// older than -since.
+func (c *command) stateSummary(s *sitemap.S, o *options) {
+	if o.state == "" && o.since.raw == "" {
+		return
+	}
+	counts := map[sitemap.Status]int{}
+	for _, d := range s.GetDocuments() {
+		counts[d.Status]++
+	}
+	fmt.Fprintf(c.stderr, "Changes: %d read, %d unchanged, %d not modified since\n",
+		counts[sitemap.StatusParsed]+counts[sitemap.StatusPartial], counts[sitemap.StatusUnchanged], counts[sitemap.StatusNotModifiedSince])
+}
+
+// proxyVariables are the environment variables net/http takes a proxy from.
+var proxyVariables = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"}
+
+// baseTransport is the transport the requests go through: net/http's
+// default, or with -block-private a copy of it whose dialer runs the
+// library's guard. A proxy set in the environment is then the address the
+// guard sees: the command warns.
+func (c *command) baseTransport(o *options) http.RoundTripper {
+	def, ok := http.DefaultTransport.(*http.Transport)
+	if !o.blockPrivate || !ok {
+		return http.DefaultTransport
+	}
+	for _, name := range proxyVariables {
+		if v := os.Getenv(name); v != "" {
+			fmt.Fprintf(c.stderr, "sitemap: warning: %s is set: -block-private checks the address of the proxy, not of the hosts it connects to\n", name)
+			break
+		}
+	}
+	t := def.Clone()
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: sitemap.GuardControl}
+	t.DialContext = dialer.DialContext
+	return t
+}

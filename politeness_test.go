@@ -1,0 +1,242 @@
+package sitemap_test
+
+// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
+// SetCrawlDelay. The waits for a host's pace run on a test clock.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+const plNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
+
+// plHost is a loopback server that counts its requests in flight and the
+// most seen at once; a request to a path of hold waits until release is
+// closed.
+type plHost struct {
+	*httptest.Server
+	mu            sync.Mutex
+	inFlight, max int
+	paths         []string
+}
+
+func plServe(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) *plHost {
+	t.Helper()
+	h := &plHost{}
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.inFlight++
+		h.max = max(h.max, h.inFlight)
+		h.paths = append(h.paths, r.URL.Path)
+		h.mu.Unlock()
+		defer func() { h.mu.Lock(); h.inFlight--; h.mu.Unlock() }()
+		handle(w, r)
+	}))
+	t.Cleanup(h.Close)
+	return h
+}
+
+func (h *plHost) peak() int { h.mu.Lock(); defer h.mu.Unlock(); return h.max }
+
+func plURLSet(w http.ResponseWriter, loc string) {
+	fmt.Fprintf(w, `<urlset %s><url><loc>https://example.com%s</loc></url></urlset>`, plNS, loc)
+}
+
+// Two hosts, each limited to one request in flight: the two sitemaps of
+// host A wait for each other, and the one of host B is read meanwhile.
+// A's sitemaps answer only once B's has been requested: were A's limit
+// not kept, both would be in flight at once; were a wait for host A to
+// hold one of the two slots, B's sitemap would never be requested.
+func TestHostConcurrencyPerHost(t *testing.T) {
+	bAsked := make(chan struct{})
+	b := plServe(t, func(w http.ResponseWriter, r *http.Request) {
+		close(bAsked)
+		plURLSet(w, "/b1")
+	})
+	var a *plHost
+	a = plServe(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/index.xml" {
+			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>%s/a1.xml</loc></sitemap><sitemap><loc>%s/a2.xml</loc></sitemap><sitemap><loc>%s/b1.xml</loc></sitemap></sitemapindex>`,
+				plNS, a.URL, a.URL, b.URL)
+			return
+		}
+		select {
+		case <-bAsked:
+		case <-time.After(30 * time.Second): // a guard against a hang, not a timing
+			t.Error("host B was never requested while host A waited")
+		}
+		plURLSet(w, r.URL.Path)
+	})
+	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2).SetMaxHostConcurrency(1)
+	hGuard(t, 60*time.Second, func() {
+		if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
+			t.Errorf("Parse: %v", err)
+		}
+	})
+	if n := len(s.GetURLs()); n != 3 {
+		t.Errorf("%d URLs, want 3 (errors %v)", n, s.GetErrors())
+	}
+	if p := a.peak(); p != 1 {
+		t.Errorf("host A had %d requests in flight at once, want 1", p)
+	}
+	if s.GetMaxHostConcurrency() != 1 {
+		t.Errorf("GetMaxHostConcurrency() = %d", s.GetMaxHostConcurrency())
+	}
+}
+
+// Without the limit, the same site has both of A's sitemaps in flight at
+// once: the test above tells the limit apart.
+func TestHostConcurrencyOffByDefault(t *testing.T) {
+	bothAsked := make(chan struct{})
+	var once sync.Once
+	var a *plHost
+	a = plServe(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/index.xml" {
+			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>%s/a1.xml</loc></sitemap><sitemap><loc>%s/a2.xml</loc></sitemap></sitemapindex>`, plNS, a.URL, a.URL)
+			return
+		}
+		a.mu.Lock()
+		n := a.inFlight
+		a.mu.Unlock()
+		if n == 2 {
+			once.Do(func() { close(bothAsked) })
+		}
+		select {
+		case <-bothAsked:
+		case <-time.After(30 * time.Second): // a guard against a hang
+			t.Error("the two sitemaps of host A were not in flight at once")
+		}
+		plURLSet(w, r.URL.Path)
+	})
+	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2)
+	if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if p := a.peak(); p != 2 {
+		t.Errorf("peak %d, want 2", p)
+	}
+}
+
+// The pace of a host: with 2 requests a second, each request to a host
+// after its first waits half a second on the test clock; the other host
+// has a pace of its own.
+func TestHostRatePerHost(t *testing.T) {
+	b := plServe(t, func(w http.ResponseWriter, r *http.Request) { plURLSet(w, r.URL.Path) })
+	var a *plHost
+	a = plServe(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/index.xml" {
+			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>%s/a1.xml</loc></sitemap><sitemap><loc>%s/a2.xml</loc></sitemap><sitemap><loc>%s/b1.xml</loc></sitemap><sitemap><loc>%s/a3.xml</loc></sitemap></sitemapindex>`,
+				plNS, a.URL, a.URL, b.URL, a.URL)
+			return
+		}
+		plURLSet(w, r.URL.Path)
+	})
+	k := newRTClock()
+	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetHostRate(2)
+	sitemap.SetClockForTest(s, k.clock())
+	if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if n := len(s.GetURLs()); n != 4 {
+		t.Errorf("%d URLs, want 4", n)
+	}
+	half := 500 * time.Millisecond
+	rtWaits(t, k.got(), half, half, half) // a1, a2, a3; b1 is its host's first
+	if s.GetHostRate() != 2 {
+		t.Errorf("GetHostRate() = %v", s.GetHostRate())
+	}
+
+	k = newRTClock()
+	s = sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
+	sitemap.SetClockForTest(s, k.clock())
+	if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil || len(k.got()) != 0 {
+		t.Errorf("by default: %v, waits %v; want none", err, k.got())
+	}
+}
+
+const plRobots = `# groups
+User-agent: otherbot
+Crawl-delay: 9
+
+User-agent: *
+Disallow: /private/
+Crawl-delay: 2
+
+User-agent: TestBot
+User-agent: friendbot
+Disallow: /tmp/
+Crawl-delay: %s
+
+Sitemap: {base}/a.xml
+Sitemap: {base}/b.xml
+`
+
+// The Crawl-delay of the group of the user agent's product token, else of
+// *, capped; off by default.
+func TestCrawlDelay(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, delay string
+		on                 bool
+		rate               float64
+		want               time.Duration
+	}{
+		{"token", "testbot/1.0 (+https://example.org)", "3", true, 0, 3 * time.Second},
+		{"second agent of the group", "FriendBot", "1.5", true, 0, 1500 * time.Millisecond},
+		{"star", "somebot/2", "3", true, 0, 2 * time.Second},
+		{"capped", "testbot", "100000", true, 0, sitemap.MaxCrawlDelay},
+		{"slower host rate holds", "testbot", "3", true, 0.1, 10 * time.Second},
+		{"a bad delay in the token's group asks for none", "testbot", "soon", true, 0, 0},
+		{"off", "testbot", "3", false, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h *plHost
+			h = plServe(t, func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					fmt.Fprint(w, strings.ReplaceAll(fmt.Sprintf(plRobots, tc.delay), "{base}", h.URL))
+					return
+				}
+				plURLSet(w, r.URL.Path)
+			})
+			k := newRTClock()
+			s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetUserAgent(tc.agent).SetCrawlDelay(tc.on).SetHostRate(tc.rate)
+			sitemap.SetClockForTest(s, k.clock())
+			if _, err := s.Parse(h.URL+"/robots.txt", nil); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if n := len(s.GetURLs()); n != 2 {
+				t.Errorf("%d URLs, want 2", n)
+			}
+			var want []time.Duration
+			if tc.want > 0 {
+				want = []time.Duration{tc.want, tc.want}
+			}
+			rtWaits(t, k.got(), want...)
+		})
+	}
+}
+
+func TestHostSettingsRejected(t *testing.T) {
+	for name, s := range map[string]*sitemap.S{
+		"host concurrency -1": sitemap.New().SetMaxHostConcurrency(-1),
+		"host rate -1":        sitemap.New().SetHostRate(-1),
+		"host rate NaN":       sitemap.New().SetHostRate(math.NaN()),
+		"host rate +Inf":      sitemap.New().SetHostRate(math.Inf(1)),
+	} {
+		var cerr *sitemap.ConfigError
+		if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &cerr) {
+			t.Errorf("%s: errors = %v, want one *ConfigError", name, errs)
+		}
+	}
+	if s := sitemap.New(); s.GetCrawlDelay() || s.GetHostRate() != 0 || s.GetMaxHostConcurrency() != 0 {
+		t.Error("a host limit is on by default")
+	}
+}

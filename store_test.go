@@ -1,0 +1,200 @@
+package sitemap_test
+
+// The stores of conditional fetching (issue 16): MemoryStore and
+// FileStore.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gositemap/sitemap"
+)
+
+func TestMemoryStore(t *testing.T) {
+	ctx := t.Context()
+	m := sitemap.NewMemoryStore()
+	if _, ok, err := m.Get(ctx, "https://example.com/s.xml"); ok || err != nil {
+		t.Fatalf("Get of an empty store = %v, %v", ok, err)
+	}
+	r := sitemap.Record{ETag: `"x"`, Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", Lastmod: "2024-01-01"}}}
+	if err := m.Put(ctx, "k", r); err != nil {
+		t.Fatal(err)
+	}
+	r.Children[0].Loc = "changed by the caller"
+	got, ok, _ := m.Get(ctx, "k")
+	if !ok || got.ETag != `"x"` || got.Children[0].Loc != "https://example.com/a.xml" {
+		t.Errorf("Get = %+v, %v; want the record as put, not the caller's later change", got, ok)
+	}
+	if m.Len() != 1 {
+		t.Errorf("Len = %d", m.Len())
+	}
+}
+
+func TestFileStoreRoundTrip(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "state.json")
+	fs, err := sitemap.OpenFileStore(path, false)
+	if err != nil {
+		t.Fatalf("open of a missing file: %v", err)
+	}
+	want := sitemap.Record{ETag: `"e1"`, LastModified: "Tue, 01 Dec 2026 10:00:00 GMT", IndexLastmod: "2026-12-01",
+		Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", Lastmod: "2026-11-30"}}}
+	fs.Put(ctx, "https://example.com/index.xml", want)
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the file was written before the flush: %v", err)
+	}
+	if err := fs.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := sitemap.OpenFileStore(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok, _ := again.Get(ctx, "https://example.com/index.xml")
+	if !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("read back %+v, %v; want %+v", got, ok, want)
+	}
+	if again.Path() != path {
+		t.Errorf("Path = %q", again.Path())
+	}
+	// No temporary file is left behind.
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// A corrupt or foreign file is an error naming it, or, when asked, an
+// empty store whose flush writes the file anew.
+func TestFileStoreCorrupt(t *testing.T) {
+	for name, content := range map[string]string{
+		"not JSON":      "{\"format\": \"gositemap-state/1\", \"records\": {",
+		"foreign JSON":  `{"name": "some other program", "records": []}`,
+		"other format":  `{"format": "gositemap-state/99", "records": {}}`,
+		"trailing data": `{"format": "gositemap-state/1", "records": {}} {}`,
+		"binary":        "\x00\x01\x02\xff",
+		"empty":         "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "state.json")
+			os.WriteFile(path, []byte(content), 0o644)
+			_, err := sitemap.OpenFileStore(path, false)
+			if !errors.Is(err, sitemap.ErrCorruptState) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error = %v, want ErrCorruptState naming %s", err, path)
+			}
+			fs, err := sitemap.OpenFileStore(path, true)
+			if err != nil {
+				t.Fatalf("with discardCorrupt: %v", err)
+			}
+			if _, ok, _ := fs.Get(t.Context(), "k"); ok {
+				t.Error("a record in a discarded state")
+			}
+			fs.Put(t.Context(), "k", sitemap.Record{ETag: `"1"`})
+			if err := fs.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sitemap.OpenFileStore(path, false); err != nil {
+				t.Errorf("the file was not written anew: %v", err)
+			}
+		})
+	}
+}
+
+func TestFileStoreCannotBeOpened(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{dir, filepath.Join(dir, "missing-dir", "state.json")} {
+		if _, err := sitemap.OpenFileStore(path, true); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("OpenFileStore(%s) = %v, want an error naming it", path, err)
+		}
+	}
+}
+
+// Stores that flush one file at the same time, each with a file
+// descriptor of its own as two processes would have, keep each other's
+// records, and the file stays readable.
+func TestFileStoreConcurrentFlushes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	const writers, each = 8, 20
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			fs, err := sitemap.OpenFileStore(path, false)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range each {
+				fs.Put(t.Context(), fmt.Sprintf("w%d/k%d", w, i), sitemap.Record{ETag: fmt.Sprint(i)})
+				if err := fs.Flush(); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	fs, err := sitemap.OpenFileStore(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := range writers {
+		for i := range each {
+			if r, ok, _ := fs.Get(t.Context(), fmt.Sprintf("w%d/k%d", w, i)); !ok || r.ETag != fmt.Sprint(i) {
+				t.Fatalf("record w%d/k%d lost", w, i)
+			}
+		}
+	}
+}
+
+// Two processes: the test binary runs itself as writers on one file.
+func TestFileStoreTwoProcesses(t *testing.T) {
+	if path := os.Getenv("SITEMAP_STORE_WRITER"); path != "" {
+		fs, err := sitemap.OpenFileStore(path, false)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for i := range 30 {
+			fs.Put(t.Context(), fmt.Sprintf("%s/k%d", os.Getenv("SITEMAP_STORE_NAME"), i), sitemap.Record{ETag: fmt.Sprint(i)})
+			if err := fs.Flush(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(t.TempDir(), "state.json")
+	var wg sync.WaitGroup
+	for _, name := range []string{"p1", "p2", "p3"} {
+		wg.Go(func() {
+			cmd := exec.CommandContext(t.Context(), exe, "-test.run=^TestFileStoreTwoProcesses$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "SITEMAP_STORE_WRITER="+path, "SITEMAP_STORE_NAME="+name)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s: %v\n%s", name, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	fs, err := sitemap.OpenFileStore(path, false)
+	if err != nil {
+		t.Fatalf("the file after three processes: %v", err)
+	}
+	for _, name := range []string{"p1", "p2", "p3"} {
+		for i := range 30 {
+			if _, ok, _ := fs.Get(t.Context(), fmt.Sprintf("%s/k%d", name, i)); !ok {
+				t.Fatalf("record %s/k%d lost", name, i)
+			}
+		}
+	}
+}
