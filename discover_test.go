@@ -103,7 +103,7 @@ func (s *dSite) maxHits() (int, string) {
 func dDiscover(t *testing.T, s *sitemap.S, site string) error {
 	t.Helper()
 	var err error
-	hGuard(t, dGuard, func() { _, err = s.Discover(context.Background(), site) })
+	guard(t, dGuard, func() { _, err = s.Discover(context.Background(), site) })
 	return err
 }
 
@@ -162,11 +162,11 @@ const dHomeHTML = `<!DOCTYPE html><html><head><title>Home</title></head><body><p
 func TestDiscoverWellKnownIndexOnly(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                  dHomeHTML,
-		"/sitemap_index.xml": ct1Index("{base}/sitemap-posts.xml", "{base}/sitemap-news.xml"),
-		"/sitemap-posts.xml": ct1URLSet("{base}/post/1", "{base}/post/2"),
-		"/sitemap-news.xml":  ct1URLSet("{base}/news/1"),
+		"/sitemap_index.xml": index("{base}/sitemap-posts.xml", "{base}/sitemap-news.xml"),
+		"/sitemap-posts.xml": urlset("{base}/post/1", "{base}/post/2"),
+		"/sitemap-news.xml":  urlset("{base}/news/1"),
 	})
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -203,11 +203,11 @@ func TestDiscoverHomePageLinkOnly(t *testing.T) {
 </head><body><link rel="sitemap" href="/after-head.xml"></body></html>`
 	site := newDSite(t, map[string]string{
 		"/":              home,
-		"/maps/site.xml": ct1URLSet("{base}/a", "{base}/b"),
+		"/maps/site.xml": urlset("{base}/a", "{base}/b"),
 		"/feed.rss":      `<rss version="2.0"><channel><item><link>{base}/c</link></item></channel></rss>`,
 		"/feed.atom":     `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/d"/></entry></feed>`,
 	})
-	s := hNew().SetWellKnownFallback(true).SetMultiThread(false)
+	s := newParser().SetWellKnownFallback(true).SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL+"/some/page?x=1"); err != nil {
 		t.Fatal(err)
 	}
@@ -233,13 +233,13 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 	routes := map[string]string{
 		"/":            dHomeHTML,
 		"/robots.txt":  "User-agent: *\nDisallow:\nSitemap: {base}/news.xml\n",
-		"/news.xml":    ct1URLSet("{base}/news/1"),
-		"/sitemap.xml": ct1URLSet("{base}/page/1", "{base}/page/2"),
+		"/news.xml":    urlset("{base}/news/1"),
+		"/sitemap.xml": urlset("{base}/page/1", "{base}/page/2"),
 	}
 	for _, fallback := range []bool{false, true} {
 		t.Run(fmt.Sprintf("fallback=%v", fallback), func(t *testing.T) {
 			site := newDSite(t, routes)
-			s := hNew().SetWellKnownFallback(fallback)
+			s := newParser().SetWellKnownFallback(fallback)
 			if err := dDiscover(t, s, site.URL); err != nil {
 				t.Fatal(err)
 			}
@@ -269,9 +269,9 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "Sitemap: /gone.xml\n",
-		"/sitemap.xml": ct1URLSet("{base}/page/1"),
+		"/sitemap.xml": urlset("{base}/page/1"),
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 func TestDiscoverCatchAllHTML(t *testing.T) {
 	site := newDSite(t, nil)
 	site.fallback = dBody("<!DOCTYPE html>\n<html><head><title>Not here</title></head><body>\nSitemap: /x.xml\nhttps://example.com/page\n</body></html>")
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -329,17 +329,17 @@ func TestDiscoverCatchAllSitemap(t *testing.T) {
 
 func dCatchAll(t *testing.T, gzipped bool) {
 	site := newDSite(t, nil)
-	site.fallback = dBody(ct1URLSet("{base}/only"))
+	site.fallback = dBody(urlset("{base}/only"))
 	if gzipped {
 		site.fallback = func(w http.ResponseWriter, r *http.Request) {
 			var b bytes.Buffer
 			z := gzip.NewWriter(&b)
-			z.Write([]byte(ct1URLSet("http://" + r.Host + "/only")))
+			z.Write([]byte(urlset("http://" + r.Host + "/only")))
 			z.Close()
 			w.Write(b.Bytes())
 		}
 	}
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func dCatchAll(t *testing.T, gzipped bool) {
 func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	site := newDSite(t, map[string]string{"/": dHomeHTML})
 	site.fallback = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusFound) }
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 // link past it is not seen, and memory stays small.
 func TestDiscoverHugeHomePage(t *testing.T) {
 	const size = 50 << 20
-	site := newDSite(t, map[string]string{"/late.xml": ct1URLSet("{base}/late")})
+	site := newDSite(t, map[string]string{"/late.xml": urlset("{base}/late")})
 	var sent atomic.Int64 // what the server could write of the page
 	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<html><head><title>"))
@@ -415,9 +415,9 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 		}
 		w.Write([]byte(`</title><link rel="sitemap" href="/late.xml"></head></html>`))
 	}
-	s := hNew()
+	s := newParser()
 	var err error
-	heap := hPeakHeap(func() { err = dDiscover(t, s, site.URL) })
+	heap := peakHeap(func() { err = dDiscover(t, s, site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,10 +447,10 @@ func TestDiscoverManyLinks(t *testing.T) {
 		fmt.Fprintf(&b, `<link rel="sitemap" href="/s%d.xml">`, i)
 	}
 	b.WriteString("</head></html>")
-	site := newDSite(t, map[string]string{"/": b.String(), "/s0.xml": ct1URLSet("{base}/zero")})
-	s := hNew()
+	site := newDSite(t, map[string]string{"/": b.String(), "/s0.xml": urlset("{base}/zero")})
+	s := newParser()
 	var err error
-	heap := hPeakHeap(func() { err = dDiscover(t, s, site.URL) })
+	heap := peakHeap(func() { err = dDiscover(t, s, site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,10 +472,10 @@ func TestDiscoverManyLinks(t *testing.T) {
 func TestDiscoverRobotsIsHTML(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "<html><body>\nSitemap: /trap.xml\n</body></html>",
-		"/trap.xml":    ct1URLSet("{base}/trap"),
-		"/sitemap.xml": ct1URLSet("{base}/page"),
+		"/trap.xml":    urlset("{base}/trap"),
+		"/sitemap.xml": urlset("{base}/page"),
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -492,13 +492,13 @@ func TestDiscoverRobotsIsHTML(t *testing.T) {
 func TestDiscoverBaseHref(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                 `<html><head><base href="/blog/"><base href="/other/"><link rel="sitemap" href="maps.xml"></head></html>`,
-		"/blog/maps.xml":    ct1URLSet("{base}/blog/1"),
-		"/other/maps.xml":   ct1URLSet("{base}/other/1"),
+		"/blog/maps.xml":    urlset("{base}/blog/1"),
+		"/other/maps.xml":   urlset("{base}/other/1"),
 		"/robots.txt":       "",
 		"/sitemap.xml.gz":   "",
 		"/not-used-at-all/": "",
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -512,13 +512,13 @@ func TestDiscoverBaseHref(t *testing.T) {
 // as well (as one a robots.txt names), unless the follow rules leave it
 // out: then it is listed and not fetched.
 func TestDiscoverOtherHost(t *testing.T) {
-	other := newDSite(t, map[string]string{"/cdn.xml": ct1URLSet("{base}/on-cdn")})
+	other := newDSite(t, map[string]string{"/cdn.xml": urlset("{base}/on-cdn")})
 	site := newDSite(t, map[string]string{
 		"/":           `<html><head><link rel="sitemap" href="` + other.URL + `/cdn.xml"></head></html>`,
 		"/robots.txt": "Sitemap: " + other.URL + "/cdn.xml\n",
 	})
 	for _, strict := range []bool{false, true} {
-		s := hNew().SetStrict(strict).SetWellKnownFallback(true)
+		s := newParser().SetStrict(strict).SetWellKnownFallback(true)
 		if err := dDiscover(t, s, site.URL); err != nil {
 			t.Fatal(err)
 		}
@@ -530,7 +530,7 @@ func TestDiscoverOtherHost(t *testing.T) {
 			t.Fatalf("strict=%v: %+v", strict, c)
 		}
 	}
-	s := hNew().SetFollow([]string{"^" + site.URL}).SetWellKnownFallback(true)
+	s := newParser().SetFollow([]string{"^" + site.URL}).SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -551,10 +551,10 @@ func TestDiscoverOtherHost(t *testing.T) {
 func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\nSitemap: /b.xml\n",
-		"/a.xml":      ct1URLSet("{base}/a"),
-		"/b.xml":      ct1URLSet("{base}/b"),
+		"/a.xml":      urlset("{base}/a"),
+		"/b.xml":      urlset("{base}/b"),
 	})
-	s := hNew().SetMaxSitemaps(1).SetMultiThread(false)
+	s := newParser().SetMaxSitemaps(1).SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -569,8 +569,8 @@ func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 
 	// One sitemap announced, 18 well-known paths that are not there: the
 	// limit of 1 is not reached.
-	site2 := newDSite(t, map[string]string{"/robots.txt": "Sitemap: /a.xml\n", "/a.xml": ct1URLSet("{base}/a")})
-	s = hNew().SetMaxSitemaps(1)
+	site2 := newDSite(t, map[string]string{"/robots.txt": "Sitemap: /a.xml\n", "/a.xml": urlset("{base}/a")})
+	s = newParser().SetMaxSitemaps(1)
 	if err := dDiscover(t, s, site2.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -581,11 +581,11 @@ func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 // has its sitemaps read, and theirs are not.
 func TestDiscoverDepth(t *testing.T) {
 	site := newDSite(t, map[string]string{
-		"/sitemap.xml": ct1Index("{base}/level1.xml"),
-		"/level1.xml":  ct1Index("{base}/level2.xml"),
-		"/level2.xml":  ct1URLSet("{base}/deep"),
+		"/sitemap.xml": index("{base}/level1.xml"),
+		"/level1.xml":  index("{base}/level2.xml"),
+		"/level2.xml":  urlset("{base}/deep"),
 	})
-	s := hNew().SetMaxDepth(1)
+	s := newParser().SetMaxDepth(1)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -602,8 +602,8 @@ func TestDiscoverDepth(t *testing.T) {
 // page, robots.txt and one well-known path are requested, and the rest are
 // skipped.
 func TestDiscoverBudget(t *testing.T) {
-	site := newDSite(t, map[string]string{"/sitemap_index.xml": ct1URLSet("{base}/a")})
-	s := hNew().SetMaxDiscoveryRequests(3)
+	site := newDSite(t, map[string]string{"/sitemap_index.xml": urlset("{base}/a")})
+	s := newParser().SetMaxDiscoveryRequests(3)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -625,14 +625,14 @@ func TestDiscoverBudget(t *testing.T) {
 func TestDiscoverSitemapsFindsOnly(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "Sitemap: /index.xml\n",
-		"/index.xml":   ct1Index("{base}/child.xml"),
-		"/child.xml":   ct1URLSet("{base}/a"),
+		"/index.xml":   index("{base}/child.xml"),
+		"/child.xml":   urlset("{base}/a"),
 		"/sitemap.txt": "{base}/b\n{base}/c\n",
 	})
-	s := hNew()
+	s := newParser()
 	var cands []sitemap.Candidate
 	var err error
-	hGuard(t, dGuard, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
+	guard(t, dGuard, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -669,7 +669,7 @@ func TestDiscoverBadSite(t *testing.T) {
 func TestDiscoverOriginRedirect(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt": "Sitemap: {base}/pages.xml\n",
-		"/pages.xml":  ct1URLSet("http://www.example.com/page"),
+		"/pages.xml":  urlset("http://www.example.com/page"),
 	})
 	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
 		if r.Host == "example.com" {
@@ -727,9 +727,9 @@ func TestDiscoverContextEnds(t *testing.T) {
 		cancel()
 		http.NotFound(w, r)
 	}
-	s := hNew()
+	s := newParser()
 	var err error
-	hGuard(t, dGuard, func() { _, err = s.Discover(ctx, site.URL) })
+	guard(t, dGuard, func() { _, err = s.Discover(ctx, site.URL) })
 	var perr *sitemap.ParseError
 	if !errors.As(err, &perr) || perr.URL != site.URL || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v", err)
@@ -747,14 +747,14 @@ func TestDiscoverTree(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                  `<html><head><link rel="sitemap" href="/linked.xml"><link rel="alternate" type="application/atom+xml" href="/feed.atom"></head></html>`,
 		"/robots.txt":        "Sitemap: {base}/named.xml\nSitemap: {base}/gone.xml\n",
-		"/named.xml":         ct1URLSet("{base}/1"),
-		"/linked.xml":        ct1URLSet("{base}/2"),
+		"/named.xml":         urlset("{base}/1"),
+		"/linked.xml":        urlset("{base}/2"),
 		"/feed.atom":         `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/3"/></entry></feed>`,
-		"/sitemap_index.xml": ct1Index("{base}/child.xml"),
-		"/child.xml":         ct1URLSet("{base}/4"),
+		"/sitemap_index.xml": index("{base}/child.xml"),
+		"/child.xml":         urlset("{base}/4"),
 		"/sitemap":           dHomeHTML,
 	})
-	s := hNew().SetMultiThread(false)
+	s := newParser().SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -796,7 +796,7 @@ func TestDiscoverOriginRedirectToHTTPS(t *testing.T) {
 		case "/":
 			fmt.Fprint(w, dHomeHTML)
 		case "/sitemap.xml":
-			fmt.Fprint(w, ct1URLSet("https://example.com/page"))
+			fmt.Fprint(w, urlset("https://example.com/page"))
 		default:
 			http.NotFound(w, r)
 		}

@@ -77,7 +77,7 @@ func TestHostConcurrencyPerHost(t *testing.T) {
 		plURLSet(w, r.URL.Path)
 	})
 	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2).SetMaxHostConcurrency(1)
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
 			t.Errorf("Parse: %v", err)
 		}

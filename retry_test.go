@@ -335,7 +335,7 @@ func TestRetryWaitHoldsNoSlot(t *testing.T) {
 			return ctx.Err()
 		}
 	}})
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			t.Errorf("Parse: %v", err)
 		}
@@ -356,7 +356,7 @@ func TestRetryWaitEndsWithContext(t *testing.T) {
 		cancel()
 		return sitemap.RealSleep(c, d)
 	}})
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		_, err := s.ParseContext(ctx, srv.URL, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error = %v, want one wrapping context.Canceled", err)
