@@ -1,9 +1,5 @@
 package sitemap_test
 
-// Tests of discovery (issue 17): S.Discover, S.DiscoverSitemaps and the
-// candidates they try. Every site is an httptest server on loopback that
-// counts the requests it answers, by path.
-
 import (
 	"bytes"
 	"compress/gzip"
@@ -18,34 +14,23 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gositemap/sitemap"
 )
 
-// dGuard is how long a discovery may take before the test fails instead of
-// hanging: generous, for a loaded machine.
-const dGuard = 60 * time.Second
+// Tests of discovery (issue 17): S.Discover, S.DiscoverSitemaps and the
+// candidates they try. Every site is an httptest server on loopback that
+// counts the requests it answers, by path.
 
-// dSite is a loopback site: each path answers with its handler, any other
-// with fallback (404 when it is nil). It counts the requests by path.
-type dSite struct {
-	*httptest.Server
-	mu       sync.Mutex
-	hits     map[string]int
-	order    []string
-	routes   map[string]http.HandlerFunc
-	fallback http.HandlerFunc
-}
-
-func newDSite(t *testing.T, routes map[string]string) *dSite {
+// newDSite returns a loopback site that answers each path of routes with
+// its body (see dBody), any other with the server's fallback (404 when it
+// is nil).
+func newDSite(t *testing.T, routes map[string]string) *server {
 	t.Helper()
-	s := &dSite{hits: map[string]int{}, routes: map[string]http.HandlerFunc{}}
+	s := newServer(t)
 	for path, body := range routes {
-		s.routes[path] = dBody(body)
+		s.Handle(path, dBody(body))
 	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	return s
 }
 
@@ -56,54 +41,11 @@ func dBody(body string) http.HandlerFunc {
 	}
 }
 
-func (s *dSite) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.hits[r.URL.RequestURI()]++
-	s.order = append(s.order, r.URL.RequestURI())
-	h := s.routes[r.URL.Path]
-	s.mu.Unlock()
-	switch {
-	case h != nil:
-		h(w, r)
-	case s.fallback != nil:
-		s.fallback(w, r)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// hitsOf returns how many requests path had.
-func (s *dSite) hitsOf(path string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits[path]
-}
-
-// total returns how many requests the site answered.
-func (s *dSite) total() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.order)
-}
-
-// maxHits returns the most requests one path had, and that path.
-func (s *dSite) maxHits() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n, path := 0, ""
-	for p, k := range s.hits {
-		if k > n {
-			n, path = k, p
-		}
-	}
-	return n, path
-}
-
 // dDiscover runs Discover on the site under the guard.
 func dDiscover(t *testing.T, s *sitemap.S, site string) error {
 	t.Helper()
 	var err error
-	guard(t, dGuard, func() { _, err = s.Discover(context.Background(), site) })
+	guard(t, guardTimeout, func() { _, err = s.Discover(context.Background(), site) })
 	return err
 }
 
@@ -131,10 +73,10 @@ func dOutcome(t *testing.T, s *sitemap.S, url string) sitemap.Candidate {
 }
 
 // dLog prints what a discovery found, how, and the requests it took.
-func dLog(t *testing.T, name string, s *sitemap.S, site *dSite) {
+func dLog(t *testing.T, name string, s *sitemap.S, site *server) {
 	t.Helper()
 	t.Logf("%s: %d requests; found %v; %d sitemaps listed, %d URLs, %d errors",
-		name, site.total(), dFound(s, site.URL), s.GetSitemapCount(), s.GetURLCount(), s.GetErrorsCount())
+		name, site.Total(), dFound(s, site.URL), s.GetSitemapCount(), s.GetURLCount(), s.GetErrorsCount())
 }
 
 // dNoErrors fails when the call recorded an error.
@@ -146,9 +88,9 @@ func dNoErrors(t *testing.T, s *sitemap.S) {
 }
 
 // dOnce fails when a path was requested more than once.
-func dOnce(t *testing.T, site *dSite) {
+func dOnce(t *testing.T, site *server) {
 	t.Helper()
-	if n, path := site.maxHits(); n > 1 {
+	if n, path := site.MaxHits(); n > 1 {
 		t.Fatalf("%s requested %d times", path, n)
 	}
 }
@@ -181,7 +123,7 @@ func TestDiscoverWellKnownIndexOnly(t *testing.T) {
 	}
 	// The home page, robots.txt, 18 well-known paths, 2 sitemaps of the
 	// index, less /sitemap-news.xml, which the index listed.
-	if got := site.total(); got != 2+18+2-1 {
+	if got := site.Total(); got != 2+18+2-1 {
 		t.Fatalf("%d requests, want 21", got)
 	}
 	if c := dOutcome(t, s, site.URL+"/sitemap-news.xml"); c.Outcome != sitemap.OutcomeSkipped {
@@ -221,8 +163,8 @@ func TestDiscoverHomePageLinkOnly(t *testing.T) {
 	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{site.URL + "/a", site.URL + "/b", site.URL + "/c", site.URL + "/d"}) {
 		t.Fatalf("URLs %v", got)
 	}
-	if got := site.total(); got != 5 {
-		t.Fatalf("%d requests (%v), want 5: the home page, robots.txt and 3 announced", got, site.order)
+	if got := site.Total(); got != 5 {
+		t.Fatalf("%d requests (%v), want 5: the home page, robots.txt and 3 announced", got, site.Log())
 	}
 }
 
@@ -256,7 +198,7 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 			if s.GetURLCount() != int64(urls) || s.GetSitemapCount() != int64(len(want)) {
 				t.Fatalf("%d URLs and %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 			}
-			if got := site.total(); got != requests {
+			if got := site.Total(); got != requests {
 				t.Fatalf("%d requests, want %d", got, requests)
 			}
 		})
@@ -307,7 +249,7 @@ func TestDiscoverCatchAllHTML(t *testing.T) {
 	if got := dFound(s, site.URL); len(got) != 0 || s.GetSitemapCount() != 0 || s.GetURLCount() != 0 {
 		t.Fatalf("found %v, %d sitemaps, %d URLs", got, s.GetSitemapCount(), s.GetURLCount())
 	}
-	if got := site.total(); got != 2+18 {
+	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
 	for _, c := range s.GetCandidates() {
@@ -375,7 +317,7 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 		t.Fatalf("found %v", got)
 	}
 	dOnce(t, site)
-	if got := site.total(); got != 2+18 {
+	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
 	if c := dOutcome(t, s, site.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
@@ -390,7 +332,7 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	}
 	dLog(t, "every well-known path redirects home, the caller's client", s, site2)
 	dNoErrors(t, s)
-	if got := site2.total(); got != 1+2*19 {
+	if got := site2.Total(); got != 1+2*19 {
 		t.Fatalf("%d requests, want 39", got)
 	}
 	if c := dOutcome(t, s, site2.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
@@ -404,7 +346,7 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 	const size = 50 << 20
 	site := newDSite(t, map[string]string{"/late.xml": urlset("{base}/late")})
 	var sent atomic.Int64 // what the server could write of the page
-	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.handlers["/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<html><head><title>"))
 		chunk := []byte(strings.Repeat("a", 64<<10))
 		for n := 0; n < size; n += len(chunk) {
@@ -422,7 +364,7 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/late.xml") != 0 {
+	if site.Hits("/late.xml") != 0 {
 		t.Fatal("the link after 50 MB was followed")
 	}
 	if heap > 24<<20 {
@@ -434,7 +376,7 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 		t.Fatalf("the server could write %d MiB of the page: it was read", n>>20)
 	}
 	t.Logf("50 MB home page: peak heap %.1f MiB, %.1f MiB written by the server, %d requests",
-		float64(heap)/(1<<20), float64(sent.Load())/(1<<20), site.total())
+		float64(heap)/(1<<20), float64(sent.Load())/(1<<20), site.Total())
 }
 
 // Bad input: a home page with 100,000 <link> elements gives no more than
@@ -455,7 +397,7 @@ func TestDiscoverManyLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	dOnce(t, site)
-	if got := site.total(); got > 2+20+18 {
+	if got := site.Total(); got > 2+20+18 {
 		t.Fatalf("%d requests", got)
 	}
 	if s.GetURLCount() != 1 || s.GetErrorsCount() != 19 {
@@ -464,7 +406,7 @@ func TestDiscoverManyLinks(t *testing.T) {
 	if heap > 24<<20 {
 		t.Fatalf("peak heap %d MiB", heap>>20)
 	}
-	t.Logf("100,000 <link>: %d requests, peak heap %.1f MiB", site.total(), float64(heap)/(1<<20))
+	t.Logf("100,000 <link>: %d requests, peak heap %.1f MiB", site.Total(), float64(heap)/(1<<20))
 }
 
 // Bad input: a robots.txt that is an HTML page names nothing, is no error,
@@ -480,7 +422,7 @@ func TestDiscoverRobotsIsHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/trap.xml") != 0 {
+	if site.Hits("/trap.xml") != 0 {
 		t.Fatal("a Sitemap: line of an HTML robots.txt was followed")
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"well-known /sitemap.xml"}) {
@@ -540,8 +482,8 @@ func TestDiscoverOtherHost(t *testing.T) {
 	if c := dOutcome(t, s, other.URL+"/cdn.xml"); c.Outcome != sitemap.OutcomeSkipped {
 		t.Fatalf("follow rules: %+v", c)
 	}
-	if other.hitsOf("/cdn.xml") != 2 {
-		t.Fatalf("/cdn.xml requested %d times over three calls, want 2", other.hitsOf("/cdn.xml"))
+	if other.Hits("/cdn.xml") != 2 {
+		t.Fatalf("/cdn.xml requested %d times over three calls, want 2", other.Hits("/cdn.xml"))
 	}
 }
 
@@ -593,8 +535,8 @@ func TestDiscoverDepth(t *testing.T) {
 	if len(errs) != 1 || !errors.Is(errs[0], sitemap.ErrMaxDepth) {
 		t.Fatalf("errors %v", errs)
 	}
-	if site.hitsOf("/level1.xml") != 1 || site.hitsOf("/level2.xml") != 0 {
-		t.Fatalf("hits of level1 %d, level2 %d", site.hitsOf("/level1.xml"), site.hitsOf("/level2.xml"))
+	if site.Hits("/level1.xml") != 1 || site.Hits("/level2.xml") != 0 {
+		t.Fatalf("hits of level1 %d, level2 %d", site.Hits("/level1.xml"), site.Hits("/level2.xml"))
 	}
 }
 
@@ -608,7 +550,7 @@ func TestDiscoverBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if got := site.total(); got != 3 {
+	if got := site.Total(); got != 3 {
 		t.Fatalf("%d requests, want 3", got)
 	}
 	c := dOutcome(t, s, site.URL+"/sitemap_index.xml")
@@ -632,13 +574,13 @@ func TestDiscoverSitemapsFindsOnly(t *testing.T) {
 	s := newParser()
 	var cands []sitemap.Candidate
 	var err error
-	guard(t, dGuard, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
+	guard(t, guardTimeout, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/child.xml") != 0 || s.GetURLCount() != 0 {
-		t.Fatalf("read on: child %d, %d URLs", site.hitsOf("/child.xml"), s.GetURLCount())
+	if site.Hits("/child.xml") != 0 || s.GetURLCount() != 0 {
+		t.Fatalf("read on: child %d, %d URLs", site.Hits("/child.xml"), s.GetURLCount())
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"robots /index.xml", "well-known /sitemap.txt"}) {
 		t.Fatalf("found %v", got)
@@ -671,7 +613,7 @@ func TestDiscoverOriginRedirect(t *testing.T) {
 		"/robots.txt": "Sitemap: {base}/pages.xml\n",
 		"/pages.xml":  urlset("http://www.example.com/page"),
 	})
-	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.handlers["/"] = func(w http.ResponseWriter, r *http.Request) {
 		if r.Host == "example.com" {
 			http.Redirect(w, r, "http://www.example.com/", http.StatusMovedPermanently)
 			return
@@ -729,12 +671,12 @@ func TestDiscoverContextEnds(t *testing.T) {
 	}
 	s := newParser()
 	var err error
-	guard(t, dGuard, func() { _, err = s.Discover(ctx, site.URL) })
+	guard(t, guardTimeout, func() { _, err = s.Discover(ctx, site.URL) })
 	var perr *sitemap.ParseError
 	if !errors.As(err, &perr) || perr.URL != site.URL || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v", err)
 	}
-	if got := site.total(); got > 2 {
+	if got := site.Total(); got > 2 {
 		t.Fatalf("%d requests after the context ended", got)
 	}
 }

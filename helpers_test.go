@@ -44,6 +44,7 @@ type server struct {
 	mu       sync.Mutex
 	handlers map[string]http.HandlerFunc // by path; the test may add to it before the requests
 	headers  map[string]http.Header      // of the documents of docs, by path
+	fallback http.HandlerFunc            // answers what no handler or document does; nil is 404
 	docs     map[string]string           // read at each request, for a path without a route (serveDocs)
 	log      []string                    // the path (with query) of every request, in order
 	agents   []string                    // the User-Agent of every request, in order
@@ -78,6 +79,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	s.hosts = append(s.hosts, r.Host+r.URL.Path)
 	h := s.handlers[r.URL.Path]
 	header := s.headers[r.URL.Path]
+	fallback := s.fallback
 	doc, isDoc := s.docs[r.URL.Path]
 	s.mu.Unlock()
 	switch {
@@ -88,6 +90,8 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header()[k] = v
 		}
 		io.WriteString(w, doc)
+	case fallback != nil:
+		fallback(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -198,6 +202,21 @@ func (s *server) HitsByPath() map[string]int {
 		m[strings.SplitN(p, "?", 2)[0]]++
 	}
 	return m
+}
+
+// MaxHits returns the most requests one path (query included) had, and
+// that path.
+func (s *server) MaxHits() (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hits := map[string]int{}
+	n, path := 0, ""
+	for _, p := range s.log {
+		if hits[p]++; hits[p] > n {
+			n, path = hits[p], p
+		}
+	}
+	return n, path
 }
 
 // ResetLog forgets the requests logged so far.

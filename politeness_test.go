@@ -1,8 +1,5 @@
 package sitemap_test
 
-// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
-// SetCrawlDelay. The waits for a host's pace run on a test clock.
-
 import (
 	"errors"
 	"fmt"
@@ -16,6 +13,9 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
+// SetCrawlDelay. The waits for a host's pace run on a test clock.
 
 const plNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
 

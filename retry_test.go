@@ -1,9 +1,5 @@
 package sitemap_test
 
-// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
-// waits run on a test clock (SetClockForTest) that records them and
-// returns at once, or blocks on a gate: no test sleeps.
-
 import (
 	"context"
 	"errors"
@@ -21,6 +17,10 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
+// waits run on a test clock (SetClockForTest) that records them and
+// returns at once, or blocks on a gate: no test sleeps.
 
 const rtURLSet = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>`
 
