@@ -37,6 +37,7 @@ type call struct {
 
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
+	slotHeld  map[string]bool // the URLs of the reads that hold a slot, see holdSlot
 
 	// listed counts the documents the call has come to know of and will
 	// read: the one passed to Parse and the sitemaps the documents read so

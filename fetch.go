@@ -44,7 +44,9 @@ type fetcher struct {
 // defines it.
 func (f *fetcher) chargeServerOnly() {
 	if f.own {
-		f.serverTime, f.client = f.client.Timeout, &http.Client{Transport: f.client.Transport}
+		own := *f.client
+		own.Timeout = 0
+		f.serverTime, f.client = f.client.Timeout, &own
 	}
 }
 

@@ -387,3 +387,24 @@ func TestRetrySettingsRejected(t *testing.T) {
 		t.Errorf("got %d, %v", s.GetRetries(), s.GetRetryMaxWait())
 	}
 }
+
+// The requests of a discovery hold no slot: a retry of one of them waits
+// without giving one back. It gave back a slot it did not hold, and the
+// semaphore panicked, when whether a request held a slot was told by its
+// URL not being the one passed to the call.
+func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	s := sitemap.New().SetRetries(1).SetFetchTimeout(60)
+	if _, err := s.Discover(context.Background(), srv.URL); err != nil {
+		t.Logf("Discover: %v", err)
+	}
+	if n.Load() < 4 || n.Load()%2 != 0 {
+		t.Errorf("%d requests, want each candidate tried twice", n.Load())
+	}
+}

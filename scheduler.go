@@ -172,7 +172,9 @@ func (c *call) start(ch child, level int) bool {
 	c.wg.Go(func() {
 		defer c.queue.ended()
 		c.guard(func() {
+			c.holdSlot(ch.loc, true)
 			grand, _ := c.read(ch, nil, level, false)
+			c.holdSlot(ch.loc, false)
 			if c.slots != nil {
 				c.slots.Release(1)
 			}
@@ -185,13 +187,14 @@ func (c *call) start(ch child, level int) bool {
 // outsideSlot runs wait, a wait of the request for loc for a retry or for
 // its host (fetch.go: send), outside the call's slot: a goroutine that holds
 // one gives it back for the wait and takes one again after, so that a wait
-// stops no other sitemap from being read. The document passed to Parse,
-// and every document with multi-threading off, is read with no slot held.
-// When the context ends while the slot is to be taken again, it is taken
-// regardless, as the goroutine gives it back once it ends, which it does
-// at once.
+// stops no other sitemap from being read. Only the reads that start runs
+// hold a slot, each under its URL (holdSlot); the document passed to
+// Parse, the candidates of a discovery, and every document with
+// multi-threading off are read with none. When the context ends while the
+// slot is to be taken again, it is taken regardless, as the goroutine gives
+// it back once it ends, which it does at once.
 func (c *call) outsideSlot(loc string, wait func() error) error {
-	if c.slots == nil || !c.cfg.multiThread || loc == c.root {
+	if c.slots == nil || !c.holdsSlot(loc) {
 		return wait()
 	}
 	c.slots.Release(1)
@@ -200,4 +203,29 @@ func (c *call) outsideSlot(loc string, wait func() error) error {
 		_ = c.slots.Acquire(context.Background(), 1)
 	}
 	return err
+}
+
+// holdSlot marks the read of the sitemap at loc as holding a slot, or no
+// longer. A sitemap is read once in a call, so its URL names its read.
+func (c *call) holdSlot(loc string, held bool) {
+	if c.slots == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if held {
+		if c.slotHeld == nil {
+			c.slotHeld = map[string]bool{}
+		}
+		c.slotHeld[loc] = true
+	} else {
+		delete(c.slotHeld, loc)
+	}
+}
+
+// holdsSlot reports whether the read of the sitemap at loc holds a slot.
+func (c *call) holdsSlot(loc string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.slotHeld[loc]
 }
