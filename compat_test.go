@@ -1,11 +1,5 @@
 package sitemap_test
 
-// Issue 20: a drop-in for go-sitemap-parser v1.0.1. Code written for v1.0.1
-// changes its import path and nothing else: it compiles (the signature test
-// below fails the build otherwise), and it behaves the same wherever the
-// spec and the checklist do not change a behaviour on purpose. Each such
-// change is named in TestCompatV101Usage with the line that causes it.
-
 import (
 	"context"
 	"encoding/xml"
@@ -20,6 +14,12 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Issue 20: a drop-in for go-sitemap-parser v1.0.1. Code written for v1.0.1
+// changes its import path and nothing else: it compiles (the signature test
+// below fails the build otherwise), and it behaves the same wherever the
+// spec and the checklist do not change a behaviour on purpose. Each such
+// change is named in TestCompatV101Usage with the line that causes it.
 
 // The exported API of v1.0.1, each function and method assigned to a
 // variable of the type v1.0.1 gives it, each type built from the fields it
@@ -354,15 +354,15 @@ func TestCompatZeroInstance(t *testing.T) {
 
 	// A setting changed on a zero S leaves the others at their defaults,
 	// and the default user agent goes with its requests (CONFIG-1, PKG-3).
-	srv := ct1Serve(t, ct1UARoutes())
+	srv := serve(t, userAgentRoutes())
 	s := new(sitemap.S).SetMaxDepth(5)
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s.GetMaxDepth() != 5 || s.GetMaxURLs() != sitemap.DefaultMaxURLs || s.GetFetchTimeout() != sitemap.DefaultFetchTimeout {
 		t.Errorf("depth %d, URL limit %d, timeout %d", s.GetMaxDepth(), s.GetMaxURLs(), s.GetFetchTimeout())
 	}
-	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.URL("/page")}) || s.GetSitemapCount() != 2 {
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.At("/page")}) || s.GetSitemapCount() != 2 {
 		t.Errorf("URLs %q, %d sitemaps, errors %q", got, s.GetSitemapCount(), messagesOf(s.GetErrors()))
 	}
 	for _, ua := range srv.Agents() {
@@ -372,7 +372,7 @@ func TestCompatZeroInstance(t *testing.T) {
 	}
 
 	// Streaming from a zero S works the same.
-	content := ct1URLSet("https://example.com/a", "https://example.com/b")
+	content := urlset("https://example.com/a", "https://example.com/b")
 	var locs []string
 	for u, err := range new(sitemap.S).Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
 		if err != nil {
@@ -389,19 +389,19 @@ func TestCompatZeroInstance(t *testing.T) {
 // it, by ParseContext and Stream, whether the document is fetched or given.
 func TestCompatNilContext(t *testing.T) {
 	var ctx context.Context // nil, as a v1.0.1 caller may pass it
-	srv := ct1Serve(t, ct1UARoutes())
-	hGuard(t, time.Minute, func() {
-		s, err := sitemap.New().ParseContext(ctx, srv.URL("/robots.txt"), nil)
+	srv := serve(t, userAgentRoutes())
+	guard(t, time.Minute, func() {
+		s, err := sitemap.New().ParseContext(ctx, srv.At("/robots.txt"), nil)
 		if err != nil || s.GetURLCount() != 1 {
 			t.Errorf("ParseContext(nil, ...) fetched: %v, %d URLs", err, s.GetURLCount())
 		}
-		content := ct1URLSet("https://example.com/a")
+		content := urlset("https://example.com/a")
 		s, err = sitemap.New().SetMultiThread(false).ParseContext(ctx, "https://example.com/sitemap.xml", &content)
 		if err != nil || s.GetURLCount() != 1 {
 			t.Errorf("ParseContext(nil, ...) given content: %v, %d URLs", err, s.GetURLCount())
 		}
 		n := 0
-		for _, err := range sitemap.New().Stream(ctx, srv.URL("/robots.txt"), nil) {
+		for _, err := range sitemap.New().Stream(ctx, srv.At("/robots.txt"), nil) {
 			if err != nil {
 				t.Error(err)
 			}
@@ -432,7 +432,7 @@ func TestCompatEmptyUserAgent(t *testing.T) {
 		case "/robots.txt":
 			w.Write([]byte("Sitemap: /sitemap.xml\n"))
 		default:
-			w.Write([]byte(ct1URLSet("https://" + r.Host + "/page")))
+			w.Write([]byte(urlset("https://" + r.Host + "/page")))
 		}
 	}))
 	defer srv.Close()
@@ -468,12 +468,12 @@ func TestCompatEmptyUserAgent(t *testing.T) {
 // a v1.0.1 caller what it gave. The differences the spec or the checklist
 // make on purpose are asserted as they are here, each with its cause.
 func TestCompatV101Usage(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "User-agent: *\nSitemap: {base}/sitemap-index.xml\n"},
-		"/sitemap-index.xml": {Body: ct1Index("{base}/sitemap-products.xml", "{base}/sitemap-blog.xml",
+		"/sitemap-index.xml": {Body: index("{base}/sitemap-products.xml", "{base}/sitemap-blog.xml",
 			"{base}/sitemap-missing.xml")},
-		"/sitemap-products.xml": {Body: ct1URLSet("{base}/product/1", "{base}/product/2", "{base}/about")},
-		"/sitemap-blog.xml":     {Body: ct1URLSet("{base}/blog/1")},
+		"/sitemap-products.xml": {Body: urlset("{base}/product/1", "{base}/product/2", "{base}/about")},
+		"/sitemap-blog.xml":     {Body: urlset("{base}/blog/1")},
 		"/page.html":            {Body: "<!DOCTYPE html><html><body>no sitemap</body></html>"},
 		"/empty.xml":            {Body: ""},
 	})
@@ -509,20 +509,20 @@ func TestCompatV101Usage(t *testing.T) {
 	t.Run("parse a robots.txt, follow and rules", func(t *testing.T) {
 		for _, multi := range []bool{true, false} {
 			s := sitemap.New().SetMultiThread(multi).SetFollow([]string{`index`, `products`, `missing`}).SetRules([]string{`/product/`})
-			s, err := s.Parse(srv.URL("/robots.txt"), nil)
+			s, err := s.Parse(srv.At("/robots.txt"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var count int64 = s.GetURLCount()
 			urls := s.GetURLs()
-			if count != 2 || !slices.Equal(locsOf(urls), []string{srv.URL("/product/1"), srv.URL("/product/2")}) {
+			if count != 2 || !slices.Equal(locsOf(urls), []string{srv.At("/product/1"), srv.At("/product/2")}) {
 				t.Errorf("multi %v: %d URLs %q", multi, count, locsOf(urls))
 			}
 			// The one listed sitemap that fails is recorded, and does not
 			// fail the call (PARSE-10), as in v1.0.1.
 			var errCount int64 = s.GetErrorsCount()
 			var ne *sitemap.NetworkError
-			if errCount != 1 || !errors.As(s.GetErrors()[0], &ne) || ne.URL != srv.URL("/sitemap-missing.xml") {
+			if errCount != 1 || !errors.As(s.GetErrors()[0], &ne) || ne.URL != srv.At("/sitemap-missing.xml") {
 				t.Errorf("multi %v: errors %q", multi, messagesOf(s.GetErrors()))
 			}
 			if got := s.GetRandomURLs(5); len(got) != 2 {
@@ -555,7 +555,7 @@ func TestCompatV101Usage(t *testing.T) {
 
 	t.Run("errors", func(t *testing.T) {
 		// A *ConfigError blocks Parse with v1.0.1's untyped error (PARSE-8).
-		s, err := sitemap.New().SetMaxDepth(0).Parse(srv.URL("/robots.txt"), nil)
+		s, err := sitemap.New().SetMaxDepth(0).Parse(srv.At("/robots.txt"), nil)
 		var ce *sitemap.ConfigError
 		if err == nil || err.Error() != "errors occurred before parsing, see GetErrors() for details" ||
 			len(s.GetErrors()) != 1 || !errors.As(s.GetErrors()[0], &ce) || ce.Field != "maxDepth" {
@@ -571,19 +571,19 @@ func TestCompatV101Usage(t *testing.T) {
 		// The messages are this project's: ERRORS-16 leaves them open and
 		// the checklist's decision keeps the shape `fetch "URL": cause`
 		// (v1.0.1 said "received HTTP status 404" as the cause).
-		_, err = sitemap.New().Parse(srv.URL("/missing.xml"), nil)
+		_, err = sitemap.New().Parse(srv.At("/missing.xml"), nil)
 		var ne *sitemap.NetworkError
-		if !errors.As(err, &ne) || !strings.HasPrefix(err.Error(), `fetch "`+srv.URL("/missing.xml")+`": `) ||
+		if !errors.As(err, &ne) || !strings.HasPrefix(err.Error(), `fetch "`+srv.At("/missing.xml")+`": `) ||
 			!strings.Contains(err.Error(), "404") {
 			t.Errorf("404: %v", err)
 		}
 		// An empty document and one that is no sitemap are a *ParseError,
 		// returned for the document passed in (PARSE-7, FORMAT-3).
 		for _, path := range []string{"/empty.xml", "/page.html"} {
-			s, err := sitemap.New().Parse(srv.URL(path), nil)
+			s, err := sitemap.New().Parse(srv.At(path), nil)
 			var pe *sitemap.ParseError
-			if !errors.As(err, &pe) || pe.URL != srv.URL(path) || len(s.GetErrors()) != 1 || s.GetErrors()[0] != err ||
-				!strings.HasPrefix(err.Error(), `parse "`+srv.URL(path)+`": `) {
+			if !errors.As(err, &pe) || pe.URL != srv.At(path) || len(s.GetErrors()) != 1 || s.GetErrors()[0] != err ||
+				!strings.HasPrefix(err.Error(), `parse "`+srv.At(path)+`": `) {
 				t.Errorf("%s: %v, %q", path, err, messagesOf(s.GetErrors()))
 			}
 		}
@@ -592,7 +592,7 @@ func TestCompatV101Usage(t *testing.T) {
 	t.Run("context", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		s, err := sitemap.New().ParseContext(ctx, srv.URL("/robots.txt"), nil)
+		s, err := sitemap.New().ParseContext(ctx, srv.At("/robots.txt"), nil)
 		if !errors.Is(err, context.Canceled) || s == nil {
 			t.Errorf("cancelled: %v", err)
 		}

@@ -1,8 +1,5 @@
 package sitemap_test
 
-// Conditional fetching and Since (issue 16): SetStore, SetStateFile,
-// SetTrustIndexLastmod and SetSince.
-
 import (
 	"context"
 	"errors"
@@ -19,6 +16,9 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Conditional fetching and Since (issue 16): SetStore, SetStateFile,
+// SetTrustIndexLastmod and SetSince.
 
 // cdSite is a loopback site whose documents carry validators and answer
 // conditional requests, and count what they were asked and gave.

@@ -1,9 +1,5 @@
 package sitemap_test
 
-// Tests of discovery (issue 17): S.Discover, S.DiscoverSitemaps and the
-// candidates they try. Every site is an httptest server on loopback that
-// counts the requests it answers, by path.
-
 import (
 	"bytes"
 	"compress/gzip"
@@ -18,34 +14,23 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gositemap/sitemap"
 )
 
-// dGuard is how long a discovery may take before the test fails instead of
-// hanging: generous, for a loaded machine.
-const dGuard = 60 * time.Second
+// Tests of discovery (issue 17): S.Discover, S.DiscoverSitemaps and the
+// candidates they try. Every site is an httptest server on loopback that
+// counts the requests it answers, by path.
 
-// dSite is a loopback site: each path answers with its handler, any other
-// with fallback (404 when it is nil). It counts the requests by path.
-type dSite struct {
-	*httptest.Server
-	mu       sync.Mutex
-	hits     map[string]int
-	order    []string
-	routes   map[string]http.HandlerFunc
-	fallback http.HandlerFunc
-}
-
-func newDSite(t *testing.T, routes map[string]string) *dSite {
+// newDSite returns a loopback site that answers each path of routes with
+// its body (see dBody), any other with the server's fallback (404 when it
+// is nil).
+func newDSite(t *testing.T, routes map[string]string) *server {
 	t.Helper()
-	s := &dSite{hits: map[string]int{}, routes: map[string]http.HandlerFunc{}}
+	s := newServer(t)
 	for path, body := range routes {
-		s.routes[path] = dBody(body)
+		s.Handle(path, dBody(body))
 	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	return s
 }
 
@@ -56,54 +41,11 @@ func dBody(body string) http.HandlerFunc {
 	}
 }
 
-func (s *dSite) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.hits[r.URL.RequestURI()]++
-	s.order = append(s.order, r.URL.RequestURI())
-	h := s.routes[r.URL.Path]
-	s.mu.Unlock()
-	switch {
-	case h != nil:
-		h(w, r)
-	case s.fallback != nil:
-		s.fallback(w, r)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// hitsOf returns how many requests path had.
-func (s *dSite) hitsOf(path string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits[path]
-}
-
-// total returns how many requests the site answered.
-func (s *dSite) total() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.order)
-}
-
-// maxHits returns the most requests one path had, and that path.
-func (s *dSite) maxHits() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n, path := 0, ""
-	for p, k := range s.hits {
-		if k > n {
-			n, path = k, p
-		}
-	}
-	return n, path
-}
-
 // dDiscover runs Discover on the site under the guard.
 func dDiscover(t *testing.T, s *sitemap.S, site string) error {
 	t.Helper()
 	var err error
-	hGuard(t, dGuard, func() { _, err = s.Discover(context.Background(), site) })
+	guard(t, guardTimeout, func() { _, err = s.Discover(context.Background(), site) })
 	return err
 }
 
@@ -131,10 +73,10 @@ func dOutcome(t *testing.T, s *sitemap.S, url string) sitemap.Candidate {
 }
 
 // dLog prints what a discovery found, how, and the requests it took.
-func dLog(t *testing.T, name string, s *sitemap.S, site *dSite) {
+func dLog(t *testing.T, name string, s *sitemap.S, site *server) {
 	t.Helper()
 	t.Logf("%s: %d requests; found %v; %d sitemaps listed, %d URLs, %d errors",
-		name, site.total(), dFound(s, site.URL), s.GetSitemapCount(), s.GetURLCount(), s.GetErrorsCount())
+		name, site.Total(), dFound(s, site.URL), s.GetSitemapCount(), s.GetURLCount(), s.GetErrorsCount())
 }
 
 // dNoErrors fails when the call recorded an error.
@@ -146,9 +88,9 @@ func dNoErrors(t *testing.T, s *sitemap.S) {
 }
 
 // dOnce fails when a path was requested more than once.
-func dOnce(t *testing.T, site *dSite) {
+func dOnce(t *testing.T, site *server) {
 	t.Helper()
-	if n, path := site.maxHits(); n > 1 {
+	if n, path := site.MaxHits(); n > 1 {
 		t.Fatalf("%s requested %d times", path, n)
 	}
 }
@@ -162,11 +104,11 @@ const dHomeHTML = `<!DOCTYPE html><html><head><title>Home</title></head><body><p
 func TestDiscoverWellKnownIndexOnly(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                  dHomeHTML,
-		"/sitemap_index.xml": ct1Index("{base}/sitemap-posts.xml", "{base}/sitemap-news.xml"),
-		"/sitemap-posts.xml": ct1URLSet("{base}/post/1", "{base}/post/2"),
-		"/sitemap-news.xml":  ct1URLSet("{base}/news/1"),
+		"/sitemap_index.xml": index("{base}/sitemap-posts.xml", "{base}/sitemap-news.xml"),
+		"/sitemap-posts.xml": urlset("{base}/post/1", "{base}/post/2"),
+		"/sitemap-news.xml":  urlset("{base}/news/1"),
 	})
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +123,7 @@ func TestDiscoverWellKnownIndexOnly(t *testing.T) {
 	}
 	// The home page, robots.txt, 18 well-known paths, 2 sitemaps of the
 	// index, less /sitemap-news.xml, which the index listed.
-	if got := site.total(); got != 2+18+2-1 {
+	if got := site.Total(); got != 2+18+2-1 {
 		t.Fatalf("%d requests, want 21", got)
 	}
 	if c := dOutcome(t, s, site.URL+"/sitemap-news.xml"); c.Outcome != sitemap.OutcomeSkipped {
@@ -203,11 +145,11 @@ func TestDiscoverHomePageLinkOnly(t *testing.T) {
 </head><body><link rel="sitemap" href="/after-head.xml"></body></html>`
 	site := newDSite(t, map[string]string{
 		"/":              home,
-		"/maps/site.xml": ct1URLSet("{base}/a", "{base}/b"),
+		"/maps/site.xml": urlset("{base}/a", "{base}/b"),
 		"/feed.rss":      `<rss version="2.0"><channel><item><link>{base}/c</link></item></channel></rss>`,
 		"/feed.atom":     `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/d"/></entry></feed>`,
 	})
-	s := hNew().SetWellKnownFallback(true).SetMultiThread(false)
+	s := newParser().SetWellKnownFallback(true).SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL+"/some/page?x=1"); err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +163,8 @@ func TestDiscoverHomePageLinkOnly(t *testing.T) {
 	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{site.URL + "/a", site.URL + "/b", site.URL + "/c", site.URL + "/d"}) {
 		t.Fatalf("URLs %v", got)
 	}
-	if got := site.total(); got != 5 {
-		t.Fatalf("%d requests (%v), want 5: the home page, robots.txt and 3 announced", got, site.order)
+	if got := site.Total(); got != 5 {
+		t.Fatalf("%d requests (%v), want 5: the home page, robots.txt and 3 announced", got, site.Log())
 	}
 }
 
@@ -233,13 +175,13 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 	routes := map[string]string{
 		"/":            dHomeHTML,
 		"/robots.txt":  "User-agent: *\nDisallow:\nSitemap: {base}/news.xml\n",
-		"/news.xml":    ct1URLSet("{base}/news/1"),
-		"/sitemap.xml": ct1URLSet("{base}/page/1", "{base}/page/2"),
+		"/news.xml":    urlset("{base}/news/1"),
+		"/sitemap.xml": urlset("{base}/page/1", "{base}/page/2"),
 	}
 	for _, fallback := range []bool{false, true} {
 		t.Run(fmt.Sprintf("fallback=%v", fallback), func(t *testing.T) {
 			site := newDSite(t, routes)
-			s := hNew().SetWellKnownFallback(fallback)
+			s := newParser().SetWellKnownFallback(fallback)
 			if err := dDiscover(t, s, site.URL); err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +198,7 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 			if s.GetURLCount() != int64(urls) || s.GetSitemapCount() != int64(len(want)) {
 				t.Fatalf("%d URLs and %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 			}
-			if got := site.total(); got != requests {
+			if got := site.Total(); got != requests {
 				t.Fatalf("%d requests, want %d", got, requests)
 			}
 		})
@@ -269,9 +211,9 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "Sitemap: /gone.xml\n",
-		"/sitemap.xml": ct1URLSet("{base}/page/1"),
+		"/sitemap.xml": urlset("{base}/page/1"),
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +239,7 @@ func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 func TestDiscoverCatchAllHTML(t *testing.T) {
 	site := newDSite(t, nil)
 	site.fallback = dBody("<!DOCTYPE html>\n<html><head><title>Not here</title></head><body>\nSitemap: /x.xml\nhttps://example.com/page\n</body></html>")
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +249,7 @@ func TestDiscoverCatchAllHTML(t *testing.T) {
 	if got := dFound(s, site.URL); len(got) != 0 || s.GetSitemapCount() != 0 || s.GetURLCount() != 0 {
 		t.Fatalf("found %v, %d sitemaps, %d URLs", got, s.GetSitemapCount(), s.GetURLCount())
 	}
-	if got := site.total(); got != 2+18 {
+	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
 	for _, c := range s.GetCandidates() {
@@ -329,17 +271,17 @@ func TestDiscoverCatchAllSitemap(t *testing.T) {
 
 func dCatchAll(t *testing.T, gzipped bool) {
 	site := newDSite(t, nil)
-	site.fallback = dBody(ct1URLSet("{base}/only"))
+	site.fallback = dBody(urlset("{base}/only"))
 	if gzipped {
 		site.fallback = func(w http.ResponseWriter, r *http.Request) {
 			var b bytes.Buffer
 			z := gzip.NewWriter(&b)
-			z.Write([]byte(ct1URLSet("http://" + r.Host + "/only")))
+			z.Write([]byte(urlset("http://" + r.Host + "/only")))
 			z.Close()
 			w.Write(b.Bytes())
 		}
 	}
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +307,7 @@ func dCatchAll(t *testing.T, gzipped bool) {
 func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	site := newDSite(t, map[string]string{"/": dHomeHTML})
 	site.fallback = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusFound) }
-	s := hNew()
+	s := newParser()
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +317,7 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 		t.Fatalf("found %v", got)
 	}
 	dOnce(t, site)
-	if got := site.total(); got != 2+18 {
+	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
 	if c := dOutcome(t, s, site.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
@@ -390,7 +332,7 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	}
 	dLog(t, "every well-known path redirects home, the caller's client", s, site2)
 	dNoErrors(t, s)
-	if got := site2.total(); got != 1+2*19 {
+	if got := site2.Total(); got != 1+2*19 {
 		t.Fatalf("%d requests, want 39", got)
 	}
 	if c := dOutcome(t, s, site2.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
@@ -402,9 +344,9 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 // link past it is not seen, and memory stays small.
 func TestDiscoverHugeHomePage(t *testing.T) {
 	const size = 50 << 20
-	site := newDSite(t, map[string]string{"/late.xml": ct1URLSet("{base}/late")})
+	site := newDSite(t, map[string]string{"/late.xml": urlset("{base}/late")})
 	var sent atomic.Int64 // what the server could write of the page
-	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.handlers["/"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<html><head><title>"))
 		chunk := []byte(strings.Repeat("a", 64<<10))
 		for n := 0; n < size; n += len(chunk) {
@@ -415,14 +357,14 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 		}
 		w.Write([]byte(`</title><link rel="sitemap" href="/late.xml"></head></html>`))
 	}
-	s := hNew()
+	s := newParser()
 	var err error
-	heap := hPeakHeap(func() { err = dDiscover(t, s, site.URL) })
+	heap := peakHeap(func() { err = dDiscover(t, s, site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/late.xml") != 0 {
+	if site.Hits("/late.xml") != 0 {
 		t.Fatal("the link after 50 MB was followed")
 	}
 	if heap > 24<<20 {
@@ -434,7 +376,7 @@ func TestDiscoverHugeHomePage(t *testing.T) {
 		t.Fatalf("the server could write %d MiB of the page: it was read", n>>20)
 	}
 	t.Logf("50 MB home page: peak heap %.1f MiB, %.1f MiB written by the server, %d requests",
-		float64(heap)/(1<<20), float64(sent.Load())/(1<<20), site.total())
+		float64(heap)/(1<<20), float64(sent.Load())/(1<<20), site.Total())
 }
 
 // Bad input: a home page with 100,000 <link> elements gives no more than
@@ -447,15 +389,15 @@ func TestDiscoverManyLinks(t *testing.T) {
 		fmt.Fprintf(&b, `<link rel="sitemap" href="/s%d.xml">`, i)
 	}
 	b.WriteString("</head></html>")
-	site := newDSite(t, map[string]string{"/": b.String(), "/s0.xml": ct1URLSet("{base}/zero")})
-	s := hNew()
+	site := newDSite(t, map[string]string{"/": b.String(), "/s0.xml": urlset("{base}/zero")})
+	s := newParser()
 	var err error
-	heap := hPeakHeap(func() { err = dDiscover(t, s, site.URL) })
+	heap := peakHeap(func() { err = dDiscover(t, s, site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	dOnce(t, site)
-	if got := site.total(); got > 2+20+18 {
+	if got := site.Total(); got > 2+20+18 {
 		t.Fatalf("%d requests", got)
 	}
 	if s.GetURLCount() != 1 || s.GetErrorsCount() != 19 {
@@ -464,7 +406,7 @@ func TestDiscoverManyLinks(t *testing.T) {
 	if heap > 24<<20 {
 		t.Fatalf("peak heap %d MiB", heap>>20)
 	}
-	t.Logf("100,000 <link>: %d requests, peak heap %.1f MiB", site.total(), float64(heap)/(1<<20))
+	t.Logf("100,000 <link>: %d requests, peak heap %.1f MiB", site.Total(), float64(heap)/(1<<20))
 }
 
 // Bad input: a robots.txt that is an HTML page names nothing, is no error,
@@ -472,15 +414,15 @@ func TestDiscoverManyLinks(t *testing.T) {
 func TestDiscoverRobotsIsHTML(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "<html><body>\nSitemap: /trap.xml\n</body></html>",
-		"/trap.xml":    ct1URLSet("{base}/trap"),
-		"/sitemap.xml": ct1URLSet("{base}/page"),
+		"/trap.xml":    urlset("{base}/trap"),
+		"/sitemap.xml": urlset("{base}/page"),
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/trap.xml") != 0 {
+	if site.Hits("/trap.xml") != 0 {
 		t.Fatal("a Sitemap: line of an HTML robots.txt was followed")
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"well-known /sitemap.xml"}) {
@@ -492,13 +434,13 @@ func TestDiscoverRobotsIsHTML(t *testing.T) {
 func TestDiscoverBaseHref(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                 `<html><head><base href="/blog/"><base href="/other/"><link rel="sitemap" href="maps.xml"></head></html>`,
-		"/blog/maps.xml":    ct1URLSet("{base}/blog/1"),
-		"/other/maps.xml":   ct1URLSet("{base}/other/1"),
+		"/blog/maps.xml":    urlset("{base}/blog/1"),
+		"/other/maps.xml":   urlset("{base}/other/1"),
 		"/robots.txt":       "",
 		"/sitemap.xml.gz":   "",
 		"/not-used-at-all/": "",
 	})
-	s := hNew().SetWellKnownFallback(true)
+	s := newParser().SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -512,13 +454,13 @@ func TestDiscoverBaseHref(t *testing.T) {
 // as well (as one a robots.txt names), unless the follow rules leave it
 // out: then it is listed and not fetched.
 func TestDiscoverOtherHost(t *testing.T) {
-	other := newDSite(t, map[string]string{"/cdn.xml": ct1URLSet("{base}/on-cdn")})
+	other := newDSite(t, map[string]string{"/cdn.xml": urlset("{base}/on-cdn")})
 	site := newDSite(t, map[string]string{
 		"/":           `<html><head><link rel="sitemap" href="` + other.URL + `/cdn.xml"></head></html>`,
 		"/robots.txt": "Sitemap: " + other.URL + "/cdn.xml\n",
 	})
 	for _, strict := range []bool{false, true} {
-		s := hNew().SetStrict(strict).SetWellKnownFallback(true)
+		s := newParser().SetStrict(strict).SetWellKnownFallback(true)
 		if err := dDiscover(t, s, site.URL); err != nil {
 			t.Fatal(err)
 		}
@@ -530,7 +472,7 @@ func TestDiscoverOtherHost(t *testing.T) {
 			t.Fatalf("strict=%v: %+v", strict, c)
 		}
 	}
-	s := hNew().SetFollow([]string{"^" + site.URL}).SetWellKnownFallback(true)
+	s := newParser().SetFollow([]string{"^" + site.URL}).SetWellKnownFallback(true)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -540,8 +482,8 @@ func TestDiscoverOtherHost(t *testing.T) {
 	if c := dOutcome(t, s, other.URL+"/cdn.xml"); c.Outcome != sitemap.OutcomeSkipped {
 		t.Fatalf("follow rules: %+v", c)
 	}
-	if other.hitsOf("/cdn.xml") != 2 {
-		t.Fatalf("/cdn.xml requested %d times over three calls, want 2", other.hitsOf("/cdn.xml"))
+	if other.Hits("/cdn.xml") != 2 {
+		t.Fatalf("/cdn.xml requested %d times over three calls, want 2", other.Hits("/cdn.xml"))
 	}
 }
 
@@ -551,10 +493,10 @@ func TestDiscoverOtherHost(t *testing.T) {
 func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\nSitemap: /b.xml\n",
-		"/a.xml":      ct1URLSet("{base}/a"),
-		"/b.xml":      ct1URLSet("{base}/b"),
+		"/a.xml":      urlset("{base}/a"),
+		"/b.xml":      urlset("{base}/b"),
 	})
-	s := hNew().SetMaxSitemaps(1).SetMultiThread(false)
+	s := newParser().SetMaxSitemaps(1).SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -569,8 +511,8 @@ func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 
 	// One sitemap announced, 18 well-known paths that are not there: the
 	// limit of 1 is not reached.
-	site2 := newDSite(t, map[string]string{"/robots.txt": "Sitemap: /a.xml\n", "/a.xml": ct1URLSet("{base}/a")})
-	s = hNew().SetMaxSitemaps(1)
+	site2 := newDSite(t, map[string]string{"/robots.txt": "Sitemap: /a.xml\n", "/a.xml": urlset("{base}/a")})
+	s = newParser().SetMaxSitemaps(1)
 	if err := dDiscover(t, s, site2.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -581,11 +523,11 @@ func TestDiscoverMaxSitemapsNamesSite(t *testing.T) {
 // has its sitemaps read, and theirs are not.
 func TestDiscoverDepth(t *testing.T) {
 	site := newDSite(t, map[string]string{
-		"/sitemap.xml": ct1Index("{base}/level1.xml"),
-		"/level1.xml":  ct1Index("{base}/level2.xml"),
-		"/level2.xml":  ct1URLSet("{base}/deep"),
+		"/sitemap.xml": index("{base}/level1.xml"),
+		"/level1.xml":  index("{base}/level2.xml"),
+		"/level2.xml":  urlset("{base}/deep"),
 	})
-	s := hNew().SetMaxDepth(1)
+	s := newParser().SetMaxDepth(1)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -593,8 +535,8 @@ func TestDiscoverDepth(t *testing.T) {
 	if len(errs) != 1 || !errors.Is(errs[0], sitemap.ErrMaxDepth) {
 		t.Fatalf("errors %v", errs)
 	}
-	if site.hitsOf("/level1.xml") != 1 || site.hitsOf("/level2.xml") != 0 {
-		t.Fatalf("hits of level1 %d, level2 %d", site.hitsOf("/level1.xml"), site.hitsOf("/level2.xml"))
+	if site.Hits("/level1.xml") != 1 || site.Hits("/level2.xml") != 0 {
+		t.Fatalf("hits of level1 %d, level2 %d", site.Hits("/level1.xml"), site.Hits("/level2.xml"))
 	}
 }
 
@@ -602,13 +544,13 @@ func TestDiscoverDepth(t *testing.T) {
 // page, robots.txt and one well-known path are requested, and the rest are
 // skipped.
 func TestDiscoverBudget(t *testing.T) {
-	site := newDSite(t, map[string]string{"/sitemap_index.xml": ct1URLSet("{base}/a")})
-	s := hNew().SetMaxDiscoveryRequests(3)
+	site := newDSite(t, map[string]string{"/sitemap_index.xml": urlset("{base}/a")})
+	s := newParser().SetMaxDiscoveryRequests(3)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if got := site.total(); got != 3 {
+	if got := site.Total(); got != 3 {
 		t.Fatalf("%d requests, want 3", got)
 	}
 	c := dOutcome(t, s, site.URL+"/sitemap_index.xml")
@@ -625,20 +567,20 @@ func TestDiscoverBudget(t *testing.T) {
 func TestDiscoverSitemapsFindsOnly(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "Sitemap: /index.xml\n",
-		"/index.xml":   ct1Index("{base}/child.xml"),
-		"/child.xml":   ct1URLSet("{base}/a"),
+		"/index.xml":   index("{base}/child.xml"),
+		"/child.xml":   urlset("{base}/a"),
 		"/sitemap.txt": "{base}/b\n{base}/c\n",
 	})
-	s := hNew()
+	s := newParser()
 	var cands []sitemap.Candidate
 	var err error
-	hGuard(t, dGuard, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
+	guard(t, guardTimeout, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.hitsOf("/child.xml") != 0 || s.GetURLCount() != 0 {
-		t.Fatalf("read on: child %d, %d URLs", site.hitsOf("/child.xml"), s.GetURLCount())
+	if site.Hits("/child.xml") != 0 || s.GetURLCount() != 0 {
+		t.Fatalf("read on: child %d, %d URLs", site.Hits("/child.xml"), s.GetURLCount())
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"robots /index.xml", "well-known /sitemap.txt"}) {
 		t.Fatalf("found %v", got)
@@ -669,9 +611,9 @@ func TestDiscoverBadSite(t *testing.T) {
 func TestDiscoverOriginRedirect(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt": "Sitemap: {base}/pages.xml\n",
-		"/pages.xml":  ct1URLSet("http://www.example.com/page"),
+		"/pages.xml":  urlset("http://www.example.com/page"),
 	})
-	site.routes["/"] = func(w http.ResponseWriter, r *http.Request) {
+	site.handlers["/"] = func(w http.ResponseWriter, r *http.Request) {
 		if r.Host == "example.com" {
 			http.Redirect(w, r, "http://www.example.com/", http.StatusMovedPermanently)
 			return
@@ -727,14 +669,14 @@ func TestDiscoverContextEnds(t *testing.T) {
 		cancel()
 		http.NotFound(w, r)
 	}
-	s := hNew()
+	s := newParser()
 	var err error
-	hGuard(t, dGuard, func() { _, err = s.Discover(ctx, site.URL) })
+	guard(t, guardTimeout, func() { _, err = s.Discover(ctx, site.URL) })
 	var perr *sitemap.ParseError
 	if !errors.As(err, &perr) || perr.URL != site.URL || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v", err)
 	}
-	if got := site.total(); got > 2 {
+	if got := site.Total(); got > 2 {
 		t.Fatalf("%d requests after the context ended", got)
 	}
 }
@@ -747,14 +689,14 @@ func TestDiscoverTree(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                  `<html><head><link rel="sitemap" href="/linked.xml"><link rel="alternate" type="application/atom+xml" href="/feed.atom"></head></html>`,
 		"/robots.txt":        "Sitemap: {base}/named.xml\nSitemap: {base}/gone.xml\n",
-		"/named.xml":         ct1URLSet("{base}/1"),
-		"/linked.xml":        ct1URLSet("{base}/2"),
+		"/named.xml":         urlset("{base}/1"),
+		"/linked.xml":        urlset("{base}/2"),
 		"/feed.atom":         `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/3"/></entry></feed>`,
-		"/sitemap_index.xml": ct1Index("{base}/child.xml"),
-		"/child.xml":         ct1URLSet("{base}/4"),
+		"/sitemap_index.xml": index("{base}/child.xml"),
+		"/child.xml":         urlset("{base}/4"),
 		"/sitemap":           dHomeHTML,
 	})
-	s := hNew().SetMultiThread(false)
+	s := newParser().SetMultiThread(false)
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -796,7 +738,7 @@ func TestDiscoverOriginRedirectToHTTPS(t *testing.T) {
 		case "/":
 			fmt.Fprint(w, dHomeHTML)
 		case "/sitemap.xml":
-			fmt.Fprint(w, ct1URLSet("https://example.com/page"))
+			fmt.Fprint(w, urlset("https://example.com/page"))
 		default:
 			http.NotFound(w, r)
 		}

@@ -1,8 +1,7 @@
 package sitemap_test
 
 import (
-	"bytes"
-	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,7 +14,7 @@ import (
 // ERRORS-2, ERRORS-3, ERRORS-4, ERRORS-5, ERRORS-7, ERRORS-8, ERRORS-13,
 // ERRORS-14, and the decision on error shapes: each type's message, its
 // fields and its Unwrap.
-func TestCt1ErrorTypesShape(t *testing.T) {
+func TestErrorTypesShape(t *testing.T) {
 	cause := errors.New("the cause")
 	cases := []struct {
 		err  error
@@ -59,26 +58,14 @@ func TestCt1ErrorTypesShape(t *testing.T) {
 	}
 }
 
-// ct1OfType returns the errors of type E.
-func ct1OfType[E error](errs []error) []E {
-	var out []E
-	for _, err := range errs {
-		var e E
-		if errors.As(err, &e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // ERRORS-4, ERRORS-5, ERRORS-7, REDIRECT-4, REDIRECT-9, TOLERANT-11: the
 // fields of the errors a call records: a *NetworkError names the URL
 // requested, a *ParseError the URL the document was served from, a
 // *ValidationError the rejected URL or the page or sitemap a value belongs
 // to.
-func TestCt1ErrorFieldsFromACall(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml":        {Body: ct1Index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
+func TestErrorFieldsFromACall(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml":        {Body: index("{base}/missing.xml", "{base}/redirect-404.xml", "{base}/moved-html.xml", "{base}/pages.xml", "{base}/error.xml")},
 		"/redirect-404.xml": {Status: 302, Header: map[string]string{"Location": "{base}/gone.xml"}},
 		"/moved-html.xml":   {Status: 301, Header: map[string]string{"Location": "{base}/page.html"}},
 		"/page.html":        {Body: "<html><body>hello</body></html>"},
@@ -90,32 +77,32 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 			`</urlset>`},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	errs := s.GetErrors()
 	want := []string{
-		`fetch "` + srv.URL("") + `/missing.xml": unexpected HTTP status 404 Not Found`,
-		`fetch "` + srv.URL("") + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
-		`parse "` + srv.URL("") + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
+		`fetch "` + srv.At("") + `/missing.xml": unexpected HTTP status 404 Not Found`,
+		`fetch "` + srv.At("") + `/redirect-404.xml": unexpected HTTP status 404 Not Found`,
+		`parse "` + srv.At("") + `/page.html": not a sitemap: root element <html> is none of urlset, sitemapindex, rss, RDF or feed`,
 		`validate "ftp://example.com/file": unsupported scheme "ftp"`,
-		`validate "` + srv.URL("") + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
-		`validate "` + srv.URL("") + `/pages.xml": <loc> of an entry is empty or missing`,
-		`fetch "` + srv.URL("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
+		`validate "` + srv.At("") + `/dated": invalid <lastmod> value "2024-01-15 10:30:00"`,
+		`validate "` + srv.At("") + `/pages.xml": <loc> of an entry is empty or missing`,
+		`fetch "` + srv.At("") + `/error.xml": unexpected HTTP status 500 Internal Server Error`,
 	}
 	if got := messagesOf(errs); !slices.Equal(got, want) {
 		t.Fatalf("errors\n%q\nwant\n%q", got, want)
 	}
-	nets := ct1OfType[*sitemap.NetworkError](errs)
-	if len(nets) != 3 || nets[0].URL != srv.URL("/missing.xml") || nets[1].URL != srv.URL("/redirect-404.xml") {
+	nets := errorsOf[*sitemap.NetworkError](errs)
+	if len(nets) != 3 || nets[0].URL != srv.At("/missing.xml") || nets[1].URL != srv.At("/redirect-404.xml") {
 		t.Errorf("NetworkErrors %+v", nets)
 	}
-	parses := ct1OfType[*sitemap.ParseError](errs)
-	if len(parses) != 1 || parses[0].URL != srv.URL("/page.html") || parses[0].Err == nil {
+	parses := errorsOf[*sitemap.ParseError](errs)
+	if len(parses) != 1 || parses[0].URL != srv.At("/page.html") || parses[0].Err == nil {
 		t.Errorf("ParseErrors %+v", parses)
 	}
-	vals := ct1OfType[*sitemap.ValidationError](errs)
-	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.URL("/dated") || vals[2].URL != srv.URL("/pages.xml") {
+	vals := errorsOf[*sitemap.ValidationError](errs)
+	if len(vals) != 3 || vals[0].URL != "ftp://example.com/file" || vals[1].URL != srv.At("/dated") || vals[2].URL != srv.At("/pages.xml") {
 		t.Errorf("ValidationErrors %+v", vals)
 	}
 	for _, v := range vals {
@@ -125,39 +112,14 @@ func TestCt1ErrorFieldsFromACall(t *testing.T) {
 	}
 }
 
-// ct1Gzip compresses s.
-func ct1Gzip(t testing.TB, s string) string {
-	t.Helper()
-	var b bytes.Buffer
-	z := gzip.NewWriter(&b)
-	if _, err := z.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-var ct1Sentinels = []struct {
-	name string
-	err  error
-}{
-	{"ErrMaxResponseSize", sitemap.ErrMaxResponseSize},
-	{"ErrMaxDepth", sitemap.ErrMaxDepth},
-	{"ErrMaxSitemaps", sitemap.ErrMaxSitemaps},
-	{"ErrMaxURLs", sitemap.ErrMaxURLs},
-	{"ErrMaxValidationErrors", sitemap.ErrMaxValidationErrors},
-}
-
 // LIMITERR-1: five distinct sentinels.
-func TestCt1Sentinels(t *testing.T) {
-	for i, a := range ct1Sentinels {
+func TestSentinels(t *testing.T) {
+	for i, a := range sentinels {
 		if a.err == nil || a.err.Error() == "" {
 			t.Errorf("%s is nil or has no message", a.name)
 			continue
 		}
-		for _, b := range ct1Sentinels[i+1:] {
+		for _, b := range sentinels[i+1:] {
 			if errors.Is(a.err, b.err) || errors.Is(b.err, a.err) || a.err.Error() == b.err.Error() {
 				t.Errorf("%s and %s cannot be told apart", a.name, b.name)
 			}
@@ -165,271 +127,74 @@ func TestCt1Sentinels(t *testing.T) {
 	}
 }
 
-// LIMITERR-2..6, MAXSIZE-4, MAXSIZE-5, MAXDEPTH-5, MAXDEPTH-6,
-// MAXSITEMAPS-8, MAXURLS-6, MAXVALERR-4, ERRORS-6: each limit's error is of
-// its type, names its URL, reads as the spec quotes it, wraps its own
-// sentinel and no other, and does not show the sentinel's text.
-func TestCt1LimitErrors(t *testing.T) {
-	big := ct1URLSet("https://example.com/page") + strings.Repeat(" ", 2000)
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/big.xml":        {Body: big},
-		"/index.xml":      {Body: ct1Index("{base}/nested.xml", "{base}/a.xml", "{base}/b.xml")},
-		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/nested.xml"}},
-		"/nested.xml":     {Body: ct1Index("{base}/deeper.xml")},
-		"/deeper.xml":     {Body: ct1URLSet("{base}/deep")},
-		"/a.xml":          {Body: ct1URLSet("{base}/a1", "{base}/a2")},
-		"/b.xml":          {Body: ct1URLSet("{base}/b1")},
-		"/invalid.xml":    {Body: ct1URLSet("", "ftp://example.com/x", "{base}/ok")},
-		"/root-moved.xml": {Body: ct1Index("{base}/moved.xml")},
-	})
-	gz := ct1Gzip(t, big)
-	cases := []struct {
-		name     string
-		s        *sitemap.S
-		url      string
-		content  *string
-		returned bool // Parse returns the error
-		sentinel error
-		want     string // the message; {base} stands for the server
-		typ      string
+// ERRORS-16 (decisions): the messages the spec leaves open keep the shapes
+// the project chose (config "field": …, fetch "URL": …, parse "URL": …,
+// validate "URL": …) with the causes it fixed: a status other than 200, a
+// document that is empty or not a sitemap, gzip that cannot be
+// decompressed, a call cut short, an encoding that cannot be read.
+func TestMessagesOfOpenErrors(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/big.xml", urlset("https://example.com/"+strings.Repeat("a", 200)))
+	srv.Doc("/s.xml", urlset("https://example.com/s"))
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	str := func(s string) *string { return &s }
+	const doc = "https://example.com/doc.xml"
+	tests := []struct {
+		name    string
+		parse   func() (*sitemap.S, error)
+		typ     string // the type of the error
+		message string // the message, or its beginning when prefix is set
+		prefix  bool
+		is      error
 	}{
-		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.URL("/big.xml"), nil, true,
-			sitemap.ErrMaxResponseSize, "", "*sitemap.NetworkError"},
-		{"decompressed size", sitemap.New().SetMaxResponseSize(1000), "https://example.com/s.xml.gz", &gz, true,
-			sitemap.ErrMaxResponseSize, "", "*sitemap.ParseError"},
-		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
-			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
-		// The depth error names the index by the URL it was served from.
-		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.URL("/root-moved.xml"), nil, false,
-			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
-		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.URL("/index.xml"), nil, false,
-			sitemap.ErrMaxSitemaps, `parse "{base}/index.xml": limit of 1 sitemaps reached`, "*sitemap.ParseError"},
-		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.URL("/index.xml"), nil, false,
-			sitemap.ErrMaxURLs, `parse "{base}/index.xml": limit of 1 URLs reached`, "*sitemap.ParseError"},
-		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.URL("/invalid.xml"), nil, false,
-			sitemap.ErrMaxValidationErrors, `parse "{base}/invalid.xml": limit of 1 validation errors reached`, "*sitemap.ParseError"},
+		{"HTTP status", func() (*sitemap.S, error) { return sitemap.New().Parse(srv.At("/missing.xml"), nil) },
+			"*sitemap.NetworkError", `fetch "` + srv.At("/missing.xml") + `": unexpected HTTP status 404 Not Found`, false, nil},
+		{"configuration", func() (*sitemap.S, error) {
+			s := sitemap.New().SetMaxDepth(0)
+			return s, s.GetErrors()[0]
+		}, "*sitemap.ConfigError", `config "maxDepth": `, true, nil},
+		{"response over the size limit", func() (*sitemap.S, error) {
+			return sitemap.New().SetMaxResponseSize(100).Parse(srv.At("/big.xml"), nil)
+		}, "*sitemap.NetworkError", `fetch "` + srv.At("/big.xml") + `": `, true, sitemap.ErrMaxResponseSize},
+		{"content over the size limit once decompressed", func() (*sitemap.S, error) {
+			return sitemap.New().SetMaxResponseSize(1000).Parse(doc, str(string(gzipOf(strings.Repeat("https://example.com/a\n", 100)))))
+		}, "*sitemap.ParseError", `parse "` + doc + `": `, true, sitemap.ErrMaxResponseSize},
+		{"gzip with a broken header", func() (*sitemap.S, error) { return sitemap.New().Parse(doc, str("\x1f\x8bnot gzip at all")) },
+			"*sitemap.ParseError", `parse "` + doc + `": gzip decompression failed: `, true, nil},
+		{"empty", func() (*sitemap.S, error) { return sitemap.New().Parse(doc, str(" \n")) },
+			"*sitemap.ParseError", `parse "` + doc + `": document is empty`, false, nil},
+		{"XML that is no sitemap", func() (*sitemap.S, error) { return sitemap.New().Parse(doc, str("<html><body/></html>")) },
+			"*sitemap.ParseError", `parse "` + doc + `": not a sitemap: `, true, nil},
+		{"text that is no sitemap", func() (*sitemap.S, error) { return sitemap.New().Parse(doc, str("hello\nworld\n")) },
+			"*sitemap.ParseError", `parse "` + doc + `": not a sitemap: `, true, nil},
+		{"invalid url", func() (*sitemap.S, error) { return sitemap.New().Parse("ftp://example.com/s.xml", nil) },
+			"*sitemap.ValidationError", `validate "ftp://example.com/s.xml": unsupported scheme "ftp"`, false, nil},
+		{"call cut short", func() (*sitemap.S, error) {
+			return sitemap.New().ParseContext(cancelled, srv.At("/index.xml"), str(index(srv.At("/s.xml"))))
+		}, "*sitemap.ParseError", `parse "` + srv.At("/index.xml") + `": context canceled`, false, context.Canceled},
+		{"unsupported encoding", func() (*sitemap.S, error) {
+			return sitemap.New().Parse(doc, str(`<?xml version="1.0" encoding="x-no-such-encoding"?><urlset/>`))
+		}, "*sitemap.ParseError", `parse "` + doc + `": unsupported encoding "x-no-such-encoding"`, false, nil},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := c.s.Parse(c.url, c.content)
-			var found []error
-			for _, e := range c.s.GetErrors() {
-				if errors.Is(e, c.sentinel) {
-					found = append(found, e)
-				}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := tt.parse()
+			if err == nil {
+				t.Fatal("no error")
 			}
-			if len(found) != 1 {
-				t.Fatalf("%d errors wrap the sentinel, want 1: %q", len(found), messagesOf(c.s.GetErrors()))
+			if got := fmt.Sprintf("%T", err); got != tt.typ {
+				t.Errorf("error of type %s, want %s", got, tt.typ)
 			}
-			e := found[0]
-			if c.returned {
-				if err != e {
-					t.Errorf("Parse() returned %v, want the limit error %v", err, e) // LIMITERR-5
-				}
-				if !errors.Is(err, c.sentinel) {
-					t.Errorf("errors.Is(Parse's error, sentinel) = false")
-				}
-			} else if err != nil {
-				t.Errorf("Parse() = %v: reaching this limit does not fail the call", err)
+			if msg := err.Error(); tt.prefix && !strings.HasPrefix(msg, tt.message) || !tt.prefix && msg != tt.message {
+				t.Errorf("message %q, want %q", msg, tt.message)
 			}
-			if got := fmt.Sprintf("%T", e); got != c.typ {
-				t.Errorf("type %s, want %s", got, c.typ)
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("%v does not wrap %v", err, tt.is)
 			}
-			if c.want != "" {
-				if want := strings.ReplaceAll(c.want, "{base}", srv.URL("")); e.Error() != want {
-					t.Errorf("message %q, want %q", e.Error(), want)
-				}
-			}
-			for _, other := range ct1Sentinels {
-				if other.err != c.sentinel && errors.Is(e, other.err) {
-					t.Errorf("the error wraps %s as well", other.name)
-				}
-				if strings.Contains(e.Error(), other.err.Error()) {
-					t.Errorf("message %q shows the text of %s", e.Error(), other.name) // LIMITERR-6
-				}
-			}
-			// The URL field: the root, or the index for the depth limit.
-			var pe *sitemap.ParseError
-			var ne *sitemap.NetworkError
-			switch {
-			case errors.As(e, &ne):
-				if ne.URL != c.url {
-					t.Errorf("NetworkError.URL = %q, want %q", ne.URL, c.url)
-				}
-			case errors.As(e, &pe):
-				want := c.url
-				if c.sentinel == sitemap.ErrMaxDepth {
-					want = srv.URL("/nested.xml")
-				}
-				if pe.URL != want {
-					t.Errorf("ParseError.URL = %q, want %q", pe.URL, want)
-				}
+			if !slices.Contains(s.GetErrors(), err) {
+				t.Errorf("GetErrors() %q does not hold it", messagesOf(s.GetErrors()))
 			}
 		})
-	}
-}
-
-// ERRORS-9, MAXVALERR-7: no more *ValidationError values than the limit,
-// the errors of the other types all the same.
-func TestCt1ValidationLimitKeepsOtherErrors(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
-		"/html.xml":  {Body: "<html/>"},
-	})
-	s := sitemap.New().SetMaxValidationErrors(1)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
-		t.Fatal(err)
-	}
-	errs := s.GetErrors()
-	vals := ct1OfType[*sitemap.ValidationError](errs)
-	nets := ct1OfType[*sitemap.NetworkError](errs)
-	parses := ct1OfType[*sitemap.ParseError](errs)
-	if len(vals) != 1 || len(nets) != 2 || len(parses) != 2 {
-		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), messagesOf(errs))
-	}
-}
-
-// ERRORS-10, ERRORS-11, ERRORS-12, ERRORS-15 (decision on the order:
-// *ConfigError values first): GetErrors returns the list the instance
-// keeps, without spare capacity, and a slice once returned never changes:
-// not when a setter records or clears an error, not when a call starts.
-func TestCt1GetErrorsList(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		// Three errors recorded one by one: a list grown by append would
-		// have room to spare.
-		"/index.xml": {Body: ct1Index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
-	})
-	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
-		t.Fatal(err)
-	}
-	a, b := s.GetErrors(), s.GetErrors()
-	if len(a) != 3 {
-		t.Fatalf("errors %q, want 3", messagesOf(a))
-	}
-	if &a[0] != &b[0] {
-		t.Error("two GetErrors() calls return different arrays: the list is copied")
-	}
-	if cap(a) != len(a) {
-		t.Errorf("cap %d, len %d", cap(a), len(a))
-	}
-	want := messagesOf(a)
-	first := a[0]
-	c := append(a, errors.New("appended"))
-	c[0] = errors.New("set in the appended copy")
-	if s.GetErrorsCount() != 3 || s.GetErrors()[0] != first {
-		t.Errorf("appending to the result reached the instance: %q", messagesOf(s.GetErrors()))
-	}
-	// ERRORS-1: a configuration error recorded now comes first.
-	s.SetMaxURLs(-1)
-	now := s.GetErrors()
-	var ce *sitemap.ConfigError
-	if len(now) != 4 || !errors.As(now[0], &ce) || now[1] != a[0] || now[2] != a[1] || now[3] != a[2] {
-		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's three errors", messagesOf(now))
-	}
-	s.SetMaxURLs(0)
-	if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
-		t.Errorf("after clearing it: %q, want %q", got, want)
-	}
-	s.SetMaxSitemaps(-1).SetMaxSitemaps(0)
-	if _, err := s.Parse("ftp://example.com/x", nil); err == nil {
-		t.Fatal("Parse of an ftp URL did not fail")
-	}
-	if got := messagesOf(a); !slices.Equal(got, want) || a[0] != first {
-		t.Errorf("a slice returned earlier changed: %q", got)
-	}
-	if got := messagesOf(now); len(got) != 4 {
-		t.Errorf("a slice returned earlier changed: %q", got)
-	}
-}
-
-// ERRORS-1, ERRITER-1, ERRITER-2, ERRITER-3, COUNT-3: Errors() yields the
-// values GetErrors returns, in order, the error Parse returned among them
-// (==); a collected list is the caller's own.
-func TestCt1ErrorsIterator(t *testing.T) {
-	content := ct1URLSet("", "{bad}", "https://example.com/ok")
-	content = strings.Replace(content, "{bad}", "https:///nohost", 1)
-	s := sitemap.New()
-	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
-		t.Fatal(err)
-	}
-	s.SetFollow([]string{"("}) // a configuration error, first in the list
-	errs := s.GetErrors()
-	if len(errs) != 3 || s.GetErrorsCount() != 3 {
-		t.Fatalf("errors %q, want 3", messagesOf(errs))
-	}
-	var ce *sitemap.ConfigError
-	if !errors.As(errs[0], &ce) {
-		t.Errorf("the first error is %T, want the *ConfigError", errs[0])
-	}
-	got := slices.Collect(s.Errors())
-	if len(got) != len(errs) {
-		t.Fatalf("Errors() yields %d errors, GetErrors() returns %d", len(got), len(errs))
-	}
-	for i := range got {
-		if got[i] != errs[i] {
-			t.Errorf("error %d: Errors() yields %v, GetErrors() holds %v", i, got[i], errs[i])
-		}
-	}
-	slices.Reverse(got)
-	got[0] = errors.New("replaced")
-	if again := s.GetErrors(); again[0] != errs[0] || again[2] != errs[2] {
-		t.Errorf("changing a collected list reached the instance")
-	}
-	// Early break.
-	n := 0
-	for range s.Errors() {
-		n++
-		break
-	}
-	if n != 1 {
-		t.Errorf("the loop ran %d times", n)
-	}
-
-	// ERRITER-2, PARSE-9: the error Parse returned is among them, as the
-	// very value.
-	s.SetFollow(nil)
-	html := "<html/>"
-	_, err := s.Parse("https://example.com/page.html", &html)
-	if err == nil {
-		t.Fatal("no error for an HTML page")
-	}
-	found := false
-	for e := range s.Errors() {
-		if e == err {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("Errors() does not yield the error Parse returned")
-	}
-}
-
-// ERRITER-4, THREAD-6: a loop over Errors() whose body calls Parse goes on
-// through the errors as they were when it started.
-func TestCt1ErrorsLoopBodyCallsParse(t *testing.T) {
-	first := ct1URLSet("", "ftp://example.com/a", "ftp://example.com/b")
-	second := ct1URLSet("https://example.org/fine")
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", first)
-	want := messagesOf(s.GetErrors())
-	if len(want) != 3 {
-		t.Fatalf("errors %q, want 3", want)
-	}
-	var seen []string
-	ct1Within(t, ct1Guard, "an Errors() loop calling Parse", func() {
-		for err := range s.Errors() {
-			if len(seen) == 0 {
-				if _, err := s.Parse("https://example.org/sitemap.xml", &second); err != nil {
-					t.Error(err)
-				}
-			}
-			seen = append(seen, err.Error())
-		}
-	})
-	if !slices.Equal(seen, want) {
-		t.Errorf("the loop saw %q, want %q", seen, want)
-	}
-	if s.GetErrorsCount() != 0 {
-		t.Errorf("after the loop GetErrors() = %q", messagesOf(s.GetErrors()))
 	}
 }

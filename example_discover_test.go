@@ -12,13 +12,13 @@ import (
 // feed, and which has an index at a well-known path: Discover finds all
 // three, then reads them as the Sitemap: lines of a robots.txt are read.
 func ExampleS_Discover() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/":                  `<html><head><link rel="alternate" type="application/rss+xml" href="/feed.rss"></head><body></body></html>`,
 		"/robots.txt":        "User-agent: *\nSitemap: /news.xml\n",
-		"/news.xml":          exampleURLSet("https://example.com/news/1"),
+		"/news.xml":          urlset("https://example.com/news/1"),
 		"/feed.rss":          `<rss version="2.0"><channel><item><link>https://example.com/post/1</link></item></channel></rss>`,
-		"/sitemap_index.xml": exampleIndex("/pages.xml"),
-		"/pages.xml":         exampleURLSet("https://example.com/about"),
+		"/sitemap_index.xml": index("/pages.xml"),
+		"/pages.xml":         urlset("https://example.com/about"),
 	})
 	defer srv.Close()
 
@@ -51,9 +51,9 @@ func ExampleS_Discover() {
 // sitemaps further: here the well-known paths that are not there, and one
 // that answers with an HTML page.
 func ExampleS_DiscoverSitemaps() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/robots.txt":  "Sitemap: /sitemap.xml\n",
-		"/sitemap.xml": exampleURLSet("https://example.com/"),
+		"/sitemap.xml": urlset("https://example.com/"),
 		"/sitemap":     "<!DOCTYPE html><html><body>Our site map</body></html>",
 	})
 	defer srv.Close()

@@ -21,45 +21,10 @@ import (
 // The examples read documents passed in as content, or served by an
 // httptest server on the loopback interface: none of them needs a network.
 
-// exampleServer serves docs, by path, on the loopback interface; any other
-// path is 404 Not Found.
-func exampleServer(docs map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, doc)
-	}))
-}
-
 // exampleHost writes the URLs of srv in s as https://example.com, since
 // the port of the server changes from one run to the next.
-func exampleHost(srv *httptest.Server, s string) string {
+func exampleHost(srv *server, s string) string {
 	return strings.ReplaceAll(s, srv.URL, "https://example.com")
-}
-
-// exampleURLSet returns a sitemap that lists locs.
-func exampleURLSet(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, loc := range locs {
-		fmt.Fprintf(&b, "<url><loc>%s</loc></url>", loc)
-	}
-	b.WriteString("</urlset>")
-	return b.String()
-}
-
-// exampleIndex returns a sitemap index that lists locs.
-func exampleIndex(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, loc := range locs {
-		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>", loc)
-	}
-	b.WriteString("</sitemapindex>")
-	return b.String()
 }
 
 func ExampleNew() {
@@ -98,8 +63,8 @@ func ExampleS_Parse() {
 
 // With nil content, the document is fetched.
 func ExampleS_Parse_fetch() {
-	srv := exampleServer(map[string]string{
-		"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/contact"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap.xml": urlset("https://example.com/", "https://example.com/contact"),
 	})
 	defer srv.Close()
 
@@ -114,8 +79,8 @@ func ExampleS_Parse_fetch() {
 }
 
 func ExampleS_ParseContext() {
-	srv := exampleServer(map[string]string{
-		"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/contact"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap.xml": urlset("https://example.com/", "https://example.com/contact"),
 	})
 	defer srv.Close()
 
@@ -131,7 +96,7 @@ func ExampleS_ParseContext() {
 // A call whose context ends before its first request gets the
 // *NetworkError of that request, which wraps the error of the context.
 func ExampleS_ParseContext_cancelled() {
-	srv := exampleServer(map[string]string{"/sitemap.xml": exampleURLSet("https://example.com/")})
+	srv := serveDocs(nil, map[string]string{"/sitemap.xml": urlset("https://example.com/")})
 	defer srv.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -147,7 +112,7 @@ func ExampleS_SetUserAgent() {
 	agents := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		agents <- r.UserAgent()
-		io.WriteString(w, exampleURLSet("https://example.com/"))
+		io.WriteString(w, urlset("https://example.com/"))
 	}))
 	defer srv.Close()
 
@@ -192,10 +157,10 @@ func ExampleS_SetMaxResponseSize() {
 }
 
 func ExampleS_SetMaxDepth() {
-	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml":   exampleIndex("/sitemap-index-2.xml"),
-		"/sitemap-index-2.xml": exampleIndex("/sitemap.xml"),
-		"/sitemap.xml":         exampleURLSet("https://example.com/"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap-index.xml":   index("/sitemap-index-2.xml"),
+		"/sitemap-index-2.xml": index("/sitemap.xml"),
+		"/sitemap.xml":         urlset("https://example.com/"),
 	})
 	defer srv.Close()
 
@@ -218,10 +183,10 @@ func ExampleS_SetMaxConcurrency() {
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		if r.URL.Path == "/sitemap-index.xml" {
-			io.WriteString(w, exampleIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml"))
+			io.WriteString(w, index("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml"))
 			return
 		}
-		io.WriteString(w, exampleURLSet("https://example.com"+strings.TrimSuffix(r.URL.Path, ".xml")))
+		io.WriteString(w, urlset("https://example.com"+strings.TrimSuffix(r.URL.Path, ".xml")))
 	}))
 	defer srv.Close()
 
@@ -236,13 +201,13 @@ func ExampleS_SetMaxConcurrency() {
 }
 
 func ExampleS_SetMaxSitemaps() {
-	srv := exampleServer(map[string]string{
-		"/a.xml": exampleURLSet("https://example.com/a"),
-		"/b.xml": exampleURLSet("https://example.com/b"),
-		"/c.xml": exampleURLSet("https://example.com/c"),
+	srv := serveDocs(nil, map[string]string{
+		"/a.xml": urlset("https://example.com/a"),
+		"/b.xml": urlset("https://example.com/b"),
+		"/c.xml": urlset("https://example.com/c"),
 	})
 	defer srv.Close()
-	index := exampleIndex(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
+	index := index(srv.URL+"/a.xml", srv.URL+"/b.xml", srv.URL+"/c.xml")
 
 	// One at a time, so that it is the first two that are fetched.
 	s, err := sitemap.New().SetMaxSitemaps(2).SetMultiThread(false).
@@ -257,7 +222,7 @@ func ExampleS_SetMaxSitemaps() {
 }
 
 func ExampleS_SetMaxURLs() {
-	content := exampleURLSet("https://example.com/1", "https://example.com/2", "https://example.com/3",
+	content := urlset("https://example.com/1", "https://example.com/2", "https://example.com/3",
 		"https://example.com/4", "https://example.com/5")
 	s, err := sitemap.New().SetMaxURLs(3).Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(err, s.GetURLCount())
@@ -271,7 +236,7 @@ func ExampleS_SetMaxURLs() {
 
 func ExampleS_SetMaxValidationErrors() {
 	// Three entries without a location, and one with.
-	content := exampleURLSet("", "", "", "https://example.com/")
+	content := urlset("", "", "", "https://example.com/")
 	s, _ := sitemap.New().SetMaxValidationErrors(2).Parse("https://example.com/sitemap.xml", &content)
 
 	var invalid, limit int
@@ -293,11 +258,11 @@ func ExampleS_SetMaxValidationErrors() {
 }
 
 func ExampleS_SetMultiThread() {
-	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": exampleIndex("/c.xml", "/a.xml", "/b.xml"),
-		"/a.xml":             exampleURLSet("https://example.com/a"),
-		"/b.xml":             exampleURLSet("https://example.com/b"),
-		"/c.xml":             exampleURLSet("https://example.com/c"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap-index.xml": index("/c.xml", "/a.xml", "/b.xml"),
+		"/a.xml":             urlset("https://example.com/a"),
+		"/b.xml":             urlset("https://example.com/b"),
+		"/c.xml":             urlset("https://example.com/c"),
 	})
 	defer srv.Close()
 
@@ -338,10 +303,10 @@ func ExampleS_SetStrict() {
 }
 
 func ExampleS_SetFollow() {
-	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml":    exampleIndex("/sitemap-products.xml", "/sitemap-blog.xml"),
-		"/sitemap-products.xml": exampleURLSet("https://example.com/products/teapot"),
-		"/sitemap-blog.xml":     exampleURLSet("https://example.com/blog/tea"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap-index.xml":    index("/sitemap-products.xml", "/sitemap-blog.xml"),
+		"/sitemap-products.xml": urlset("https://example.com/products/teapot"),
+		"/sitemap-blog.xml":     urlset("https://example.com/blog/tea"),
 	})
 	defer srv.Close()
 
@@ -364,7 +329,7 @@ func ExampleS_SetFollow() {
 }
 
 func ExampleS_SetRules() {
-	content := exampleURLSet("https://example.com/", "https://example.com/products/teapot",
+	content := urlset("https://example.com/", "https://example.com/products/teapot",
 		"https://example.com/category/tea", "https://example.com/about")
 	s, err := sitemap.New().SetRules([]string{`/products/`, `/category/`}).
 		Parse("https://example.com/sitemap.xml", &content)
@@ -380,27 +345,17 @@ func ExampleS_SetRules() {
 	// https://example.com/category/tea
 }
 
-// exampleTransport counts the requests that go through it.
-type exampleTransport struct {
-	n atomic.Int32
-}
-
-func (t *exampleTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	t.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // The client is used as it is: its transport, and its timeout, which takes
 // the place of the fetch timeout.
 func ExampleS_SetHTTPClient() {
-	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": exampleIndex("/a.xml", "/b.xml"),
-		"/a.xml":             exampleURLSet("https://example.com/a"),
-		"/b.xml":             exampleURLSet("https://example.com/b"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap-index.xml": index("/a.xml", "/b.xml"),
+		"/a.xml":             urlset("https://example.com/a"),
+		"/b.xml":             urlset("https://example.com/b"),
 	})
 	defer srv.Close()
 
-	transport := &exampleTransport{}
+	transport := &countingTransport{}
 	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	s := sitemap.New().SetHTTPClient(client)
 	if _, err := s.Parse(srv.URL+"/sitemap-index.xml", nil); err != nil {
@@ -558,7 +513,7 @@ func ExampleS_GetURLs() {
 
 // The URLs the iterator yields are copies: they may be changed and sorted.
 func ExampleS_URLs() {
-	content := exampleURLSet("https://example.com/b", "https://example.com/c", "https://example.com/a")
+	content := urlset("https://example.com/b", "https://example.com/c", "https://example.com/a")
 	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	if err != nil {
 		fmt.Println(err)
@@ -587,7 +542,7 @@ func ExampleS_GetURLCount() {
 }
 
 func ExampleS_GetRandomURLs() {
-	content := exampleURLSet("https://example.com/1", "https://example.com/2", "https://example.com/3",
+	content := urlset("https://example.com/1", "https://example.com/2", "https://example.com/3",
 		"https://example.com/4", "https://example.com/5")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 
@@ -639,8 +594,8 @@ func ExampleS_GetSitemapCount() {
 // A nil error from Parse means that the document given was read; what went
 // wrong further on is in GetErrors.
 func ExampleS_GetErrors() {
-	srv := exampleServer(map[string]string{
-		"/sitemap-index.xml": exampleIndex("/missing.xml", "ftp://example.com/sitemap.xml"),
+	srv := serveDocs(nil, map[string]string{
+		"/sitemap-index.xml": index("/missing.xml", "ftp://example.com/sitemap.xml"),
 	})
 	defer srv.Close()
 
@@ -675,7 +630,7 @@ func ExampleS_Errors() {
 }
 
 func ExampleS_GetErrorsCount() {
-	content := exampleURLSet("https://example.com/", "", "ftp://example.com/file")
+	content := urlset("https://example.com/", "", "ftp://example.com/file")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(s.GetURLCount(), s.GetErrorsCount())
 	// Output:
@@ -685,7 +640,7 @@ func ExampleS_GetErrorsCount() {
 // A rejected setting is a *ConfigError, which stays until the setting is
 // given a valid value; until then, Parse parses nothing.
 func ExampleConfigError() {
-	content := exampleURLSet("https://example.com/")
+	content := urlset("https://example.com/")
 	s := sitemap.New().SetMaxDepth(0)
 	_, err := s.Parse("https://example.com/sitemap.xml", &content)
 	fmt.Println(err)
@@ -719,7 +674,7 @@ func ExampleConfigError_Unwrap() {
 }
 
 func ExampleNetworkError() {
-	srv := exampleServer(nil)
+	srv := serveDocs(nil, nil)
 	defer srv.Close()
 
 	_, err := sitemap.New().Parse(srv.URL+"/sitemap.xml", nil)
@@ -743,7 +698,7 @@ func ExampleNetworkError_Error() {
 // A response over the size limit is a *NetworkError that wraps
 // ErrMaxResponseSize.
 func ExampleNetworkError_Unwrap() {
-	srv := exampleServer(map[string]string{"/sitemap.xml": exampleURLSet("https://example.com/", "https://example.com/about")})
+	srv := serveDocs(nil, map[string]string{"/sitemap.xml": urlset("https://example.com/", "https://example.com/about")})
 	defer srv.Close()
 
 	_, err := sitemap.New().SetMaxResponseSize(50).Parse(srv.URL+"/sitemap.xml", nil)
@@ -775,7 +730,7 @@ func ExampleParseError_Error() {
 
 // The *ParseError of a limit wraps the sentinel of that limit.
 func ExampleParseError_Unwrap() {
-	content := exampleURLSet("https://example.com/1", "https://example.com/2")
+	content := urlset("https://example.com/1", "https://example.com/2")
 	s, _ := sitemap.New().SetMaxURLs(1).Parse("https://example.com/sitemap.xml", &content)
 	var parseErr *sitemap.ParseError
 	errors.As(s.GetErrors()[0], &parseErr)
@@ -807,7 +762,7 @@ func ExampleValidationError_Error() {
 }
 
 func ExampleValidationError_Unwrap() {
-	content := exampleURLSet("")
+	content := urlset("")
 	s, _ := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	var valErr *sitemap.ValidationError
 	errors.As(s.GetErrors()[0], &valErr)
@@ -840,7 +795,7 @@ func ExampleLastModTime() {
 
 // The error of a limit that was reached tells the limit with errors.Is.
 func Example_limitErrors() {
-	content := exampleURLSet("https://example.com/1", "https://example.com/2", "", "")
+	content := urlset("https://example.com/1", "https://example.com/2", "", "")
 	s, _ := sitemap.New().SetMaxURLs(1).SetMaxValidationErrors(1).Parse("https://example.com/sitemap.xml", &content)
 	for _, err := range s.GetErrors() {
 		switch {
@@ -887,13 +842,13 @@ func Example_urlset() {
 // A sitemap index: the sitemaps it lists are fetched, relative locations
 // resolved against the index.
 func Example_sitemapIndex() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <sitemap><loc>sitemap-pages.xml</loc><lastmod>2024-03-01</lastmod></sitemap>
   <sitemap><loc>sitemap-posts.xml</loc></sitemap>
 </sitemapindex>`,
-		"/sitemap-pages.xml": exampleURLSet("https://example.com/", "https://example.com/about"),
-		"/sitemap-posts.xml": exampleURLSet("https://example.com/blog/first-post"),
+		"/sitemap-pages.xml": urlset("https://example.com/", "https://example.com/about"),
+		"/sitemap-posts.xml": urlset("https://example.com/blog/first-post"),
 	})
 	defer srv.Close()
 
@@ -919,15 +874,15 @@ func Example_sitemapIndex() {
 // A robots.txt, told by its URL: the sitemaps its Sitemap: lines name are
 // fetched; every other line is passed over.
 func Example_robots() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/robots.txt": `User-agent: *
 Disallow: /cart/
 
 Sitemap: /sitemap-pages.xml
   sitemap: /sitemap-posts.xml # the blog
 `,
-		"/sitemap-pages.xml": exampleURLSet("https://example.com/"),
-		"/sitemap-posts.xml": exampleURLSet("https://example.com/blog/first-post"),
+		"/sitemap-pages.xml": urlset("https://example.com/"),
+		"/sitemap-posts.xml": urlset("https://example.com/blog/first-post"),
 	})
 	defer srv.Close()
 
@@ -1029,7 +984,7 @@ not a URL
 func Example_gzip() {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	io.WriteString(zw, exampleURLSet("https://example.com/", "https://example.com/about"))
+	io.WriteString(zw, urlset("https://example.com/", "https://example.com/about"))
 	zw.Close()
 
 	content := buf.String()
@@ -1183,7 +1138,7 @@ func Example_hreflang() {
 // encoding/xml, its extensions under their namespaces and its <lastmod>
 // read by the library's own date parser.
 func Example_migrateFromV101() {
-	content := exampleURLSet("https://example.com/", "https://example.com/about")
+	content := urlset("https://example.com/", "https://example.com/about")
 	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &content)
 	if err != nil {
 		fmt.Println(err)
@@ -1206,4 +1161,26 @@ func Example_migrateFromV101() {
 	// 2 URLs, 0 errors
 	// https://example.com/page 2024-01-15 https://cdn.example.com/a.jpg <nil>
 	// invalid <lastmod> value "15/01/2024"
+}
+
+func ExampleS_Stream() {
+	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>/first</loc></url>
+  <url><lastmod>2024-01-15</lastmod></url>
+  <url><loc>/second</loc></url>
+</urlset>`
+	s := sitemap.New()
+	for u, err := range s.Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(u.Loc)
+	}
+	fmt.Println("kept:", s.GetURLCount())
+	// Output:
+	// https://example.com/first
+	// https://example.com/second
+	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
+	// kept: 0
 }

@@ -54,10 +54,10 @@ func ExampleS_StreamReader() {
 
 // Every URL can tell which sitemap listed it.
 func ExampleSource() {
-	srv := exampleServer(map[string]string{
-		"/index.xml":    exampleIndex("/products.xml", "/blog.xml"),
-		"/products.xml": exampleURLSet("https://example.com/teapot"),
-		"/blog.xml":     exampleURLSet("https://example.com/blog/hello"),
+	srv := serveDocs(nil, map[string]string{
+		"/index.xml":    index("/products.xml", "/blog.xml"),
+		"/products.xml": urlset("https://example.com/teapot"),
+		"/blog.xml":     urlset("https://example.com/blog/hello"),
 	})
 	defer srv.Close()
 	s, _ := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
@@ -72,10 +72,10 @@ func ExampleSource() {
 // GetDocuments is the tree of a call: every document it came to know of,
 // how it was found, and what became of it.
 func ExampleS_GetDocuments() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/robots.txt":   "Sitemap: /index.xml\n",
-		"/index.xml":    exampleIndex("/products.xml", "/gone.xml"),
-		"/products.xml": exampleURLSet("https://example.com/teapot", "https://example.com/kettle"),
+		"/index.xml":    index("/products.xml", "/gone.xml"),
+		"/products.xml": urlset("https://example.com/teapot", "https://example.com/kettle"),
 	})
 	defer srv.Close()
 	s, _ := sitemap.New().SetMultiThread(false).Parse(srv.URL+"/robots.txt", nil)
@@ -92,9 +92,9 @@ func ExampleS_GetDocuments() {
 
 // SetNoFollow fetches the URL given and lists what it names, nothing more.
 func ExampleS_SetNoFollow() {
-	srv := exampleServer(map[string]string{
+	srv := serveDocs(nil, map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\nSitemap: /b.xml\n",
-		"/a.xml":      exampleURLSet("https://example.com/a"),
+		"/a.xml":      urlset("https://example.com/a"),
 	})
 	defer srv.Close()
 	s, _ := sitemap.New().SetNoFollow(true).Parse(srv.URL+"/robots.txt", nil)

@@ -13,19 +13,19 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct2Site serves a small site of every level: a robots.txt naming an index
+// smallSite serves a small site of every level: a robots.txt naming an index
 // and a urlset, the index listing a urlset, a text sitemap and a sitemap
 // that is not there. It returns how many requests a call makes.
-func ct2Site(srv *ct2Server) int {
-	srv.Doc("/robots.txt", "User-agent: *\nSitemap: "+srv.URL("/index.xml")+"\nSitemap: "+srv.URL("/top.xml")+"\n")
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.txt"), srv.URL("/missing.xml")))
-	srv.Doc("/top.xml", ct2URLSet("https://example.com/top"))
-	srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
+func smallSite(srv *server) int {
+	srv.Doc("/robots.txt", "User-agent: *\nSitemap: "+srv.At("/index.xml")+"\nSitemap: "+srv.At("/top.xml")+"\n")
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.txt"), srv.At("/missing.xml")))
+	srv.Doc("/top.xml", urlset("https://example.com/top"))
+	srv.Doc("/a.xml", urlset("https://example.com/a"))
 	srv.Doc("/b.txt", "https://example.com/b\n")
 	return 6
 }
 
-func TestCT2UserAgentOnEveryRequest(t *testing.T) {
+func TestUserAgentOnEveryRequest(t *testing.T) {
 	// UA-1, UA-3, CONFIG-1 (decision: the default names this project)
 	if !regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`).MatchString(sitemap.DefaultUserAgent) {
 		t.Errorf("DefaultUserAgent %q is not of the form NAME (+URL of its README)", sitemap.DefaultUserAgent)
@@ -43,8 +43,8 @@ func TestCT2UserAgentOnEveryRequest(t *testing.T) {
 	for _, tt := range tests {
 		for _, multi := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/multi=%v", tt.name, multi), func(t *testing.T) {
-				srv := ct2NewServer(t)
-				n := ct2Site(srv)
+				srv := newServer(t)
+				n := smallSite(srv)
 				s := sitemap.New().SetMultiThread(multi)
 				want := sitemap.DefaultUserAgent
 				if tt.ua != "" {
@@ -54,7 +54,7 @@ func TestCT2UserAgentOnEveryRequest(t *testing.T) {
 				if tt.client {
 					s.SetHTTPClient(&http.Client{})
 				}
-				if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+				if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
 				agents := srv.Agents()
@@ -71,21 +71,21 @@ func TestCT2UserAgentOnEveryRequest(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientForEveryRequest(t *testing.T) {
+func TestCustomClientForEveryRequest(t *testing.T) {
 	// CLIENT-1: every request of the instance goes through the client, on
 	// every level, in both modes and over several calls.
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprint(multi), func(t *testing.T) {
-			srv := ct2NewServer(t)
-			n := ct2Site(srv)
-			tr := &ct2Transport{}
+			srv := newServer(t)
+			n := smallSite(srv)
+			tr := &countingTransport{}
 			client := &http.Client{Transport: tr}
 			s := sitemap.New().SetMultiThread(multi).SetHTTPClient(client)
 			if s.GetHTTPClient() != client {
 				t.Fatal("GetHTTPClient does not return the client set")
 			}
 			for call := 1; call <= 2; call++ {
-				if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+				if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
 				if got := tr.n.Load(); got != int64(call*n) || srv.Total() != call*n {
@@ -99,13 +99,13 @@ func TestCT2CustomClientForEveryRequest(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientNotChanged(t *testing.T) {
+func TestCustomClientNotChanged(t *testing.T) {
 	// The caller's client is used as it is and never changed.
-	srv := ct2NewServer(t)
-	ct2Site(srv)
-	tr := &ct2Transport{}
+	srv := newServer(t)
+	smallSite(srv)
+	tr := &countingTransport{}
 	client := &http.Client{Transport: tr, Timeout: 7 * time.Second}
-	if _, err := sitemap.New().SetFetchTimeout(1).SetHTTPClient(client).Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := sitemap.New().SetFetchTimeout(1).SetHTTPClient(client).Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if client.Transport != tr || client.Timeout != 7*time.Second || client.CheckRedirect != nil || client.Jar != nil {
@@ -113,16 +113,16 @@ func TestCT2CustomClientNotChanged(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientNilResets(t *testing.T) {
+func TestCustomClientNilResets(t *testing.T) {
 	// CLIENT-2, GETCONF-4
-	srv := ct2NewServer(t)
-	n := ct2Site(srv)
-	tr := &ct2Transport{}
+	srv := newServer(t)
+	n := smallSite(srv)
+	tr := &countingTransport{}
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: tr}).SetHTTPClient(nil)
 	if s.GetHTTPClient() != nil {
 		t.Error("GetHTTPClient is not nil after SetHTTPClient(nil)")
 	}
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if tr.n.Load() != 0 || srv.Total() != n {
@@ -133,18 +133,18 @@ func TestCT2CustomClientNilResets(t *testing.T) {
 	}
 }
 
-func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
+func TestCustomClientCheckRedirectDecides(t *testing.T) {
 	// CLIENT-3, REDIRECT-9
 	errNoRedirects := errors.New("redirects are not followed here")
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	for i := 1; i <= 15; i++ {
 		srv.Redirect(fmt.Sprintf("/r/%d", i), fmt.Sprintf("/r/%d", i-1))
 	}
-	srv.Doc("/r/0", ct2URLSet("https://example.com/end"))
+	srv.Doc("/r/0", urlset("https://example.com/end"))
 	t.Run("last response", func(t *testing.T) {
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/1"), nil)
-		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 302 Found`, srv.URL("/r/1"))
+		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.At("/r/1"), nil)
+		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 302 Found`, srv.At("/r/1"))
 		var nerr *sitemap.NetworkError
 		if !errors.As(err, &nerr) || err.Error() != want {
 			t.Errorf("Parse error = %v, want %s", err, want)
@@ -152,9 +152,9 @@ func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
 	})
 	t.Run("error", func(t *testing.T) {
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return errNoRedirects }}
-		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/1"), nil)
+		_, err := sitemap.New().SetHTTPClient(client).Parse(srv.At("/r/1"), nil)
 		var nerr *sitemap.NetworkError
-		if !errors.As(err, &nerr) || nerr.URL != srv.URL("/r/1") || !errors.Is(err, errNoRedirects) {
+		if !errors.As(err, &nerr) || nerr.URL != srv.At("/r/1") || !errors.Is(err, errNoRedirects) {
 			t.Errorf("Parse error = %v, want *NetworkError for /r/1 wrapping the CheckRedirect error", err)
 		}
 	})
@@ -165,36 +165,36 @@ func TestCT2CustomClientCheckRedirectDecides(t *testing.T) {
 			}
 			return nil
 		}}
-		s, err := sitemap.New().SetHTTPClient(client).Parse(srv.URL("/r/15"), nil)
+		s, err := sitemap.New().SetHTTPClient(client).Parse(srv.At("/r/15"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
 	})
 }
 
-// ct2DeadlineTransport records the deadline of the context of every
+// deadlineTransport records the deadline of the context of every
 // request.
-type ct2DeadlineTransport struct {
+type deadlineTransport struct {
 	deadlines []time.Time
 	has       []bool
 }
 
-func (d *ct2DeadlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	dl, ok := req.Context().Deadline()
 	d.deadlines = append(d.deadlines, dl)
 	d.has = append(d.has, ok)
 	return http.DefaultTransport.RoundTrip(req)
 }
 
-func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
+func TestFetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 	// TIMEOUT-4: with a custom client the client's Timeout applies and the
 	// fetch timeout does not: a request gets the client's deadline or none.
-	srv := ct2NewServer(t)
-	srv.Doc("/sitemap.xml", ct2URLSet("https://example.com/a"))
+	srv := newServer(t)
+	srv.Doc("/sitemap.xml", urlset("https://example.com/a"))
 	t.Run("client without timeout", func(t *testing.T) {
-		tr := &ct2DeadlineTransport{}
-		s, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr}).Parse(srv.URL("/sitemap.xml"), nil)
+		tr := &deadlineTransport{}
+		s, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr}).Parse(srv.At("/sitemap.xml"), nil)
 		if err != nil || s.GetURLCount() != 1 {
 			t.Fatalf("Parse: %v", err)
 		}
@@ -203,9 +203,9 @@ func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 		}
 	})
 	t.Run("client with its own timeout", func(t *testing.T) {
-		tr := &ct2DeadlineTransport{}
+		tr := &deadlineTransport{}
 		start := time.Now()
-		_, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr, Timeout: time.Hour}).Parse(srv.URL("/sitemap.xml"), nil)
+		_, err := sitemap.New().SetFetchTimeout(1).SetMultiThread(false).SetHTTPClient(&http.Client{Transport: tr, Timeout: time.Hour}).Parse(srv.At("/sitemap.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
@@ -215,24 +215,24 @@ func TestCT2FetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 	})
 }
 
-func TestCT2FetchTimeout(t *testing.T) {
+func TestFetchTimeout(t *testing.T) {
 	// TIMEOUT-1, TIMEOUT-3: with the default client a request that takes
 	// longer than the fetch timeout fails with a *NetworkError. The server
 	// holds the request until the test ends; the call ends after about 1 s,
 	// before the default of 3 s would have passed.
 	t.Run("root", func(t *testing.T) {
 		t.Parallel()
-		srv := ct2NewServer(t)
+		srv := newServer(t)
 		srv.Block("/slow.xml", nil)
 		start := time.Now()
 		var s *sitemap.S
 		var err error
-		ct2Within(t, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.URL("/slow.xml"), nil) })
+		guard(t, guardTimeout, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.At("/slow.xml"), nil) })
 		if took := time.Since(start); took >= sitemap.DefaultFetchTimeout*time.Second {
 			t.Errorf("took %v: the fetch timeout of 1 s was not applied", took)
 		}
 		var nerr *sitemap.NetworkError
-		if !errors.As(err, &nerr) || nerr.URL != srv.URL("/slow.xml") || !errors.Is(err, context.DeadlineExceeded) {
+		if !errors.As(err, &nerr) || nerr.URL != srv.At("/slow.xml") || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Parse error = %v, want *NetworkError for /slow.xml that is a timeout", err)
 		}
 		if got := s.GetErrors(); len(got) != 1 || got[0] != err {
@@ -241,25 +241,25 @@ func TestCT2FetchTimeout(t *testing.T) {
 	})
 	t.Run("listed sitemap", func(t *testing.T) {
 		t.Parallel()
-		srv := ct2NewServer(t)
+		srv := newServer(t)
 		srv.Block("/slow.xml", nil)
-		srv.Doc("/ok.xml", ct2URLSet("https://example.com/ok"))
-		srv.Doc("/index.xml", ct2Index(srv.URL("/slow.xml"), srv.URL("/ok.xml")))
+		srv.Doc("/ok.xml", urlset("https://example.com/ok"))
+		srv.Doc("/index.xml", index(srv.At("/slow.xml"), srv.At("/ok.xml")))
 		var s *sitemap.S
 		var err error
-		ct2Within(t, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.URL("/index.xml"), nil) })
+		guard(t, guardTimeout, func() { s, err = sitemap.New().SetFetchTimeout(1).Parse(srv.At("/index.xml"), nil) })
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
-		if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/slow.xml") || !errors.Is(nerrs[0], context.DeadlineExceeded) {
+		nerrs := errorsOf[*sitemap.NetworkError](s.GetErrors())
+		if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.At("/slow.xml") || !errors.Is(nerrs[0], context.DeadlineExceeded) {
 			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 	})
 }
 
-func TestCT2FetchFailures(t *testing.T) {
+func TestFetchFailures(t *testing.T) {
 	// PARSE-6, PARSE-13 (decision: any status but 200 is a *NetworkError),
 	// ERRORS-4: as the root, and as a listed sitemap.
 	tests := []struct {
@@ -272,12 +272,12 @@ func TestCT2FetchFailures(t *testing.T) {
 		{"204", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }, "unexpected HTTP status 204 No Content"},
 		{"203 with a sitemap", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(203)
-			w.Write([]byte(ct2URLSet("https://example.com/x")))
+			w.Write([]byte(urlset("https://example.com/x")))
 		}, "unexpected HTTP status 203 Non-Authoritative Information"},
 		{"301 without Location", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(301) }, "unexpected HTTP status 301 Moved Permanently"},
 		{"body cut off", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", "10000")
-			w.Write([]byte(ct2URLSet("https://example.com/x", "https://example.com/y")[:150]))
+			w.Write([]byte(urlset("https://example.com/x", "https://example.com/y")[:150]))
 			w.(http.Flusher).Flush()
 			conn, _, err := w.(http.Hijacker).Hijack()
 			if err == nil {
@@ -287,37 +287,37 @@ func TestCT2FetchFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			srv.Handle("/bad.xml", tt.handler)
-			srv.Doc("/ok.xml", ct2URLSet("https://example.com/ok"))
-			srv.Doc("/index.xml", ct2Index(srv.URL("/bad.xml"), srv.URL("/ok.xml")))
+			srv.Doc("/ok.xml", urlset("https://example.com/ok"))
+			srv.Doc("/index.xml", index(srv.At("/bad.xml"), srv.At("/ok.xml")))
 
-			s, err := sitemap.New().Parse(srv.URL("/bad.xml"), nil)
+			s, err := sitemap.New().Parse(srv.At("/bad.xml"), nil)
 			var nerr *sitemap.NetworkError
-			if !errors.As(err, &nerr) || nerr.URL != srv.URL("/bad.xml") {
+			if !errors.As(err, &nerr) || nerr.URL != srv.At("/bad.xml") {
 				t.Fatalf("Parse error = %v, want *NetworkError for /bad.xml", err)
 			}
-			if tt.cause != "" && err.Error() != fmt.Sprintf("fetch %q: %s", srv.URL("/bad.xml"), tt.cause) {
+			if tt.cause != "" && err.Error() != fmt.Sprintf("fetch %q: %s", srv.At("/bad.xml"), tt.cause) {
 				t.Errorf("message %q", err.Error())
 			}
 			if got := s.GetErrors(); len(got) != 1 || got[0] != err || s.GetURLCount() != 0 {
 				t.Errorf("errors %q, %d URLs", messagesOf(got), s.GetURLCount())
 			}
 
-			s, err = sitemap.New().Parse(srv.URL("/index.xml"), nil)
+			s, err = sitemap.New().Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v (a listed sitemap does not fail the call)", err)
 			}
-			nerrs := ct2Of[*sitemap.NetworkError](s.GetErrors())
-			if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/bad.xml") {
+			nerrs := errorsOf[*sitemap.NetworkError](s.GetErrors())
+			if s.GetErrorsCount() != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.At("/bad.xml") {
 				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 	t.Run("connection refused", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		url := srv.URL("/sitemap.xml")
+		srv := newServer(t)
+		url := srv.At("/sitemap.xml")
 		srv.Close()
 		_, err := sitemap.New().Parse(url, nil)
 		var nerr *sitemap.NetworkError
@@ -327,14 +327,208 @@ func TestCT2FetchFailures(t *testing.T) {
 	})
 }
 
-func TestCT2UserAgentOnRedirects(t *testing.T) {
+func TestUserAgentOnRedirects(t *testing.T) {
 	// UA-1: a request that a redirect leads to carries the user agent too.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Redirect("/old.xml", "/new.xml")
-	srv.Doc("/new.xml", ct2URLSet("https://example.com/a"))
-	if _, err := sitemap.New().SetUserAgent("RedirectBot/1").Parse(srv.URL("/old.xml"), nil); err != nil {
+	srv.Doc("/new.xml", urlset("https://example.com/a"))
+	if _, err := sitemap.New().SetUserAgent("RedirectBot/1").Parse(srv.At("/old.xml"), nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "requests", srv.Log(), []string{"/old.xml", "/new.xml"})
-	ct2Equal(t, "agents", srv.Agents(), []string{"RedirectBot/1", "RedirectBot/1"})
+	equalStrings(t, "requests", srv.Log(), []string{"/old.xml", "/new.xml"})
+	equalStrings(t, "agents", srv.Agents(), []string{"RedirectBot/1", "RedirectBot/1"})
+}
+
+func TestRedirectSpecExample(t *testing.T) {
+	// REDIRECT-1, REDIRECT-2, REDIRECT-3, REDIRECT-5, STRICT-3:
+	// http://example.com/sitemap.xml redirects to
+	// https://www.example.com/sitemap.xml.
+	docs := map[string]string{
+		"http://example.com/sitemap.xml": fakeRedirect + "https://www.example.com/sitemap.xml",
+		"https://www.example.com/sitemap.xml": urlset(
+			"/page",
+			"https://www.example.com/on-final-host",
+			"http://example.com/on-requested-host",
+		),
+	}
+	t.Run("tolerant", func(t *testing.T) {
+		fake := newFakeWeb(docs)
+		s, err := sitemap.New().SetHTTPClient(fake.Client()).Parse("http://example.com/sitemap.xml", nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		noErrors(t, s)
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{
+			"https://www.example.com/page",
+			"https://www.example.com/on-final-host",
+			"http://example.com/on-requested-host",
+		})
+	})
+	t.Run("strict", func(t *testing.T) {
+		fake := newFakeWeb(docs)
+		s, err := sitemap.New().SetStrict(true).SetHTTPClient(fake.Client()).Parse("http://example.com/sitemap.xml", nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://www.example.com/on-final-host"})
+		var rejected []string
+		for _, v := range errorsOf[*sitemap.ValidationError](s.GetErrors()) {
+			rejected = append(rejected, v.URL)
+		}
+		equalStrings(t, "rejected", rejected, []string{"/page", "http://example.com/on-requested-host"})
+		if s.GetErrorsCount() != 2 {
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
+		}
+	})
+}
+
+func TestRedirectAcrossServers(t *testing.T) {
+	// REDIRECT-2, REDIRECT-3, REDIRECT-6, HOST-4: the root, a sitemap of an
+	// index and one a robots.txt names, each redirected to another server.
+	for _, via := range []string{"root", "index", "robots.txt"} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", via, strict), func(t *testing.T) {
+				a, b := newServer(t), newServer(t)
+				b.Doc("/real/sitemap.xml", urlset(b.At("/on-b"), a.At("/on-a")))
+				b.Doc("/real/tolerant.xml", urlset("/abs", "rel", b.At("/on-b")))
+				name := "sitemap.xml"
+				if !strict {
+					name = "tolerant.xml"
+				}
+				a.Redirect("/"+name, b.At("/real/"+name))
+				a.Doc("/index.xml", index(a.At("/"+name)))
+				a.Doc("/robots.txt", "Sitemap: "+a.At("/"+name)+"\n")
+				root := map[string]string{"root": "/" + name, "index": "/index.xml", "robots.txt": "/robots.txt"}[via]
+				s, err := sitemap.New().SetStrict(strict).Parse(a.At(root), nil)
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if !strict {
+					noErrors(t, s)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{b.At("/abs"), b.At("/real/rel"), b.At("/on-b")})
+					return
+				}
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{b.At("/on-b")})
+				hostA := strings.TrimPrefix(a.At(""), "http://")
+				hostB := strings.TrimPrefix(b.At(""), "http://")
+				equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{
+					fmt.Sprintf(`validate %q: strict mode: host %q does not match sitemap host %q`, a.At("/on-a"), hostA, hostB),
+				})
+			})
+		}
+	}
+}
+
+func TestRedirectErrorsNameFinalURL(t *testing.T) {
+	// REDIRECT-4, ERRORS-5: errors about the document name the URL it was
+	// served from; a failed fetch names the URL requested (REDIRECT-9).
+	srv := newServer(t)
+	srv.Redirect("/broken.xml", "/final/broken.xml")
+	srv.Doc("/final/broken.xml", "<urlset xmlns=\""+sitemapNS+"\"><url><loc>https://example.com/x</loc>")
+	srv.Redirect("/noloc.xml", "/final/noloc.xml")
+	srv.Doc("/final/noloc.xml", urlset("", "https://example.com/ok"))
+	srv.Redirect("/gone.xml", "/final/gone.xml")
+	srv.Redirect("/empty.xml", "/final/empty.xml")
+	srv.Doc("/final/empty.xml", "")
+
+	t.Run("broken as root", func(t *testing.T) {
+		_, err := sitemap.New().Parse(srv.At("/broken.xml"), nil)
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) || perr.URL != srv.At("/final/broken.xml") {
+			t.Errorf("Parse error = %v, want *ParseError naming /final/broken.xml", err)
+		}
+	})
+	t.Run("empty as root", func(t *testing.T) {
+		_, err := sitemap.New().Parse(srv.At("/empty.xml"), nil)
+		if want := fmt.Sprintf(`parse %q: document is empty`, srv.At("/final/empty.xml")); err == nil || err.Error() != want {
+			t.Errorf("Parse error = %v, want %s", err, want)
+		}
+	})
+	t.Run("entry without location", func(t *testing.T) {
+		s, err := sitemap.New().Parse(srv.At("/noloc.xml"), nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.At("/final/noloc.xml"))})
+	})
+	t.Run("fetch fails after the redirect", func(t *testing.T) {
+		_, err := sitemap.New().Parse(srv.At("/gone.xml"), nil)
+		want := fmt.Sprintf(`fetch %q: unexpected HTTP status 404 Not Found`, srv.At("/gone.xml"))
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || err.Error() != want {
+			t.Errorf("Parse error = %v, want %s", err, want)
+		}
+	})
+	t.Run("listed sitemaps", func(t *testing.T) {
+		srv.Doc("/index.xml", index(srv.At("/broken.xml"), srv.At("/gone.xml")))
+		s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), nil)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		perrs := errorsOf[*sitemap.ParseError](s.GetErrors())
+		nerrs := errorsOf[*sitemap.NetworkError](s.GetErrors())
+		if s.GetErrorsCount() != 2 || len(perrs) != 1 || perrs[0].URL != srv.At("/final/broken.xml") || len(nerrs) != 1 || nerrs[0].URL != srv.At("/gone.xml") {
+			t.Errorf("errors %q", messagesOf(s.GetErrors()))
+		}
+	})
+}
+
+func TestRedirectContentPassedIn(t *testing.T) {
+	// REDIRECT-7: with urlContent nothing is fetched and the document is
+	// located at the URL given, even where that URL would redirect.
+	srv := newServer(t)
+	srv.Redirect("/sitemap.xml", "/elsewhere/sitemap.xml")
+	content := urlset("page", "/abs")
+	s, err := sitemap.New().Parse(srv.At("/dir/sitemap.xml"), &content)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/dir/page"), srv.At("/abs")})
+	if srv.Total() != 0 {
+		t.Errorf("requested %q", srv.Log())
+	}
+}
+
+func TestRedirectDefaultClientStopsAfterTen(t *testing.T) {
+	// REDIRECT-8, REDIRECT-9: the default client follows 9 redirects (10
+	// requests) and stops at the 10th; the error names the URL requested.
+	srv := newServer(t)
+	for i := 1; i <= 10; i++ {
+		srv.Redirect(fmt.Sprintf("/r/%d", i), fmt.Sprintf("/r/%d", i-1))
+	}
+	srv.Doc("/r/0", urlset("https://example.com/end"))
+	srv.Redirect("/loop", "/loop")
+
+	s, err := sitemap.New().Parse(srv.At("/r/9"), nil)
+	if err != nil {
+		t.Fatalf("9 redirects: %v", err)
+	}
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/end"})
+
+	for _, p := range []string{"/r/10", "/loop"} {
+		before := srv.Total()
+		_, err = sitemap.New().Parse(srv.At(p), nil)
+		var nerr *sitemap.NetworkError
+		if !errors.As(err, &nerr) || nerr.URL != srv.At(p) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+			t.Errorf("%s: Parse error = %v, want *NetworkError naming it, stopped after 10 redirects", p, err)
+		}
+		if n := srv.Total() - before; n != 10 {
+			t.Errorf("%s: %d requests, want 10", p, n)
+		}
+	}
+}
+
+func TestRedirectListedByTheURLTheDocumentGives(t *testing.T) {
+	// GETSITEMAPS-4: a sitemap reached through a redirect is listed by the
+	// URL the document gives.
+	srv := newServer(t)
+	srv.Redirect("/old.xml", "/new.xml")
+	srv.Doc("/new.xml", urlset("https://example.com/p"))
+	srv.Doc("/index.xml", index(srv.At("/old.xml")))
+	s, err := sitemap.New().Parse(srv.At("/index.xml"), nil)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/old.xml")})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p"})
 }

@@ -1,8 +1,5 @@
 package sitemap_test
 
-// The guard against internal addresses (issue 16): SetBlockPrivate,
-// GuardControl and IsBlockedAddress.
-
 import (
 	"errors"
 	"fmt"
@@ -17,6 +14,9 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// The guard against internal addresses (issue 16): SetBlockPrivate,
+// GuardControl and IsBlockedAddress.
 
 // gdServe starts a loopback server of one urlset at /sitemap.xml, and
 // counts the requests it gets.

@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,10 +15,10 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct2One returns the one error of errs that wraps sentinel, failing the
+// oneOf returns the one error of errs that wraps sentinel, failing the
 // test unless there is exactly one. Its message must not show the text of
 // the sentinel (LIMITERR-6).
-func ct2One(t *testing.T, errs []error, sentinel error) *sitemap.ParseError {
+func oneOf(t *testing.T, errs []error, sentinel error) *sitemap.ParseError {
 	t.Helper()
 	var found []*sitemap.ParseError
 	for _, e := range errs {
@@ -39,16 +40,16 @@ func ct2One(t *testing.T, errs []error, sentinel error) *sitemap.ParseError {
 	return found[0]
 }
 
-// ct2None fails the test when an error of errs wraps sentinel.
-func ct2None(t *testing.T, errs []error, sentinel error) {
+// noneOf fails the test when an error of errs wraps sentinel.
+func noneOf(t *testing.T, errs []error, sentinel error) {
 	t.Helper()
-	if n := ct2Is(errs, sentinel); n != 0 {
+	if n := countIs(errs, sentinel); n != 0 {
 		t.Errorf("%d errors wrap %v, want none: %q", n, sentinel, messagesOf(errs))
 	}
 }
 
-// ct2TextOfSize returns a text sitemap of exactly n bytes listing one page.
-func ct2TextOfSize(n int) string {
+// textOfSize returns a text sitemap of exactly n bytes listing one page.
+func textOfSize(n int) string {
 	line := "https://example.com/sized\n"
 	if n < len(line)+2 {
 		panic("too small")
@@ -58,37 +59,37 @@ func ct2TextOfSize(n int) string {
 
 // --- Max response size -----------------------------------------------------
 
-func TestCT2MaxResponseSizeBoundary(t *testing.T) {
+func TestMaxResponseSizeBoundary(t *testing.T) {
 	// MAXSIZE-1, MAXSIZE-2, MAXSIZE-5, LIMITERR-2, LIMITERR-5; passed-in
 	// content is capped as well (decision).
 	const limit = 3000
-	for _, d := range ct2Deliveries {
+	for _, d := range deliveries {
 		t.Run(d.name, func(t *testing.T) {
 			t.Run("exactly the limit", func(t *testing.T) {
-				srv := ct2NewServer(t)
-				body := ct2TextOfSize(limit)
+				srv := newServer(t)
+				body := textOfSize(limit)
 				s, err := d.parse(t, sitemap.New().SetMaxResponseSize(limit), srv, "/sitemap.txt", []byte(body))
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				ct2NoErrors(t, s)
-				ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/sized"})
+				noErrors(t, s)
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/sized"})
 			})
 			t.Run("one byte more", func(t *testing.T) {
-				srv := ct2NewServer(t)
-				body := ct2TextOfSize(limit + 1)
+				srv := newServer(t)
+				body := textOfSize(limit + 1)
 				s, err := d.parse(t, sitemap.New().SetMaxResponseSize(limit), srv, "/sitemap.txt", []byte(body))
 				if !errors.Is(err, sitemap.ErrMaxResponseSize) {
 					t.Fatalf("Parse error = %v, want one wrapping ErrMaxResponseSize", err)
 				}
 				if d.name == "content" {
 					var perr *sitemap.ParseError
-					if !errors.As(err, &perr) || perr.URL != srv.URL("/sitemap.txt") {
+					if !errors.As(err, &perr) || perr.URL != srv.At("/sitemap.txt") {
 						t.Errorf("error = %#v, want *ParseError naming the URL", err)
 					}
 				} else {
 					var nerr *sitemap.NetworkError
-					if !errors.As(err, &nerr) || nerr.URL != srv.URL("/sitemap.txt") {
+					if !errors.As(err, &nerr) || nerr.URL != srv.At("/sitemap.txt") {
 						t.Errorf("error = %#v, want *NetworkError naming the URL", err)
 					}
 				}
@@ -103,23 +104,23 @@ func TestCT2MaxResponseSizeBoundary(t *testing.T) {
 	}
 }
 
-func TestCT2MaxResponseSizeKeepsNothingOfTheDocument(t *testing.T) {
+func TestMaxResponseSizeKeepsNothingOfTheDocument(t *testing.T) {
 	// MAXSIZE-2: a document over the limit yields nothing, not the part of
 	// it that was read before the limit.
 	var lines []string
 	for i := range 400 {
 		lines = append(lines, fmt.Sprintf("https://example.com/p-%d", i))
 	}
-	for _, body := range []string{strings.Join(lines, "\n") + "\n", ct2URLSet(lines...)} {
-		for _, d := range ct2Deliveries {
-			ct2OverLimitCase(t, d, body)
+	for _, body := range []string{strings.Join(lines, "\n") + "\n", urlset(lines...)} {
+		for _, d := range deliveries {
+			overLimitCase(t, d, body)
 		}
 	}
 }
 
-func ct2OverLimitCase(t *testing.T, d ct2Delivery, body string) {
+func overLimitCase(t *testing.T, d delivery, body string) {
 	t.Run(d.name, func(t *testing.T) {
-		srv := ct2NewServer(t)
+		srv := newServer(t)
 		s, err := d.parse(t, sitemap.New().SetMaxResponseSize(int64(len(body)/2)), srv, "/sitemap", []byte(body))
 		if !errors.Is(err, sitemap.ErrMaxResponseSize) {
 			t.Fatalf("Parse error = %v", err)
@@ -130,12 +131,12 @@ func ct2OverLimitCase(t *testing.T, d ct2Delivery, body string) {
 	})
 }
 
-func TestCT2MaxResponseSizeContentLength(t *testing.T) {
+func TestMaxResponseSizeContentLength(t *testing.T) {
 	// MAXSIZE-2, MAXSIZE-9 (decision): a Content-Length over the limit is
 	// refused before the body is read. The handler sends a few bytes and
 	// then waits for the client to go away: a client that read on would
 	// hang.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	srv.Handle("/big.xml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "5000")
 		w.Write([]byte("https://example.com/x\n"))
@@ -145,12 +146,12 @@ func TestCT2MaxResponseSizeContentLength(t *testing.T) {
 		case <-srv.stop:
 		}
 	})
-	srv.Doc("/index.xml", ct2Index(srv.URL("/big.xml")))
+	srv.Doc("/index.xml", index(srv.At("/big.xml")))
 	for _, root := range []string{"/big.xml", "/index.xml"} {
 		t.Run(root, func(t *testing.T) {
 			var s *sitemap.S
 			var err error
-			ct2Within(t, func() { s, err = sitemap.New().SetMaxResponseSize(4999).Parse(srv.URL(root), nil) })
+			guard(t, guardTimeout, func() { s, err = sitemap.New().SetMaxResponseSize(4999).Parse(srv.At(root), nil) })
 			var nerr *sitemap.NetworkError
 			errs := s.GetErrors()
 			if root == "/big.xml" {
@@ -160,43 +161,43 @@ func TestCT2MaxResponseSizeContentLength(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Parse error = %v, want nil: a listed sitemap does not fail the call", err)
 			}
-			if len(errs) != 1 || !errors.As(errs[0], &nerr) || nerr.URL != srv.URL("/big.xml") || !errors.Is(errs[0], sitemap.ErrMaxResponseSize) {
+			if len(errs) != 1 || !errors.As(errs[0], &nerr) || nerr.URL != srv.At("/big.xml") || !errors.Is(errs[0], sitemap.ErrMaxResponseSize) {
 				t.Errorf("errors = %q, want one *NetworkError for /big.xml wrapping ErrMaxResponseSize", messagesOf(errs))
 			}
 		})
 	}
 	// A Content-Length of exactly the limit is read.
-	srv.Doc("/exact.txt", ct2TextOfSize(4999))
-	s, err := sitemap.New().SetMaxResponseSize(4999).Parse(srv.URL("/exact.txt"), nil)
+	srv.Doc("/exact.txt", textOfSize(4999))
+	s, err := sitemap.New().SetMaxResponseSize(4999).Parse(srv.At("/exact.txt"), nil)
 	if err != nil || s.GetURLCount() != 1 {
 		t.Errorf("exact Content-Length: err %v, %d URLs", err, s.GetURLCount())
 	}
 }
 
-func TestCT2MaxResponseSizeOfAListedSitemap(t *testing.T) {
+func TestMaxResponseSizeOfAListedSitemap(t *testing.T) {
 	// MAXSIZE-2: a listed sitemap over the limit is a *NetworkError in
 	// GetErrors naming the requested URL; the others are read.
 	for _, multi := range []bool{true, false} {
 		t.Run(strconv.FormatBool(multi), func(t *testing.T) {
-			srv := ct2NewServer(t)
-			srv.Trickle("/big.txt", []byte(ct2TextOfSize(1001)))
+			srv := newServer(t)
+			srv.Trickle("/big.txt", []byte(textOfSize(1001)))
 			srv.Doc("/ok.txt", "https://example.com/ok\n")
-			srv.Doc("/index.xml", ct2Index(srv.URL("/big.txt"), srv.URL("/ok.txt")))
-			s, err := sitemap.New().SetMultiThread(multi).SetMaxResponseSize(1000).Parse(srv.URL("/index.xml"), nil)
+			srv.Doc("/index.xml", index(srv.At("/big.txt"), srv.At("/ok.txt")))
+			s, err := sitemap.New().SetMultiThread(multi).SetMaxResponseSize(1000).Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
 			errs := s.GetErrors()
-			nerrs := ct2Of[*sitemap.NetworkError](errs)
-			if len(errs) != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.URL("/big.txt") || !errors.Is(nerrs[0], sitemap.ErrMaxResponseSize) {
+			nerrs := errorsOf[*sitemap.NetworkError](errs)
+			if len(errs) != 1 || len(nerrs) != 1 || nerrs[0].URL != srv.At("/big.txt") || !errors.Is(nerrs[0], sitemap.ErrMaxResponseSize) {
 				t.Errorf("errors = %q", messagesOf(errs))
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 		})
 	}
 }
 
-func TestCT2MaxResponseSizeGzip(t *testing.T) {
+func TestMaxResponseSizeGzip(t *testing.T) {
 	// MAXSIZE-3, MAXSIZE-4, MAXSIZE-5, LIMITERR-2, ADOPTED-2: the limit caps the
 	// decompressed content, all members together, fetched or passed in; the
 	// error is a *ParseError naming the URL the document was served from.
@@ -206,33 +207,33 @@ func TestCT2MaxResponseSizeGzip(t *testing.T) {
 		body []byte
 		over bool
 	}{
-		{"decompresses to exactly the limit", ct2Gzip(t, ct2TextOfSize(limit)), false},
-		{"decompresses to one byte more", ct2Gzip(t, ct2TextOfSize(limit+1)), true},
-		{"bomb", ct2Gzip(t, "https://example.com/a\n"+strings.Repeat("\n", 1<<20)), true},
-		{"members under the limit each, over it together", ct2Members(t, ct2TextOfSize(1200), ct2TextOfSize(1200)), true},
-		{"members at the limit together", ct2Members(t, ct2TextOfSize(1000), ct2TextOfSize(1000)), false},
+		{"decompresses to exactly the limit", gzipOf(textOfSize(limit)), false},
+		{"decompresses to one byte more", gzipOf(textOfSize(limit + 1)), true},
+		{"bomb", gzipOf("https://example.com/a\n" + strings.Repeat("\n", 1<<20)), true},
+		{"members under the limit each, over it together", gzipMembers(t, textOfSize(1200), textOfSize(1200)), true},
+		{"members at the limit together", gzipMembers(t, textOfSize(1000), textOfSize(1000)), false},
 	}
 	for _, tt := range tests {
 		if len(tt.body) >= limit {
 			t.Fatalf("%s: compressed to %d bytes, not under the limit", tt.name, len(tt.body))
 		}
 		t.Run(tt.name, func(t *testing.T) {
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New().SetMaxResponseSize(limit), srv, "/sitemap.txt.gz", tt.body)
 					if !tt.over {
 						if err != nil {
 							t.Fatalf("Parse: %v", err)
 						}
-						ct2NoErrors(t, s)
+						noErrors(t, s)
 						if s.GetURLCount() == 0 {
 							t.Error("no URLs")
 						}
 						return
 					}
 					var perr *sitemap.ParseError
-					if !errors.As(err, &perr) || !errors.Is(err, sitemap.ErrMaxResponseSize) || perr.URL != srv.URL("/sitemap.txt.gz") {
+					if !errors.As(err, &perr) || !errors.Is(err, sitemap.ErrMaxResponseSize) || perr.URL != srv.At("/sitemap.txt.gz") {
 						t.Fatalf("Parse error = %v, want *ParseError naming the document, wrapping ErrMaxResponseSize", err)
 					}
 					if got := s.GetErrors(); len(got) != 1 || got[0] != err {
@@ -246,43 +247,43 @@ func TestCT2MaxResponseSizeGzip(t *testing.T) {
 		})
 	}
 	t.Run("listed sitemap, reached by a redirect", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Bytes("/real.xml.gz", ct2Gzip(t, ct2TextOfSize(limit+1)))
+		srv := newServer(t)
+		srv.Bytes("/real.xml.gz", gzipOf(textOfSize(limit+1)))
 		srv.Redirect("/old.xml.gz", "/real.xml.gz")
 		srv.Doc("/ok.txt", "https://example.com/ok\n")
-		srv.Doc("/index.xml", ct2Index(srv.URL("/old.xml.gz"), srv.URL("/ok.txt")))
-		s, err := sitemap.New().SetMaxResponseSize(limit).Parse(srv.URL("/index.xml"), nil)
+		srv.Doc("/index.xml", index(srv.At("/old.xml.gz"), srv.At("/ok.txt")))
+		s, err := sitemap.New().SetMaxResponseSize(limit).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		perrs := ct2Of[*sitemap.ParseError](s.GetErrors())
-		if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.URL("/real.xml.gz") || !errors.Is(perrs[0], sitemap.ErrMaxResponseSize) {
+		perrs := errorsOf[*sitemap.ParseError](s.GetErrors())
+		if s.GetErrorsCount() != 1 || len(perrs) != 1 || perrs[0].URL != srv.At("/real.xml.gz") || !errors.Is(perrs[0], sitemap.ErrMaxResponseSize) {
 			t.Errorf("errors = %q", messagesOf(s.GetErrors()))
 		}
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/ok"})
 	})
 }
 
 // --- Max depth -------------------------------------------------------------
 
-func TestCT2MaxDepthSpecExample(t *testing.T) {
+func TestMaxDepthSpecExample(t *testing.T) {
 	// MAXDEPTH-2, MAXDEPTH-5, MAXDEPTH-6, MAXDEPTH-7, LIMITERR-3,
 	// GETSITEMAPS-8: the message to the letter.
 	for _, multi := range []bool{true, false} {
 		t.Run(strconv.FormatBool(multi), func(t *testing.T) {
-			fake := ct2NewFake(map[string]string{
-				"https://example.com/sitemap-index.xml":   ct2Index("https://example.com/sitemap-1.xml", "https://example.com/sitemap-index-2.xml"),
-				"https://example.com/sitemap-1.xml":       ct2URLSet("https://example.com/page-1"),
-				"https://example.com/sitemap-index-2.xml": ct2Index("https://example.com/sitemap-3.xml"),
-				"https://example.com/sitemap-3.xml":       ct2URLSet("https://example.com/page-3"),
+			fake := newFakeWeb(map[string]string{
+				"https://example.com/sitemap-index.xml":   index("https://example.com/sitemap-1.xml", "https://example.com/sitemap-index-2.xml"),
+				"https://example.com/sitemap-1.xml":       urlset("https://example.com/page-1"),
+				"https://example.com/sitemap-index-2.xml": index("https://example.com/sitemap-3.xml"),
+				"https://example.com/sitemap-3.xml":       urlset("https://example.com/page-3"),
 			})
 			s, err := sitemap.New().SetMultiThread(multi).SetHTTPClient(fake.Client()).SetMaxDepth(1).Parse("https://example.com/sitemap-index.xml", nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index-2.xml": max recursion depth of 1 reached`})
-			ct2One(t, s.GetErrors(), sitemap.ErrMaxDepth)
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page-1"})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index-2.xml": max recursion depth of 1 reached`})
+			oneOf(t, s.GetErrors(), sitemap.ErrMaxDepth)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/page-1"})
 			for _, u := range fake.Log() {
 				if u == "https://example.com/sitemap-3.xml" {
 					t.Error("a sitemap below the depth limit was fetched")
@@ -296,21 +297,21 @@ func TestCT2MaxDepthSpecExample(t *testing.T) {
 	}
 }
 
-// ct2Chain serves an index chain: /idx-0.xml lists /leaf-1.xml and
+// chainOfIndexes serves an index chain: /idx-0.xml lists /leaf-1.xml and
 // /idx-1.xml; /idx-k.xml lists /leaf-(k+1).xml and /idx-(k+1).xml; the last
 // index lists only its leaf. /leaf-k.xml is a urlset of one page.
-func ct2Chain(srv *ct2Server, indexes int) {
+func chainOfIndexes(srv *server, indexes int) {
 	for k := range indexes {
-		locs := []string{srv.URL(fmt.Sprintf("/leaf-%d.xml", k+1))}
+		locs := []string{srv.At(fmt.Sprintf("/leaf-%d.xml", k+1))}
 		if k+1 < indexes {
-			locs = append(locs, srv.URL(fmt.Sprintf("/idx-%d.xml", k+1)))
+			locs = append(locs, srv.At(fmt.Sprintf("/idx-%d.xml", k+1)))
 		}
-		srv.Doc(fmt.Sprintf("/idx-%d.xml", k), ct2Index(locs...))
-		srv.Doc(fmt.Sprintf("/leaf-%d.xml", k+1), ct2URLSet(fmt.Sprintf("https://example.com/leaf-%d", k+1)))
+		srv.Doc(fmt.Sprintf("/idx-%d.xml", k), index(locs...))
+		srv.Doc(fmt.Sprintf("/leaf-%d.xml", k+1), urlset(fmt.Sprintf("https://example.com/leaf-%d", k+1)))
 	}
 }
 
-func TestCT2MaxDepthLevels(t *testing.T) {
+func TestMaxDepthLevels(t *testing.T) {
 	// MAXDEPTH-1, MAXDEPTH-3, MAXDEPTH-4, MAXDEPTH-5, MAXDEPTH-7: the root
 	// is level 0, a robots.txt no level; sitemaps down to the depth are
 	// fetched, and their URLs returned.
@@ -319,12 +320,12 @@ func TestCT2MaxDepthLevels(t *testing.T) {
 		for _, depth := range []int{1, 2, 3, 4, 5} {
 			for _, multi := range []bool{true, false} {
 				t.Run(fmt.Sprintf("robots=%v/depth=%d/multi=%v", robots, depth, multi), func(t *testing.T) {
-					srv := ct2NewServer(t)
-					ct2Chain(srv, indexes)
-					root := srv.URL("/idx-0.xml")
+					srv := newServer(t)
+					chainOfIndexes(srv, indexes)
+					root := srv.At("/idx-0.xml")
 					if robots {
 						srv.Doc("/robots.txt", "Sitemap: "+root+"\n")
-						root = srv.URL("/robots.txt")
+						root = srv.At("/robots.txt")
 					}
 					s, err := sitemap.New().SetMultiThread(multi).SetMaxDepth(depth).Parse(root, nil)
 					if err != nil {
@@ -336,7 +337,7 @@ func TestCT2MaxDepthLevels(t *testing.T) {
 					}
 					got := locsOf(s.GetURLs())
 					if !multi {
-						ct2Equal(t, "URLs", got, wantURLs)
+						equalStrings(t, "URLs", got, wantURLs)
 					} else if len(got) != len(wantURLs) {
 						t.Errorf("URLs %q, want %q in any order", got, wantURLs)
 					}
@@ -351,10 +352,10 @@ func TestCT2MaxDepthLevels(t *testing.T) {
 						}
 					}
 					if depth < indexes {
-						want := fmt.Sprintf(`parse %q: max recursion depth of %d reached`, srv.URL(fmt.Sprintf("/idx-%d.xml", depth)), depth)
-						ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
+						want := fmt.Sprintf(`parse %q: max recursion depth of %d reached`, srv.At(fmt.Sprintf("/idx-%d.xml", depth)), depth)
+						equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want})
 					} else {
-						ct2NoErrors(t, s)
+						noErrors(t, s)
 					}
 				})
 			}
@@ -369,15 +370,15 @@ func btoi(b bool) int {
 	return 0
 }
 
-func TestCT2MaxDepthDefault(t *testing.T) {
+func TestMaxDepthDefault(t *testing.T) {
 	// MAXDEPTH-1: 10 by default.
-	srv := ct2NewServer(t)
-	ct2Chain(srv, 12)
-	s, err := sitemap.New().Parse(srv.URL("/idx-0.xml"), nil)
+	srv := newServer(t)
+	chainOfIndexes(srv, 12)
+	s, err := sitemap.New().Parse(srv.At("/idx-0.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: max recursion depth of 10 reached`, srv.URL("/idx-10.xml"))})
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: max recursion depth of 10 reached`, srv.At("/idx-10.xml"))})
 	if srv.Hits("/idx-10.xml") != 1 || srv.Hits("/leaf-10.xml") != 1 || srv.Hits("/idx-11.xml") != 0 || srv.Hits("/leaf-11.xml") != 0 {
 		t.Errorf("requests %q", srv.Log())
 	}
@@ -386,25 +387,25 @@ func TestCT2MaxDepthDefault(t *testing.T) {
 	}
 }
 
-func TestCT2MaxDepthErrorPerIndex(t *testing.T) {
+func TestMaxDepthErrorPerIndex(t *testing.T) {
 	// MAXDEPTH-5: one error for every index whose sitemaps are not
 	// followed, naming it by its final URL; none for an index at the limit
 	// that lists nothing or only what the follow rules leave out
 	// (decision).
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2Index(srv.URL("/a-child.xml")))
-	srv.Doc("/b-final.xml", ct2Index(srv.URL("/b-child.xml")))
+	srv := newServer(t)
+	srv.Doc("/a.xml", index(srv.At("/a-child.xml")))
+	srv.Doc("/b-final.xml", index(srv.At("/b-child.xml")))
 	srv.Redirect("/b.xml", "/b-final.xml")
-	srv.Doc("/empty.xml", ct2Index())
-	srv.Doc("/excluded-only.xml", ct2Index(srv.URL("/skip-child.xml")))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/empty.xml"), srv.URL("/excluded-only.xml")))
-	s, err := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetFollow([]string{`/(a|b|empty|excluded-only|a-child|b-child)\.xml$`}).Parse(srv.URL("/index.xml"), nil)
+	srv.Doc("/empty.xml", index())
+	srv.Doc("/excluded-only.xml", index(srv.At("/skip-child.xml")))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml"), srv.At("/empty.xml"), srv.At("/excluded-only.xml")))
+	s, err := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetFollow([]string{`/(a|b|empty|excluded-only|a-child|b-child)\.xml$`}).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
-		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.URL("/a.xml")),
-		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.URL("/b-final.xml")),
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{
+		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.At("/a.xml")),
+		fmt.Sprintf(`parse %q: max recursion depth of 1 reached`, srv.At("/b-final.xml")),
 	})
 	for _, p := range []string{"/a-child.xml", "/b-child.xml", "/skip-child.xml"} {
 		if srv.Hits(p) != 0 {
@@ -415,23 +416,7 @@ func TestCT2MaxDepthErrorPerIndex(t *testing.T) {
 
 // --- Max sitemaps ----------------------------------------------------------
 
-// ct2FakeSite returns a fake transport serving an index at
-// https://example.com/sitemap-index.xml that lists n sitemaps
-// https://example.com/sitemap-<i>.xml, each a urlset of one page
-// https://example.com/page-<i>.
-func ct2FakeSite(n int) *ct2Fake {
-	docs := map[string]string{}
-	var locs []string
-	for i := 1; i <= n; i++ {
-		loc := fmt.Sprintf("https://example.com/sitemap-%d.xml", i)
-		locs = append(locs, loc)
-		docs[loc] = ct2URLSet(fmt.Sprintf("https://example.com/page-%d", i))
-	}
-	docs["https://example.com/sitemap-index.xml"] = ct2Index(locs...)
-	return ct2NewFake(docs)
-}
-
-func TestCT2MaxSitemapsSpecExample(t *testing.T) {
+func TestMaxSitemapsSpecExample(t *testing.T) {
 	// MAXSITEMAPS-8, MAXSITEMAPS-9, MAXSITEMAPS-12, MAXSITEMAPS-13,
 	// MAXSITEMAPS-15 (decision: one error), LIMITERR-4: a limit of 1,000
 	// and an index of 1,200 entries records the error whichever sitemaps
@@ -452,7 +437,7 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 				continue // 1,000 fetches once are enough; order is tested apart
 			}
 			t.Run(fmt.Sprintf("%s/multi=%v", tt.name, multi), func(t *testing.T) {
-				fake := ct2FakeSite(1200)
+				fake := fakeIndexSite(1200)
 				s := sitemap.New().SetMultiThread(multi).SetHTTPClient(fake.Client()).SetMaxSitemaps(1000)
 				if tt.follow != nil {
 					s.SetFollow(tt.follow)
@@ -460,8 +445,8 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 				if _, err := s.Parse("https://example.com/sitemap-index.xml", nil); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
-				ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
+				equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want})
+				oneOf(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 				if n := len(fake.Log()) - 1; n != tt.fetched {
 					t.Errorf("fetched %d sitemaps, want %d", n, tt.fetched)
 				}
@@ -477,156 +462,156 @@ func TestCT2MaxSitemapsSpecExample(t *testing.T) {
 	}
 }
 
-func TestCT2MaxSitemapsSequentialFirstN(t *testing.T) {
+func TestMaxSitemapsSequentialFirstN(t *testing.T) {
 	// MAXSITEMAPS-7, MAXSITEMAPS-9, MAXSITEMAPS-10: with multi-threading off
 	// the first n are fetched, in listed order.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	var locs []string
 	for i := 1; i <= 5; i++ {
 		p := fmt.Sprintf("/s%d.xml", i)
-		srv.Doc(p, ct2URLSet(fmt.Sprintf("https://example.com/s%d", i)))
-		locs = append(locs, srv.URL(p))
+		srv.Doc(p, urlset(fmt.Sprintf("https://example.com/s%d", i)))
+		locs = append(locs, srv.At(p))
 	}
 	srv.Doc("/robots.txt", "Sitemap: "+strings.Join(locs, "\nSitemap: ")+"\n")
-	srv.Doc("/index.xml", ct2Index(locs...))
+	srv.Doc("/index.xml", index(locs...))
 	for _, root := range []string{"/index.xml", "/robots.txt"} {
 		t.Run(root, func(t *testing.T) {
 			before := srv.Total()
-			s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.URL(root), nil)
+			s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.At(root), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "requests", srv.Log()[before:], []string{root, "/s1.xml", "/s2.xml", "/s3.xml"})
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/s1", "https://example.com/s2", "https://example.com/s3"})
-			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL(root))})
+			equalStrings(t, "requests", srv.Log()[before:], []string{root, "/s1.xml", "/s2.xml", "/s3.xml"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/s1", "https://example.com/s2", "https://example.com/s3"})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.At(root))})
 		})
 	}
 }
 
-func TestCT2MaxSitemapsCounting(t *testing.T) {
+func TestMaxSitemapsCounting(t *testing.T) {
 	// MAXSITEMAPS-2, MAXSITEMAPS-3, MAXSITEMAPS-4, MAXSITEMAPS-5,
 	// MAXSITEMAPS-6, MAXSITEMAPS-11, decision: the root listed by itself is
 	// not fetched again.
 	t.Run("across levels, depth first", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/a.xml", ct2Index(srv.URL("/c.xml"), srv.URL("/d.xml")))
+		srv := newServer(t)
+		srv.Doc("/a.xml", index(srv.At("/c.xml"), srv.At("/d.xml")))
 		for _, p := range []string{"/b.xml", "/c.xml", "/d.xml"} {
-			srv.Doc(p, ct2URLSet("https://example.com"+strings.TrimSuffix(p, ".xml")))
+			srv.Doc(p, urlset("https://example.com"+strings.TrimSuffix(p, ".xml")))
 		}
-		srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
-		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.URL("/index.xml"), nil)
+		srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/c.xml", "/d.xml"})
-		ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
+		equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/c.xml", "/d.xml"})
+		oneOf(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 		if s.GetErrorsCount() != 1 {
 			t.Errorf("errors %q", messagesOf(s.GetErrors()))
 		}
 	})
 	t.Run("robots.txt and indexes together", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/x.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
-		srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
-		srv.Doc("/b.xml", ct2URLSet("https://example.com/b"))
-		srv.Doc("/robots.txt", "Sitemap: "+srv.URL("/x.xml")+"\n")
-		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(2).Parse(srv.URL("/robots.txt"), nil)
+		srv := newServer(t)
+		srv.Doc("/x.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+		srv.Doc("/a.xml", urlset("https://example.com/a"))
+		srv.Doc("/b.xml", urlset("https://example.com/b"))
+		srv.Doc("/robots.txt", "Sitemap: "+srv.At("/x.xml")+"\n")
+		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(2).Parse(srv.At("/robots.txt"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "requests", srv.Log(), []string{"/robots.txt", "/x.xml", "/a.xml"})
-		ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
+		equalStrings(t, "requests", srv.Log(), []string{"/robots.txt", "/x.xml", "/a.xml"})
+		oneOf(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 	})
 	t.Run("failed requests count", func(t *testing.T) {
-		srv := ct2NewServer(t)
+		srv := newServer(t)
 		srv.Status("/fails.xml", http.StatusInternalServerError)
-		srv.Doc("/ok1.xml", ct2URLSet("https://example.com/1"))
-		srv.Doc("/ok2.xml", ct2URLSet("https://example.com/2"))
-		srv.Doc("/index.xml", ct2Index(srv.URL("/missing.xml"), srv.URL("/fails.xml"), srv.URL("/ok1.xml"), srv.URL("/ok2.xml")))
-		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.URL("/index.xml"), nil)
+		srv.Doc("/ok1.xml", urlset("https://example.com/1"))
+		srv.Doc("/ok2.xml", urlset("https://example.com/2"))
+		srv.Doc("/index.xml", index(srv.At("/missing.xml"), srv.At("/fails.xml"), srv.At("/ok1.xml"), srv.At("/ok2.xml")))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/missing.xml", "/fails.xml", "/ok1.xml"})
-		if n := len(ct2Of[*sitemap.NetworkError](s.GetErrors())); n != 2 {
+		equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/missing.xml", "/fails.xml", "/ok1.xml"})
+		if n := len(errorsOf[*sitemap.NetworkError](s.GetErrors())); n != 2 {
 			t.Errorf("%d *NetworkError, want 2: %q", n, messagesOf(s.GetErrors()))
 		}
-		ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
+		oneOf(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 	})
 	t.Run("duplicates count once, the root not at all", func(t *testing.T) {
 		for _, multi := range []bool{true, false} {
-			srv := ct2NewServer(t)
-			srv.Doc("/a.xml", ct2Index(srv.URL("/b.xml"), srv.URL("/a.xml")))
-			srv.Doc("/b.xml", ct2URLSet("https://example.com/b"))
-			srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/a.xml"), srv.URL("/b.xml")))
-			s, err := sitemap.New().SetMultiThread(multi).SetMaxSitemaps(2).Parse(srv.URL("/index.xml"), nil)
+			srv := newServer(t)
+			srv.Doc("/a.xml", index(srv.At("/b.xml"), srv.At("/a.xml")))
+			srv.Doc("/b.xml", urlset("https://example.com/b"))
+			srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/a.xml"), srv.At("/b.xml")))
+			s, err := sitemap.New().SetMultiThread(multi).SetMaxSitemaps(2).Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s) // MAXSITEMAPS-11: exactly 2 fetched, 2 listed
+			noErrors(t, s) // MAXSITEMAPS-11: exactly 2 fetched, 2 listed
 			for _, p := range []string{"/index.xml", "/a.xml", "/b.xml"} {
 				if srv.Hits(p) != 1 {
 					t.Errorf("%s requested %d times", p, srv.Hits(p))
 				}
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/b"})
 		}
 	})
 	t.Run("root listed by itself is listed, not fetched again", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
-		srv.Doc("/index.xml", ct2Index(srv.URL("/index.xml"), srv.URL("/a.xml")))
-		s, err := sitemap.New().SetMaxSitemaps(2).Parse(srv.URL("/index.xml"), nil)
+		srv := newServer(t)
+		srv.Doc("/a.xml", urlset("https://example.com/a"))
+		srv.Doc("/index.xml", index(srv.At("/index.xml"), srv.At("/a.xml")))
+		s, err := sitemap.New().SetMaxSitemaps(2).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
+		noErrors(t, s)
 		if srv.Hits("/index.xml") != 1 {
 			t.Errorf("root requested %d times", srv.Hits("/index.xml"))
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/index.xml"), srv.URL("/a.xml")})
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/index.xml"), srv.At("/a.xml")})
 	})
 	t.Run("unfollowed sitemaps are not fetched and do not count", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
-		srv.Doc("/b.xml", ct2URLSet("https://example.com/b"))
-		srv.Doc("/index.xml", ct2Index(srv.URL("/skip-1.xml"), srv.URL("/a.xml"), srv.URL("/skip-2.xml"), srv.URL("/b.xml")))
-		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(4).SetFollow([]string{`/[ab]\.xml$`}).Parse(srv.URL("/index.xml"), nil)
+		srv := newServer(t)
+		srv.Doc("/a.xml", urlset("https://example.com/a"))
+		srv.Doc("/b.xml", urlset("https://example.com/b"))
+		srv.Doc("/index.xml", index(srv.At("/skip-1.xml"), srv.At("/a.xml"), srv.At("/skip-2.xml"), srv.At("/b.xml")))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(4).SetFollow([]string{`/[ab]\.xml$`}).Parse(srv.At("/index.xml"), nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
-		ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/b.xml"})
+		noErrors(t, s)
+		equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/b.xml"})
 	})
 	t.Run("exactly n, multi-thread", func(t *testing.T) {
-		fake := ct2FakeSite(7)
+		fake := fakeIndexSite(7)
 		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(7).Parse("https://example.com/sitemap-index.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
+		noErrors(t, s)
 		if s.GetURLCount() != 7 || s.GetSitemapCount() != 7 {
 			t.Errorf("%d URLs, %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 		}
 	})
 	t.Run("0 is no limit", func(t *testing.T) {
-		fake := ct2FakeSite(120)
+		fake := fakeIndexSite(120)
 		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(0).Parse("https://example.com/sitemap-index.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
+		noErrors(t, s)
 		if s.GetURLCount() != 120 || s.GetSitemapCount() != 120 {
 			t.Errorf("%d URLs, %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 		}
 	})
 }
 
-func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
+func TestMaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 	// Decision: with multi-threading on, exactly the limit is requested.
 	for _, conc := range []int{0, 1, 4} {
 		t.Run(strconv.Itoa(conc), func(t *testing.T) {
-			fake := ct2FakeSite(20)
+			fake := fakeIndexSite(20)
 			s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(conc).SetMaxSitemaps(5).Parse("https://example.com/sitemap-index.xml", nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
@@ -637,7 +622,7 @@ func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 			if s.GetURLCount() != 5 {
 				t.Errorf("%d URLs", s.GetURLCount())
 			}
-			ct2One(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
+			oneOf(t, s.GetErrors(), sitemap.ErrMaxSitemaps)
 			if s.GetErrorsCount() != 1 {
 				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
@@ -645,40 +630,40 @@ func TestCT2MaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 	}
 }
 
-func TestCT2MaxSitemapsListingCountedApart(t *testing.T) {
+func TestMaxSitemapsListingCountedApart(t *testing.T) {
 	// MAXSITEMAPS-12, MAXSITEMAPS-13: more listed than the limit records
 	// the error even when few are fetched; the first ones found are kept.
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2Index(srv.URL("/a1.xml"), srv.URL("/a2.xml")))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
-	s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).SetFollow([]string{`/a\.xml$`}).Parse(srv.URL("/index.xml"), nil)
+	srv := newServer(t)
+	srv.Doc("/a.xml", index(srv.At("/a1.xml"), srv.At("/a2.xml")))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+	s, err := sitemap.New().SetMultiThread(false).SetMaxSitemaps(3).SetFollow([]string{`/a\.xml$`}).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
-	ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/a1.xml")})
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.URL("/index.xml"))})
+	equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml"})
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/a.xml"), srv.At("/b.xml"), srv.At("/a1.xml")})
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 3 sitemaps reached`, srv.At("/index.xml"))})
 }
 
-func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
+func TestCallLimitsFixedWhenCallStarts(t *testing.T) {
 	// MAXSITEMAPS-14, MAXURLS-10, MAXVALERR-9, THREAD-9: a limit set while
 	// a call runs does not change that call.
-	srv := ct2NewServer(t)
+	srv := newServer(t)
 	s := sitemap.New().SetMultiThread(false)
 	var once sync.Once
 	srv.Handle("/a.xml", func(w http.ResponseWriter, r *http.Request) {
 		once.Do(func() { s.SetMaxSitemaps(1).SetMaxURLs(1).SetMaxValidationErrors(1) })
-		io.WriteString(w, ct2URLSet("https://example.com/a1", "https://example.com/a2", "", ""))
+		io.WriteString(w, urlset("https://example.com/a1", "https://example.com/a2", "", ""))
 	})
-	srv.Doc("/b.xml", ct2URLSet("https://example.com/b1", "https://example.com/b2"))
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	srv.Doc("/b.xml", urlset("https://example.com/b1", "https://example.com/b2"))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if s.GetURLCount() != 4 || srv.Hits("/b.xml") != 1 {
 		t.Errorf("%d URLs, /b.xml requested %d times", s.GetURLCount(), srv.Hits("/b.xml"))
 	}
-	if n := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
+	if n := len(errorsOf[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
 		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 	if s.GetMaxSitemaps() != 1 || s.GetMaxURLs() != 1 || s.GetMaxValidationErrors() != 1 {
@@ -688,47 +673,47 @@ func TestCT2CallLimitsFixedWhenCallStarts(t *testing.T) {
 
 // --- Max URLs --------------------------------------------------------------
 
-func TestCT2MaxURLsMessage(t *testing.T) {
+func TestMaxURLsMessage(t *testing.T) {
 	// MAXURLS-6, MAXURLS-7, LIMITERR-4
-	fake := ct2NewFake(map[string]string{
-		"https://example.com/sitemap-index.xml": ct2Index("https://example.com/sitemap-1.xml"),
-		"https://example.com/sitemap-1.xml":     ct2URLSet(ct2Pages("p", 5)...),
+	fake := newFakeWeb(map[string]string{
+		"https://example.com/sitemap-index.xml": index("https://example.com/sitemap-1.xml"),
+		"https://example.com/sitemap-1.xml":     urlset(pages("p", 5)...),
 	})
 	s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxURLs(3).Parse("https://example.com/sitemap-index.xml", nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index.xml": limit of 3 URLs reached`})
-	ct2One(t, s.GetErrors(), sitemap.ErrMaxURLs)
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 3))
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "https://example.com/sitemap-index.xml": limit of 3 URLs reached`})
+	oneOf(t, s.GetErrors(), sitemap.ErrMaxURLs)
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("p", 3))
 }
 
-func TestCT2MaxURLsRestOfDocumentUnread(t *testing.T) {
+func TestMaxURLsRestOfDocumentUnread(t *testing.T) {
 	// MAXURLS-4: what is left of the document is not read, so it adds no
 	// errors: no validation errors, not even broken XML.
 	tests := []struct{ name, body string }{
-		{"urlset", ct2URLSet(append(ct2Pages("p", 4), "", "ftp://example.com/x", "https://example.com/p-5")...) + "<<< broken"},
-		{"text", strings.Join(ct2Pages("p", 4), "\n") + "\nhttps://:80/no-host\nhttps://example.com/p-5\n"},
-		{"cut XML", ct2URLSet(ct2Pages("p", 4)...)[:len(ct2URLSet(ct2Pages("p", 4)...))-30]},
+		{"urlset", urlset(append(pages("p", 4), "", "ftp://example.com/x", "https://example.com/p-5")...) + "<<< broken"},
+		{"text", strings.Join(pages("p", 4), "\n") + "\nhttps://:80/no-host\nhttps://example.com/p-5\n"},
+		{"cut XML", urlset(pages("p", 4)...)[:len(urlset(pages("p", 4)...))-30]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, d := range ct2Deliveries {
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
-					srv := ct2NewServer(t)
+					srv := newServer(t)
 					s, err := d.parse(t, sitemap.New().SetMaxURLs(2), srv, "/sitemap.xml", []byte(tt.body))
 					if err != nil {
 						t.Fatalf("Parse: %v", err)
 					}
-					ct2Equal(t, "URLs", locsOf(s.GetURLs()), ct2Pages("p", 2))
-					ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/sitemap.xml"))})
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), pages("p", 2))
+					equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.At("/sitemap.xml"))})
 				})
 			}
 		})
 	}
 }
 
-func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
+func TestMaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 	// MAXURLS-2, MAXURLS-5, MAXURLS-8: counted across sitemaps; the first
 	// n in listed order with multi-threading off; the sitemaps left are not
 	// requested.
@@ -744,18 +729,18 @@ func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.limit), func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			for i := 1; i <= 3; i++ {
-				srv.Doc(fmt.Sprintf("/s%d.xml", i), ct2URLSet(fmt.Sprintf("https://example.com/s%d-1", i), fmt.Sprintf("https://example.com/s%d-2", i)))
+				srv.Doc(fmt.Sprintf("/s%d.xml", i), urlset(fmt.Sprintf("https://example.com/s%d-1", i), fmt.Sprintf("https://example.com/s%d-2", i)))
 			}
-			srv.Doc("/index.xml", ct2Index(srv.URL("/s1.xml"), srv.URL("/s2.xml"), srv.URL("/s3.xml")))
-			s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(tt.limit).Parse(srv.URL("/index.xml"), nil)
+			srv.Doc("/index.xml", index(srv.At("/s1.xml"), srv.At("/s2.xml"), srv.At("/s3.xml")))
+			s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(tt.limit).Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2Equal(t, "requests", srv.Log(), tt.requests)
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), tt.urls)
-			ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of %d URLs reached`, srv.URL("/index.xml"), tt.limit)})
+			equalStrings(t, "requests", srv.Log(), tt.requests)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.urls)
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of %d URLs reached`, srv.At("/index.xml"), tt.limit)})
 			// GETSITEMAPS-8: those not fetched are listed all the same.
 			if s.GetSitemapCount() != 3 {
 				t.Errorf("%d sitemaps listed", s.GetSitemapCount())
@@ -764,10 +749,10 @@ func TestCT2MaxURLsRemainingSitemapsNotFetched(t *testing.T) {
 	}
 }
 
-func TestCT2MaxURLsWhatCounts(t *testing.T) {
+func TestMaxURLsWhatCounts(t *testing.T) {
 	// MAXURLS-3, MAXURLS-9, RULES-5: invalid entries and URLs the rules
 	// leave out do not count; nothing is recorded if nothing was left out.
-	body := ct2URLSet(
+	body := urlset(
 		"https://example.com/other/1",
 		"",
 		"https://example.com/keep/1",
@@ -779,30 +764,30 @@ func TestCT2MaxURLsWhatCounts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/keep/1", "https://example.com/keep/2"})
-	ct2None(t, s.GetErrors(), sitemap.ErrMaxURLs)
-	if n := len(ct2Of[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/keep/1", "https://example.com/keep/2"})
+	noneOf(t, s.GetErrors(), sitemap.ErrMaxURLs)
+	if n := len(errorsOf[*sitemap.ValidationError](s.GetErrors())); n != 2 || s.GetErrorsCount() != 2 {
 		t.Errorf("errors %q, want the two validation errors", messagesOf(s.GetErrors()))
 	}
 
 	t.Run("exactly n across sitemaps", func(t *testing.T) {
 		for _, multi := range []bool{true, false} {
-			srv := ct2NewServer(t)
-			srv.Doc("/a.xml", ct2URLSet("https://example.com/a1", "https://example.com/a2"))
+			srv := newServer(t)
+			srv.Doc("/a.xml", urlset("https://example.com/a1", "https://example.com/a2"))
 			srv.Doc("/b.txt", "https://example.com/b1\n")
-			srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.txt")))
-			s, err := sitemap.New().SetMultiThread(multi).SetMaxURLs(3).Parse(srv.URL("/index.xml"), nil)
+			srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.txt")))
+			s, err := sitemap.New().SetMultiThread(multi).SetMaxURLs(3).Parse(srv.At("/index.xml"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s)
+			noErrors(t, s)
 			if s.GetURLCount() != 3 {
 				t.Errorf("%d URLs", s.GetURLCount())
 			}
 		}
 	})
 	t.Run("0 is no limit", func(t *testing.T) {
-		body := ct2URLSet(ct2Pages("p", 500)...)
+		body := urlset(pages("p", 500)...)
 		s, err := sitemap.New().SetMaxURLs(0).Parse("https://example.com/sitemap.xml", &body)
 		if err != nil || s.GetURLCount() != 500 || s.GetErrorsCount() != 0 {
 			t.Errorf("err %v, %d URLs, errors %q", err, s.GetURLCount(), messagesOf(s.GetErrors()))
@@ -810,16 +795,16 @@ func TestCT2MaxURLsWhatCounts(t *testing.T) {
 	})
 }
 
-func TestCT2MaxURLsMultiThread(t *testing.T) {
+func TestMaxURLsMultiThread(t *testing.T) {
 	// MAXURLS-8: with multi-threading on, n URLs all the same, one error.
-	fake := ct2NewFake(map[string]string{})
+	fake := newFakeWeb(map[string]string{})
 	var locs []string
 	for i := 1; i <= 10; i++ {
 		loc := fmt.Sprintf("https://example.com/s%d.xml", i)
 		locs = append(locs, loc)
-		fake.docs[loc] = ct2URLSet(ct2Pages(fmt.Sprintf("s%d", i), 4)...)
+		fake.docs[loc] = urlset(pages(fmt.Sprintf("s%d", i), 4)...)
 	}
-	fake.docs["https://example.com/index.xml"] = ct2Index(locs...)
+	fake.docs["https://example.com/index.xml"] = index(locs...)
 	s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(0).SetMaxURLs(10).Parse("https://example.com/index.xml", nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
@@ -827,21 +812,21 @@ func TestCT2MaxURLsMultiThread(t *testing.T) {
 	if s.GetURLCount() != 10 {
 		t.Errorf("%d URLs", s.GetURLCount())
 	}
-	ct2One(t, s.GetErrors(), sitemap.ErrMaxURLs)
+	oneOf(t, s.GetErrors(), sitemap.ErrMaxURLs)
 	if s.GetErrorsCount() != 1 {
 		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 }
 
-// ct2CloseSignal is a transport that closes a channel when the body of the
+// closeSignal is a transport that closes a channel when the body of the
 // response for one path is closed: the client is done with that document.
-type ct2CloseSignal struct {
+type closeSignal struct {
 	path   string
 	closed chan struct{}
 	once   sync.Once
 }
 
-func (c *ct2CloseSignal) RoundTrip(req *http.Request) (*http.Response, error) {
+func (c *closeSignal) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil || req.URL.Path != c.path {
 		return resp, err
@@ -850,22 +835,22 @@ func (c *ct2CloseSignal) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = struct {
 		io.Reader
 		io.Closer
-	}{body, ct2CloserFunc(func() error {
+	}{body, closerFunc(func() error {
 		c.once.Do(func() { close(c.closed) })
 		return body.Close()
 	})}
 	return resp, nil
 }
 
-type ct2CloserFunc func() error
+type closerFunc func() error
 
-func (f ct2CloserFunc) Close() error { return f() }
+func (f closerFunc) Close() error { return f() }
 
-func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
+func TestMaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 	// MAXURLS-5: a sitemap whose request was under way when the limit was
 	// reached is not parsed.
-	srv := ct2NewServer(t)
-	signal := &ct2CloseSignal{path: "/a.xml", closed: make(chan struct{})}
+	srv := newServer(t)
+	signal := &closeSignal{path: "/a.xml", closed: make(chan struct{})}
 	// /a.xml answers once /b.xml is requested, so that the request of
 	// /b.xml is under way, whatever the scheduler's timing, when the URLs
 	// of /a.xml reach the limit.
@@ -875,7 +860,7 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 		case <-bRequested:
 		case <-srv.stop:
 		}
-		io.WriteString(w, ct2URLSet("https://example.com/a1", "https://example.com/a2"))
+		io.WriteString(w, urlset("https://example.com/a1", "https://example.com/a2"))
 	})
 	srv.Handle("/b.xml", func(w http.ResponseWriter, r *http.Request) {
 		close(bRequested)
@@ -884,19 +869,19 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 		case <-signal.closed:
 		case <-srv.stop:
 		}
-		io.WriteString(w, ct2URLSet("https://example.com/b1", "", "https://example.com/b2"))
+		io.WriteString(w, urlset("https://example.com/b1", "", "https://example.com/b2"))
 	})
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml")))
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
 	var s *sitemap.S
 	var err error
-	ct2Within(t, func() {
-		s, err = sitemap.New().SetHTTPClient(&http.Client{Transport: signal}).SetMaxConcurrency(0).SetMaxURLs(2).Parse(srv.URL("/index.xml"), nil)
+	guard(t, guardTimeout, func() {
+		s, err = sitemap.New().SetHTTPClient(&http.Client{Transport: signal}).SetMaxConcurrency(0).SetMaxURLs(2).Parse(srv.At("/index.xml"), nil)
 	})
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2"})
-	ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.URL("/index.xml"))})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2"})
+	equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{fmt.Sprintf(`parse %q: limit of 2 URLs reached`, srv.At("/index.xml"))})
 	if srv.Hits("/b.xml") != 1 {
 		t.Errorf("/b.xml requested %d times, want 1 (under way)", srv.Hits("/b.xml"))
 	}
@@ -904,11 +889,11 @@ func TestCT2MaxURLsSitemapUnderWayNotParsed(t *testing.T) {
 
 // --- Max validation errors -------------------------------------------------
 
-func TestCT2MaxValidationErrors(t *testing.T) {
+func TestMaxValidationErrors(t *testing.T) {
 	// MAXVALERR-1, MAXVALERR-2, MAXVALERR-3, MAXVALERR-4, MAXVALERR-5,
 	// MAXVALERR-8, MAXVALERR-10, LIMITERR-4
 	const root = "https://example.com/sitemap.xml"
-	twoBad := `<?xml version="1.0"?><urlset xmlns="` + ct2NS + `">
+	twoBad := `<?xml version="1.0"?><urlset xmlns="` + sitemapNS + `">
 <url><loc>https://example.com/a</loc><lastmod>yesterday</lastmod><priority>high</priority></url>
 <url><loc>https://example.com/b</loc></url>
 </urlset>`
@@ -934,80 +919,80 @@ func TestCT2MaxValidationErrors(t *testing.T) {
 				t.Fatalf("Parse: %v (reaching the limit does not fail the call)", err)
 			}
 			var valErrs []string
-			for _, e := range ct2Of[*sitemap.ValidationError](s.GetErrors()) {
+			for _, e := range errorsOf[*sitemap.ValidationError](s.GetErrors()) {
 				valErrs = append(valErrs, e.Error())
 			}
-			ct2Equal(t, "validation errors", valErrs, tt.valErrs)
+			equalStrings(t, "validation errors", valErrs, tt.valErrs)
 			if tt.limited {
-				if perr := ct2One(t, s.GetErrors(), sitemap.ErrMaxValidationErrors); perr.Error() != limitMsg(tt.limit) {
+				if perr := oneOf(t, s.GetErrors(), sitemap.ErrMaxValidationErrors); perr.Error() != limitMsg(tt.limit) {
 					t.Errorf("limit error %q, want %q", perr.Error(), limitMsg(tt.limit))
 				}
 			} else {
-				ct2None(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
+				noneOf(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 			}
 			if int(s.GetErrorsCount()) != len(tt.valErrs)+btoi(tt.limited) {
 				t.Errorf("errors %q", messagesOf(s.GetErrors()))
 			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/b"})
 		})
 	}
 	t.Run("strict mode, an entry with two bad values", func(t *testing.T) {
-		body := `<urlset xmlns="` + ct2NS + `"><url><loc>https://example.com/a</loc><changefreq>Daily</changefreq><priority>1.5</priority></url></urlset>`
+		body := `<urlset xmlns="` + sitemapNS + `"><url><loc>https://example.com/a</loc><changefreq>Daily</changefreq><priority>1.5</priority></url></urlset>`
 		s, err := sitemap.New().SetStrict(true).SetMaxValidationErrors(2).Parse("https://example.com/sitemap.xml", &body)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{
 			`validate "https://example.com/a": strict mode: invalid <changefreq> value "Daily"`,
 			`validate "https://example.com/a": strict mode: <priority> value "1.5" is not between 0.0 and 1.0`,
 		})
 	})
 }
 
-func TestCT2MaxValidationErrorsTakeNothingElse(t *testing.T) {
+func TestMaxValidationErrorsTakeNothingElse(t *testing.T) {
 	// MAXVALERR-6, MAXVALERR-7, MAXVALERR-8: documents are read to the end
 	// and sitemaps fetched; errors of the other types are recorded; the
 	// validation errors kept are the first ones in reading order.
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2URLSet("", "https://example.com/a1", "", "https://example.com/a2", ""))
-	srv.Doc("/broken.xml", `<urlset xmlns="`+ct2NS+`"><url><loc>https://example.com/x</loc></url><url><loc>`)
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset("", "https://example.com/a1", "", "https://example.com/a2", ""))
+	srv.Doc("/broken.xml", `<urlset xmlns="`+sitemapNS+`"><url><loc>https://example.com/x</loc></url><url><loc>`)
 	srv.Status("/gone.xml", http.StatusGone)
 	srv.Doc("/b.txt", "https://example.com/b1\nftp://example.com/not-a-line\nhttps://:1/no-host\nhttps://example.com/b2\n")
-	srv.Doc("/index.xml", ct2Index("", srv.URL("/a.xml"), "", srv.URL("/broken.xml"), srv.URL("/gone.xml"), srv.URL("/b.txt")))
-	s, err := sitemap.New().SetMultiThread(false).SetMaxValidationErrors(2).Parse(srv.URL("/index.xml"), nil)
+	srv.Doc("/index.xml", index("", srv.At("/a.xml"), "", srv.At("/broken.xml"), srv.At("/gone.xml"), srv.At("/b.txt")))
+	s, err := sitemap.New().SetMultiThread(false).SetMaxValidationErrors(2).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	// TOLERANT-13: the complete entry of /broken.xml is kept.
-	ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/x", "https://example.com/b1", "https://example.com/b2"})
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a1", "https://example.com/a2", "https://example.com/x", "https://example.com/b1", "https://example.com/b2"})
 	if s.GetSitemapCount() != 4 {
 		t.Errorf("%d sitemaps listed", s.GetSitemapCount())
 	}
 	var valErrs []string
-	for _, e := range ct2Of[*sitemap.ValidationError](s.GetErrors()) {
+	for _, e := range errorsOf[*sitemap.ValidationError](s.GetErrors()) {
 		valErrs = append(valErrs, e.Error())
 	}
-	noLoc := fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.URL("/index.xml"))
-	ct2Equal(t, "validation errors", valErrs, []string{noLoc, noLoc})
-	if n := len(ct2Of[*sitemap.NetworkError](s.GetErrors())); n != 1 {
+	noLoc := fmt.Sprintf(`validate %q: <loc> of an entry is empty or missing`, srv.At("/index.xml"))
+	equalStrings(t, "validation errors", valErrs, []string{noLoc, noLoc})
+	if n := len(errorsOf[*sitemap.NetworkError](s.GetErrors())); n != 1 {
 		t.Errorf("%d *NetworkError, want 1", n)
 	}
 	parseErrs := 0
-	for _, e := range ct2Of[*sitemap.ParseError](s.GetErrors()) {
-		if e.URL == srv.URL("/broken.xml") {
+	for _, e := range errorsOf[*sitemap.ParseError](s.GetErrors()) {
+		if e.URL == srv.At("/broken.xml") {
 			parseErrs++
 		}
 	}
 	if parseErrs != 1 {
 		t.Errorf("%d *ParseError for /broken.xml, want 1: %q", parseErrs, messagesOf(s.GetErrors()))
 	}
-	ct2One(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
+	oneOf(t, s.GetErrors(), sitemap.ErrMaxValidationErrors)
 	if s.GetErrorsCount() != 5 {
 		t.Errorf("errors %q", messagesOf(s.GetErrors()))
 	}
 }
 
-func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
+func TestLimitSettersRejectAndKeep(t *testing.T) {
 	// MAXSIZE-6, MAXSIZE-7, MAXDEPTH-8, MAXSITEMAPS-14, MAXURLS-10,
 	// MAXVALERR-9, MAXCONC-6, TIMEOUT-1, TIMEOUT-2, CONFIG-11 (decision):
 	// a rejected value records a *ConfigError for its setting and leaves
@@ -1039,9 +1024,9 @@ func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {
 			s := tt.good(sitemap.New())
-			ct2NoErrors(t, s)
+			noErrors(t, s)
 			tt.bad(s)
-			cerrs := ct2Of[*sitemap.ConfigError](s.GetErrors())
+			cerrs := errorsOf[*sitemap.ConfigError](s.GetErrors())
 			if len(cerrs) != 1 || cerrs[0].Field != tt.field || s.GetErrorsCount() != 1 {
 				t.Errorf("errors %q, want one *ConfigError for %s", messagesOf(s.GetErrors()), tt.field)
 			}
@@ -1049,22 +1034,284 @@ func TestCT2LimitSettersRejectAndKeep(t *testing.T) {
 				t.Errorf("value %d after a rejected one, want %d", got, tt.want)
 			}
 			tt.good(s)
-			ct2NoErrors(t, s)
+			noErrors(t, s)
 		})
 	}
 	// The largest size limit is a limit all the same: a document is read,
 	// passed in or fetched, compressed or not.
-	srv := ct2NewServer(t)
-	srv.Doc("/index.xml", ct2Index(srv.URL("/a.xml"), srv.URL("/b.xml.gz")))
-	srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
-	srv.Bytes("/b.xml.gz", ct2Gzip(t, ct2URLSet("https://example.com/b")))
-	content := ct2URLSet("https://example.com/a")
+	srv := newServer(t)
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml.gz")))
+	srv.Doc("/a.xml", urlset("https://example.com/a"))
+	srv.Bytes("/b.xml.gz", gzipOf(urlset("https://example.com/b")))
+	content := urlset("https://example.com/a")
 	s, err := sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse("https://example.com/sitemap.xml", &content)
 	if err != nil || s.GetURLCount() != 1 {
 		t.Errorf("MaxInt64, passed in: err %v, %d URLs", err, s.GetURLCount())
 	}
-	s, err = sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse(srv.URL("/index.xml"), nil)
+	s, err = sitemap.New().SetMaxResponseSize(math.MaxInt64).Parse(srv.At("/index.xml"), nil)
 	if err != nil || s.GetURLCount() != 2 || s.GetErrorsCount() != 0 {
 		t.Errorf("MaxInt64, fetched: err %v, %d URLs, errors %q", err, s.GetURLCount(), messagesOf(s.GetErrors()))
+	}
+}
+
+// MAXURLS-11 (decision: the limit is checked when an entry starts): a
+// document of exactly n URLs records nothing; an entry that starts once n
+// URLs are kept records the error, even one that would not have been valid
+// (it is left unread); and so does a sitemap left unfetched, even one that
+// holds no URL.
+func TestURLLimitErrorWhenAnEntryIsLeftOut(t *testing.T) {
+	const root = "https://example.com/sitemap.xml"
+	limitErr := `parse "` + root + `": limit of 2 URLs reached`
+	tests := []struct {
+		name string
+		doc  string
+		errs []string
+	}{
+		{"exactly n, nothing after", urlset("https://example.com/1", "https://example.com/2") + "<!-- the end -->\n", nil},
+		{"exactly n, then an element that is no entry",
+			`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><other>x</other></urlset>`, nil},
+		{"an entry without a location after n", urlset("https://example.com/1", "https://example.com/2", ""), []string{limitErr}},
+		{"an entry of another scheme after n", urlset("https://example.com/1", "https://example.com/2", "ftp://example.com/3"), []string{limitErr}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := sitemap.New().SetMaxURLs(2).Parse(root, &tt.doc)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/1", "https://example.com/2"})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), tt.errs)
+		})
+	}
+	t.Run("a sitemap left unfetched", func(t *testing.T) {
+		srv := newServer(t)
+		srv.Doc("/s1.xml", urlset("https://example.com/1", "https://example.com/2"))
+		srv.Doc("/s2.xml", urlset())
+		index := index(srv.At("/s1.xml"), srv.At("/s2.xml"))
+		s, err := sitemap.New().SetMultiThread(false).SetMaxURLs(2).Parse(srv.At("/index.xml"), &index)
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		equalStrings(t, "requests", srv.Log(), []string{"/s1.xml"})
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/index.xml") + `": limit of 2 URLs reached`})
+	})
+}
+
+// MAXURLS-12 (decision: the document stops at the entry the limit leaves
+// out, in strict mode too): a well-formedness error in the unread rest is
+// never seen, so the URLs kept are returned and only the limit is reported.
+// Without the limit, strict mode rejects the same document.
+func TestURLLimitStrictRestUnread(t *testing.T) {
+	// Strict mode holds the pages to the host of the sitemap: {} is the
+	// server's URL.
+	const tmpl = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>{}/1</loc></url>
+  <url><loc>{}/2</loc></url>
+  <url><loc>{}/3</lo></url>
+<<< not XML
+</urlset>
+`
+	for _, d := range deliveries {
+		t.Run(d.name, func(t *testing.T) {
+			srv := newServer(t)
+			doc := strings.ReplaceAll(tmpl, "{}", srv.At(""))
+			s, err := d.parse(t, sitemap.New().SetStrict(true).SetMaxURLs(2), srv, "/sitemap.xml", []byte(doc))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{srv.At("/1"), srv.At("/2")})
+			equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`parse "` + srv.At("/sitemap.xml") + `": limit of 2 URLs reached`})
+		})
+	}
+	doc := strings.ReplaceAll(tmpl, "{}", "https://example.com")
+	_, err := sitemap.New().SetStrict(true).Parse("https://example.com/sitemap.xml", &doc)
+	var perr *sitemap.ParseError
+	if !errors.As(err, &perr) {
+		t.Errorf("without the limit: Parse error = %v, want a *ParseError: the fixture is not well-formed", err)
+	}
+}
+
+// LIMITERR-2..6, MAXSIZE-4, MAXSIZE-5, MAXDEPTH-5, MAXDEPTH-6,
+// MAXSITEMAPS-8, MAXURLS-6, MAXVALERR-4, ERRORS-6: each limit's error is of
+// its type, names its URL, reads as the spec quotes it, wraps its own
+// sentinel and no other, and does not show the sentinel's text.
+func TestLimitErrors(t *testing.T) {
+	big := urlset("https://example.com/page") + strings.Repeat(" ", 2000)
+	srv := serve(t, map[string]route{
+		"/big.xml":        {Body: big},
+		"/index.xml":      {Body: index("{base}/nested.xml", "{base}/a.xml", "{base}/b.xml")},
+		"/moved.xml":      {Status: 301, Header: map[string]string{"Location": "{base}/nested.xml"}},
+		"/nested.xml":     {Body: index("{base}/deeper.xml")},
+		"/deeper.xml":     {Body: urlset("{base}/deep")},
+		"/a.xml":          {Body: urlset("{base}/a1", "{base}/a2")},
+		"/b.xml":          {Body: urlset("{base}/b1")},
+		"/invalid.xml":    {Body: urlset("", "ftp://example.com/x", "{base}/ok")},
+		"/root-moved.xml": {Body: index("{base}/moved.xml")},
+	})
+	gz := string(gzipOf(big))
+	cases := []struct {
+		name     string
+		s        *sitemap.S
+		url      string
+		content  *string
+		returned bool // Parse returns the error
+		sentinel error
+		want     string // the message; {base} stands for the server
+		typ      string
+	}{
+		{"response size", sitemap.New().SetMaxResponseSize(1000), srv.At("/big.xml"), nil, true,
+			sitemap.ErrMaxResponseSize, "", "*sitemap.NetworkError"},
+		{"decompressed size", sitemap.New().SetMaxResponseSize(1000), "https://example.com/s.xml.gz", &gz, true,
+			sitemap.ErrMaxResponseSize, "", "*sitemap.ParseError"},
+		{"depth", sitemap.New().SetMaxDepth(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
+		// The depth error names the index by the URL it was served from.
+		{"depth after a redirect", sitemap.New().SetMaxDepth(1), srv.At("/root-moved.xml"), nil, false,
+			sitemap.ErrMaxDepth, `parse "{base}/nested.xml": max recursion depth of 1 reached`, "*sitemap.ParseError"},
+		{"sitemaps", sitemap.New().SetMaxSitemaps(1).SetMultiThread(false), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxSitemaps, `parse "{base}/index.xml": limit of 1 sitemaps reached`, "*sitemap.ParseError"},
+		{"URLs", sitemap.New().SetMaxURLs(1).SetMultiThread(false).SetFollow([]string{`/a\.xml`}), srv.At("/index.xml"), nil, false,
+			sitemap.ErrMaxURLs, `parse "{base}/index.xml": limit of 1 URLs reached`, "*sitemap.ParseError"},
+		{"validation errors", sitemap.New().SetMaxValidationErrors(1), srv.At("/invalid.xml"), nil, false,
+			sitemap.ErrMaxValidationErrors, `parse "{base}/invalid.xml": limit of 1 validation errors reached`, "*sitemap.ParseError"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.s.Parse(c.url, c.content)
+			var found []error
+			for _, e := range c.s.GetErrors() {
+				if errors.Is(e, c.sentinel) {
+					found = append(found, e)
+				}
+			}
+			if len(found) != 1 {
+				t.Fatalf("%d errors wrap the sentinel, want 1: %q", len(found), messagesOf(c.s.GetErrors()))
+			}
+			e := found[0]
+			if c.returned {
+				if err != e {
+					t.Errorf("Parse() returned %v, want the limit error %v", err, e) // LIMITERR-5
+				}
+				if !errors.Is(err, c.sentinel) {
+					t.Errorf("errors.Is(Parse's error, sentinel) = false")
+				}
+			} else if err != nil {
+				t.Errorf("Parse() = %v: reaching this limit does not fail the call", err)
+			}
+			if got := fmt.Sprintf("%T", e); got != c.typ {
+				t.Errorf("type %s, want %s", got, c.typ)
+			}
+			if c.want != "" {
+				if want := strings.ReplaceAll(c.want, "{base}", srv.At("")); e.Error() != want {
+					t.Errorf("message %q, want %q", e.Error(), want)
+				}
+			}
+			for _, other := range sentinels {
+				if other.err != c.sentinel && errors.Is(e, other.err) {
+					t.Errorf("the error wraps %s as well", other.name)
+				}
+				if strings.Contains(e.Error(), other.err.Error()) {
+					t.Errorf("message %q shows the text of %s", e.Error(), other.name) // LIMITERR-6
+				}
+			}
+			// The URL field: the root, or the index for the depth limit.
+			var pe *sitemap.ParseError
+			var ne *sitemap.NetworkError
+			switch {
+			case errors.As(e, &ne):
+				if ne.URL != c.url {
+					t.Errorf("NetworkError.URL = %q, want %q", ne.URL, c.url)
+				}
+			case errors.As(e, &pe):
+				want := c.url
+				if c.sentinel == sitemap.ErrMaxDepth {
+					want = srv.At("/nested.xml")
+				}
+				if pe.URL != want {
+					t.Errorf("ParseError.URL = %q, want %q", pe.URL, want)
+				}
+			}
+		})
+	}
+}
+
+// ERRORS-9, MAXVALERR-7: no more *ValidationError values than the limit,
+// the errors of the other types all the same.
+func TestValidationLimitKeepsOtherErrors(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("", "ftp://example.com/x.xml", "https:///y.xml", "{base}/m1.xml", "{base}/m2.xml", "{base}/html.xml")},
+		"/html.xml":  {Body: "<html/>"},
+	})
+	s := sitemap.New().SetMaxValidationErrors(1)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	errs := s.GetErrors()
+	vals := errorsOf[*sitemap.ValidationError](errs)
+	nets := errorsOf[*sitemap.NetworkError](errs)
+	parses := errorsOf[*sitemap.ParseError](errs)
+	if len(vals) != 1 || len(nets) != 2 || len(parses) != 2 {
+		t.Errorf("%d validation, %d network, %d parse errors; want 1, 2, 2: %q", len(vals), len(nets), len(parses), messagesOf(errs))
+	}
+}
+
+// TestStreamURLLimitAcrossGoroutines: sitemaps read at the same time count
+// their URLs as they hand them on, and the limit holds exactly: the loop
+// gets as many URLs as it allows, and the limit's error once.
+func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
+	srv := indexSite(t, 12, 300)
+	for range 5 {
+		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
+		n, limits := 0, 0
+		seen := map[string]bool{}
+		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+			switch {
+			case errors.Is(err, sitemap.ErrMaxURLs):
+				limits++
+			case err == nil:
+				n++
+				if seen[u.Loc] {
+					t.Fatalf("%s twice", u.Loc)
+				}
+				seen[u.Loc] = true
+			}
+		}
+		if n != 1000 || limits != 1 {
+			t.Fatalf("the loop got %d URLs and %d limit errors, want 1000 and 1", n, limits)
+		}
+	}
+}
+
+// TestParseURLLimitAcrossGoroutines: the same with Parse, where the URLs of a
+// sitemap are counted when it is committed: a sitemap that the others left
+// less room for than it has keeps the first of its URLs, in order, and the
+// call keeps exactly as many as the limit allows.
+func TestParseURLLimitAcrossGoroutines(t *testing.T) {
+	srv := indexSite(t, 6, 2500)
+	for range 5 {
+		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls := s.GetURLs()
+		limits := 0
+		for _, err := range s.GetErrors() {
+			if errors.Is(err, sitemap.ErrMaxURLs) {
+				limits++
+			}
+		}
+		if len(urls) != 7000 || limits != 1 {
+			t.Fatalf("%d URLs and %d limit errors, want 7000 and 1", len(urls), limits)
+		}
+		// Each sitemap's URLs stand together, /sN/0 first, in order.
+		for i := 0; i < len(urls); {
+			doc, _, _ := strings.Cut(strings.TrimPrefix(urls[i].Loc, srv.URL+"/"), "/")
+			for j := 0; i < len(urls) && strings.HasPrefix(urls[i].Loc, srv.URL+"/"+doc+"/"); i, j = i+1, j+1 {
+				if want := fmt.Sprintf("%s/%s/%d", srv.URL, doc, j); urls[i].Loc != want {
+					t.Fatalf("URL %d is %s, want %s", i, urls[i].Loc, want)
+				}
+			}
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,15 +18,15 @@ import (
 )
 
 // The messages the spec fixes.
-const ct1ErrOutstanding = "errors occurred before parsing, see GetErrors() for details"
+const errOutstanding = "errors occurred before parsing, see GetErrors() for details"
 
-// ct1ProjectUserAgent is the default user agent: the spec's form
+// projectUserAgent is the default user agent: the spec's form
 // "NAME (+URL of its README)" naming this project (decision PKG-3/PKG-4).
-const ct1ProjectUserAgent = "gositemap (+https://github.com/gositemap/sitemap/blob/main/README.md)"
+const projectUserAgent = "gositemap (+https://github.com/gositemap/sitemap/blob/main/README.md)"
 
 // NEW-1, CONFIG-1..8, GETCONF-1, GETCONF-2, GETCONF-4, GETCONF-5: New()
 // carries the defaults, and every getter reads them back.
-func TestCt1NewDefaults(t *testing.T) {
+func TestNewDefaults(t *testing.T) {
 	s := sitemap.New()
 	if s == nil {
 		t.Fatal("New() = nil")
@@ -36,8 +35,8 @@ func TestCt1NewDefaults(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"GetUserAgent", s.GetUserAgent(), ct1ProjectUserAgent}, // CONFIG-1 (decision PKG-3)
-		{"GetFetchTimeout", s.GetFetchTimeout(), uint16(3)},     // CONFIG-2
+		{"GetUserAgent", s.GetUserAgent(), projectUserAgent}, // CONFIG-1 (decision PKG-3)
+		{"GetFetchTimeout", s.GetFetchTimeout(), uint16(3)},  // CONFIG-2
 		{"GetMaxResponseSize", s.GetMaxResponseSize(), int64(52428800)},
 		{"GetMaxDepth", s.GetMaxDepth(), 10},             // CONFIG-4
 		{"GetMaxConcurrency", s.GetMaxConcurrency(), 16}, // CONFIG-4
@@ -67,8 +66,8 @@ var regexp1UA = regexp.MustCompile(`^\S+ \(\+https://\S+/README\.md\)$`)
 
 // CONFIG-1..5: the exported constants hold the values the spec gives
 // (CONFIG-3: DefaultMaxResponseSize is 52428800).
-func TestCt1DefaultConstants(t *testing.T) {
-	if sitemap.DefaultUserAgent != ct1ProjectUserAgent {
+func TestDefaultConstants(t *testing.T) {
+	if sitemap.DefaultUserAgent != projectUserAgent {
 		t.Errorf("DefaultUserAgent = %q", sitemap.DefaultUserAgent)
 	}
 	if sitemap.DefaultFetchTimeout != 3 || sitemap.DefaultMaxResponseSize != 52428800 ||
@@ -79,20 +78,10 @@ func TestCt1DefaultConstants(t *testing.T) {
 	}
 }
 
-// ct1UARoutes is a robots.txt naming an index that lists a urlset, so that
-// a call makes a request of every kind UA-1 names.
-func ct1UARoutes() map[string]ct1Resp {
-	return map[string]ct1Resp{
-		"/robots.txt": {Body: "User-agent: *\nSitemap: {base}/index.xml\n"},
-		"/index.xml":  {Body: ct1Index("{base}/a.xml")},
-		"/a.xml":      {Body: ct1URLSet("{base}/page")},
-	}
-}
-
 // CONFIG-1, UA-1: the default user agent goes with every request.
-func TestCt1DefaultUserAgentIsSent(t *testing.T) {
-	srv := ct1Serve(t, ct1UARoutes())
-	if _, err := sitemap.New().Parse(srv.URL("/robots.txt"), nil); err != nil {
+func TestDefaultUserAgentIsSent(t *testing.T) {
+	srv := serve(t, userAgentRoutes())
+	if _, err := sitemap.New().Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	agents := srv.Agents()
@@ -100,8 +89,8 @@ func TestCt1DefaultUserAgentIsSent(t *testing.T) {
 		t.Fatalf("%d requests, want 3", len(agents))
 	}
 	for i, a := range agents {
-		if a != ct1ProjectUserAgent {
-			t.Errorf("request %d: User-Agent %q, want %q", i, a, ct1ProjectUserAgent)
+		if a != projectUserAgent {
+			t.Errorf("request %d: User-Agent %q, want %q", i, a, projectUserAgent)
 		}
 	}
 }
@@ -109,15 +98,15 @@ func TestCt1DefaultUserAgentIsSent(t *testing.T) {
 // UA-1, UA-3: SetUserAgent sets the header of the root request, of the
 // sitemaps a robots.txt names and of those an index lists, with the default
 // client and with a custom one.
-func TestCt1SetUserAgentIsSent(t *testing.T) {
+func TestSetUserAgentIsSent(t *testing.T) {
 	for _, custom := range []bool{false, true} {
 		t.Run(map[bool]string{false: "default client", true: "custom client"}[custom], func(t *testing.T) {
-			srv := ct1Serve(t, ct1UARoutes())
+			srv := serve(t, userAgentRoutes())
 			s := sitemap.New().SetUserAgent("YourUserAgent")
 			if custom {
 				s.SetHTTPClient(&http.Client{Timeout: 30 * time.Second})
 			}
-			if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+			if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := srv.Agents(); !slices.Equal(got, []string{"YourUserAgent", "YourUserAgent", "YourUserAgent"}) {
@@ -130,9 +119,9 @@ func TestCt1SetUserAgentIsSent(t *testing.T) {
 	}
 }
 
-// ct1Setting describes one setting for the value tables: how to set a
+// setting describes one setting for the value tables: how to set a
 // value, how to read it back, and the Field of its *ConfigError.
-type ct1Setting[T comparable] struct {
+type setting[T comparable] struct {
 	field    string
 	set      func(*sitemap.S, T) *sitemap.S
 	get      func(*sitemap.S) T
@@ -141,7 +130,7 @@ type ct1Setting[T comparable] struct {
 	rejected []T // values that must be refused
 }
 
-func (c ct1Setting[T]) run(t *testing.T) {
+func (c setting[T]) run(t *testing.T) {
 	for _, v := range c.accepted {
 		t.Run("accepted", func(t *testing.T) {
 			s := sitemap.New()
@@ -192,9 +181,9 @@ func (c ct1Setting[T]) run(t *testing.T) {
 				t.Errorf("repeating the invalid value: %d errors, want 1", n) // REUSE-8
 			}
 			// PARSE-8: nothing is parsed while it is outstanding.
-			content := ct1URLSet("https://example.com/page")
-			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err == nil || err.Error() != ct1ErrOutstanding {
-				t.Errorf("Parse() error = %v, want %q", err, ct1ErrOutstanding)
+			content := urlset("https://example.com/page")
+			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err == nil || err.Error() != errOutstanding {
+				t.Errorf("Parse() error = %v, want %q", err, errOutstanding)
 			}
 			// REUSE-7: a valid value clears it.
 			c.set(s, c.prev)
@@ -210,8 +199,8 @@ func (c ct1Setting[T]) run(t *testing.T) {
 // MAXVALERR-9, MAXCONC-1, MAXCONC-6, CONFIG-10, CONFIG-11, CONFIG-12,
 // GETCONF-1, GETCONF-2, GETCONF-5: the values every setter takes and
 // refuses, and the getter that reads them back.
-func TestCt1SetterValues(t *testing.T) {
-	t.Run("userAgent", ct1Setting[string]{
+func TestSetterValues(t *testing.T) {
+	t.Run("userAgent", setting[string]{
 		field: "userAgent", set: (*sitemap.S).SetUserAgent, get: (*sitemap.S).GetUserAgent,
 		prev: "Previous/1.0",
 		// UA-2 (open): an empty value is accepted, as go-sitemap-parser
@@ -220,15 +209,15 @@ func TestCt1SetterValues(t *testing.T) {
 		accepted: []string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot", ""},
 		rejected: []string{"bot\r\nX-Injected: 1", "bot\x00"},
 	}.run)
-	t.Run("fetchTimeout", ct1Setting[uint16]{
+	t.Run("fetchTimeout", setting[uint16]{
 		field: "fetchTimeout", set: (*sitemap.S).SetFetchTimeout, get: (*sitemap.S).GetFetchTimeout,
 		prev: 7, accepted: []uint16{1, 10, 65535}, rejected: []uint16{0},
 	}.run)
-	t.Run("maxResponseSize", ct1Setting[int64]{
+	t.Run("maxResponseSize", setting[int64]{
 		field: "maxResponseSize", set: (*sitemap.S).SetMaxResponseSize, get: (*sitemap.S).GetMaxResponseSize,
 		prev: 4096, accepted: []int64{1, 10 * 1024 * 1024, math.MaxInt64}, rejected: []int64{0, -1, math.MinInt64},
 	}.run)
-	t.Run("maxDepth", ct1Setting[int]{
+	t.Run("maxDepth", setting[int]{
 		field: "maxDepth", set: (*sitemap.S).SetMaxDepth, get: (*sitemap.S).GetMaxDepth,
 		prev: 3, accepted: []int{1, 5, math.MaxInt}, rejected: []int{0, -1, math.MinInt},
 	}.run)
@@ -243,58 +232,38 @@ func TestCt1SetterValues(t *testing.T) {
 		{"maxValidationErrors", (*sitemap.S).SetMaxValidationErrors, (*sitemap.S).GetMaxValidationErrors},
 	} {
 		// 0 is no limit and taken; negative values are refused.
-		t.Run(c.field, ct1Setting[int]{
+		t.Run(c.field, setting[int]{
 			field: c.field, set: c.set, get: c.get,
 			prev: 3, accepted: []int{0, 1, 1000, math.MaxInt}, rejected: []int{-1, math.MinInt},
 		}.run)
 	}
-	t.Run("multiThread", ct1Setting[bool]{
+	t.Run("multiThread", setting[bool]{
 		field: "multiThread", set: (*sitemap.S).SetMultiThread, get: (*sitemap.S).GetMultiThread,
 		prev: false, accepted: []bool{true, false},
 	}.run)
-	t.Run("strict", ct1Setting[bool]{
+	t.Run("strict", setting[bool]{
 		field: "strict", set: (*sitemap.S).SetStrict, get: (*sitemap.S).GetStrict,
 		prev: true, accepted: []bool{false, true},
 	}.run)
 }
 
-// ct1PatternSetter is SetFollow or SetRules with its getter.
-type ct1PatternSetter struct {
+// patternSetter is SetFollow or SetRules with its getter.
+type patternSetter struct {
 	field string
 	set   func(*sitemap.S, []string) *sitemap.S
 	get   func(*sitemap.S) []string
 }
 
-var ct1PatternSetters = []ct1PatternSetter{
+var patternSetters = []patternSetter{
 	{"follow", (*sitemap.S).SetFollow, (*sitemap.S).GetFollow},
 	{"rules", (*sitemap.S).SetRules, (*sitemap.S).GetRules},
-}
-
-// ct1Pattern returns a pattern of exactly n characters that matches
-// "keep" and what holds it: "keep" followed by optional dashes, padded with
-// an optional 'é' (one character, two bytes) when multibyte is set.
-func ct1Pattern(n int, multibyte bool) string {
-	if !multibyte {
-		p := "keep" + strings.Repeat("-?", (n-4)/2)
-		if len(p) < n {
-			p += "."
-		}
-		return p
-	}
-	// "keep" + k × "é?" + padding: every "é?" is two characters, three
-	// bytes, so the pattern has well over 1,000 bytes.
-	p := "keep" + strings.Repeat("é?", (n-4)/2)
-	if len([]rune(p)) < n {
-		p += "."
-	}
-	return p
 }
 
 // FOLLOW-7, RULES-4, FOLLOW-11, RULES-7, CONFIG-11, REUSE-8, REUSE-10,
 // GETCONF-3, GETCONF-7: the patterns SetFollow and SetRules take and
 // refuse.
-func TestCt1PatternValues(t *testing.T) {
-	for _, ps := range ct1PatternSetters {
+func TestPatternValues(t *testing.T) {
+	for _, ps := range patternSetters {
 		t.Run(ps.field, func(t *testing.T) {
 			for _, c := range []struct {
 				name     string
@@ -304,10 +273,10 @@ func TestCt1PatternValues(t *testing.T) {
 			}{
 				{"one pattern", []string{`\.xml$`}, true, false},
 				{"spec example", []string{`\.xml$`, `\.xml\.gz$`}, true, false},
-				{"1,000 characters", []string{ct1Pattern(1000, false)}, true, false},
-				{"1,000 characters of 2 bytes", []string{ct1Pattern(1000, true)}, true, false},
-				{"1,001 characters", []string{ct1Pattern(1001, false)}, false, false},
-				{"1,001 characters of 2 bytes", []string{ct1Pattern(1001, true)}, false, false},
+				{"1,000 characters", []string{pattern(1000, false)}, true, false},
+				{"1,000 characters of 2 bytes", []string{pattern(1000, true)}, true, false},
+				{"1,001 characters", []string{pattern(1001, false)}, false, false},
+				{"1,001 characters of 2 bytes", []string{pattern(1001, true)}, false, false},
 				{"unclosed group", []string{`(`}, false, true},
 				{"unclosed class", []string{`[a-`}, false, true},
 				{"nested repetition", []string{`a**`}, false, true},
@@ -370,8 +339,8 @@ func TestCt1PatternValues(t *testing.T) {
 // GETCONF-3, GETCONF-7, CONFIG-8: the getters return copies, the setters
 // keep none of the caller's slice, and a nil or empty list clears the
 // patterns.
-func TestCt1PatternCopies(t *testing.T) {
-	for _, ps := range ct1PatternSetters {
+func TestPatternCopies(t *testing.T) {
+	for _, ps := range patternSetters {
 		t.Run(ps.field, func(t *testing.T) {
 			in := []string{`a`, `b`}
 			s := sitemap.New()
@@ -402,28 +371,28 @@ func TestCt1PatternCopies(t *testing.T) {
 // FOLLOW-1, FOLLOW-5, FOLLOW-6, FOLLOW-7, RULES-1, RULES-3, RULES-4: a
 // pattern of exactly 1,000 characters is in force, and clearing the
 // patterns follows and keeps everything again.
-func TestCt1PatternsApply(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/keep.xml", "{base}/drop.xml")},
-		"/keep.xml":  {Body: ct1URLSet("{base}/keep-1", "{base}/other-1")},
-		"/drop.xml":  {Body: ct1URLSet("{base}/keep-2", "{base}/other-2")},
+func TestPatternsApply(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/keep.xml", "{base}/drop.xml")},
+		"/keep.xml":  {Body: urlset("{base}/keep-1", "{base}/other-1")},
+		"/drop.xml":  {Body: urlset("{base}/keep-2", "{base}/other-2")},
 	})
-	long := ct1Pattern(1000, false)
+	long := pattern(1000, false)
 	s := sitemap.New().SetMultiThread(false).SetFollow([]string{long}).SetRules([]string{long})
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if srv.Hits("/drop.xml") != 0 || srv.Hits("/keep.xml") != 1 {
 		t.Errorf("hits keep=%d drop=%d, want 1 and 0", srv.Hits("/keep.xml"), srv.Hits("/drop.xml"))
 	}
-	if got, want := locsOf(s.GetURLs()), []string{srv.URL("/keep-1")}; !slices.Equal(got, want) {
+	if got, want := locsOf(s.GetURLs()), []string{srv.At("/keep-1")}; !slices.Equal(got, want) {
 		t.Errorf("URLs %q, want %q", got, want)
 	}
 	if got := s.GetSitemapCount(); got != 2 {
 		t.Errorf("GetSitemapCount() = %d, want 2: a sitemap not followed is listed", got)
 	}
 	s.SetFollow(nil).SetRules(nil)
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.GetURLCount(); got != 4 {
@@ -436,22 +405,22 @@ func TestCt1PatternsApply(t *testing.T) {
 
 // MULTI-1, MULTI-4, MAXCONC-1: SetMultiThread decides whether the
 // sitemaps of an index are fetched at the same time.
-func TestCt1SetMultiThreadApplies(t *testing.T) {
+func TestSetMultiThreadApplies(t *testing.T) {
 	t.Run("on", func(t *testing.T) {
 		// Both sitemaps are requested before either is answered.
-		b := newCt1Blocker(t)
-		srv := ct1Serve(t, map[string]ct1Resp{
-			"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/b.xml")},
-			"/a.xml":     {Handler: b.handler(func() string { return ct1URLSet("https://example.com/a") })},
-			"/b.xml":     {Handler: b.handler(func() string { return ct1URLSet("https://example.com/b") })},
+		b := newGate(t)
+		srv := serve(t, map[string]route{
+			"/index.xml": {Body: index("{base}/a.xml", "{base}/b.xml")},
+			"/a.xml":     {Handler: b.handler(func() string { return urlset("https://example.com/a") })},
+			"/b.xml":     {Handler: b.handler(func() string { return urlset("https://example.com/b") })},
 		})
 		s := sitemap.New().SetMultiThread(true)
 		done := make(chan error, 1)
-		go func() { _, err := s.Parse(srv.URL("/index.xml"), nil); done <- err }()
-		ct1Recv(t, b.entered, "the first sitemap request")
-		ct1Recv(t, b.entered, "the second sitemap request while the first is open")
+		go func() { _, err := s.Parse(srv.At("/index.xml"), nil); done <- err }()
+		recv(t, b.entered, "the first sitemap request")
+		recv(t, b.entered, "the second sitemap request while the first is open")
 		b.Release()
-		if err := ct1Recv(t, done, "Parse"); err != nil {
+		if err := recv(t, done, "Parse"); err != nil {
 			t.Fatal(err)
 		}
 		if s.GetURLCount() != 2 {
@@ -469,13 +438,13 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 				w.Write([]byte(body))
 			}
 		}
-		routes := map[string]ct1Resp{"/index.xml": {Body: ct1Index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml")}}
+		routes := map[string]route{"/index.xml": {Body: index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml", "{base}/4.xml")}}
 		for _, p := range []string{"1", "2", "3", "4"} {
-			routes["/"+p+".xml"] = ct1Resp{Handler: h(ct1URLSet("https://example.com/" + p))}
+			routes["/"+p+".xml"] = route{Handler: h(urlset("https://example.com/" + p))}
 		}
-		srv := ct1Serve(t, routes)
+		srv := serve(t, routes)
 		s := sitemap.New().SetMultiThread(false)
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
 		if most.Load() != 1 {
@@ -490,7 +459,7 @@ func TestCt1SetMultiThreadApplies(t *testing.T) {
 }
 
 // STRICT-1, STRICT-8, TOLERANT-9: SetStrict switches the mode, and back.
-func TestCt1SetStrictApplies(t *testing.T) {
+func TestSetStrictApplies(t *testing.T) {
 	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
 		`<url><loc>https://example.com/page</loc><changefreq>Daily</changefreq></url></urlset>`
 	s := sitemap.New()
@@ -515,28 +484,11 @@ func TestCt1SetStrictApplies(t *testing.T) {
 	}
 }
 
-// ct1RoundTripper counts the requests of a custom client and records the
-// deadline each one carried.
-type ct1RoundTripper struct {
-	mu        sync.Mutex
-	n         int
-	deadlines []time.Time // zero when the request had none
-}
-
-func (rt *ct1RoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
-	d, _ := r.Context().Deadline()
-	rt.mu.Lock()
-	rt.n++
-	rt.deadlines = append(rt.deadlines, d)
-	rt.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // CLIENT-1, CLIENT-2, GETCONF-4, TIMEOUT-4: every request goes through the
 // client that is set, used as given; nil returns to the default.
-func TestCt1SetHTTPClient(t *testing.T) {
-	srv := ct1Serve(t, ct1UARoutes())
-	rt := &ct1RoundTripper{}
+func TestSetHTTPClient(t *testing.T) {
+	srv := serve(t, userAgentRoutes())
+	rt := &countingTransport{}
 	client := &http.Client{Transport: rt} // no Timeout of its own
 	s := sitemap.New().SetFetchTimeout(1)
 	if got := s.SetHTTPClient(client); got != s {
@@ -545,15 +497,15 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	if s.GetHTTPClient() != client {
 		t.Fatalf("GetHTTPClient() = %p, want %p", s.GetHTTPClient(), client)
 	}
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rt.n != 3 || srv.Total() != 3 {
-		t.Errorf("custom transport saw %d requests, the server %d; want 3 and 3", rt.n, srv.Total())
+	if rt.n.Load() != 3 || srv.Total() != 3 {
+		t.Errorf("custom transport saw %d requests, the server %d; want 3 and 3", rt.n.Load(), srv.Total())
 	}
 	// TIMEOUT-4: the fetch timeout has no effect on a custom client: the
 	// requests carry no deadline, as the client has no Timeout.
-	for i, d := range rt.deadlines {
+	for i, d := range rt.Deadlines() {
 		if !d.IsZero() {
 			t.Errorf("request %d carried a deadline %v; the fetch timeout must not apply to a custom client", i, d)
 		}
@@ -564,13 +516,13 @@ func TestCt1SetHTTPClient(t *testing.T) {
 	}
 
 	// Its own Timeout is the deadline.
-	rt2 := &ct1RoundTripper{}
+	rt2 := &countingTransport{}
 	s.SetHTTPClient(&http.Client{Transport: rt2, Timeout: time.Hour})
 	start := time.Now()
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	for i, d := range rt2.deadlines {
+	for i, d := range rt2.Deadlines() {
 		if d.Before(start.Add(30 * time.Minute)) {
 			t.Errorf("request %d: deadline %v, want the client's hour", i, d)
 		}
@@ -582,11 +534,11 @@ func TestCt1SetHTTPClient(t *testing.T) {
 		t.Errorf("GetHTTPClient() = %p after SetHTTPClient(nil)", s.GetHTTPClient())
 	}
 	before := srv.Total()
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rt.n != 3 || rt2.n != 3 || srv.Total() != before+3 {
-		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n, rt2.n, srv.Total()-before)
+	if rt.n.Load() != 3 || rt2.n.Load() != 3 || srv.Total() != before+3 {
+		t.Errorf("after SetHTTPClient(nil) the custom transports saw %d and %d requests (want 3, 3), the server %d more (want 3)", rt.n.Load(), rt2.n.Load(), srv.Total()-before)
 	}
 	if s.GetErrorsCount() != 0 {
 		t.Errorf("errors: %q", messagesOf(s.GetErrors()))
@@ -596,9 +548,9 @@ func TestCt1SetHTTPClient(t *testing.T) {
 // TIMEOUT-3, CONFIG-7: the default client gives up on a request after the
 // fetch timeout, with a *NetworkError. The server never answers; the test
 // takes the one second the timeout is.
-func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
+func TestFetchTimeoutDefaultClient(t *testing.T) {
 	stop := make(chan struct{})
-	srv := ct1Serve(t, map[string]ct1Resp{"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, map[string]route{"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-stop:
 		case <-r.Context().Done():
@@ -607,11 +559,11 @@ func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
 	defer close(stop)
 	s := sitemap.New().SetFetchTimeout(1)
 	var err error
-	ct1Within(t, ct1Guard, "Parse with a fetch timeout of 1s", func() {
-		_, err = s.Parse(srv.URL("/slow.xml"), nil)
+	guard(t, guardTimeout, func() {
+		_, err = s.Parse(srv.At("/slow.xml"), nil)
 	})
 	var ne *sitemap.NetworkError
-	if !errors.As(err, &ne) || ne.URL != srv.URL("/slow.xml") {
+	if !errors.As(err, &ne) || ne.URL != srv.At("/slow.xml") {
 		t.Fatalf("Parse() error = %v, want a *NetworkError for the URL", err)
 	}
 	var te net.Error
@@ -625,15 +577,15 @@ func TestCt1FetchTimeoutDefaultClient(t *testing.T) {
 
 // MAXSIZE-1, MAXSIZE-2: the response size value is in force: a body of
 // exactly the limit is read, one byte more is refused.
-func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
-	body := ct1URLSet("https://example.com/page")
-	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: body}})
+func TestSetMaxResponseSizeApplies(t *testing.T) {
+	body := urlset("https://example.com/page")
+	srv := serve(t, map[string]route{"/sitemap.xml": {Body: body}})
 	n := int64(len(body))
 	s := sitemap.New().SetMaxResponseSize(n)
-	if _, err := s.Parse(srv.URL("/sitemap.xml"), nil); err != nil || s.GetURLCount() != 1 {
+	if _, err := s.Parse(srv.At("/sitemap.xml"), nil); err != nil || s.GetURLCount() != 1 {
 		t.Fatalf("limit = body size: err %v, %d URLs", err, s.GetURLCount())
 	}
-	_, err := s.SetMaxResponseSize(n-1).Parse(srv.URL("/sitemap.xml"), nil)
+	_, err := s.SetMaxResponseSize(n-1).Parse(srv.At("/sitemap.xml"), nil)
 	var ne *sitemap.NetworkError
 	if !errors.As(err, &ne) || !errors.Is(err, sitemap.ErrMaxResponseSize) {
 		t.Fatalf("limit one below the body size: err %v, want a *NetworkError wrapping ErrMaxResponseSize", err)
@@ -642,7 +594,7 @@ func TestCt1SetMaxResponseSizeApplies(t *testing.T) {
 
 // CONFIG-9: every Set* returns its receiver, valid value or not, so calls
 // chain; the spec's chain example.
-func TestCt1Chaining(t *testing.T) {
+func TestSettersChain(t *testing.T) {
 	s := sitemap.New().SetUserAgent("YourUserAgent").SetFetchTimeout(10)
 	if s.GetUserAgent() != "YourUserAgent" || s.GetFetchTimeout() != 10 {
 		t.Errorf("chain: %q, %d", s.GetUserAgent(), s.GetFetchTimeout())
@@ -683,7 +635,7 @@ func TestCt1Chaining(t *testing.T) {
 }
 
 // GETCONF-1, GETCONF-2: the spec's example of reading the configuration.
-func TestCt1ReadConfigurationExample(t *testing.T) {
+func TestReadConfigurationExample(t *testing.T) {
 	s := sitemap.New().SetMaxConcurrency(8).SetStrict(true)
 	if s.GetMaxConcurrency() != 8 || !s.GetStrict() {
 		t.Errorf("GetMaxConcurrency() = %d, GetStrict() = %v, want 8 and true", s.GetMaxConcurrency(), s.GetStrict())
@@ -693,9 +645,9 @@ func TestCt1ReadConfigurationExample(t *testing.T) {
 // REUSE-6, REUSE-7, REUSE-8, REUSE-9, PARSE-8, ERRORS-1: configuration
 // errors belong to the instance: they outlast calls, block parsing, and a
 // valid value clears only the error of its own setter.
-func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{"/sitemap.xml": {Body: ct1URLSet("{base}/page")}})
-	url := srv.URL("/sitemap.xml")
+func TestConfigErrorsAcrossCalls(t *testing.T) {
+	srv := serve(t, map[string]route{"/sitemap.xml": {Body: urlset("{base}/page")}})
+	url := srv.At("/sitemap.xml")
 
 	s := sitemap.New().SetMaxDepth(0) // the spec's example
 	for range 2 {
@@ -703,8 +655,8 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 		if got != s {
 			t.Fatal("Parse did not return its instance")
 		}
-		if err == nil || err.Error() != ct1ErrOutstanding {
-			t.Fatalf("Parse() error = %v, want %q", err, ct1ErrOutstanding)
+		if err == nil || err.Error() != errOutstanding {
+			t.Fatalf("Parse() error = %v, want %q", err, errOutstanding)
 		}
 		// The error is untyped: none of the four types.
 		var (
@@ -742,7 +694,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 	if !slices.Equal(fields, []string{"follow", "maxURLs"}) {
 		t.Errorf("after SetMaxDepth(5) the outstanding fields are %q, want follow and maxURLs", fields)
 	}
-	if _, err := s.Parse(url, nil); err == nil || err.Error() != ct1ErrOutstanding {
+	if _, err := s.Parse(url, nil); err == nil || err.Error() != errOutstanding {
 		t.Errorf("Parse() error = %v with two errors outstanding", err)
 	}
 	s.SetMaxURLs(0).SetFollow(nil)
@@ -758,7 +710,7 @@ func TestCt1ConfigErrorsAcrossCalls(t *testing.T) {
 
 // REUSE-8: a setter's later invalid value replaces the error of its
 // earlier one; the error of the latest call is the one kept.
-func TestCt1ConfigErrorReplaced(t *testing.T) {
+func TestConfigErrorReplaced(t *testing.T) {
 	s := sitemap.New().SetMaxDepth(0)
 	first := s.GetErrors()[0]
 	s.SetMaxDepth(-3)

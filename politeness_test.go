@@ -1,8 +1,5 @@
 package sitemap_test
 
-// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
-// SetCrawlDelay. The waits for a host's pace run on a test clock.
-
 import (
 	"errors"
 	"fmt"
@@ -16,6 +13,9 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
+// SetCrawlDelay. The waits for a host's pace run on a test clock.
 
 const plNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
 
@@ -77,7 +77,7 @@ func TestHostConcurrencyPerHost(t *testing.T) {
 		plURLSet(w, r.URL.Path)
 	})
 	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2).SetMaxHostConcurrency(1)
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
 			t.Errorf("Parse: %v", err)
 		}

@@ -19,11 +19,11 @@ import (
 // requested as (the listed one, not where a redirect led), in Parse, URLs,
 // GetRandomURLs and Stream alike.
 func TestURLSource(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/a.xml", "/moved.xml"),
-		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     exampleURLSet("https://example.com/b"),
+		"/index.xml": index("/a.xml", "/moved.xml"),
+		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     urlset("https://example.com/b"),
 	}
 	site.handlers["/moved.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/b.xml", http.StatusMovedPermanently)
@@ -82,7 +82,7 @@ func TestURLSource(t *testing.T) {
 // Source is out of the encoding/xml form of a URL, and is its URL in
 // encoding/json, which reads it back.
 func TestURLSourceEncodings(t *testing.T) {
-	doc := exampleURLSet("https://example.com/a")
+	doc := urlset("https://example.com/a")
 	s := sitemap.New()
 	s.Parse("https://example.com/sitemap.xml", &doc)
 	u := s.GetURLs()[0]
@@ -108,11 +108,11 @@ func TestURLSourceEncodings(t *testing.T) {
 // with SetNoFollow; GetSitemaps lists what it names, and the URLs of a
 // gzipped one are read.
 func TestParseReaderFetchesNothing(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/a.xml": exampleURLSet("https://example.com/a"),
+		"/a.xml": urlset("https://example.com/a"),
 	}
-	index := []byte(exampleIndex(site.URL+"/a.xml", site.URL+"/b.xml"))
+	index := []byte(index(site.URL+"/a.xml", site.URL+"/b.xml"))
 	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
 	if !s.GetNoFollow() {
 		t.Error("GetNoFollow: false after SetNoFollow(true)")
@@ -120,8 +120,8 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	if _, err := s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index)); err != nil {
 		t.Fatal(err)
 	}
-	if site.requests.Load() != 0 {
-		t.Errorf("%d requests, want none", site.requests.Load())
+	if site.Total() != 0 {
+		t.Errorf("%d requests, want none", site.Total())
 	}
 	sms := s.GetSitemaps()
 	if len(sms) != 2 || sms[0].Loc != site.URL+"/a.xml" || sms[1].Loc != site.URL+"/b.xml" {
@@ -139,12 +139,12 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	// Without SetNoFollow, the children are the settings' to fetch.
 	s = sitemap.New().SetFetchTimeout(60)
 	s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index))
-	if s.GetURLCount() != 1 || site.requests.Load() != 2 {
-		t.Errorf("%d URLs and %d requests, want 1 and 2", s.GetURLCount(), site.requests.Load())
+	if s.GetURLCount() != 1 || site.Total() != 2 {
+		t.Errorf("%d URLs and %d requests, want 1 and 2", s.GetURLCount(), site.Total())
 	}
 
 	// Gzipped bytes.
-	gz := ct1Gzip(t, exampleURLSet("https://example.com/x", "https://example.com/y"))
+	gz := string(gzipOf(urlset("https://example.com/x", "https://example.com/y")))
 	s = sitemap.New()
 	if _, err := s.ParseReader(nil, "https://example.com/sitemap.xml.gz", strings.NewReader(gz)); err != nil || s.GetURLCount() != 2 {
 		t.Errorf("gzip: %v, %d URLs", err, s.GetURLCount())
@@ -156,22 +156,22 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 
 // SetNoFollow on a URL: the URL is fetched, what it lists is not.
 func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\n",
-		"/a.xml":      exampleURLSet("https://example.com/a"),
+		"/a.xml":      urlset("https://example.com/a"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
 	if _, err := s.Parse(site.URL+"/robots.txt", nil); err != nil {
 		t.Fatal(err)
 	}
-	if site.requests.Load() != 1 || s.GetSitemapCount() != 1 || s.GetURLCount() != 0 || s.GetErrorsCount() != 0 {
-		t.Errorf("%d requests, %d sitemaps, %d URLs, errors %v", site.requests.Load(), s.GetSitemapCount(), s.GetURLCount(), s.GetErrors())
+	if site.Total() != 1 || s.GetSitemapCount() != 1 || s.GetURLCount() != 0 || s.GetErrorsCount() != 0 {
+		t.Errorf("%d requests, %d sitemaps, %d URLs, errors %v", site.Total(), s.GetSitemapCount(), s.GetURLCount(), s.GetErrors())
 	}
 }
 
 func TestStreamReader(t *testing.T) {
-	doc := exampleURLSet("https://example.com/a", "https://example.com/b")
+	doc := urlset("https://example.com/a", "https://example.com/b")
 	var got []string
 	for u, err := range sitemap.New().StreamReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc)) {
 		if err != nil {
@@ -202,7 +202,7 @@ func TestStreamReader(t *testing.T) {
 // rejects the document.
 func TestParseReaderFailsMidway(t *testing.T) {
 	boom := errors.New("disk on fire")
-	doc := exampleURLSet("https://example.com/a", "https://example.com/b", "https://example.com/c")
+	doc := urlset("https://example.com/a", "https://example.com/b", "https://example.com/c")
 	cut := strings.Index(doc, "https://example.com/c")
 	newReader := func() io.Reader {
 		return io.MultiReader(strings.NewReader(doc[:cut]), iotest.ErrReader(boom))
@@ -229,7 +229,7 @@ func TestParseReaderFailsMidway(t *testing.T) {
 	if !errors.Is(err, boom) || s.GetURLCount() != 2 {
 		t.Errorf("text: %v, %d URLs", err, s.GetURLCount())
 	}
-	gz := ct1Gzip(t, doc)
+	gz := string(gzipOf(doc))
 	s = sitemap.New()
 	_, err = s.ParseReader(context.Background(), "https://example.com/s.xml.gz", io.MultiReader(strings.NewReader(gz[:len(gz)/2]), iotest.ErrReader(boom)))
 	if !errors.Is(err, boom) {

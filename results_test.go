@@ -12,172 +12,18 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// ct1RichContent is a urlset whose first URL sets every field of URL and of
-// the extension structs, pointers and slices included.
-const ct1RichContent = `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
-  xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
-  xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"
-  xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"
-  xmlns:xhtml="http://www.w3.org/1999/xhtml">
-  <url>
-    <loc>https://example.com/page</loc>
-    <lastmod>2024-01-15T10:30:00Z</lastmod>
-    <changefreq>daily</changefreq>
-    <priority>0.8</priority>
-    <image:image>
-      <image:loc>https://example.com/a.jpg</image:loc>
-      <image:title>A</image:title>
-      <image:caption>C</image:caption>
-      <image:geo_location>G</image:geo_location>
-      <image:license>https://example.com/licence</image:license>
-    </image:image>
-    <news:news>
-      <news:publication><news:name>N</news:name><news:language>en</news:language></news:publication>
-      <news:publication_date>2024-01-15T08:00:00Z</news:publication_date>
-      <news:title>T</news:title>
-    </news:news>
-    <video:video>
-      <video:thumbnail_loc>https://example.com/thumb.jpg</video:thumbnail_loc>
-      <video:title>V</video:title>
-      <video:description>D</video:description>
-      <video:content_loc>https://example.com/v.mp4</video:content_loc>
-      <video:player_loc>https://example.com/player</video:player_loc>
-      <video:duration>600</video:duration>
-      <video:expiration_date>2030-01-01T00:00:00Z</video:expiration_date>
-      <video:rating>4.2</video:rating>
-      <video:view_count>100</video:view_count>
-      <video:publication_date>2024-01-01T00:00:00Z</video:publication_date>
-      <video:family_friendly>yes</video:family_friendly>
-      <video:restriction relationship="allow">IE GB</video:restriction>
-      <video:platform relationship="allow">web tv</video:platform>
-      <video:requires_subscription>no</video:requires_subscription>
-      <video:uploader info="https://example.com/uploader">U</video:uploader>
-      <video:live>no</video:live>
-      <video:tag>t1</video:tag>
-      <video:tag>t2</video:tag>
-    </video:video>
-    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/page"/>
-  </url>
-  <url>
-    <loc>https://example.com/second</loc>
-    <lastmod>2024-02-01</lastmod>
-    <priority>0.5</priority>
-  </url>
-</urlset>`
-
-// ct1ParseContent parses content as the sitemap at url with a new instance.
-func ct1ParseContent(t *testing.T, url, content string) *sitemap.S {
-	t.Helper()
-	s, err := sitemap.New().Parse(url, &content)
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", url, err)
-	}
-	return s
-}
-
-// ct1RequireRich fails the test unless u has every field that
-// ct1RichContent sets, so that a copy test mutates all of them.
-func ct1RequireRich(t *testing.T, u *sitemap.URL) {
-	t.Helper()
-	if u.LastMod == nil || u.ChangeFreq == nil || u.Priority == nil || len(u.Images) != 1 || u.News == nil ||
-		u.News.PublicationDate == nil || len(u.Videos) != 1 || len(u.Hreflangs) != 1 {
-		t.Fatalf("the fixture did not yield a URL with every field: %+v", u)
-	}
-	v := &u.Videos[0]
-	if v.Duration == nil || v.ExpirationDate == nil || v.Rating == nil || v.ViewCount == nil ||
-		v.PublicationDate == nil || v.Restriction == nil || v.Platform == nil || v.Uploader == nil || len(v.Tags) != 2 {
-		t.Fatalf("the fixture did not yield a video with every field: %+v", v)
-	}
-}
-
-// ct1Mutate changes every field of u and everything it points to.
-func ct1Mutate(u *sitemap.URL) {
-	later := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC)
-	u.Loc = "mutated"
-	u.LastMod.Time = later
-	*u.ChangeFreq = "mutated"
-	*u.Priority = 99
-	u.Images[0] = sitemap.Image{Loc: "mutated", Title: "mutated", Caption: "mutated", GeoLocation: "mutated", License: "mutated"}
-	u.Images = append(u.Images, sitemap.Image{Loc: "appended"})
-	u.News.Title = "mutated"
-	u.News.Publication.Name = "mutated"
-	u.News.Publication.Language = "mutated"
-	u.News.PublicationDate.Time = later
-	v := &u.Videos[0]
-	v.ThumbnailLoc, v.Title, v.Description, v.ContentLoc, v.PlayerLoc = "m", "m", "m", "m", "m"
-	v.FamilyFriendly, v.RequiresSubscription, v.Live = "m", "m", "m"
-	*v.Duration = -1
-	v.ExpirationDate.Time = later
-	*v.Rating = -1
-	*v.ViewCount = -1
-	v.PublicationDate.Time = later
-	v.Restriction.Relationship, v.Restriction.Value = "m", "m"
-	v.Platform.Relationship, v.Platform.Value = "m", "m"
-	v.Uploader.Value, v.Uploader.Info = "m", "m"
-	v.Tags[0] = "mutated"
-	v.Tags = append(v.Tags, "appended")
-	u.Videos = append(u.Videos, sitemap.Video{ThumbnailLoc: "appended"})
-	u.Hreflangs[0] = sitemap.AlternateLink{Rel: "m", Hreflang: "m", Href: "m"}
-}
-
-// ct1SharesMemory reports the first pointer or slice of c that is the one of
-// orig: a deep copy shares none.
-func ct1SharesMemory(c, orig *sitemap.URL) string {
-	switch {
-	case c.LastMod == orig.LastMod:
-		return "LastMod"
-	case c.ChangeFreq == orig.ChangeFreq:
-		return "ChangeFreq"
-	case c.Priority == orig.Priority:
-		return "Priority"
-	case &c.Images[0] == &orig.Images[0]:
-		return "Images"
-	case c.News == orig.News:
-		return "News"
-	case c.News.PublicationDate == orig.News.PublicationDate:
-		return "News.PublicationDate"
-	case &c.Videos[0] == &orig.Videos[0]:
-		return "Videos"
-	case &c.Hreflangs[0] == &orig.Hreflangs[0]:
-		return "Hreflangs"
-	}
-	cv, ov := &c.Videos[0], &orig.Videos[0]
-	switch {
-	case cv.Duration == ov.Duration:
-		return "Video.Duration"
-	case cv.ExpirationDate == ov.ExpirationDate:
-		return "Video.ExpirationDate"
-	case cv.Rating == ov.Rating:
-		return "Video.Rating"
-	case cv.ViewCount == ov.ViewCount:
-		return "Video.ViewCount"
-	case cv.PublicationDate == ov.PublicationDate:
-		return "Video.PublicationDate"
-	case cv.Restriction == ov.Restriction:
-		return "Video.Restriction"
-	case cv.Platform == ov.Platform:
-		return "Video.Platform"
-	case cv.Uploader == ov.Uploader:
-		return "Video.Uploader"
-	case &cv.Tags[0] == &ov.Tags[0]:
-		return "Video.Tags"
-	}
-	return ""
-}
-
 // GETURLS-1, GETURLS-2, GETURLS-3: GetURLs returns the list the instance
 // keeps, with no spare capacity, so that append copies it.
-func TestCt1GetURLsSharedList(t *testing.T) {
+func TestGetURLsSharedList(t *testing.T) {
 	// Three sitemaps, three commits: the list grows by append, and would
 	// have room to spare if it were handed out as it is.
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml")},
-		"/1.xml":     {Body: ct1URLSet("https://example.com/1")},
-		"/2.xml":     {Body: ct1URLSet("https://example.com/2")},
-		"/3.xml":     {Body: ct1URLSet("https://example.com/3")},
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/1.xml", "{base}/2.xml", "{base}/3.xml")},
+		"/1.xml":     {Body: urlset("https://example.com/1")},
+		"/2.xml":     {Body: urlset("https://example.com/2")},
+		"/3.xml":     {Body: urlset("https://example.com/3")},
 	})
-	s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/index.xml"), nil)
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,14 +49,14 @@ func TestCt1GetURLsSharedList(t *testing.T) {
 
 // GETURLS-4, REUSE-2: a slice GetURLs returned never changes, a later call
 // included.
-func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet("https://example.com/1", "https://example.com/2"))
+func TestGetURLsNeverChangesAfterwards(t *testing.T) {
+	s := parseContent(t, "https://example.com/sitemap.xml", urlset("https://example.com/1", "https://example.com/2"))
 	old := s.GetURLs()
 	want := locsOf(old)
 	for _, content := range []string{
-		ct1URLSet("https://example.com/x", "https://example.com/y", "https://example.com/z"),
-		ct1URLSet("https://example.com/a"),
-		ct1URLSet(),
+		urlset("https://example.com/x", "https://example.com/y", "https://example.com/z"),
+		urlset("https://example.com/a"),
+		urlset(),
 	} {
 		if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
 			t.Fatal(err)
@@ -225,8 +71,8 @@ func TestCt1GetURLsNeverChangesAfterwards(t *testing.T) {
 }
 
 // GETURLS-5: the slice is never nil.
-func TestCt1GetURLsNeverNil(t *testing.T) {
-	empty := ct1URLSet()
+func TestGetURLsNeverNil(t *testing.T) {
+	empty := urlset()
 	broken := "<html></html>"
 	cases := []struct {
 		name string
@@ -257,65 +103,11 @@ func TestCt1GetURLsNeverNil(t *testing.T) {
 	}
 }
 
-// ITER-1, ITER-2, ITER-4: URLs() yields, in the order of GetURLs, copies
-// that share nothing with the instance: changing every field of a copy,
-// the video sub-structs included, leaves the instance untouched.
-func TestCt1URLsDeepCopies(t *testing.T) {
-	const url = "https://example.com/sitemap.xml"
-	s := ct1ParseContent(t, url, ct1RichContent)
-	ref := ct1ParseContent(t, url, ct1RichContent) // what s must still hold
-	orig := s.GetURLs()
-	ct1RequireRich(t, &orig[0])
-
-	i := 0
-	for u := range s.URLs() {
-		if i >= len(orig) {
-			t.Fatal("URLs() yields more URLs than GetURLs() returns")
-		}
-		if !reflect.DeepEqual(u, orig[i]) {
-			t.Errorf("URL %d: the copy %+v differs from %+v", i, u, orig[i])
-		}
-		if i == 0 {
-			if f := ct1SharesMemory(&u, &orig[0]); f != "" {
-				t.Errorf("the copy shares %s with the instance", f)
-			}
-			ct1Mutate(&u)
-		} else {
-			u.Loc = "mutated"
-			u.LastMod.Time = time.Time{}
-			*u.Priority = 7
-		}
-		i++
-	}
-	if i != len(orig) {
-		t.Fatalf("URLs() yielded %d URLs, GetURLs() returns %d", i, len(orig))
-	}
-	if !reflect.DeepEqual(s.GetURLs(), ref.GetURLs()) {
-		t.Errorf("changing the copies reached the instance:\n got %+v\nwant %+v", s.GetURLs(), ref.GetURLs())
-	}
-
-	// ITER-4: a collected list is the caller's own, to sort and change.
-	list := slices.Collect(s.URLs())
-	if !slices.Equal(locsOf(list), locsOf(orig)) {
-		t.Errorf("slices.Collect(URLs()) = %q, want %q", locsOf(list), locsOf(orig))
-	}
-	slices.Reverse(list)
-	ct1Mutate(&list[1])
-	if !reflect.DeepEqual(s.GetURLs(), ref.GetURLs()) {
-		t.Errorf("sorting and changing a collected list reached the instance")
-	}
-	// The spec's form with the capacity given.
-	list = slices.AppendSeq(make([]sitemap.URL, 0, s.GetURLCount()), s.URLs())
-	if len(list) != 2 || cap(list) != 2 {
-		t.Errorf("AppendSeq: len %d cap %d, want 2 and 2", len(list), cap(list))
-	}
-}
-
 // RANDOM-4: the URLs GetRandomURLs returns are copies of the caller's own.
-func TestCt1GetRandomURLsDeepCopies(t *testing.T) {
+func TestGetRandomURLsDeepCopies(t *testing.T) {
 	const url = "https://example.com/sitemap.xml"
-	s := ct1ParseContent(t, url, ct1RichContent)
-	ref := ct1ParseContent(t, url, ct1RichContent)
+	s := parseContent(t, url, richContent)
+	ref := parseContent(t, url, richContent)
 	orig := s.GetURLs()
 	for range 20 { // until the rich URL is among those drawn
 		got := s.GetRandomURLs(1)
@@ -328,10 +120,10 @@ func TestCt1GetRandomURLsDeepCopies(t *testing.T) {
 		if !reflect.DeepEqual(got[0], orig[0]) {
 			t.Errorf("the copy %+v differs from %+v", got[0], orig[0])
 		}
-		if f := ct1SharesMemory(&got[0], &orig[0]); f != "" {
+		if f := sharesMemory(&got[0], &orig[0]); f != "" {
 			t.Errorf("the copy shares %s with the instance", f)
 		}
-		ct1Mutate(&got[0])
+		mutate(&got[0])
 		if !reflect.DeepEqual(s.GetURLs(), ref.GetURLs()) {
 			t.Errorf("changing a random URL reached the instance")
 		}
@@ -340,114 +132,11 @@ func TestCt1GetRandomURLsDeepCopies(t *testing.T) {
 	t.Fatal("the first URL was not drawn in 20 draws of one URL out of two")
 }
 
-// ct1ManyURLs is a urlset of n URLs with a date and a priority each, so that
-// each copy allocates.
-func ct1ManyURLs(n int) string {
-	var b strings.Builder
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for i := range n {
-		fmt.Fprintf(&b, "<url><loc>https://example.com/p/%d</loc><lastmod>2024-01-15</lastmod><priority>0.5</priority></url>\n", i)
-	}
-	b.WriteString(`</urlset>`)
-	return b.String()
-}
-
-// ITER-3: the list is not copied up front: a loop that stops after one URL
-// allocates for one URL, not for five hundred.
-func TestCt1URLsEarlyBreakCopiesNothingMore(t *testing.T) {
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1ManyURLs(500))
-	if s.GetURLCount() != 500 {
-		t.Fatalf("%d URLs, want 500", s.GetURLCount())
-	}
-	seq := s.URLs()
-	n := 0
-	first := testing.AllocsPerRun(20, func() {
-		for u := range seq {
-			n += len(u.Loc)
-			break
-		}
-	})
-	all := testing.AllocsPerRun(2, func() {
-		for u := range seq {
-			n += len(u.Loc)
-		}
-	})
-	if all < 500 {
-		t.Fatalf("a full loop allocates %.0f times; the test expects at least one allocation per copy", all)
-	}
-	if first > 10 {
-		t.Errorf("a loop that stops after one URL allocates %.0f times (a full loop: %.0f): the list is copied up front", first, all)
-	}
-	// An early break stops the iterator: range over a func panics if
-	// yield is called again after it returned false.
-	count := 0
-	for range s.URLs() {
-		count++
-		if count == 3 {
-			break
-		}
-	}
-	if count != 3 {
-		t.Errorf("the loop ran %d times", count)
-	}
-}
-
-// ITER-5, THREAD-6, REUSE-2: a loop whose body calls Parse goes on through
-// the URLs as they were when it started, without deadlock; afterwards the
-// instance holds the results of the call made in the loop.
-func TestCt1URLsLoopBodyCallsParse(t *testing.T) {
-	first := ct1URLSet("https://example.com/1", "https://example.com/2", "https://example.com/3")
-	second := ct1URLSet("https://example.org/a")
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", first)
-	var seen []string
-	ct1Within(t, ct1Guard, "a URLs() loop calling Parse", func() {
-		for u := range s.URLs() {
-			if len(seen) == 0 {
-				if _, err := s.Parse("https://example.org/sitemap.xml", &second); err != nil {
-					t.Error(err)
-				}
-			}
-			seen = append(seen, u.Loc)
-		}
-	})
-	if want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3"}; !slices.Equal(seen, want) {
-		t.Errorf("the loop saw %q, want %q", seen, want)
-	}
-	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{"https://example.org/a"}) {
-		t.Errorf("after the loop GetURLs() = %q", got)
-	}
-}
-
-// ITER-6: one iterator serves any number of loops, each starting afresh
-// with the list as it is then.
-func TestCt1URLsIteratorReuse(t *testing.T) {
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet("https://example.com/1", "https://example.com/2"))
-	seq := s.URLs()
-	a, b := slices.Collect(seq), slices.Collect(seq)
-	if !slices.Equal(locsOf(a), locsOf(b)) || len(a) != 2 {
-		t.Errorf("two loops over one iterator: %q and %q", locsOf(a), locsOf(b))
-	}
-	// A loop broken off does not leave the next one part-way.
-	for range seq {
-		break
-	}
-	if c := slices.Collect(seq); len(c) != 2 {
-		t.Errorf("after a broken loop the iterator yields %d URLs, want 2", len(c))
-	}
-	content := ct1URLSet("https://example.com/x", "https://example.com/y", "https://example.com/z")
-	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
-		t.Fatal(err)
-	}
-	if got := locsOf(slices.Collect(seq)); !slices.Equal(got, []string{"https://example.com/x", "https://example.com/y", "https://example.com/z"}) {
-		t.Errorf("after a new call the old iterator yields %q, want the new list", got)
-	}
-}
-
 // COUNT-1, COUNT-2, COUNT-3: the counts are the lengths of the lists.
-func TestCt1Counts(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/missing.xml", "ftp://example.com/x.xml")},
-		"/a.xml":     {Body: ct1URLSet("{base}/1", "{base}/2", "{base}/3")},
+func TestResultCounts(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/a.xml", "{base}/missing.xml", "ftp://example.com/x.xml")},
+		"/a.xml":     {Body: urlset("{base}/1", "{base}/2", "{base}/3")},
 	})
 	s := sitemap.New()
 	check := func(when string) {
@@ -458,7 +147,7 @@ func TestCt1Counts(t *testing.T) {
 		}
 	}
 	check("new")
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	check("after a call")
@@ -471,12 +160,12 @@ func TestCt1Counts(t *testing.T) {
 
 // RANDOM-1, RANDOM-2, RANDOM-3: n URLs at random, none twice; all of them
 // when n is larger; none when n is 0 or negative.
-func TestCt1GetRandomURLs(t *testing.T) {
+func TestGetRandomURLs(t *testing.T) {
 	var locs []string
 	for i := range 10 {
 		locs = append(locs, fmt.Sprintf("https://example.com/%d", i))
 	}
-	s := ct1ParseContent(t, "https://example.com/sitemap.xml", ct1URLSet(locs...))
+	s := parseContent(t, "https://example.com/sitemap.xml", urlset(locs...))
 	for _, n := range []int{1, 3, 9, 10, 11, 1000} {
 		got := locsOf(s.GetRandomURLs(n))
 		if want := min(n, 10); len(got) != want {
@@ -524,20 +213,10 @@ func TestCt1GetRandomURLs(t *testing.T) {
 	}
 }
 
-// ct1Date parses a date of the fixtures.
-func ct1Date(t *testing.T, s string) time.Time {
-	t.Helper()
-	d, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // GETSITEMAPS-15: GetSitemaps returns a never-nil copy, dates included,
 // that the caller may change and that never changes afterwards.
-func TestCt1GetSitemapsCopy(t *testing.T) {
-	content := ct1Index("https://example.com/1.xml|2024-01-15T10:30:00Z", "https://example.com/2.xml")
+func TestGetSitemapsCopy(t *testing.T) {
+	content := index("https://example.com/1.xml|2024-01-15T10:30:00Z", "https://example.com/2.xml")
 	s := sitemap.New().SetFollow([]string{`^$`})
 	if _, err := s.Parse("https://example.com/index.xml", &content); err != nil {
 		t.Fatal(err)
@@ -555,15 +234,15 @@ func TestCt1GetSitemapsCopy(t *testing.T) {
 	a[1].LastMod = &sitemap.LastModTime{}
 	_ = append(a, sitemap.Sitemap{Loc: "appended"})
 	c := s.GetSitemaps()
-	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) || c[1].LastMod != nil {
+	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(mustDate(t, "2024-01-15T10:30:00Z")) || c[1].LastMod != nil {
 		t.Errorf("changing a returned slice reached the instance: %+v", c)
 	}
 	// It does not change afterwards: a later call leaves it as it was.
-	other := ct1Index("https://example.org/x.xml|2020-01-01")
+	other := index("https://example.org/x.xml|2020-01-01")
 	if _, err := s.Parse("https://example.org/index.xml", &other); err != nil {
 		t.Fatal(err)
 	}
-	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(ct1Date(t, "2024-01-15T10:30:00Z")) {
+	if len(c) != 2 || c[0].Loc != "https://example.com/1.xml" || !c[0].LastMod.Equal(mustDate(t, "2024-01-15T10:30:00Z")) {
 		t.Errorf("a slice returned before a later call changed: %+v", c)
 	}
 	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{"https://example.org/x.xml"}) {
@@ -574,43 +253,43 @@ func TestCt1GetSitemapsCopy(t *testing.T) {
 // GETSITEMAPS-1, GETSITEMAPS-5, GETSITEMAPS-6, GETSITEMAPS-13, VALUE-4,
 // VALUE-5, VALUE-6: the sitemaps of an index in document order with their
 // dates: none, empty, unparseable (reported, still listed and fetched).
-func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
+func TestGetSitemapsDatesAndOrder(t *testing.T) {
 	for _, multi := range []bool{false, true} {
 		t.Run(fmt.Sprintf("multiThread=%v", multi), func(t *testing.T) {
-			srv := ct1Serve(t, map[string]ct1Resp{
-				"/index.xml": {Body: ct1Index(
+			srv := serve(t, map[string]route{
+				"/index.xml": {Body: index(
 					"{base}/c.xml|2024-03-01T00:00:00Z",
 					"{base}/a.xml",
 					"{base}/e.xml|",
 					"{base}/b.xml|2024-01-15 10:30:00",
 					"{base}/d.xml| 2024-02-01T12:00:00+01:00 ",
 				)},
-				"/a.xml": {Body: ct1URLSet("{base}/a")},
-				"/b.xml": {Body: ct1URLSet("{base}/b")},
-				"/c.xml": {Body: ct1URLSet("{base}/c")},
-				"/d.xml": {Body: ct1URLSet("{base}/d")},
-				"/e.xml": {Body: ct1URLSet("{base}/e")},
+				"/a.xml": {Body: urlset("{base}/a")},
+				"/b.xml": {Body: urlset("{base}/b")},
+				"/c.xml": {Body: urlset("{base}/c")},
+				"/d.xml": {Body: urlset("{base}/d")},
+				"/e.xml": {Body: urlset("{base}/e")},
 			})
 			s := sitemap.New().SetMultiThread(multi)
-			if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+			if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 				t.Fatal(err)
 			}
 			sms := s.GetSitemaps()
-			wantLocs := []string{srv.URL("/c.xml"), srv.URL("/a.xml"), srv.URL("/e.xml"), srv.URL("/b.xml"), srv.URL("/d.xml")}
+			wantLocs := []string{srv.At("/c.xml"), srv.At("/a.xml"), srv.At("/e.xml"), srv.At("/b.xml"), srv.At("/d.xml")}
 			if got := sitemapLocsOf(sms); !slices.Equal(got, wantLocs) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, wantLocs)
 			}
-			if sms[0].LastMod == nil || !sms[0].LastMod.Equal(ct1Date(t, "2024-03-01T00:00:00Z")) {
+			if sms[0].LastMod == nil || !sms[0].LastMod.Equal(mustDate(t, "2024-03-01T00:00:00Z")) {
 				t.Errorf("c.xml LastMod = %v", sms[0].LastMod)
 			}
 			if sms[1].LastMod != nil || sms[2].LastMod != nil || sms[3].LastMod != nil {
 				t.Errorf("a.xml (none), e.xml (empty), b.xml (unparseable) have LastMod %v, %v, %v, want nil",
 					sms[1].LastMod, sms[2].LastMod, sms[3].LastMod)
 			}
-			if sms[4].LastMod == nil || !sms[4].LastMod.Equal(ct1Date(t, "2024-02-01T11:00:00Z")) {
+			if sms[4].LastMod == nil || !sms[4].LastMod.Equal(mustDate(t, "2024-02-01T11:00:00Z")) {
 				t.Errorf("d.xml LastMod = %v, want 2024-02-01T11:00:00Z", sms[4].LastMod)
 			}
-			want := []string{`validate "` + srv.URL("") + `/b.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}
+			want := []string{`validate "` + srv.At("") + `/b.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}
 			if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
 				t.Errorf("errors %q, want %q", got, want)
 			}
@@ -618,7 +297,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 				t.Errorf("%d URLs (want 5), b.xml requested %d times (want 1)", s.GetURLCount(), srv.Hits("/b.xml"))
 			}
 			var ve *sitemap.ValidationError
-			if errs := s.GetErrors(); len(errs) == 1 && (!errors.As(errs[0], &ve) || ve.URL != srv.URL("/b.xml")) {
+			if errs := s.GetErrors(); len(errs) == 1 && (!errors.As(errs[0], &ve) || ve.URL != srv.At("/b.xml")) {
 				t.Errorf("the date error is %#v, want a *ValidationError naming the sitemap", errs[0])
 			}
 		})
@@ -627,7 +306,7 @@ func TestCt1GetSitemapsDatesAndOrder(t *testing.T) {
 
 // GETSITEMAPS-7, GETSITEMAPS-10: a sitemap several documents list is listed
 // once, with the latest of their dates, whichever document comes first.
-func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
+func TestGetSitemapsOnceLatestDate(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		dateA, dateB string // the dates index A and index B give s.xml
@@ -640,21 +319,21 @@ func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
 		{"unparseable second", "|2024-02-01T00:00:00Z", "|yesterday", "2024-02-01T00:00:00Z"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			srv := ct1Serve(t, map[string]ct1Resp{
-				"/root.xml": {Body: ct1Index("{base}/a.xml", "{base}/b.xml")},
-				"/a.xml":    {Body: ct1Index("{base}/s.xml"+c.dateA, "{base}/s.xml"+c.dateA)},
-				"/b.xml":    {Body: ct1Index("{base}/s.xml" + c.dateB)},
-				"/s.xml":    {Body: ct1URLSet("{base}/page")},
+			srv := serve(t, map[string]route{
+				"/root.xml": {Body: index("{base}/a.xml", "{base}/b.xml")},
+				"/a.xml":    {Body: index("{base}/s.xml"+c.dateA, "{base}/s.xml"+c.dateA)},
+				"/b.xml":    {Body: index("{base}/s.xml" + c.dateB)},
+				"/s.xml":    {Body: urlset("{base}/page")},
 			})
 			s := sitemap.New().SetMultiThread(false)
-			if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
+			if _, err := s.Parse(srv.At("/root.xml"), nil); err != nil {
 				t.Fatal(err)
 			}
 			sms := s.GetSitemaps()
-			if got, want := sitemapLocsOf(sms), []string{srv.URL("/a.xml"), srv.URL("/b.xml"), srv.URL("/s.xml")}; !slices.Equal(got, want) {
+			if got, want := sitemapLocsOf(sms), []string{srv.At("/a.xml"), srv.At("/b.xml"), srv.At("/s.xml")}; !slices.Equal(got, want) {
 				t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 			}
-			if sms[2].LastMod == nil || !sms[2].LastMod.Equal(ct1Date(t, c.want)) {
+			if sms[2].LastMod == nil || !sms[2].LastMod.Equal(mustDate(t, c.want)) {
 				t.Errorf("s.xml LastMod = %v, want %s", sms[2].LastMod, c.want)
 			}
 			if srv.Hits("/s.xml") != 1 || s.GetURLCount() != 1 {
@@ -668,22 +347,22 @@ func TestCt1GetSitemapsOnceLatestDate(t *testing.T) {
 // whether it was fetched or not: left out by the follow rules, failing to
 // be fetched, kept back by the depth limit or by the URL limit. What an
 // index that was not fetched lists is not known.
-func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/root.xml": {Body: ct1Index("{base}/urls.xml", "{base}/missing.xml", "{base}/skipped-index.xml", "{base}/deep-index.xml", "{base}/after-limit.xml")},
-		"/urls.xml": {Body: ct1URLSet("{base}/1", "{base}/2")},
+func TestGetSitemapsListedFetchedOrNot(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/root.xml": {Body: index("{base}/urls.xml", "{base}/missing.xml", "{base}/skipped-index.xml", "{base}/deep-index.xml", "{base}/after-limit.xml")},
+		"/urls.xml": {Body: urlset("{base}/1", "{base}/2")},
 		// Not followed: its own entries stay unknown.
-		"/skipped-index.xml": {Body: ct1Index("{base}/unknown.xml")},
+		"/skipped-index.xml": {Body: index("{base}/unknown.xml")},
 		// At the depth limit: its entries are listed but not fetched.
-		"/deep-index.xml":  {Body: ct1Index("{base}/too-deep.xml")},
-		"/too-deep.xml":    {Body: ct1URLSet("{base}/deep")},
-		"/after-limit.xml": {Body: ct1URLSet("{base}/3")},
+		"/deep-index.xml":  {Body: index("{base}/too-deep.xml")},
+		"/too-deep.xml":    {Body: urlset("{base}/deep")},
+		"/after-limit.xml": {Body: urlset("{base}/3")},
 	})
 	s := sitemap.New().SetMultiThread(false).SetMaxDepth(1).SetFollow([]string{`/(urls|missing|deep-index|after-limit|too-deep)\.xml$`})
-	if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/root.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{srv.URL("/urls.xml"), srv.URL("/missing.xml"), srv.URL("/skipped-index.xml"), srv.URL("/deep-index.xml"), srv.URL("/after-limit.xml"), srv.URL("/too-deep.xml")}
+	want := []string{srv.At("/urls.xml"), srv.At("/missing.xml"), srv.At("/skipped-index.xml"), srv.At("/deep-index.xml"), srv.At("/after-limit.xml"), srv.At("/too-deep.xml")}
 	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, want) {
 		t.Errorf("GetSitemaps() = %q, want %q", got, want)
 	}
@@ -696,30 +375,30 @@ func TestCt1GetSitemapsListedFetchedOrNot(t *testing.T) {
 	// Kept back by the URL limit: listed all the same.
 	before := srv.Hits("/after-limit.xml")
 	s = sitemap.New().SetMultiThread(false).SetMaxURLs(2)
-	if _, err := s.Parse(srv.URL("/root.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/root.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if srv.Hits("/after-limit.xml") != before {
 		t.Errorf("after-limit.xml was fetched past the URL limit")
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Contains(got, srv.URL("/after-limit.xml")) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Contains(got, srv.At("/after-limit.xml")) {
 		t.Errorf("a sitemap the URL limit kept from being fetched is not listed: %q", got)
 	}
 }
 
 // GETSITEMAPS-11, LOC-1, LOC-3, STRICT-12: a rejected location is reported
 // and neither listed nor fetched.
-func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
+func TestGetSitemapsRejectedNotListed(t *testing.T) {
 	t.Run("tolerant", func(t *testing.T) {
-		srv := ct1Serve(t, map[string]ct1Resp{
-			"/index.xml": {Body: ct1Index("", "   ", "ftp://example.com/s.xml", "https:///s.xml", "https://:8080/s.xml", "{base}/good.xml")},
-			"/good.xml":  {Body: ct1URLSet("{base}/page")},
+		srv := serve(t, map[string]route{
+			"/index.xml": {Body: index("", "   ", "ftp://example.com/s.xml", "https:///s.xml", "https://:8080/s.xml", "{base}/good.xml")},
+			"/good.xml":  {Body: urlset("{base}/page")},
 		})
 		s := sitemap.New()
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/good.xml")}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.At("/good.xml")}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
@@ -732,7 +411,7 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 				t.Errorf("%v is no *ValidationError", err)
 			}
 		}
-		if got := errs[0].Error(); got != `validate "`+srv.URL("")+`/index.xml": <loc> of an entry is empty or missing` {
+		if got := errs[0].Error(); got != `validate "`+srv.At("")+`/index.xml": <loc> of an entry is empty or missing` {
 			t.Errorf("empty <loc>: %q", got)
 		}
 		if got := errs[4].Error(); got != `validate "https://:8080/s.xml": missing host` {
@@ -743,15 +422,15 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 		}
 	})
 	t.Run("strict other host", func(t *testing.T) {
-		srv := ct1Serve(t, map[string]ct1Resp{
-			"/index.xml": {Body: ct1Index("http://other.invalid/s.xml", "{base}/good.xml")},
-			"/good.xml":  {Body: ct1URLSet("{base}/page")},
+		srv := serve(t, map[string]route{
+			"/index.xml": {Body: index("http://other.invalid/s.xml", "{base}/good.xml")},
+			"/good.xml":  {Body: urlset("{base}/page")},
 		})
 		s := sitemap.New().SetStrict(true)
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/good.xml")}) {
+		if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.At("/good.xml")}) {
 			t.Errorf("GetSitemaps() = %q, want only good.xml", got)
 		}
 		errs := s.GetErrors()
@@ -765,23 +444,23 @@ func TestCt1GetSitemapsRejectedNotListed(t *testing.T) {
 // GETSITEMAPS-12, MAXSITEMAPS-16 (decision): the URL passed to Parse is
 // not listed, unless a document lists it; then it is listed, and not
 // fetched again.
-func TestCt1GetSitemapsRoot(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/a.xml")},
-		"/self.xml":  {Body: ct1Index("{base}/self.xml", "{base}/a.xml")},
-		"/a.xml":     {Body: ct1URLSet("{base}/page")},
+func TestGetSitemapsRoot(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/a.xml")},
+		"/self.xml":  {Body: index("{base}/self.xml", "{base}/a.xml")},
+		"/a.xml":     {Body: urlset("{base}/page")},
 	})
 	s := sitemap.New()
-	if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/a.xml")}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.At("/a.xml")}) {
 		t.Errorf("GetSitemaps() = %q, want only a.xml", got)
 	}
-	if _, err := s.Parse(srv.URL("/self.xml"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/self.xml"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.URL("/self.xml"), srv.URL("/a.xml")}) {
+	if got := sitemapLocsOf(s.GetSitemaps()); !slices.Equal(got, []string{srv.At("/self.xml"), srv.At("/a.xml")}) {
 		t.Errorf("GetSitemaps() = %q, want self.xml and a.xml", got)
 	}
 	if srv.Hits("/self.xml") != 1 {
@@ -796,20 +475,20 @@ func TestCt1GetSitemapsRoot(t *testing.T) {
 // lines of a robots.txt and the entries of every index read are listed; a
 // robots.txt gives no date; a relative entry is resolved; a redirected
 // sitemap is listed by the URL the document gives.
-func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+func TestGetSitemapsRobotsAndIndexes(t *testing.T) {
+	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/index.xml\nsitemap: {base}/moved.xml\n"},
-		"/index.xml":  {Body: ct1Index("/rel.xml|2024-01-01T00:00:00Z", "{base}/index.xml")},
+		"/index.xml":  {Body: index("/rel.xml|2024-01-01T00:00:00Z", "{base}/index.xml")},
 		"/moved.xml":  {Status: 301, Header: map[string]string{"Location": "{base}/new.xml"}},
-		"/new.xml":    {Body: ct1URLSet("{base}/moved-page")},
-		"/rel.xml":    {Body: ct1URLSet("{base}/rel-page")},
+		"/new.xml":    {Body: urlset("{base}/moved-page")},
+		"/rel.xml":    {Body: urlset("{base}/rel-page")},
 	})
 	s := sitemap.New().SetMultiThread(false)
-	if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
 	sms := s.GetSitemaps()
-	want := []string{srv.URL("/index.xml"), srv.URL("/moved.xml"), srv.URL("/rel.xml")}
+	want := []string{srv.At("/index.xml"), srv.At("/moved.xml"), srv.At("/rel.xml")}
 	if got := sitemapLocsOf(sms); !slices.Equal(got, want) {
 		t.Fatalf("GetSitemaps() = %q, want %q", got, want)
 	}
@@ -818,7 +497,7 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 	if sms[0].LastMod != nil || sms[1].LastMod != nil {
 		t.Errorf("sitemaps named by a robots.txt have dates: %v, %v", sms[0].LastMod, sms[1].LastMod)
 	}
-	if sms[2].LastMod == nil || !sms[2].LastMod.Equal(ct1Date(t, "2024-01-01T00:00:00Z")) {
+	if sms[2].LastMod == nil || !sms[2].LastMod.Equal(mustDate(t, "2024-01-01T00:00:00Z")) {
 		t.Errorf("rel.xml LastMod = %v", sms[2].LastMod)
 	}
 	if s.GetURLCount() != 2 || srv.Hits("/index.xml") != 1 {
@@ -830,18 +509,18 @@ func TestCt1GetSitemapsRobotsAndIndexes(t *testing.T) {
 // clean state, also one that returns early; the results stay until the
 // next call; a sitemap fetched in one call is fetched again in the next,
 // and the limits count anew.
-func TestCt1ReuseInstance(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
-		"/index.xml": {Body: ct1Index("{base}/a.xml", "{base}/missing.xml")},
-		"/a.xml":     {Body: ct1URLSet("{base}/1", "{base}/2", "{base}/3")},
+func TestReuseInstance(t *testing.T) {
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: index("{base}/a.xml", "{base}/missing.xml")},
+		"/a.xml":     {Body: urlset("{base}/1", "{base}/2", "{base}/3")},
 	})
 	s := sitemap.New().SetMultiThread(false).SetMaxURLs(2)
 	full := func(call int) {
 		t.Helper()
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err != nil {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.URL("/1"), srv.URL("/2")}) {
+		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{srv.At("/1"), srv.At("/2")}) {
 			t.Errorf("call %d: URLs %q", call, got)
 		}
 		if s.GetSitemapCount() != 2 {
@@ -863,8 +542,8 @@ func TestCt1ReuseInstance(t *testing.T) {
 		run  func() error
 	}{
 		{"invalid url", func() error { _, err := s.Parse("ftp://example.com/sitemap.xml", nil); return err }},
-		{"not fetched", func() error { _, err := s.Parse(srv.URL("/missing.xml"), nil); return err }},
-		{"not parsed", func() error { c := "<html/>"; _, err := s.Parse(srv.URL("/x.xml"), &c); return err }},
+		{"not fetched", func() error { _, err := s.Parse(srv.At("/missing.xml"), nil); return err }},
+		{"not parsed", func() error { c := "<html/>"; _, err := s.Parse(srv.At("/x.xml"), &c); return err }},
 	}
 	for i, e := range early {
 		t.Run(e.name, func(t *testing.T) {
@@ -885,7 +564,7 @@ func TestCt1ReuseInstance(t *testing.T) {
 		full(3 + len(early))
 		s.SetMaxDepth(0)
 		defer s.SetMaxDepth(10)
-		if _, err := s.Parse(srv.URL("/index.xml"), nil); err == nil {
+		if _, err := s.Parse(srv.At("/index.xml"), nil); err == nil {
 			t.Fatal("the call did not fail")
 		}
 		if s.GetURLCount() != 0 || s.GetSitemapCount() != 0 || s.GetErrorsCount() != 1 {
@@ -896,30 +575,30 @@ func TestCt1ReuseInstance(t *testing.T) {
 
 // GETSITEMAPS-13, GETSITEMAPS-14, MULTI-6: with multi-threading off, a call
 // gives its sitemaps, URLs and errors in the same order every time.
-func TestCt1SequentialOrderRepeats(t *testing.T) {
-	srv := ct1Serve(t, map[string]ct1Resp{
+func TestSequentialOrderRepeats(t *testing.T) {
+	srv := serve(t, map[string]route{
 		"/robots.txt": {Body: "Sitemap: {base}/i1.xml\nSitemap: {base}/i2.xml\n"},
-		"/i1.xml":     {Body: ct1Index("{base}/a.xml", "{base}/missing-1.xml", "{base}/b.xml")},
-		"/i2.xml":     {Body: ct1Index("{base}/c.xml", "{base}/a.xml", "{base}/missing-2.xml")},
-		"/a.xml":      {Body: ct1URLSet("{base}/a1", "", "{base}/a2")},
-		"/b.xml":      {Body: ct1URLSet("{base}/b1", "ftp://example.com/b")},
-		"/c.xml":      {Body: ct1URLSet("{base}/c1")},
+		"/i1.xml":     {Body: index("{base}/a.xml", "{base}/missing-1.xml", "{base}/b.xml")},
+		"/i2.xml":     {Body: index("{base}/c.xml", "{base}/a.xml", "{base}/missing-2.xml")},
+		"/a.xml":      {Body: urlset("{base}/a1", "", "{base}/a2")},
+		"/b.xml":      {Body: urlset("{base}/b1", "ftp://example.com/b")},
+		"/c.xml":      {Body: urlset("{base}/c1")},
 	})
 	s := sitemap.New().SetMultiThread(false)
 	var first [3][]string
 	for call := range 5 {
-		if _, err := s.Parse(srv.URL("/robots.txt"), nil); err != nil {
+		if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 			t.Fatal(err)
 		}
 		got := [3][]string{sitemapLocsOf(s.GetSitemaps()), locsOf(s.GetURLs()), messagesOf(s.GetErrors())}
 		if call == 0 {
 			first = got
-			wantSitemaps := []string{srv.URL("/i1.xml"), srv.URL("/i2.xml"), srv.URL("/a.xml"), srv.URL("/missing-1.xml"),
-				srv.URL("/b.xml"), srv.URL("/c.xml"), srv.URL("/missing-2.xml")}
+			wantSitemaps := []string{srv.At("/i1.xml"), srv.At("/i2.xml"), srv.At("/a.xml"), srv.At("/missing-1.xml"),
+				srv.At("/b.xml"), srv.At("/c.xml"), srv.At("/missing-2.xml")}
 			if !slices.Equal(got[0], wantSitemaps) {
 				t.Errorf("GetSitemaps() = %q, want %q", got[0], wantSitemaps)
 			}
-			wantURLs := []string{srv.URL("/a1"), srv.URL("/a2"), srv.URL("/b1"), srv.URL("/c1")}
+			wantURLs := []string{srv.At("/a1"), srv.At("/a2"), srv.At("/b1"), srv.At("/c1")}
 			if !slices.Equal(got[1], wantURLs) {
 				t.Errorf("GetURLs() = %q, want %q", got[1], wantURLs)
 			}
@@ -933,5 +612,152 @@ func TestCt1SequentialOrderRepeats(t *testing.T) {
 				t.Errorf("call %d: %s %q, the first call gave %q", call, what, got[i], first[i])
 			}
 		}
+	}
+}
+
+// GETURLS-15 (open; pinned as the code has it: only sitemaps are requested
+// once, page URLs are not deduplicated): a page listed twice, in one
+// sitemap or in two, is returned each time it is listed.
+func TestDuplicatePagesKept(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset("https://example.com/p", "https://example.com/q", "https://example.com/p"))
+	srv.Doc("/b.txt", "https://example.com/p\n")
+	srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.txt")))
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/index.xml"), nil)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/p", "https://example.com/q", "https://example.com/p", "https://example.com/p"})
+	noErrors(t, s)
+}
+
+// RANDOM-5 (open; pinned as the code has it): the result for n of 0 or
+// less is an empty slice, not nil, with URLs or without; "none twice" is
+// about positions, so URLs that share a Loc may all be returned.
+func TestRandomURLsEmptyAndPositions(t *testing.T) {
+	for _, n := range []int{0, -1, 3} {
+		if got := sitemap.New().GetRandomURLs(n); got == nil || len(got) != 0 {
+			t.Errorf("GetRandomURLs(%d) of an instance without URLs = %#v, want an empty slice", n, got)
+		}
+	}
+	doc := urlset("https://example.com/same", "https://example.com/same", "https://example.com/other", "https://example.com/same")
+	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, -5} {
+		if got := s.GetRandomURLs(n); got == nil || len(got) != 0 {
+			t.Errorf("GetRandomURLs(%d) = %#v, want an empty slice", n, got)
+		}
+	}
+	for _, n := range []int{4, 10} {
+		got := locsOf(s.GetRandomURLs(n))
+		slices.Sort(got)
+		equalStrings(t, fmt.Sprintf("GetRandomURLs(%d)", n), got, []string{"https://example.com/other", "https://example.com/same", "https://example.com/same", "https://example.com/same"})
+	}
+}
+
+// GETSITEMAPS-2: the Loc of a listed sitemap is never empty and is the URL
+// it is requested by: resolved and encoded as the request is made. Entries
+// without a location or a host are not listed.
+func TestSitemapLocIsTheURLRequested(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/m\u00fcnchen.xml", urlset("https://example.com/m"))
+	srv.Doc("/maps/sub/a b.xml", urlset("https://example.com/ab"))
+	index := index("/m\u00fcnchen.xml", "", "sub/a b.xml", "https:///no-host.xml", "  ")
+	s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/maps/index.xml"), &index)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	listed := sitemapLocsOf(s.GetSitemaps())
+	var requested []string
+	for _, p := range srv.Log() {
+		requested = append(requested, srv.At(p))
+	}
+	equalStrings(t, "listed, and requested", listed, requested)
+	equalStrings(t, "listed", listed, []string{srv.At("/m%C3%BCnchen.xml"), srv.At("/maps/sub/a%20b.xml")})
+	for _, l := range listed {
+		if l == "" {
+			t.Error("a sitemap with an empty Loc is listed")
+		}
+	}
+	if s.GetURLCount() != 2 {
+		t.Errorf("%d URLs, errors %q", s.GetURLCount(), messagesOf(s.GetErrors()))
+	}
+}
+
+// ERRORS-15 (open; pinned as the code has it): GetErrors never returns nil,
+// before any call and after a call without errors. The order, decided
+// (outstanding *ConfigError values, then the call's errors as recorded), is
+// TestGetErrorsList's.
+func TestGetErrorsNeverNil(t *testing.T) {
+	s := sitemap.New()
+	if errs := s.GetErrors(); errs == nil || len(errs) != 0 {
+		t.Errorf("GetErrors() of a new instance = %#v, want an empty slice", errs)
+	}
+	content := urlset("https://example.com/p")
+	if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
+		t.Fatal(err)
+	}
+	if errs := s.GetErrors(); errs == nil || len(errs) != 0 {
+		t.Errorf("GetErrors() after a call without errors = %#v, want an empty slice", errs)
+	}
+	s.SetMaxDepth(0).SetMaxDepth(3)
+	if errs := s.GetErrors(); errs == nil || len(errs) != 0 {
+		t.Errorf("GetErrors() after a configuration error was cleared = %#v, want an empty slice", errs)
+	}
+}
+
+// ERRORS-10, ERRORS-11, ERRORS-12, ERRORS-15 (decision on the order:
+// *ConfigError values first): GetErrors returns the list the instance
+// keeps, without spare capacity, and a slice once returned never changes:
+// not when a setter records or clears an error, not when a call starts.
+func TestGetErrorsList(t *testing.T) {
+	srv := serve(t, map[string]route{
+		// Three errors recorded one by one: a list grown by append would
+		// have room to spare.
+		"/index.xml": {Body: index("{base}/m1.xml", "{base}/m2.xml", "{base}/m3.xml")},
+	})
+	s := sitemap.New().SetMultiThread(false)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.GetErrors(), s.GetErrors()
+	if len(a) != 3 {
+		t.Fatalf("errors %q, want 3", messagesOf(a))
+	}
+	if &a[0] != &b[0] {
+		t.Error("two GetErrors() calls return different arrays: the list is copied")
+	}
+	if cap(a) != len(a) {
+		t.Errorf("cap %d, len %d", cap(a), len(a))
+	}
+	want := messagesOf(a)
+	first := a[0]
+	c := append(a, errors.New("appended"))
+	c[0] = errors.New("set in the appended copy")
+	if s.GetErrorsCount() != 3 || s.GetErrors()[0] != first {
+		t.Errorf("appending to the result reached the instance: %q", messagesOf(s.GetErrors()))
+	}
+	// ERRORS-1: a configuration error recorded now comes first.
+	s.SetMaxURLs(-1)
+	now := s.GetErrors()
+	var ce *sitemap.ConfigError
+	if len(now) != 4 || !errors.As(now[0], &ce) || now[1] != a[0] || now[2] != a[1] || now[3] != a[2] {
+		t.Errorf("after SetMaxURLs(-1): %q, want the *ConfigError then the call's three errors", messagesOf(now))
+	}
+	s.SetMaxURLs(0)
+	if got := messagesOf(s.GetErrors()); !slices.Equal(got, want) {
+		t.Errorf("after clearing it: %q, want %q", got, want)
+	}
+	s.SetMaxSitemaps(-1).SetMaxSitemaps(0)
+	if _, err := s.Parse("ftp://example.com/x", nil); err == nil {
+		t.Fatal("Parse of an ftp URL did not fail")
+	}
+	if got := messagesOf(a); !slices.Equal(got, want) || a[0] != first {
+		t.Errorf("a slice returned earlier changed: %q", got)
+	}
+	if got := messagesOf(now); len(got) != 4 {
+		t.Errorf("a slice returned earlier changed: %q", got)
 	}
 }

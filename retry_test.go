@@ -1,9 +1,5 @@
 package sitemap_test
 
-// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
-// waits run on a test clock (SetClockForTest) that records them and
-// returns at once, or blocks on a gate: no test sleeps.
-
 import (
 	"context"
 	"errors"
@@ -21,6 +17,10 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
+// waits run on a test clock (SetClockForTest) that records them and
+// returns at once, or blocks on a gate: no test sleeps.
 
 const rtURLSet = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>`
 
@@ -335,7 +335,7 @@ func TestRetryWaitHoldsNoSlot(t *testing.T) {
 			return ctx.Err()
 		}
 	}})
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			t.Errorf("Parse: %v", err)
 		}
@@ -356,7 +356,7 @@ func TestRetryWaitEndsWithContext(t *testing.T) {
 		cancel()
 		return sitemap.RealSleep(c, d)
 	}})
-	hGuard(t, 60*time.Second, func() {
+	guard(t, 60*time.Second, func() {
 		_, err := s.ParseContext(ctx, srv.URL, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error = %v, want one wrapping context.Canceled", err)

@@ -2,135 +2,14 @@ package sitemap_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gositemap/sitemap"
 )
 
-// ct2RobotsOrText is a document that reads differently as a robots.txt and
-// as a sitemap: as a robots.txt it names /named.xml; as a text sitemap it
-// lists the page on its second line.
-func ct2RobotsOrText(srv *ct2Server) string {
-	return "Sitemap: " + srv.URL("/named.xml") + "\n" + "https://example.com/text-page\n"
-}
-
-// ct2ReadAs tells how the document of ct2RobotsOrText was read.
-func ct2ReadAs(t *testing.T, s *sitemap.S, srv *ct2Server) string {
-	t.Helper()
-	locs := locsOf(s.GetURLs())
-	sms := sitemapLocsOf(s.GetSitemaps())
-	switch {
-	case len(sms) == 1 && sms[0] == srv.URL("/named.xml") && len(locs) == 1 && locs[0] == "https://example.com/named-page":
-		return "robots"
-	case len(sms) == 0 && len(locs) == 1 && locs[0] == "https://example.com/text-page":
-		return "sitemap"
-	}
-	t.Fatalf("read as neither: URLs %q, sitemaps %q, errors %q", locs, sms, messagesOf(s.GetErrors()))
-	return ""
-}
-
-func TestCT2RobotsDetectionByURL(t *testing.T) {
-	// ROBOTS-1, ROBOTS-2, ROBOTS-3, PARSE-2
-	tests := []struct {
-		path string // requested, query and fragment included
-		want string
-	}{
-		{"/robots.txt", "robots"},
-		{"/ROBOTS.TXT", "robots"},                    // ROBOTS-2
-		{"/Robots.Txt", "robots"},                    // ROBOTS-2
-		{"/robots.txt?v=2", "robots"},                // ROBOTS-2
-		{"/robots.txt#top", "robots"},                // ROBOTS-2
-		{"/dir/sub/robots.txt", "robots"},            // ROBOTS-1: the last segment
-		{"/sitemap.xml?from=/robots.txt", "sitemap"}, // ROBOTS-3
-		{"/sitemap.xml#robots.txt", "sitemap"},       // ROBOTS-3
-		{"/robots.txt/sitemap.txt", "sitemap"},       // not the last segment
-		{"/robots.txt.bak", "sitemap"},
-		{"/robots.txt/", "sitemap"},
-		{"/sitemap.txt", "sitemap"},
-	}
-	for _, tt := range tests {
-		for _, fetch := range []bool{false, true} {
-			name := tt.path + "/content"
-			if fetch {
-				name = tt.path + "/fetched"
-			}
-			t.Run(name, func(t *testing.T) {
-				srv := ct2NewServer(t)
-				srv.Doc("/named.xml", ct2URLSet("https://example.com/named-page"))
-				path := strings.SplitN(strings.SplitN(tt.path, "?", 2)[0], "#", 2)[0]
-				srv.Doc(path, ct2RobotsOrText(srv))
-				var content *string
-				if !fetch {
-					c := ct2RobotsOrText(srv)
-					content = &c
-				}
-				s, err := sitemap.New().Parse(srv.URL(tt.path), content)
-				if err != nil {
-					t.Fatalf("Parse: %v", err)
-				}
-				if got := ct2ReadAs(t, s, srv); got != tt.want {
-					t.Errorf("read as %s, want %s", got, tt.want)
-				}
-				ct2NoErrors(t, s)
-			})
-		}
-	}
-}
-
-func TestCT2RobotsDecidedByURLPassedNotRedirect(t *testing.T) {
-	// ROBOTS-4: the URL passed in decides, not the one a redirect leads to.
-	t.Run("robots.txt redirected to a sitemap URL", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/named.xml", ct2URLSet("https://example.com/named-page"))
-		srv.Redirect("/robots.txt", "/data/sitemap.txt")
-		srv.Doc("/data/sitemap.txt", ct2RobotsOrText(srv))
-		s, err := sitemap.New().Parse(srv.URL("/robots.txt"), nil)
-		if err != nil {
-			t.Fatalf("Parse: %v", err)
-		}
-		if got := ct2ReadAs(t, s, srv); got != "robots" {
-			t.Errorf("read as %s, want robots", got)
-		}
-	})
-	t.Run("sitemap URL redirected to robots.txt", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/named.xml", ct2URLSet("https://example.com/named-page"))
-		srv.Redirect("/sitemap.txt", "/robots.txt")
-		srv.Doc("/robots.txt", ct2RobotsOrText(srv))
-		s, err := sitemap.New().Parse(srv.URL("/sitemap.txt"), nil)
-		if err != nil {
-			t.Fatalf("Parse: %v", err)
-		}
-		if got := ct2ReadAs(t, s, srv); got != "sitemap" {
-			t.Errorf("read as %s, want sitemap", got)
-		}
-	})
-}
-
-func TestCT2RobotsListedByIndexIsASitemap(t *testing.T) {
-	// ROBOTS-5: only the document passed to Parse can be a robots.txt.
-	for _, multi := range []bool{true, false} {
-		t.Run(map[bool]string{true: "multi", false: "sequential"}[multi], func(t *testing.T) {
-			srv := ct2NewServer(t)
-			srv.Doc("/named.xml", ct2URLSet("https://example.com/named-page"))
-			srv.Doc("/robots.txt", ct2RobotsOrText(srv))
-			srv.Doc("/index.xml", ct2Index(srv.URL("/robots.txt")))
-			s, err := sitemap.New().SetMultiThread(multi).Parse(srv.URL("/index.xml"), nil)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/text-page"})
-			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/robots.txt")})
-			if n := srv.Hits("/named.xml"); n != 0 {
-				t.Errorf("/named.xml requested %d times; the listed robots.txt was read as a robots.txt", n)
-			}
-			ct2NoErrors(t, s)
-		})
-	}
-}
-
-func TestCT2RobotsSitemapLines(t *testing.T) {
+func TestRobotsSitemapLines(t *testing.T) {
 	// ROBOTS-7, ROBOTS-8, ROBOTS-9, ROBOTS-11
 	tests := []struct {
 		name  string
@@ -167,46 +46,46 @@ func TestCT2RobotsSitemapLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := ct2NewServer(t)
+			srv := newServer(t)
 			for _, p := range []string{"/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml", "/f.xml", "/g.xml"} {
-				srv.Doc(p, ct2URLSet("https://example.com/page"+strings.TrimSuffix(p, ".xml")))
+				srv.Doc(p, urlset("https://example.com/page"+strings.TrimSuffix(p, ".xml")))
 			}
-			body := strings.ReplaceAll(strings.Join(tt.lines, "\n")+"\n", "{}", srv.URL(""))
-			for _, d := range ct2Deliveries {
+			body := strings.ReplaceAll(strings.Join(tt.lines, "\n")+"\n", "{}", srv.At(""))
+			for _, d := range deliveries {
 				t.Run(d.name, func(t *testing.T) {
 					before := srv.Log()
 					s, err := d.parse(t, sitemap.New().SetMultiThread(false), srv, "/robots.txt", []byte(body))
 					if err != nil {
 						t.Fatalf("Parse: %v", err)
 					}
-					ct2NoErrors(t, s)
+					noErrors(t, s)
 					var wantSitemaps, wantURLs, wantFetched []string
 					for _, p := range tt.want {
-						wantSitemaps = append(wantSitemaps, srv.URL(p))
+						wantSitemaps = append(wantSitemaps, srv.At(p))
 						wantURLs = append(wantURLs, "https://example.com/page"+strings.TrimSuffix(p, ".xml"))
 						wantFetched = append(wantFetched, p)
 					}
-					ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), wantSitemaps)
-					ct2Equal(t, "URLs", locsOf(s.GetURLs()), wantURLs) // ROBOTS-11
+					equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), wantSitemaps)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), wantURLs) // ROBOTS-11
 					var fetched []string
 					for _, p := range srv.Log()[len(before):] {
 						if p != "/robots.txt" {
 							fetched = append(fetched, p)
 						}
 					}
-					ct2Equal(t, "fetched", fetched, wantFetched) // ROBOTS-11
+					equalStrings(t, "fetched", fetched, wantFetched) // ROBOTS-11
 				})
 			}
 		})
 	}
 }
 
-func TestCT2RobotsValueChecks(t *testing.T) {
+func TestRobotsValueChecks(t *testing.T) {
 	// ROBOTS-12, ROBOTS-13, ROBOTS-14, ROBOTS-15, ROBOTS-16 (decision)
 	t.Run("ftp value is skipped and reported", func(t *testing.T) {
 		for _, strict := range []bool{false, true} {
-			fake := ct2NewFake(map[string]string{
-				"https://example.com/sitemap.xml": ct2URLSet("https://example.com/page"),
+			fake := newFakeWeb(map[string]string{
+				"https://example.com/sitemap.xml": urlset("https://example.com/page"),
 			})
 			content := "Sitemap: ftp://example.com/sitemap.xml\nSitemap: https://example.com/sitemap.xml\n"
 			s, err := sitemap.New().SetStrict(strict).SetHTTPClient(fake.Client()).Parse("https://example.com/robots.txt", &content)
@@ -221,13 +100,13 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 					t.Errorf("errors %q, want one like %q", msgs, want)
 				}
 			} else {
-				ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want})
+				equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want})
 			}
-			if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 {
+			if v := errorsOf[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 {
 				t.Errorf("want one *ValidationError, got %d", len(v))
 			}
-			ct2Equal(t, "requested", fake.Log(), []string{"https://example.com/sitemap.xml"})
-			ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/sitemap.xml"})
+			equalStrings(t, "requested", fake.Log(), []string{"https://example.com/sitemap.xml"})
+			equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/sitemap.xml"})
 		}
 	})
 	t.Run("empty value names the robots.txt", func(t *testing.T) {
@@ -237,82 +116,82 @@ func TestCT2RobotsValueChecks(t *testing.T) {
 			t.Fatalf("Parse: %v", err)
 		}
 		want := `validate "https://example.com/robots.txt": <loc> of an entry is empty or missing`
-		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{want, want})
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want, want})
 	})
 	t.Run("value without host", func(t *testing.T) {
-		fake := ct2NewFake(nil)
+		fake := newFakeWeb(nil)
 		content := "Sitemap: https://:8080/sitemap.xml\n"
 		s, err := sitemap.New().SetHTTPClient(fake.Client()).Parse("https://example.com/robots.txt", &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2Equal(t, "errors", messagesOf(s.GetErrors()), []string{`validate "https://:8080/sitemap.xml": missing host`})
-		ct2Equal(t, "requested", fake.Log(), nil)
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
+		equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{`validate "https://:8080/sitemap.xml": missing host`})
+		equalStrings(t, "requested", fake.Log(), nil)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("over 2048 characters", func(t *testing.T) {
-		fake := ct2NewFake(nil)
+		fake := newFakeWeb(nil)
 		long := "https://example.com/" + strings.Repeat("a", 2049-len("https://example.com/")) // 2,049
 		content := "Sitemap: " + long + "\n"
 		s, err := sitemap.New().SetHTTPClient(fake.Client()).Parse("https://example.com/robots.txt", &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
-			t.Errorf("want one *ValidationError, got %q", ct2Short(messagesOf(s.GetErrors())))
+		if v := errorsOf[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
+			t.Errorf("want one *ValidationError, got %q", short(messagesOf(s.GetErrors())))
 		}
-		ct2Equal(t, "requested", fake.Log(), nil)
+		equalStrings(t, "requested", fake.Log(), nil)
 	})
 	t.Run("tolerant resolves a relative value and encodes a space", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		srv.Doc("/maps/a b.xml", ct2URLSet("https://example.com/spaced"))
-		srv.Doc("/maps/rel.xml", ct2URLSet("https://example.com/rel"))
+		srv := newServer(t)
+		srv.Doc("/maps/a b.xml", urlset("https://example.com/spaced"))
+		srv.Doc("/maps/rel.xml", urlset("https://example.com/rel"))
 		content := "Sitemap: /maps/a b.xml\nSitemap: maps/rel.xml\n"
-		s, err := sitemap.New().SetMultiThread(false).Parse(srv.URL("/robots.txt"), &content)
+		s, err := sitemap.New().SetMultiThread(false).Parse(srv.At("/robots.txt"), &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		ct2NoErrors(t, s)
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.URL("/maps/a%20b.xml"), srv.URL("/maps/rel.xml")})
-		ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/spaced", "https://example.com/rel"})
+		noErrors(t, s)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/maps/a%20b.xml"), srv.At("/maps/rel.xml")})
+		equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/spaced", "https://example.com/rel"})
 	})
 	t.Run("strict rejects a relative value and a space", func(t *testing.T) {
-		srv := ct2NewServer(t)
-		content := "Sitemap: /maps/rel.xml\nSitemap: " + srv.URL("/a b.xml") + "\n"
-		s, err := sitemap.New().SetStrict(true).Parse(srv.URL("/robots.txt"), &content)
+		srv := newServer(t)
+		content := "Sitemap: /maps/rel.xml\nSitemap: " + srv.At("/a b.xml") + "\n"
+		s, err := sitemap.New().SetStrict(true).Parse(srv.At("/robots.txt"), &content)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
-		if v := ct2Of[*sitemap.ValidationError](s.GetErrors()); len(v) != 2 || s.GetErrorsCount() != 2 {
+		if v := errorsOf[*sitemap.ValidationError](s.GetErrors()); len(v) != 2 || s.GetErrorsCount() != 2 {
 			t.Errorf("want two *ValidationError, got %q", messagesOf(s.GetErrors()))
 		}
 		if srv.Total() != 0 {
 			t.Errorf("requested %q", srv.Log())
 		}
-		ct2Equal(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
+		equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), nil)
 	})
 	t.Run("another host is allowed in both modes", func(t *testing.T) {
 		for _, strict := range []bool{false, true} {
-			other := ct2NewServer(t)
-			other.Doc("/sitemap.xml", ct2URLSet(other.URL("/page")))
-			srv := ct2NewServer(t)
-			srv.Doc("/robots.txt", "Sitemap: "+other.URL("/sitemap.xml")+"\n")
-			s, err := sitemap.New().SetStrict(strict).Parse(srv.URL("/robots.txt"), nil)
+			other := newServer(t)
+			other.Doc("/sitemap.xml", urlset(other.At("/page")))
+			srv := newServer(t)
+			srv.Doc("/robots.txt", "Sitemap: "+other.At("/sitemap.xml")+"\n")
+			s, err := sitemap.New().SetStrict(strict).Parse(srv.At("/robots.txt"), nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{other.URL("/page")})
+			noErrors(t, s)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{other.At("/page")})
 		}
 	})
 }
 
-func TestCT2RobotsRootErrors(t *testing.T) {
+func TestRobotsRootErrors(t *testing.T) {
 	// A robots.txt that cannot be fetched fails the call like any root.
-	srv := ct2NewServer(t)
-	s, err := sitemap.New().Parse(srv.URL("/robots.txt"), nil)
+	srv := newServer(t)
+	s, err := sitemap.New().Parse(srv.At("/robots.txt"), nil)
 	var nerr *sitemap.NetworkError
-	if !errors.As(err, &nerr) || nerr.URL != srv.URL("/robots.txt") {
+	if !errors.As(err, &nerr) || nerr.URL != srv.At("/robots.txt") {
 		t.Fatalf("Parse error = %v, want *NetworkError for the robots.txt", err)
 	}
 	if got := s.GetErrors(); len(got) != 1 || got[0] != err {
@@ -320,51 +199,38 @@ func TestCT2RobotsRootErrors(t *testing.T) {
 	}
 }
 
-func TestCT2RobotsGzip(t *testing.T) {
+func TestRobotsGzip(t *testing.T) {
 	// GZIP-1: a robots.txt may be gzip compressed; it is still told by URL.
-	srv := ct2NewServer(t)
-	srv.Doc("/a.xml", ct2URLSet("https://example.com/a"))
-	body := ct2Gzip(t, "User-agent: *\nSitemap: "+srv.URL("/a.xml")+"\n")
-	for _, d := range ct2Deliveries {
+	srv := newServer(t)
+	srv.Doc("/a.xml", urlset("https://example.com/a"))
+	body := gzipOf("User-agent: *\nSitemap: " + srv.At("/a.xml") + "\n")
+	for _, d := range deliveries {
 		t.Run(d.name, func(t *testing.T) {
 			s, err := d.parse(t, sitemap.New(), srv, "/robots.txt", body)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			ct2NoErrors(t, s)
-			ct2Equal(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
+			noErrors(t, s)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/a"})
 		})
 	}
 }
 
-func TestCT2RobotsDetectionLastPathSegmentOnly(t *testing.T) {
-	// ROBOTS-1, ROBOTS-3: it is the last segment of the path that counts,
-	// not a host named robots.txt; a segment is compared unescaped.
-	content := "Sitemap: https://example.com/named.xml\nhttps://example.com/text-page\n"
-	tests := []struct {
-		url    string
-		robots bool
-	}{
-		{"https://robots.txt", false},
-		{"https://robots.txt/", false},
-		{"https://robots.txt?x=1", false},
-		{"https://robots.txt/sitemap.txt", false},
-		{"https://robots.txt/robots.txt", true},
-		{"https://example.com/robots%2Etxt", true},
-		{"https://example.com/a%2Frobots.txt", false},
-		{"https://example.com/ROBOTS.TXT?v=2#x", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.url, func(t *testing.T) {
-			s, err := sitemap.New().SetFollow([]string{`^$`}).Parse(tt.url, &content)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			robots := s.GetSitemapCount() == 1 && s.GetURLCount() == 0
-			text := s.GetSitemapCount() == 0 && s.GetURLCount() == 1
-			if !robots && !text || robots != tt.robots {
-				t.Errorf("read as robots.txt: %v, want %v (sitemaps %q, URLs %q)", robots, tt.robots, sitemapLocsOf(s.GetSitemaps()), locsOf(s.GetURLs()))
-			}
-		})
+// ROBOTS-10 (open; pinned as the code has it, robots.go: a # starts a
+// comment): a # ends the value even inside the URL, where it would begin a
+// fragment; white space may stand between Sitemap and the colon.
+func TestRobotsFragmentAndSpaceBeforeColon(t *testing.T) {
+	content := "Sitemap: https://example.com/a.xml#part\n" +
+		"Sitemap : https://example.com/b.xml\n" +
+		"Sitemap\t:\thttps://example.com/c.xml\n" +
+		"sitemap:https://example.com/d.xml#\n"
+	want := []string{"https://example.com/a.xml", "https://example.com/b.xml", "https://example.com/c.xml", "https://example.com/d.xml"}
+	for _, strict := range []bool{false, true} {
+		s, _ := offline()
+		if _, err := s.SetStrict(strict).SetFollow([]string{`^$`}).Parse("https://example.com/robots.txt", &content); err != nil {
+			t.Fatalf("strict=%v: Parse: %v", strict, err)
+		}
+		equalStrings(t, fmt.Sprintf("strict=%v: sitemaps", strict), sitemapLocsOf(s.GetSitemaps()), want)
+		noErrors(t, s)
 	}
 }

@@ -1,8 +1,5 @@
 package sitemap_test
 
-// The stores of conditional fetching (issue 16): MemoryStore and
-// FileStore.
-
 import (
 	"errors"
 	"fmt"
@@ -15,6 +12,9 @@ import (
 
 	"github.com/gositemap/sitemap"
 )
+
+// The stores of conditional fetching (issue 16): MemoryStore and
+// FileStore.
 
 func TestMemoryStore(t *testing.T) {
 	ctx := t.Context()

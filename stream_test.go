@@ -1,7 +1,6 @@
 package sitemap_test
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -18,46 +17,17 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// sIndexSite serves /index.xml listing n urlsets of per URLs each, and a
-// broken /broken.xml. The documents are made before the server starts, so
-// that serving one allocates little.
-func sIndexSite(t *testing.T, n, per int) *httptest.Server {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString(`<sitemapindex ` + hNS + `>`)
-	for i := range n {
-		fmt.Fprintf(&b, `<sitemap><loc>/s%d.xml</loc></sitemap>`, i)
-	}
-	b.WriteString(`<sitemap><loc>/broken.xml</loc></sitemap></sitemapindex>`)
-	docs := map[string]string{"/index.xml": b.String(), "/broken.xml": "<html></html>"}
-	for i := range n {
-		var b strings.Builder
-		b.WriteString(`<urlset ` + hNS + `>`)
-		for j := range per {
-			fmt.Fprintf(&b, `<url><loc>/s%d/%d</loc></url>`, i, j)
-		}
-		b.WriteString(`<url><loc>ftp://bad/</loc></url></urlset>`)
-		docs[fmt.Sprintf("/s%d.xml", i)] = b.String()
-	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, docs[r.URL.Path])
-	})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // TestStreamSameAsParse: a streaming call yields what ParseContext keeps,
 // and keeps none of it.
 func TestStreamSameAsParse(t *testing.T) {
-	srv := sIndexSite(t, 20, 50)
+	srv := indexSite(t, 20, 50)
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprintf("multithread=%v", multi), func(t *testing.T) {
-			ref, err := hNew().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
+			ref, err := newParser().SetMultiThread(multi).Parse(srv.URL+"/index.xml", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := hNew().SetMultiThread(multi)
+			s := newParser().SetMultiThread(multi)
 			var locs, errs []string
 			for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
 				if err != nil {
@@ -102,10 +72,11 @@ func TestStreamSameAsParse(t *testing.T) {
 // flight and returns once the goroutines of the call have ended.
 func TestStreamBreakCancels(t *testing.T) {
 	var inFlight, cancelled atomic.Int32
+	arrived, ended := make(chan struct{}, 8), make(chan struct{}, 8)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
-		b.WriteString(`<sitemapindex ` + hNS + `><sitemap><loc>/fast.xml</loc></sitemap>`)
+		b.WriteString(`<sitemapindex ` + xmlnsAttr + `><sitemap><loc>/fast.xml</loc></sitemap>`)
 		for i := range 8 {
 			fmt.Fprintf(&b, `<sitemap><loc>/slow%d.xml</loc></sitemap>`, i)
 		}
@@ -113,12 +84,20 @@ func TestStreamBreakCancels(t *testing.T) {
 		io.WriteString(w, b.String())
 	})
 	mux.HandleFunc("/fast.xml", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `<urlset %s><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>`, hNS)
+		fmt.Fprintf(w, `<urlset %s><url><loc>/a</loc></url><url><loc>/b</loc></url></urlset>`, xmlnsAttr)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		inFlight.Add(1)
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
 		<-r.Context().Done()
 		cancelled.Add(1)
+		select {
+		case ended <- struct{}{}:
+		default:
+		}
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -126,7 +105,7 @@ func TestStreamBreakCancels(t *testing.T) {
 	before := runtime.NumGoroutine()
 	s := sitemap.New().SetFetchTimeout(60)
 	var got int
-	hGuard(t, 10*time.Second, func() {
+	guard(t, 10*time.Second, func() {
 		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
 			if err != nil {
 				t.Errorf("error %v", err)
@@ -135,8 +114,8 @@ func TestStreamBreakCancels(t *testing.T) {
 			got++
 			_ = u
 			// Wait until the slow sitemaps are being requested, then leave.
-			for inFlight.Load() < 8 {
-				time.Sleep(time.Millisecond)
+			for range 8 {
+				<-arrived
 			}
 			break
 		}
@@ -144,8 +123,8 @@ func TestStreamBreakCancels(t *testing.T) {
 	if got != 1 {
 		t.Errorf("loop ran %d times", got)
 	}
-	for i := 0; cancelled.Load() < 8 && i < 1000; i++ {
-		time.Sleep(5 * time.Millisecond)
+	for range 8 {
+		recv(t, ended, "the cancellation of a slow request")
 	}
 	if cancelled.Load() != 8 {
 		t.Errorf("%d of 8 requests in flight were cancelled", cancelled.Load())
@@ -157,9 +136,7 @@ func TestStreamBreakCancels(t *testing.T) {
 		}
 	}
 	srv.CloseClientConnections()
-	for i := 0; runtime.NumGoroutine() > before+2 && i < 200; i++ {
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(func() bool { return runtime.NumGoroutine() <= before+2 })
 	if n := runtime.NumGoroutine(); n > before+2 {
 		t.Errorf("%d goroutines before, %d after", before, n)
 	}
@@ -168,7 +145,7 @@ func TestStreamBreakCancels(t *testing.T) {
 // TestStreamLimitsAndConfig: the URL limit counts the URLs handed on, and
 // an outstanding *ConfigError is the only thing the loop gets.
 func TestStreamLimitsAndConfig(t *testing.T) {
-	srv := sIndexSite(t, 5, 10)
+	srv := indexSite(t, 5, 10)
 	s := sitemap.New().SetMultiThread(false).SetMaxURLs(15)
 	var n int
 	var limit bool
@@ -196,194 +173,29 @@ func TestStreamLimitsAndConfig(t *testing.T) {
 	}
 }
 
-// TestStreamHandsOnWhatHasArrived: the URLs of a document are handed on in
-// batches, but a batch does not wait for input that has not come: the loop
-// gets the URLs of what the server has sent before it sends the rest (here
-// the server waits for the loop to have them), plain or gzipped. What a
-// document yields reaches the loop in order, a limit's error after the URLs
-// before it.
-func TestStreamHandsOnWhatHasArrived(t *testing.T) {
-	for _, gz := range []bool{false, true} {
-		t.Run(fmt.Sprintf("gzip=%v", gz), func(t *testing.T) {
-			got3 := make(chan struct{})
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				var out io.Writer = w
-				flush := func() { w.(http.Flusher).Flush() }
-				if gz {
-					z := gzip.NewWriter(w)
-					defer z.Close()
-					out = z
-					flush = func() { z.Flush(); w.(http.Flusher).Flush() }
-				}
-				fmt.Fprintf(out, "<urlset %s>", hNS)
-				for i := range 3 {
-					fmt.Fprintf(out, "<url><loc>/%d</loc></url>", i)
-				}
-				// More than the decode stage peeks at before it parses.
-				fmt.Fprintf(out, "<!-- %s -->", strings.Repeat("x", 4<<10))
-				flush()
-				select {
-				case <-got3:
-				case <-r.Context().Done():
-					return
-				}
-				fmt.Fprint(out, "<url><loc>/3</loc></url><url><loc>/4</loc></url></urlset>")
-			}))
-			defer srv.Close()
-
-			for _, limit := range []int{0, 2} {
-				s := sitemap.New().SetFetchTimeout(30)
-				if limit > 0 {
-					s.SetMaxURLs(limit)
-				}
-				var seen []string
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				for u, err := range s.Stream(ctx, srv.URL+"/sitemap.xml", nil) {
-					if errors.Is(err, sitemap.ErrMaxURLs) {
-						seen = append(seen, "ErrMaxURLs")
-						continue
-					} else if err != nil {
-						seen = append(seen, "error: "+err.Error())
-						continue
-					}
-					seen = append(seen, strings.TrimPrefix(u.Loc, srv.URL))
-					if len(seen) == 3 {
-						close(got3)
-					}
-				}
-				cancel()
-				want := []string{"/0", "/1", "/2", "/3", "/4"}
-				if limit > 0 {
-					want = []string{"/0", "/1", "ErrMaxURLs"}
-				}
-				if !slices.Equal(seen, want) {
-					t.Errorf("limit %d: the loop got %q, want %q", limit, seen, want)
-				}
-				if limit == 0 {
-					got3 = make(chan struct{}) // for the second request
-				}
-			}
-		})
-	}
-}
-
-// TestStreamURLLimitAcrossGoroutines: sitemaps read at the same time count
-// their URLs as they hand them on, and the limit holds exactly: the loop
-// gets as many URLs as it allows, and the limit's error once.
-func TestStreamURLLimitAcrossGoroutines(t *testing.T) {
-	srv := sIndexSite(t, 12, 300)
-	for range 5 {
-		s := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(1000)
-		n, limits := 0, 0
-		seen := map[string]bool{}
-		for u, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
-			switch {
-			case errors.Is(err, sitemap.ErrMaxURLs):
-				limits++
-			case err == nil:
-				n++
-				if seen[u.Loc] {
-					t.Fatalf("%s twice", u.Loc)
-				}
-				seen[u.Loc] = true
-			}
-		}
-		if n != 1000 || limits != 1 {
-			t.Fatalf("the loop got %d URLs and %d limit errors, want 1000 and 1", n, limits)
-		}
-	}
-}
-
-// TestParseURLLimitAcrossGoroutines: the same with Parse, where the URLs of a
-// sitemap are counted when it is committed: a sitemap that the others left
-// less room for than it has keeps the first of its URLs, in order, and the
-// call keeps exactly as many as the limit allows.
-func TestParseURLLimitAcrossGoroutines(t *testing.T) {
-	srv := sIndexSite(t, 6, 2500)
-	for range 5 {
-		s, err := sitemap.New().SetMaxConcurrency(0).SetMaxURLs(7000).Parse(srv.URL+"/index.xml", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		urls := s.GetURLs()
-		limits := 0
-		for _, err := range s.GetErrors() {
-			if errors.Is(err, sitemap.ErrMaxURLs) {
-				limits++
-			}
-		}
-		if len(urls) != 7000 || limits != 1 {
-			t.Fatalf("%d URLs and %d limit errors, want 7000 and 1", len(urls), limits)
-		}
-		// Each sitemap's URLs stand together, /sN/0 first, in order.
-		for i := 0; i < len(urls); {
-			doc, _, _ := strings.Cut(strings.TrimPrefix(urls[i].Loc, srv.URL+"/"), "/")
-			for j := 0; i < len(urls) && strings.HasPrefix(urls[i].Loc, srv.URL+"/"+doc+"/"); i, j = i+1, j+1 {
-				if want := fmt.Sprintf("%s/%s/%d", srv.URL, doc, j); urls[i].Loc != want {
-					t.Fatalf("URL %d is %s, want %s", i, urls[i].Loc, want)
-				}
-			}
-		}
-	}
-}
-
-// TestStreamBrokenDocumentURLsCount: the URLs a broken document handed on
-// before its error count against the URL limit, as every URL the loop got.
-func TestStreamBrokenDocumentURLsCount(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/index.xml":
-			fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>/broken.xml</loc></sitemap><sitemap><loc>/good.xml</loc></sitemap></sitemapindex>`, hNS)
-		case "/broken.xml":
-			fmt.Fprintf(w, `<urlset %s><url><loc>/b1</loc></url><url><loc>/b2</loc></url><url><loc>/b3`, hNS)
-		case "/good.xml":
-			fmt.Fprintf(w, `<urlset %s><url><loc>/g1</loc></url><url><loc>/g2</loc></url><url><loc>/g3</loc></url></urlset>`, hNS)
-		}
-	}))
-	defer srv.Close()
-	var got []string
-	for u, err := range sitemap.New().SetMultiThread(false).SetMaxURLs(3).Stream(context.Background(), srv.URL+"/index.xml", nil) {
-		var pe *sitemap.ParseError
-		switch {
-		case errors.Is(err, sitemap.ErrMaxURLs):
-			got = append(got, "ErrMaxURLs")
-		case errors.As(err, &pe):
-			got = append(got, "ParseError "+strings.TrimPrefix(pe.URL, srv.URL))
-		case err != nil:
-			got = append(got, err.Error())
-		default:
-			got = append(got, strings.TrimPrefix(u.Loc, srv.URL))
-		}
-	}
-	want := []string{"/b1", "/b2", "ParseError /broken.xml", "/g1", "ErrMaxURLs"}
-	if !slices.Equal(got, want) {
-		t.Errorf("the loop got %q, want %q", got, want)
-	}
-}
-
 // TestStreamHeapStaysFlat: a streaming call keeps no URL, so its heap stays
 // flat however many pass through (issue 7). The loop looks at the live heap
 // every 10,000 URLs: 100,000 URLs kept would be 20 MiB and more. (The heap
 // in use, garbage included, depends on what other tests left live, which
 // lets the collector wait longer. Looked at from another goroutine every
-// 5 ms, as clPeakLiveHeap does, the same call reads about 12 MiB: what the
+// 5 ms, as peakLiveHeap does, the same call reads about 12 MiB: what the
 // parse allocates while the collector runs counts as live until the next
 // collection.)
 func TestStreamHeapStaysFlat(t *testing.T) {
-	srv := sIndexSite(t, 20, 5000)
-	base := hLiveHeap()
+	srv := indexSite(t, 20, 5000)
+	base := liveHeap()
 	var peak uint64
 	n := 0
 	var valErrs, broken int
-	// hNew: the server of a loaded machine may take longer than the
+	// newParser: the server of a loaded machine may take longer than the
 	// default timeout; the time the loop takes is not charged (issue 13).
-	for _, err := range hNew().Stream(context.Background(), srv.URL+"/index.xml", nil) {
+	for _, err := range newParser().Stream(context.Background(), srv.URL+"/index.xml", nil) {
 		var ve *sitemap.ValidationError
 		var pe *sitemap.ParseError
 		switch {
 		case err == nil:
 			if n++; n%10_000 == 0 {
-				peak = max(peak, hLiveHeap())
+				peak = max(peak, liveHeap())
 			}
 		case errors.As(err, &ve) && ve.URL == "ftp://bad/":
 			valErrs++
@@ -403,26 +215,4 @@ func TestStreamHeapStaysFlat(t *testing.T) {
 	if grown := int64(peak) - int64(base); grown > 8<<20 {
 		t.Errorf("a streaming call held %.1f MiB more than before it began, want a few", float64(grown)/(1<<20))
 	}
-}
-
-func ExampleS_Stream() {
-	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>/first</loc></url>
-  <url><lastmod>2024-01-15</lastmod></url>
-  <url><loc>/second</loc></url>
-</urlset>`
-	s := sitemap.New()
-	for u, err := range s.Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
-		if err != nil {
-			fmt.Println("error:", err)
-			continue
-		}
-		fmt.Println(u.Loc)
-	}
-	fmt.Println("kept:", s.GetURLCount())
-	// Output:
-	// https://example.com/first
-	// https://example.com/second
-	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
-	// kept: 0
 }

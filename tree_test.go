@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gositemap/sitemap"
@@ -16,40 +15,6 @@ import (
 // The tree of a call (GetDocuments), the source of every URL (URL.Source),
 // and the documents given as readers (ParseReader, StreamReader,
 // SetNoFollow): issue 15.
-
-// treeSite is a test site: each path answers with its document, with the
-// headers given, and counts its requests. A path of handlers answers as the
-// handler does.
-type treeSite struct {
-	*httptest.Server
-	docs     map[string]string
-	headers  map[string]http.Header
-	handlers map[string]http.HandlerFunc
-	requests atomic.Int64
-}
-
-func newTreeSite(t *testing.T, docs map[string]string) *treeSite {
-	t.Helper()
-	ts := &treeSite{docs: docs, headers: map[string]http.Header{}, handlers: map[string]http.HandlerFunc{}}
-	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ts.requests.Add(1)
-		if h, ok := ts.handlers[r.URL.Path]; ok {
-			h(w, r)
-			return
-		}
-		doc, ok := ts.docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		for k, v := range ts.headers[r.URL.Path] {
-			w.Header()[k] = v
-		}
-		w.Write([]byte(doc))
-	}))
-	t.Cleanup(ts.Close)
-	return ts
-}
 
 // treeByURL returns the documents by URL, less the server's address.
 func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap.Document {
@@ -62,12 +27,12 @@ func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap
 
 func TestGetDocumentsOfAnIndex(t *testing.T) {
 	page := strings.Repeat("https://example.com/page-with-a-long-path-", 1)
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml":  exampleIndex(site.URL+"/a.xml", site.URL+"/gone.xml", site.URL+"/c.xml.gz", site.URL+"/skip.xml"),
-		"/a.xml":      exampleURLSet(page+"1", page+"2"),
-		"/c.xml.gz":   ct1Gzip(t, exampleURLSet(page+"3", page+"4", page+"5")),
-		"/skip.xml":   exampleURLSet(page + "6"),
+		"/index.xml":  index(site.URL+"/a.xml", site.URL+"/gone.xml", site.URL+"/c.xml.gz", site.URL+"/skip.xml"),
+		"/a.xml":      urlset(page+"1", page+"2"),
+		"/c.xml.gz":   string(gzipOf(urlset(page+"3", page+"4", page+"5"))),
+		"/skip.xml":   urlset(page + "6"),
 		"/robots.txt": "",
 	}
 	site.headers["/index.xml"] = http.Header{"Etag": {`"v1"`}, "Last-Modified": {"Mon, 02 Jan 2006 15:04:05 GMT"}, "Content-Type": {"application/xml"}}
@@ -100,14 +65,14 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 	}
 	c := byURL["/c.xml.gz"]
 	if c.Status != sitemap.StatusParsed || c.URLs != 3 || c.WireBytes != int64(len(site.docs["/c.xml.gz"])) ||
-		c.DecodedBytes != int64(len(exampleURLSet(page+"3", page+"4", page+"5"))) {
+		c.DecodedBytes != int64(len(urlset(page+"3", page+"4", page+"5"))) {
 		t.Errorf("c.xml.gz: %+v", c)
 	}
 	if skip := byURL["/skip.xml"]; skip.Status != sitemap.StatusNotFollowed || skip.HTTPStatus != 0 || skip.Parent != 0 {
 		t.Errorf("skip.xml: %+v", skip)
 	}
-	if site.requests.Load() != 4 {
-		t.Errorf("%d requests, want 4", site.requests.Load())
+	if site.Total() != 4 {
+		t.Errorf("%d requests, want 4", site.Total())
 	}
 	// What the spec says of GetSitemaps stays true: the four it lists.
 	if n := s.GetSitemapCount(); n != 4 {
@@ -116,11 +81,11 @@ func TestGetDocumentsOfAnIndex(t *testing.T) {
 }
 
 func TestGetDocumentsOfARobotsTxt(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "User-agent: *\nSitemap: " + "/index.xml\nSitemap: /b.txt\n",
-		"/index.xml":  exampleIndex("/a.xml"),
-		"/a.xml":      exampleURLSet("https://example.com/a"),
+		"/index.xml":  index("/a.xml"),
+		"/a.xml":      urlset("https://example.com/a"),
 		"/b.txt":      "https://example.com/b\nhttps://example.com/c\n",
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
@@ -146,11 +111,11 @@ func TestGetDocumentsOfARobotsTxt(t *testing.T) {
 // limit (a node, "limited"), left out by the listing limit (a count on the
 // parent, no node).
 func TestGetDocumentsLimits(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/i2.xml"),
-		"/i2.xml":    exampleIndex("/a.xml"),
-		"/a.xml":     exampleURLSet("https://example.com/a"),
+		"/index.xml": index("/i2.xml"),
+		"/i2.xml":    index("/a.xml"),
+		"/a.xml":     urlset("https://example.com/a"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMaxDepth(1)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -159,9 +124,9 @@ func TestGetDocumentsLimits(t *testing.T) {
 		t.Errorf("past the depth: %+v", d)
 	}
 
-	site.docs["/index.xml"] = exampleIndex("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml")
+	site.docs["/index.xml"] = index("/a.xml", "/b.xml", "/c.xml", "/d.xml", "/e.xml")
 	for _, p := range []string{"/b.xml", "/c.xml", "/d.xml", "/e.xml"} {
-		site.docs[p] = exampleURLSet("https://example.com" + p)
+		site.docs[p] = urlset("https://example.com" + p)
 	}
 	s = sitemap.New().SetFetchTimeout(60).SetMaxSitemaps(2).SetMultiThread(false)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -177,11 +142,11 @@ func TestGetDocumentsLimits(t *testing.T) {
 }
 
 func TestGetDocumentsURLLimit(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/a.xml", "/b.xml"),
-		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     exampleURLSet("https://example.com/b"),
+		"/index.xml": index("/a.xml", "/b.xml"),
+		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     urlset("https://example.com/b"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMaxURLs(2).SetMultiThread(false)
 	s.Parse(site.URL+"/index.xml", nil)
@@ -200,11 +165,11 @@ func TestGetDocumentsURLLimit(t *testing.T) {
 func TestGetDocumentsNotReached(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/a.xml", "/b.xml", "/c.xml"),
-		"/a.xml":     exampleURLSet("https://example.com/a"),
-		"/c.xml":     exampleURLSet("https://example.com/c"),
+		"/index.xml": index("/a.xml", "/b.xml", "/c.xml"),
+		"/a.xml":     urlset("https://example.com/a"),
+		"/c.xml":     urlset("https://example.com/c"),
 	}
 	site.handlers["/b.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		cancel()
@@ -227,8 +192,8 @@ func TestGetDocumentsNotReached(t *testing.T) {
 // The tree is there while the call runs: with a.xml held back, it says the
 // index is parsed and a.xml is being read.
 func TestGetDocumentsDuringACall(t *testing.T) {
-	site := newTreeSite(t, nil)
-	site.docs = map[string]string{"/index.xml": exampleIndex("/a.xml")}
+	site := serveDocs(t, nil)
+	site.docs = map[string]string{"/index.xml": index("/a.xml")}
 	requested, release := make(chan struct{}), make(chan struct{})
 	site.handlers["/a.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		close(requested)
@@ -236,7 +201,7 @@ func TestGetDocumentsDuringACall(t *testing.T) {
 		case <-release:
 		case <-r.Context().Done():
 		}
-		w.Write([]byte(exampleURLSet("https://example.com/a")))
+		w.Write([]byte(urlset("https://example.com/a")))
 	}
 	s := sitemap.New().SetFetchTimeout(60)
 	done := make(chan struct{})
@@ -260,10 +225,10 @@ func TestGetDocumentsDuringACall(t *testing.T) {
 // sitemap: the document redirected is a duplicate (REDIRECT-10); the one
 // redirected to first, read under the URL listed first, keeps its final URL.
 func TestGetDocumentsRedirects(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/b.xml", "/a.xml"),
-		"/b.xml":     exampleURLSet("https://example.com/b"),
+		"/index.xml": index("/b.xml", "/a.xml"),
+		"/b.xml":     urlset("https://example.com/b"),
 	}
 	site.handlers["/a.xml"] = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/b.xml", http.StatusFound)
@@ -281,7 +246,7 @@ func TestGetDocumentsRedirects(t *testing.T) {
 
 // A document cut off keeps what was complete, and says it is partial.
 func TestGetDocumentsPartial(t *testing.T) {
-	doc := exampleURLSet("https://example.com/a", "https://example.com/b")
+	doc := urlset("https://example.com/a", "https://example.com/b")
 	doc = doc[:len(doc)-30]
 	s := sitemap.New()
 	s.Parse("https://example.com/sitemap.xml", &doc)
@@ -294,12 +259,12 @@ func TestGetDocumentsPartial(t *testing.T) {
 
 // Leaving a Stream loop leaves no document queued or reading.
 func TestGetDocumentsStreamLeft(t *testing.T) {
-	site := newTreeSite(t, nil)
+	site := serveDocs(t, nil)
 	site.docs = map[string]string{
-		"/index.xml": exampleIndex("/a.xml", "/b.xml", "/c.xml"),
-		"/a.xml":     exampleURLSet("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     exampleURLSet("https://example.com/b"),
-		"/c.xml":     exampleURLSet("https://example.com/c"),
+		"/index.xml": index("/a.xml", "/b.xml", "/c.xml"),
+		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
+		"/b.xml":     urlset("https://example.com/b"),
+		"/c.xml":     urlset("https://example.com/c"),
 	}
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
 	for u, err := range s.Stream(context.Background(), site.URL+"/index.xml", nil) {

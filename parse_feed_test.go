@@ -6,36 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-	_ "time/tzdata" // the child processes of TestFeedDatesInOtherTimeZones need zones on any machine
 
 	"github.com/gositemap/sitemap"
 )
 
-// The tests of RSS and Atom feeds: what an item or an entry yields (FEED,
-// RSS, ATOM), the dates of feed entries (FEEDDATE), the older dialects
-// (RSS 0.91, RSS 1.0 and Atom 0.3), and feeds reached through an index or a
-// robots.txt.
-
 const feedURL = "https://example.com/feed.xml"
-
-var feedModes = []struct {
-	name   string
-	strict bool
-}{{"tolerant", false}, {"strict", true}}
-
-// feedParse parses content as the document at loc.
-func feedParse(t *testing.T, strict bool, loc, content string) (*sitemap.S, error) {
-	t.Helper()
-	return sitemap.New().SetStrict(strict).Parse(loc, &content)
-}
 
 // feedRSS is an RSS 2.0 feed of items, in a channel that has a link and
 // dates of its own, which no item may take.
@@ -65,51 +46,6 @@ func feedAtom(entries ...string) string {
   <id>urn:uuid:60a76c80-d399-11d9-b93C-0003939e0af6</id>
 ` + strings.Join(entries, "\n") + `
 </feed>`
-}
-
-func feedLocs(s *sitemap.S) []string {
-	locs := []string{}
-	for _, u := range s.GetURLs() {
-		locs = append(locs, u.Loc)
-	}
-	return locs
-}
-
-func feedErrTexts(errs []error) []string {
-	texts := []string{}
-	for _, err := range errs {
-		texts = append(texts, err.Error())
-	}
-	return texts
-}
-
-// feedCheck checks the locations and the error messages of a call.
-func feedCheck(t *testing.T, s *sitemap.S, err error, wantLocs, wantErrs []string) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	if got := feedLocs(s); !slices.Equal(got, wantLocs) {
-		t.Errorf("locations:\n got %q\nwant %q", got, wantLocs)
-	}
-	if wantErrs == nil {
-		wantErrs = []string{}
-	}
-	if got := feedErrTexts(s.GetErrors()); !slices.Equal(got, wantErrs) {
-		t.Errorf("errors:\n got %q\nwant %q", got, wantErrs)
-	}
-}
-
-// feedCheckBare checks that a URL of a feed or a text sitemap carries the
-// location and the date only (FEED-1, FEED-2, FEED-3).
-func feedCheckBare(t *testing.T, u sitemap.URL) {
-	t.Helper()
-	if u.ChangeFreq != nil || u.Priority != nil {
-		t.Errorf("%s: ChangeFreq %v, Priority %v, want nil", u.Loc, u.ChangeFreq, u.Priority)
-	}
-	if u.Images != nil || u.News != nil || u.Videos != nil || u.Hreflangs != nil {
-		t.Errorf("%s: extensions %+v %+v %+v %+v, want none", u.Loc, u.Images, u.News, u.Videos, u.Hreflangs)
-	}
 }
 
 // feedCheckTime checks a date: the same instant at the same offset from
@@ -876,48 +812,6 @@ func TestFeedLimitsAndRules(t *testing.T) {
 	}
 }
 
-// feedCountErrs counts the *ValidationError values among errs and the
-// *ParseError values that wrap limit; any other error fails the test.
-func feedCountErrs(t *testing.T, errs []error, limit error) (nValidation, nLimit int) {
-	t.Helper()
-	for _, err := range errs {
-		var verr *sitemap.ValidationError
-		var perr *sitemap.ParseError
-		switch {
-		case errors.As(err, &verr):
-			nValidation++
-		case errors.As(err, &perr) && errors.Is(err, limit):
-			nLimit++
-		default:
-			t.Errorf("unexpected error %v", err)
-		}
-	}
-	return nValidation, nLimit
-}
-
-// feedServer serves documents by path on loopback; a path ending in .gz is
-// served gzip-compressed.
-func feedServer(t *testing.T, docs map[string]string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if strings.HasSuffix(r.URL.Path, ".gz") {
-			var b bytes.Buffer
-			z := gzip.NewWriter(&b)
-			z.Write([]byte(doc))
-			z.Close()
-			doc = b.String()
-		}
-		w.Write([]byte(doc))
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // FEED-1 to FEED-4 through a sitemap index and a robots.txt: a feed or a
 // text sitemap that they list is parsed as what it is, its relative links
 // resolved against its own URL, by content whatever its name, gzip included.
@@ -930,7 +824,7 @@ func TestFeedThroughIndexAndRobots(t *testing.T) {
 		"/feeds/atom": feedAtom(
 			`<entry><link rel="self" href="/self"/><link href="entry-a"/><updated>2024-01-15T10:30:00Z</updated></entry>`),
 		"/list.txt":          "# pages\nhttps://other.example/text/a\n\n/relative/is/skipped\nhttp://TEXT.example/b\n",
-		"/compressed.dat.gz": feedRSS(`<item><link>/gz/a</link></item>`),
+		"/compressed.dat.gz": string(gzipOf(feedRSS(`<item><link>/gz/a</link></item>`))),
 	}
 	index := `<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -941,7 +835,7 @@ func TestFeedThroughIndexAndRobots(t *testing.T) {
 </sitemapindex>`
 	docs["/index.xml"] = index
 	docs["/robots.txt"] = "User-agent: *\nDisallow: /private\nSitemap: /rss.xml\nsitemap: /feeds/atom # the Atom feed\nSITEMAP: /list.txt\nSitemap: /compressed.dat.gz\n"
-	srv := feedServer(t, docs)
+	srv := serveDocs(t, docs)
 	// Strict mode needs absolute locations in the index and the robots.txt.
 	docs["/index-strict.xml"] = strings.ReplaceAll(index, "<loc>/", "<loc>"+srv.URL+"/")
 	docs["/strict/robots.txt"] = strings.ReplaceAll(docs["/robots.txt"], ": /", ": "+srv.URL+"/")

@@ -1,12 +1,7 @@
 package sitemap
 
-// Tests of how the results are held in memory: the growth of the list of
-// URLs, the chunks documents fill and give back, and the dates and
-// priorities the URLs of a document share (issue 7, "Memory").
-
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,10 +13,14 @@ import (
 	"time"
 )
 
-// memIndexServer serves /index.xml, listing children sitemaps of perChild
+// Tests of how the results are held in memory: the growth of the list of
+// URLs, the chunks documents fill and give back, and the dates and
+// priorities the URLs of a document share (issue 7, "Memory").
+
+// indexServer serves /index.xml, listing children sitemaps of perChild
 // URLs each, /s-<i>.xml. The URLs of child i are /p/<i>/<j>, and the
 // lastmod and priority of each are given by lastmod(i, j) and priority(i, j).
-func memIndexServer(t *testing.T, children, perChild int, lastmod func(i, j int) string, priority func(i, j int) string) *httptest.Server {
+func indexServer(t *testing.T, children, perChild int, lastmod func(i, j int) string, priority func(i, j int) string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
@@ -51,17 +50,17 @@ func memIndexServer(t *testing.T, children, perChild int, lastmod func(i, j int)
 	return srv
 }
 
-// The values memIndexServer gives: one date and one priority for all URLs,
+// The values indexServer gives: one date and one priority for all URLs,
 // or a day of its own for URL j of child i.
-func memSameDate(i, j int) string { return "2024-01-15" }
+func sameDate(i, j int) string { return "2024-01-15" }
 
-func memSamePrio(i, j int) string { return "0.5" }
+func samePrio(i, j int) string { return "0.5" }
 
-func memDayOf(i, j int) time.Time {
+func dayOf(i, j int) time.Time {
 	return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i*10_000+j)
 }
 
-func memDistinctDate(i, j int) string { return memDayOf(i, j).Format("2006-01-02") }
+func distinctDate(i, j int) string { return dayOf(i, j).Format("2006-01-02") }
 
 // With the sitemaps of an index all of one size, the estimate of growURLs is
 // right, and the list of URLs grows to what the call keeps, with at most the
@@ -69,7 +68,7 @@ func memDistinctDate(i, j int) string { return memDayOf(i, j).Format("2006-01-02
 // past it (to 16,000 for 9,250 URLs, 12,800 for 10,000).
 func TestGrowURLsToWhatTheIndexHolds(t *testing.T) {
 	for _, tc := range []struct{ children, perChild int }{{1, 700}, {10, 100}, {37, 250}, {200, 50}} {
-		srv := memIndexServer(t, tc.children, tc.perChild, memSameDate, memSamePrio)
+		srv := indexServer(t, tc.children, tc.perChild, sameDate, samePrio)
 		s, err := New().SetMultiThread(false).Parse(srv.URL+"/index.xml", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +149,7 @@ func TestGrowURLsNotMisledByOneLargeSitemap(t *testing.T) {
 // change when that happens, nor a list handed out by an earlier call.
 func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 	for _, multi := range []bool{false, true} {
-		srv := memIndexServer(t, 6, 3*urlChunk+17, memDistinctDate, func(i, j int) string { return fmt.Sprintf("0.%d", j%10) })
+		srv := indexServer(t, 6, 3*urlChunk+17, distinctDate, func(i, j int) string { return fmt.Sprintf("0.%d", j%10) })
 		s := New().SetFetchTimeout(60).SetMultiThread(multi)
 		check := func(urls []URL) {
 			t.Helper()
@@ -164,8 +163,8 @@ func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 					t.Fatalf("multi=%v: %s twice", multi, u.Loc)
 				}
 				seen[u.Loc] = true
-				if u.LastMod == nil || !u.LastMod.Equal(memDayOf(i, j)) {
-					t.Fatalf("multi=%v: %s has lastmod %v, want %v", multi, u.Loc, u.LastMod, memDayOf(i, j))
+				if u.LastMod == nil || !u.LastMod.Equal(dayOf(i, j)) {
+					t.Fatalf("multi=%v: %s has lastmod %v, want %v", multi, u.Loc, u.LastMod, dayOf(i, j))
 				}
 				if u.Priority == nil || *u.Priority != float32(j%10)/10 {
 					t.Fatalf("multi=%v: %s has priority %v, want 0.%d", multi, u.Loc, u.Priority, j%10)
@@ -192,11 +191,11 @@ func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 // value; those that give different ones keep their own, however many
 // different values a document gives (more than maxShared here).
 func TestSharedDatesAndPriorities(t *testing.T) {
-	srv := memIndexServer(t, 1, 2*maxShared+5, func(i, j int) string {
+	srv := indexServer(t, 1, 2*maxShared+5, func(i, j int) string {
 		if j%2 == 0 {
 			return "2024-01-15T10:00:00+02:00"
 		}
-		return memDistinctDate(i, j)
+		return distinctDate(i, j)
 	}, func(i, j int) string {
 		if j%2 == 0 {
 			return "0.8"
@@ -222,8 +221,8 @@ func TestSharedDatesAndPriorities(t *testing.T) {
 			}
 			continue
 		}
-		if !u.LastMod.Equal(memDayOf(0, j)) {
-			t.Fatalf("URL %d: lastmod %v, want %v", j, u.LastMod, memDayOf(0, j))
+		if !u.LastMod.Equal(dayOf(0, j)) {
+			t.Fatalf("URL %d: lastmod %v, want %v", j, u.LastMod, dayOf(0, j))
 		}
 		if want := float32(j) / 10000; *u.Priority != want {
 			t.Fatalf("URL %d: priority %v, want %v", j, *u.Priority, want)
@@ -244,43 +243,6 @@ func TestSharedDatesAndPriorities(t *testing.T) {
 	*copies[0].Priority = 0
 	if !urls[2].LastMod.Equal(even) || *urls[2].Priority != 0.8 || copies[2].LastMod.IsZero() {
 		t.Error("changing a copy from URLs() reached the URLs the instance keeps")
-	}
-}
-
-// A streaming call shares nothing between the URLs it hands on: each is the
-// loop's own, and changing a value through one of its pointers changes no
-// other URL.
-func TestStreamSharesNothing(t *testing.T) {
-	content := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-<url><loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>
-<url><loc>https://example.com/b</loc><lastmod>2024-01-15</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>
-</urlset>`
-	var urls []URL
-	for u, err := range New().Stream(context.Background(), "https://example.com/sitemap.xml", &content) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		urls = append(urls, u)
-	}
-	if len(urls) != 2 || urls[0].LastMod == nil || urls[0].ChangeFreq == nil || urls[0].Priority == nil {
-		t.Fatalf("%+v", urls)
-	}
-	*urls[0].LastMod = LastModTime{}
-	*urls[0].ChangeFreq = ChangeFreqNever
-	*urls[0].Priority = 1
-	b := urls[1]
-	if !b.LastMod.Equal(time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)) || *b.ChangeFreq != ChangeFreqDaily || *b.Priority != 0.5 {
-		t.Errorf("changing the first URL streamed changed the second: %v %v %v", b.LastMod, *b.ChangeFreq, *b.Priority)
-	}
-
-	// Parse, which keeps the URLs, shares the values.
-	s, err := New().Parse("https://example.com/sitemap.xml", &content)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept := s.GetURLs()
-	if kept[0].LastMod != kept[1].LastMod || kept[0].ChangeFreq != kept[1].ChangeFreq || kept[0].Priority != kept[1].Priority {
-		t.Error("the URLs Parse keeps do not share the values they have in common")
 	}
 }
 

@@ -10,9 +10,83 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// The tests of plain-text sitemaps (TEXT): which lines are URLs, how they
-// are normalised, the byte order mark, lines of any length, and text
-// sitemaps reached through an index or a robots.txt.
+func TestTextLinesAndLeadingSpace(t *testing.T) {
+	// TEXT-1, TEXT-2: a line is a URL when it begins with http:// or
+	// https://, the first line of the document as much as any other; white
+	// space before an XML document is no part of it.
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"indented first line is skipped like any indented line", "  https://example.com/a\nhttps://example.com/b\n  https://example.com/c\n", []string{"https://example.com/b"}},
+		{"blank lines before the first URL", "\n\r\n\nhttps://example.com/a\n", []string{"https://example.com/a"}},
+		{"long blank run before the first URL", strings.Repeat("\n", 3000) + "https://example.com/a\n", []string{"https://example.com/a"}},
+		{"CRLF and no final newline", "https://example.com/a\r\nhttps://example.com/b", []string{"https://example.com/a", "https://example.com/b"}},
+		{"XML after long white space", strings.Repeat(" \n\t", 1000) + urlset("https://example.com/x"), []string{"https://example.com/x"}},
+		{"XML after long white space without newline", strings.Repeat(" ", 3000) + urlset("https://example.com/x"), []string{"https://example.com/x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, d := range deliveries {
+				t.Run(d.name, func(t *testing.T) {
+					srv := newServer(t)
+					s, err := d.parse(t, sitemap.New(), srv, "/sitemap.txt", []byte(tt.body))
+					if err != nil {
+						t.Fatalf("Parse: %v", err)
+					}
+					noErrors(t, s)
+					equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.want)
+				})
+			}
+		})
+	}
+}
+
+func TestTextLongCommentLines(t *testing.T) {
+	// TEXT-2, TOLERANT-6: a line of any length, around the size of the
+	// reader's buffer and past what is kept of a line, is read past, and
+	// the lines after it are read; a URL line that long is rejected.
+	for _, n := range []int{4095, 4096, 32767, 32768, 32769, 65535, 65536, 65537, 200000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			comment := "#" + strings.Repeat("x", n-1)
+			content := comment + "\nhttps://example.com/after-comment\n" + comment + "\r\nhttps://example.com/after-crlf\n"
+			s, err := sitemap.New().Parse("https://example.com/sitemap.txt", &content)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			noErrors(t, s)
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after-comment", "https://example.com/after-crlf"})
+		})
+	}
+}
+
+func TestTextLongURLLineRejected(t *testing.T) {
+	// TOLERANT-6, ROBOTS-12: a URL line longer than 2,048 characters, as
+	// long as the reader's buffer or longer than what is kept of a line,
+	// is rejected, and the lines after it are read.
+	for _, n := range []int{4095, 32768, 65537, 200000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			comment := "#" + strings.Repeat("x", n-1)
+			long := "https://example.com/" + strings.Repeat("a", n)
+			content := long + "\nhttps://example.com/after\n"
+			s, err := sitemap.New().Parse("https://example.com/sitemap.txt", &content)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/after"})
+			if v := errorsOf[*sitemap.ValidationError](s.GetErrors()); len(v) != 1 || s.GetErrorsCount() != 1 {
+				t.Errorf("errors %q, want one *ValidationError", short(messagesOf(s.GetErrors())))
+			}
+
+			robots := "Sitemap: " + long + "\n" + comment + "\nSitemap: https://example.com/after.xml\n"
+			s, err = sitemap.New().SetFollow([]string{`^$`}).Parse("https://example.com/robots.txt", &robots)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{"https://example.com/after.xml"})
+		})
+	}
+}
 
 const textURL = "https://example.com/sitemap.txt"
 
@@ -338,12 +412,12 @@ func TestTextLimitsAndRules(t *testing.T) {
 func TestTextThroughRobotsAndIndex(t *testing.T) {
 	docs := map[string]string{
 		"/sitemap.xml":  "https://example.com/from-xml-name\nrelative/skipped\n",
-		"/pages.txt.gz": "\xEF\xBB\xBFhttps://example.com/from-gz\r\n",
+		"/pages.txt.gz": string(gzipOf("\xEF\xBB\xBFhttps://example.com/from-gz\r\n")),
 		"/feed":         "# a text sitemap at a feed's URL\n  https://example.com/indented\nhttps://example.com/at-a-feed-url\n",
 		"/empty.txt":    "# nothing here\n",
 		"/robots.txt":   "Sitemap: /sitemap.xml\nSitemap: /pages.txt.gz\nSitemap: /feed\nSitemap: /empty.txt\n",
 	}
-	srv := feedServer(t, docs)
+	srv := serveDocs(t, docs)
 	docs["/index.xml"] = fmt.Sprintf(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <sitemap><loc>%[1]s/sitemap.xml</loc></sitemap><sitemap><loc>%[1]s/pages.txt.gz</loc></sitemap>
 <sitemap><loc>%[1]s/feed</loc></sitemap><sitemap><loc>%[1]s/empty.txt</loc></sitemap></sitemapindex>`, srv.URL)

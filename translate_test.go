@@ -1,11 +1,6 @@
 package sitemap_test
 
-// Tolerant and strict mode end to end: every table and example line of the
-// spec's Strict mode and Internationalised host names sections, through
-// Parse. The normaliser's own tests (internal/urlnorm) go into the detail.
-
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,32 +11,138 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// mURLSet wraps <url> entries, each given by its <loc> text, in a urlset.
-func mURLSet(locs ...string) string {
-	var b strings.Builder
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-	for _, l := range locs {
-		b.WriteString("<url><loc>" + l + "</loc></url>")
+// Translation of raw entries into URLs, child sitemaps and validation
+// errors, in tolerant and strict mode end to end: every table and example
+// line of the spec's Strict mode and Internationalised host names sections,
+// through Parse, and what a bad value costs. The normaliser's own tests
+// (internal/urlnorm) go into the detail.
+
+// GETURLS-6: no URL has an empty Loc: an entry whose location is empty,
+// white space or missing yields none, in every format and both modes.
+func TestLocNeverEmpty(t *testing.T) {
+	docs := map[string]string{
+		"urlset": urlset(`<loc></loc>`, "<loc> \n </loc>", `<lastmod>2024-01-15</lastmod>`, `<loc>https://example.com/kept</loc>`),
+		"rss": `<rss version="2.0"><channel><item><link></link></item><item><link>  </link></item><item><title>t</title></item>` +
+			`<item><link>https://example.com/kept</link></item></channel></rss>`,
+		"atom": `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href=""/></entry><entry><link href=" "/></entry>` +
+			`<entry><link href="https://example.com/kept"/></entry></feed>`,
+		"text": "https://\nhttps:// \nhttps://example.com/kept\n",
 	}
-	b.WriteString("</urlset>")
-	return b.String()
+	for name, doc := range docs {
+		for _, strict := range []bool{false, true} {
+			s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap", &doc)
+			if err != nil {
+				t.Fatalf("%s strict=%v: Parse: %v", name, strict, err)
+			}
+			equalStrings(t, fmt.Sprintf("%s strict=%v: URLs", name, strict), locsOf(s.GetURLs()), []string{"https://example.com/kept"})
+		}
+	}
 }
 
-// mParse parses content located at base and returns the Locs and the error
-// messages.
-func mParse(t *testing.T, strict bool, base, content string) (locs, errs []string) {
-	t.Helper()
-	s, err := sitemap.New().SetStrict(strict).Parse(base, &content)
+// GETURLS-7, GETURLS-9, GETURLS-12: LastMod, ChangeFreq and Priority are
+// nil when their element is missing; LastMod and ChangeFreq also when it is
+// empty or white space, in both modes, and nothing is reported.
+func TestURLValuesNilWhenAbsent(t *testing.T) {
+	doc := urlset(
+		`<loc>https://example.com/missing</loc>`,
+		`<loc>https://example.com/empty</loc><lastmod></lastmod><changefreq></changefreq>`,
+		"<loc>https://example.com/blank</loc><lastmod> \n\t</lastmod><changefreq>  </changefreq>",
+		`<loc>https://example.com/closed</loc><lastmod/><changefreq/>`,
+		`<loc>https://example.com/set</loc><lastmod>2024-01-15T10:30:00Z</lastmod><changefreq>weekly</changefreq><priority>0.4</priority>`,
+	)
+	for _, strict := range []bool{false, true} {
+		s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &doc)
+		if err != nil {
+			t.Fatalf("strict=%v: Parse: %v", strict, err)
+		}
+		noErrors(t, s)
+		urls := s.GetURLs()
+		if len(urls) != 5 {
+			t.Fatalf("strict=%v: URLs %q", strict, locsOf(urls))
+		}
+		for _, u := range urls[:4] {
+			if u.LastMod != nil || u.ChangeFreq != nil || u.Priority != nil {
+				t.Errorf("strict=%v: %s: LastMod %v, ChangeFreq %v, Priority %v, want all nil", strict, u.Loc, u.LastMod, u.ChangeFreq, u.Priority)
+			}
+		}
+		set := urls[4]
+		if set.LastMod == nil || !set.LastMod.Equal(mustDate(t, "2024-01-15T10:30:00Z")) || set.ChangeFreq == nil || *set.ChangeFreq != sitemap.ChangeFreqWeekly || set.Priority == nil || *set.Priority != 0.4 {
+			t.Errorf("strict=%v: %s: LastMod %v, ChangeFreq %v, Priority %v", strict, set.Loc, set.LastMod, set.ChangeFreq, set.Priority)
+		}
+	}
+}
+
+// ADOPTED-4, TOLERANT-8, STRICT-10, GETURLS-7, GETURLS-12: a <lastmod> or a
+// <priority> that cannot be parsed costs its value in tolerant mode (nil,
+// reported, the entry kept) and its entry in strict mode, never the other
+// entries of the document, and never the call.
+func TestBadValueCostsOnlyItself(t *testing.T) {
+	doc := urlset(
+		`<loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod>`,
+		`<loc>https://example.com/bad-date</loc><lastmod>2024-01-15 10:30:00</lastmod>`,
+		`<loc>https://example.com/bad-priority</loc><priority>high</priority>`,
+		`<loc>https://example.com/c</loc><lastmod>2024-01-16</lastmod>`,
+	)
+	wantErrs := []string{
+		`validate "https://example.com/bad-date": invalid <lastmod> value "2024-01-15 10:30:00"`,
+		`validate "https://example.com/bad-priority": invalid <priority> value "high"`,
+	}
+	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &doc)
 	if err != nil {
-		t.Fatalf("Parse: %v", err)
+		t.Fatalf("tolerant: Parse: %v", err)
 	}
-	for _, u := range s.GetURLs() {
-		locs = append(locs, u.Loc)
+	urls := s.GetURLs()
+	equalStrings(t, "tolerant: URLs", locsOf(urls), []string{"https://example.com/a", "https://example.com/bad-date", "https://example.com/bad-priority", "https://example.com/c"})
+	equalStrings(t, "tolerant: errors", messagesOf(s.GetErrors()), wantErrs)
+	if len(urls) == 4 && (urls[0].LastMod == nil || urls[1].LastMod != nil || urls[2].Priority != nil || urls[3].LastMod == nil) {
+		t.Errorf("tolerant: dates %v %v %v, priority %v: only the bad values are nil", urls[0].LastMod, urls[1].LastMod, urls[3].LastMod, urls[2].Priority)
 	}
-	for _, e := range s.GetErrors() {
-		errs = append(errs, e.Error())
+
+	s, err = sitemap.New().SetStrict(true).Parse("https://example.com/sitemap.xml", &doc)
+	if err != nil {
+		t.Fatalf("strict: Parse: %v", err)
 	}
-	return locs, errs
+	equalStrings(t, "strict: URLs", locsOf(s.GetURLs()), []string{"https://example.com/a", "https://example.com/c"})
+	equalStrings(t, "strict: errors", messagesOf(s.GetErrors()), wantErrs)
+}
+
+// GETURLS-8: LastMod is the <lastmod> of a <url>, the <pubDate> of an RSS
+// item and the <updated> of an Atom entry; the date elements of the other
+// formats are not read, and a text sitemap has no dates.
+func TestLastModSourcePerFormat(t *testing.T) {
+	const at = "2024-01-15T10:30:00Z"
+	tests := []struct {
+		name, doc string
+		dated     bool
+	}{
+		{"urlset <lastmod>", urlset(`<loc>https://example.com/p</loc><lastmod>` + at + `</lastmod>`), true},
+		{"urlset <pubDate>", urlset(`<loc>https://example.com/p</loc><pubDate>Mon, 15 Jan 2024 10:30:00 GMT</pubDate>`), false},
+		{"urlset <updated>", urlset(`<loc>https://example.com/p</loc><updated>` + at + `</updated>`), false},
+		{"RSS <pubDate>", `<rss version="2.0"><channel><item><link>https://example.com/p</link><pubDate>Mon, 15 Jan 2024 10:30:00 GMT</pubDate></item></channel></rss>`, true},
+		{"RSS <lastmod>", `<rss version="2.0"><channel><item><link>https://example.com/p</link><lastmod>` + at + `</lastmod></item></channel></rss>`, false},
+		{"Atom <updated>", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/p"/><published>2020-01-01T00:00:00Z</published><updated>` + at + `</updated></entry></feed>`, true},
+		{"Atom <lastmod>", `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/p"/><lastmod>` + at + `</lastmod></entry></feed>`, false},
+		{"text", "https://example.com/p 2024-01-15T10:30:00Z\nhttps://example.com/p\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := sitemap.New().Parse("https://example.com/doc", &tt.doc)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			urls := s.GetURLs()
+			if len(urls) == 0 {
+				t.Fatal("no URL")
+			}
+			u := urls[len(urls)-1]
+			switch {
+			case tt.dated && (u.LastMod == nil || !u.LastMod.Equal(mustDate(t, at))):
+				t.Errorf("LastMod = %v, want %s", u.LastMod, at)
+			case !tt.dated && u.LastMod != nil:
+				t.Errorf("LastMod = %v, want nil", u.LastMod)
+			}
+		})
+	}
 }
 
 // TestModesLocations runs one <loc> at a time through both modes, each
@@ -108,7 +209,7 @@ func TestModesLocations(t *testing.T) {
 				if mode.strict && tc.strict == "" && tc.strictErr == "" {
 					continue // the strict outcome of this case is another case's
 				}
-				locs, errs := mParse(t, mode.strict, base, mURLSet(tc.loc))
+				locs, errs := parseModes(t, mode.strict, base, urlset(tc.loc))
 				if mode.want == "" && len(locs) != 0 || mode.want != "" && (len(locs) != 1 || locs[0] != mode.want) {
 					t.Errorf("strict=%v: got %q, want %q", mode.strict, locs, mode.want)
 				}
@@ -130,16 +231,16 @@ func TestModesLength(t *testing.T) {
 	// 2,047 characters written, 2,049 once the space is encoded.
 	encodedOver := prefix + " " + strings.Repeat("a", 2046-len(prefix))
 	for _, strict := range []bool{false, true} {
-		locs, _ := mParse(t, strict, base, mURLSet(exact))
+		locs, _ := parseModes(t, strict, base, urlset(exact))
 		if len(locs) != 1 {
 			t.Errorf("strict=%v: a location of exactly 2,048 characters was rejected", strict)
 		}
-		locs, errs := mParse(t, strict, base, mURLSet(over))
+		locs, errs := parseModes(t, strict, base, urlset(over))
 		if len(locs) != 0 || len(errs) != 1 {
 			t.Errorf("strict=%v: a location of 2,049 characters: %d kept, errors %v", strict, len(locs), errs)
 		}
 	}
-	if locs, _ := mParse(t, false, base, mURLSet(encodedOver)); len(locs) != 0 {
+	if locs, _ := parseModes(t, false, base, urlset(encodedOver)); len(locs) != 0 {
 		t.Errorf("tolerant: a location over 2,048 characters once encoded was kept")
 	}
 }
@@ -156,7 +257,7 @@ func TestModesIDN(t *testing.T) {
 		{"https://example.com/sitemap.xml", "https://bücher_x.example/page", "https://b%C3%BCcher_x.example/page"},
 	}
 	for _, tc := range cases {
-		locs, errs := mParse(t, false, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, false, tc.base, urlset(tc.loc))
 		if len(locs) != 1 || locs[0] != tc.want {
 			t.Errorf("%s in %s: got %q (errors %q), want %q", tc.loc, tc.base, locs, errs, tc.want)
 		}
@@ -166,7 +267,7 @@ func TestModesIDN(t *testing.T) {
 		{"https://bücher.example/sitemap.xml", "https://xn--bcher-kva.example/page"},
 		{"https://xn--bcher-kva.example/sitemap.xml", "https://bücher.example/page"},
 	} {
-		locs, errs := mParse(t, true, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, true, tc.base, urlset(tc.loc))
 		if len(locs) != 1 || locs[0] != tc.loc {
 			t.Errorf("strict: %s in %s: got %q (errors %q)", tc.loc, tc.base, locs, errs)
 		}
@@ -182,14 +283,14 @@ func TestModesIDNFetchedOnce(t *testing.T) {
 		mu.Lock()
 		hosts[r.URL.Host+r.URL.Path]++
 		mu.Unlock()
-		fmt.Fprint(w, mURLSet("https://xn--bcher-kva.example/page"))
+		fmt.Fprint(w, urlset("https://xn--bcher-kva.example/page"))
 	})
 	index := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 	  <sitemap><loc>https://bücher.example/s.xml</loc></sitemap>
 	  <sitemap><loc>https://xn--bcher-kva.example/s.xml</loc></sitemap>
 	  <sitemap><loc>https://BÜCHER.example/s.xml</loc></sitemap>
 	</sitemapindex>`
-	s := sitemap.New().SetHTTPClient(&http.Client{Transport: hInProcess{h}})
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: inProcess{h}})
 	if _, err := s.Parse("https://bücher.example/index.xml", &index); err != nil {
 		t.Fatal(err)
 	}
@@ -198,36 +299,6 @@ func TestModesIDNFetchedOnce(t *testing.T) {
 	}
 	if got := s.GetSitemaps(); len(got) != 1 || got[0].Loc != "https://xn--bcher-kva.example/s.xml" {
 		t.Errorf("GetSitemaps = %v", got)
-	}
-}
-
-// TestModesTolerantXML reads past the XML mistakes of TOLERANT-10, which
-// strict mode rejects whole (STRICT-13).
-func TestModesTolerantXML(t *testing.T) {
-	const base = "https://example.com/sitemap.xml"
-	cases := map[string]struct {
-		doc  string
-		want []string
-	}{
-		"unescaped ampersand": {mURLSet("https://example.com/?a=1&b=2"), []string{"https://example.com/?a=1&b=2"}},
-		"html entity":         {mURLSet("https://example.com/a&nbsp;b"), []string{"https://example.com/a%C2%A0b"}},
-		"missing url end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc><url><loc>https://example.com/2</loc></url></urlset>`,
-			[]string{"https://example.com/1", "https://example.com/2"}},
-		"missing root end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url>`,
-			[]string{"https://example.com/1"}},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			locs, errs := mParse(t, false, base, tc.doc)
-			if strings.Join(locs, " ") != strings.Join(tc.want, " ") {
-				t.Errorf("tolerant: got %q (errors %q), want %q", locs, errs, tc.want)
-			}
-			s, err := sitemap.New().SetStrict(true).Parse(base, &tc.doc)
-			var pe *sitemap.ParseError
-			if !errors.As(err, &pe) || s.GetURLCount() != 0 {
-				t.Errorf("strict: got %v and %d URLs, want a *ParseError and none", err, s.GetURLCount())
-			}
-		})
 	}
 }
 
@@ -308,7 +379,7 @@ func TestModesSitemapLocations(t *testing.T) {
 		mu.Lock()
 		requested[r.URL.RequestURI()] = true
 		mu.Unlock()
-		fmt.Fprint(w, mURLSet())
+		fmt.Fprint(w, urlset())
 	}))
 	defer srv.Close()
 	index := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -364,28 +435,6 @@ func TestModesSitemapLocations(t *testing.T) {
 	}
 }
 
-// TestModesTolerantLinkElements is the regression test of an AutoClose list
-// that closed every <link> at once: RSS links and xhtml:link elements with
-// content were rejected in tolerant mode.
-func TestModesTolerantLinkElements(t *testing.T) {
-	rss := `<rss version="2.0"><channel><item><link>https://example.com/post</link></item></channel></rss>`
-	hreflang := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
-	  <url><loc>https://example.com/en</loc>
-	    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de">
-	    </xhtml:link>
-	  </url></urlset>`
-	for _, strict := range []bool{false, true} {
-		s, err := sitemap.New().SetStrict(strict).Parse("https://example.com/feed.xml", &rss)
-		if err != nil || s.GetURLCount() != 1 {
-			t.Errorf("strict=%v: RSS: %v, %d URLs", strict, err, s.GetURLCount())
-		}
-		s, err = sitemap.New().SetStrict(strict).Parse("https://example.com/sitemap.xml", &hreflang)
-		if err != nil || s.GetURLCount() != 1 || len(s.GetURLs()[0].Hreflangs) != 1 {
-			t.Errorf("strict=%v: xhtml:link: %v, %d URLs", strict, err, s.GetURLCount())
-		}
-	}
-}
-
 // TestModesSiteMismatchNamesTheSitemap checks the cause strict mode gives a
 // URL off the site of its sitemap, in the spec's words (STRICT-3, HOST-1,
 // HOST-3, HOST-4, HOST-5, REDIRECT-5, IDN-10). The engine
@@ -404,10 +453,79 @@ func TestModesSiteMismatchNamesTheSitemap(t *testing.T) {
 		{"https://bucher.example/page", "https://xn--bcher-kva.example/sitemap.xml", `host "bucher.example" does not match sitemap host "xn--bcher-kva.example"`},
 	}
 	for _, tc := range cases {
-		locs, errs := mParse(t, true, tc.base, mURLSet(tc.loc))
+		locs, errs := parseModes(t, true, tc.base, urlset(tc.loc))
 		want := fmt.Sprintf("validate %q: strict mode: %s", tc.loc, tc.cause)
 		if len(locs) != 0 || len(errs) != 1 || errs[0] != want {
 			t.Errorf("%s in %s: URLs %q, errors %q; want the error %s", tc.loc, tc.base, locs, errs, want)
 		}
 	}
+}
+
+func TestURLRules(t *testing.T) {
+	// RULES-1, RULES-2, RULES-3, RULES-7: kept when one pattern matches the
+	// URL as returned; no error for those left out.
+	content := urlset(
+		"https://example.com/product/1",
+		"https://example.com/category/2",
+		"https://example.com/about",
+		"/product/relative",
+		"https://example.com/caf\u00e9",
+		"https://example.com.evil.test/product/3",
+		"https://b\u00fccher.example/page",
+	)
+	tests := []struct {
+		name   string
+		strict bool
+		rules  []string
+		want   []string
+	}{
+		{"none", false, nil, []string{
+			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
+			"https://example.com/product/relative", "https://example.com/caf%C3%A9",
+			"https://example.com.evil.test/product/3", "https://xn--bcher-kva.example/page"}},
+		{"spec example", false, []string{`product/`, `category/`}, []string{
+			"https://example.com/product/1", "https://example.com/category/2",
+			"https://example.com/product/relative", "https://example.com.evil.test/product/3"}},
+		{"resolved URL", false, []string{`^https://example\.com/product/relative$`}, []string{"https://example.com/product/relative"}},
+		{"percent-encoded", false, []string{`caf%C3%A9$`}, []string{"https://example.com/caf%C3%A9"}},
+		{"not as written", false, []string{"caf\u00e9"}, nil},
+		{"punycode host", false, []string{`^https://xn--bcher-kva\.example/`}, []string{"https://xn--bcher-kva.example/page"}},
+		{"unanchored", false, []string{`example\.com`}, []string{
+			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
+			"https://example.com/product/relative", "https://example.com/caf%C3%A9", "https://example.com.evil.test/product/3"}},
+		{"anchored", false, []string{`^https://example\.com/`}, []string{
+			"https://example.com/product/1", "https://example.com/category/2", "https://example.com/about",
+			"https://example.com/product/relative", "https://example.com/caf%C3%A9"}},
+		{"strict: as written", true, []string{"caf\u00e9$"}, []string{"https://example.com/caf\u00e9"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := sitemap.New().SetStrict(tt.strict)
+			if tt.rules != nil {
+				s.SetRules(tt.rules)
+			}
+			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			equalStrings(t, "URLs", locsOf(s.GetURLs()), tt.want)
+			if !tt.strict {
+				noErrors(t, s)
+			}
+		})
+	}
+}
+
+func TestURLRulesDoNotFilterSitemaps(t *testing.T) {
+	// RULES-6: the rules filter pages; the follow rules decide about
+	// sitemaps.
+	srv := newServer(t)
+	srv.Doc("/sitemap-1.xml", urlset("https://example.com/product/1", "https://example.com/blog/1"))
+	srv.Doc("/index.xml", index(srv.At("/sitemap-1.xml")))
+	s, err := sitemap.New().SetRules([]string{`/product/`}).Parse(srv.At("/index.xml"), nil)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/product/1"})
+	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/sitemap-1.xml")})
+	noErrors(t, s)
 }
