@@ -59,6 +59,8 @@ type call struct {
 	// panicked is the first panic of a goroutine of the call, to be raised
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
+
+	lint *linter // the observer of a lint call (lint.go), nil otherwise
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -285,6 +287,7 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
 	src, err := c.open(ch.loc, body)
 	c.opened(ch.node, src, err, start)
+	c.lintOpened(ch, src, err)
 	if src.body == nil {
 		return nil, err
 	}
