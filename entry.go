@@ -87,6 +87,7 @@ func (d *doc) parseXMLDoc(tr io.Reader) error {
 	defer tk.Release() // the parse stage keeps copies of what it keeps
 	if d.lint != nil {
 		d.lint.watch(tk)
+		defer d.lint.unwatch() // before the release
 	}
 	return parseXML(tk, d.strict, d)
 }

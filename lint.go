@@ -187,9 +187,14 @@ type Finding struct {
 }
 
 // String returns the finding as the command prints it:
-// DOCUMENT:LINE:COL: SEVERITY CODE: message.
+// DOCUMENT:LINE:COL: SEVERITY CODE: message, and the URL of the entry in
+// brackets when there is one.
 func (f Finding) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s %s: %s", f.Document, f.Line, f.Column, f.Severity, f.Code, f.Message)
+	s := fmt.Sprintf("%s:%d:%d: %s %s: %s", f.Document, f.Line, f.Column, f.Severity, f.Code, f.Message)
+	if f.URL != "" {
+		s += " (" + f.URL + ")"
+	}
+	return s
 }
 
 // The default caps of the findings and of the sets of the checks across

@@ -39,7 +39,9 @@ type lintDoc struct {
 	// before the scanner saw the document (white space before its root).
 	skipLines, skipCols int
 
-	line, col int   // where the entry being read starts
+	line, col int // where the entry being read starts
+	endLine   int // where the scanner ended (see unwatch)
+	endCol    int
 	entries   int64 // the entries read
 	news      int64 // the entries with a <news:news>
 
@@ -189,10 +191,18 @@ func (ld *lintDoc) watch(sc *xmlscan.Scanner) {
 	sc.SetObserver(ld)
 }
 
-// pos is where the scanner is, in the lines of the document.
+// unwatch lets go of the scanner, which the parse stage releases, keeping
+// where it ended.
+func (ld *lintDoc) unwatch() {
+	ld.endLine, ld.endCol = ld.pos()
+	ld.sc = nil
+}
+
+// pos is where the scanner is, in the lines of the document; once the
+// scanner is let go, where it ended.
 func (ld *lintDoc) pos() (line, col int) {
 	if ld.sc == nil {
-		return 0, 0
+		return ld.endLine, ld.endCol
 	}
 	return ld.adjust(ld.sc.Pos())
 }

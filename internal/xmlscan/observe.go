@@ -45,7 +45,7 @@ func (t *Scanner) Pos() (line, col int) { return t.posAt(t.pos) }
 // where the last position asked for was on: an at before it is taken as
 // that position.
 func (t *Scanner) posAt(at int) (line, col int) {
-	if t.obs == nil {
+	if t.obs == nil || t.buf == nil {
 		return 0, 0
 	}
 	at = min(max(at, t.qAt), t.end)
