@@ -483,11 +483,23 @@ func (ld *lintDoc) checkSite(raw, loc string, page bool) {
 	if !errors.As(err, &site) || ld.l.crossSubmitted(loc, ld) {
 		return
 	}
-	if site.Part == "protocol" {
+	if u, err := url.Parse(loc); site.Part == "protocol" && err == nil && sameHost(u, base) {
 		ld.entryFinding(CodeLocOtherScheme, raw, "the location uses %s, the sitemap %s", site.Got, site.Want)
 		return
 	}
-	ld.entryFinding(CodeLocOtherHost, raw, "the location is on %s, the sitemap on %s, and that host's robots.txt does not list the sitemap", site.Got, site.Want)
+	lu, _ := url.Parse(loc)
+	ld.entryFinding(CodeLocOtherHost, raw, "the location is on %s, the sitemap on %s, and that host's robots.txt does not list the sitemap", lu.Host, base.Host)
+}
+
+// sameHost reports whether u names the host of base, whatever the
+// protocols.
+func sameHost(u, base *url.URL) bool {
+	v := *u
+	v.Scheme = base.Scheme
+	if v.Port() == "" && u.Port() == "" && base.Port() == "" {
+		return urlnorm.SameSite(v.String(), base) == nil
+	}
+	return strings.EqualFold(u.Host, base.Host)
 }
 
 // dirOf is the URL of the directory of base.

@@ -115,8 +115,12 @@ func TestLintCodes(t *testing.T) {
 		{sitemap.CodeDuplicateLoc, us(u("https://example.com/a", "") + u("https://example.com/%61", "")), us(u("https://example.com/a", "") + u("https://example.com/b", ""))},
 		{sitemap.CodeLastmodInvalid, us(u("https://example.com/a", "<lastmod>2024-02-30</lastmod>")), us(u("https://example.com/a", "<lastmod>2024-02-29</lastmod>"))},
 		{sitemap.CodeLastmodFuture, us(u("https://example.com/a", "<lastmod>2025-06-17</lastmod>")), us(u("https://example.com/a", "<lastmod>2025-06-16</lastmod>"))},
-		{sitemap.CodeLastmodUniform, us(many(100, func(i int) string { return u(fmt.Sprintf("https://example.com/%d", i), "<lastmod>2025-01-01</lastmod>") })),
-			us(many(99, func(i int) string { return u(fmt.Sprintf("https://example.com/%d", i), "<lastmod>2025-01-01</lastmod>") }))},
+		{sitemap.CodeLastmodUniform, us(many(100, func(i int) string {
+			return u(fmt.Sprintf("https://example.com/%d", i), "<lastmod>2025-01-01</lastmod>")
+		})),
+			us(many(99, func(i int) string {
+				return u(fmt.Sprintf("https://example.com/%d", i), "<lastmod>2025-01-01</lastmod>")
+			}))},
 		{sitemap.CodeChangefreqInvalid, us(u("https://example.com/a", "<changefreq>Daily</changefreq>")), us(u("https://example.com/a", "<changefreq>daily</changefreq>"))},
 		{sitemap.CodePriorityInvalid, us(u("https://example.com/a", "<priority>1.5</priority>")), us(u("https://example.com/a", "<priority>1.0</priority>"))},
 		{sitemap.CodePriorityInvalid, us(u("https://example.com/a", "<priority>high</priority>")), us(u("https://example.com/a", "<priority>0.5</priority>"))},
@@ -134,8 +138,12 @@ func TestLintCodes(t *testing.T) {
 		{sitemap.CodeNewsMissing, us(u("https://example.com/a", "<news:news><news:title>T</news:title></news:news>")), us(u("https://example.com/a", "<news:news>"+news+"</news:news>"))},
 		{sitemap.CodeNewsDateInvalid, us(u("https://example.com/a", "<news:news>"+strings.Replace(news, "2025-06-15", "15/06/2025", 1)+"</news:news>")), us(u("https://example.com/a", "<news:news>"+news+"</news:news>"))},
 		{sitemap.CodeNewsTooOld, us(u("https://example.com/a", "<news:news>"+strings.Replace(news, "2025-06-15", "2025-06-12", 1)+"</news:news>")), us(u("https://example.com/a", "<news:news>"+strings.Replace(news, "2025-06-15", "2025-06-14", 1)+"</news:news>"))},
-		{sitemap.CodeNewsTooMany, us(many(1001, func(i int) string { return u(fmt.Sprintf("https://example.com/%d", i), "<news:news>"+news+"</news:news>") })),
-			us(many(1000, func(i int) string { return u(fmt.Sprintf("https://example.com/%d", i), "<news:news>"+news+"</news:news>") }))},
+		{sitemap.CodeNewsTooMany, us(many(1001, func(i int) string {
+			return u(fmt.Sprintf("https://example.com/%d", i), "<news:news>"+news+"</news:news>")
+		})),
+			us(many(1000, func(i int) string {
+				return u(fmt.Sprintf("https://example.com/%d", i), "<news:news>"+news+"</news:news>")
+			}))},
 		{sitemap.CodeNewsLanguage, us(u("https://example.com/a", "<news:news>"+strings.Replace(news, ">en<", ">english<", 1)+"</news:news>")), us(u("https://example.com/a", "<news:news>"+strings.Replace(news, ">en<", ">zh-cn<", 1)+"</news:news>"))},
 		{sitemap.CodeVideoMissing, us(u("https://example.com/a", "<video:video><video:title>T</video:title></video:video>")), us(u("https://example.com/a", "<video:video>"+vid+"</video:video>"))},
 		{sitemap.CodeVideoDuration, us(u("https://example.com/a", "<video:video>"+vid+"<video:duration>28801</video:duration></video:video>")), us(u("https://example.com/a", "<video:video>"+vid+"<video:duration>28800</video:duration></video:video>"))},
@@ -253,8 +261,8 @@ func lintURL(t *testing.T, url string, o *sitemap.LintOptions) []sitemap.Finding
 // documents (info) over a tree served on loopback.
 func TestLintTree(t *testing.T) {
 	srv := lintServe(t, map[string]string{
-		"/index.xml": `<sitemapindex ` + lintNS + `><sitemap><loc>SRV/moved.xml</loc></sitemap><sitemap><loc>SRV/gone.xml</loc></sitemap><sitemap><loc>SRV/inner.xml</loc></sitemap></sitemapindex>`,
-		"/inner.xml": `<sitemapindex ` + lintNS + `><sitemap><loc>SRV/other.xml</loc></sitemap></sitemapindex>`,
+		"/index.xml":   `<sitemapindex ` + lintNS + `><sitemap><loc>SRV/moved.xml</loc></sitemap><sitemap><loc>SRV/gone.xml</loc></sitemap><sitemap><loc>SRV/inner.xml</loc></sitemap></sitemapindex>`,
+		"/inner.xml":   `<sitemapindex ` + lintNS + `><sitemap><loc>SRV/other.xml</loc></sitemap></sitemapindex>`,
 		"/sitemap.xml": `<urlset ` + lintNS + `><url><loc>SRV/a</loc></url></urlset>`,
 		"/other.xml":   `<urlset ` + lintNS + `><url><loc>SRV/a</loc></url></urlset>`,
 	})
