@@ -361,9 +361,7 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		return true
 	}
 	if p.entryDepth == 0 {
-		if p.lint != nil && p.depth == 2 {
-			p.lint.rootChild(name.Local, bytes.Equal(name.Space, p.rootNS), p.format)
-		}
+		p.lintRootChild(name)
 		return true
 	}
 	switch p.part {
@@ -383,6 +381,13 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		p.newsChild(name)
 	}
 	return true
+}
+
+// lintRootChild tells lint of an element outside the entries.
+func (p *xmlParser) lintRootChild(name xmlName) {
+	if p.lint != nil && p.depth == 2 {
+		p.lint.rootChild(name.Local, bytes.Equal(name.Space, p.rootNS), p.format)
+	}
 }
 
 // isEntry reports whether name starts an entry of the document's format.
