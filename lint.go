@@ -3,6 +3,7 @@ package sitemap
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -289,7 +290,15 @@ func (s *S) lintCall(ctx context.Context, url string, body io.Reader, l *linter)
 	if l.now.IsZero() {
 		l.now = time.Now()
 	}
-	_ = c.run(body) // the errors of the documents are findings of their own
+	err = c.run(body) // the errors of the documents are findings of their own
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &verr) && errors.Is(err, errNilReader):
+		l.add(0, Finding{Code: CodeFetchFailed, Document: url, Message: verr.Err.Error()})
+	case errors.As(err, &verr) && verr.URL == url:
+		// The URL given was refused before it was read.
+		l.add(0, Finding{Code: CodeLocInvalid, Document: url, URL: url, Message: verr.Err.Error()})
+	}
 	l.finish()
 	c.raise()
 }

@@ -69,20 +69,31 @@ func lintDump(fs []sitemap.Finding) string {
 	return b.String()
 }
 
-func TestLintCodes(t *testing.T) {
-	many := func(n int, f func(i int) string) string {
-		var b strings.Builder
-		for i := range n {
-			b.WriteString(f(i))
-		}
-		return b.String()
+// lintCase is a code, a minimal document that triggers it and one that
+// does not.
+type lintCase struct {
+	code      sitemap.Code
+	bad, good string
+}
+
+// many is f of 0 to n-1, one after the other.
+func many(n int, f func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(f(i))
 	}
-	const vid = `<video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://example.com/v.mp4</video:content_loc>`
-	const news = `<news:publication><news:name>N</news:name><news:language>en</news:language></news:publication><news:publication_date>2025-06-15</news:publication_date><news:title>T</news:title>`
-	cases := []struct {
-		code      sitemap.Code
-		bad, good string
-	}{
+	return b.String()
+}
+
+// A video and a news entry with every field Google requires.
+const (
+	vid  = `<video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://example.com/v.mp4</video:content_loc>`
+	news = `<news:publication><news:name>N</news:name><news:language>en</news:language></news:publication><news:publication_date>2025-06-15</news:publication_date><news:title>T</news:title>`
+)
+
+// lintDocumentCases are the cases of the codes about a document.
+func lintDocumentCases() []lintCase {
+	return []lintCase{
 		{sitemap.CodeNotXML, "", us(u("https://example.com/a", ""))},
 		{sitemap.CodeNotXML, "\xff\xfe<\x00u\x00", us(u("https://example.com/a", ""))},
 		{sitemap.CodeNotSitemap, "<html><body>Not found</body></html>", us(u("https://example.com/a", ""))},
@@ -102,6 +113,12 @@ func TestLintCodes(t *testing.T) {
 		{sitemap.CodeTooManySitemaps, `<sitemapindex ` + lintNS + `>` + many(50001, func(i int) string { return fmt.Sprintf("<sitemap><loc>https://example.com/%d.xml</loc></sitemap>", i) }) + `</sitemapindex>`,
 			`<sitemapindex ` + lintNS + `>` + many(50000, func(i int) string { return fmt.Sprintf("<sitemap><loc>https://example.com/%d.xml</loc></sitemap>", i) }) + `</sitemapindex>`},
 		{sitemap.CodeEmpty, us(""), us(u("https://example.com/a", ""))},
+	}
+}
+
+// lintEntryCases are the cases of the codes about an entry.
+func lintEntryCases() []lintCase {
+	return []lintCase{
 		{sitemap.CodeLocMissing, us(`<url><lastmod>2024-01-01</lastmod></url>`), us(u("https://example.com/a", ""))},
 		{sitemap.CodeLocMissing, us(u("  ", "")), us(u("https://example.com/a", ""))},
 		{sitemap.CodeLocInvalid, us(u("/a", "")), us(u("https://example.com/a", ""))},
@@ -127,6 +144,12 @@ func TestLintCodes(t *testing.T) {
 		{sitemap.CodeElementUnknown, us(u("https://example.com/a", "<title>A</title>")), us(u("https://example.com/a", "<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>"))},
 		{sitemap.CodeElementOrder, us(`<url><lastmod>2024-01-01</lastmod><loc>https://example.com/a</loc></url>`), us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod>"))},
 		{sitemap.CodeElementOrder, us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><lastmod>2024-01-02</lastmod>")), us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><priority>1</priority>"))},
+	}
+}
+
+// lintExtensionCases are the cases of the extensions and hreflang.
+func lintExtensionCases() []lintCase {
+	return []lintCase{
 		{sitemap.CodeImageLocMissing, us(u("https://example.com/a", "<image:image></image:image>")), us(u("https://example.com/a", "<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>"))},
 		{sitemap.CodeImageLocInvalid, us(u("https://example.com/a", "<image:image><image:loc>/i.jpg</image:loc></image:image>")), us(u("https://example.com/a", "<image:image><image:loc>https://cdn.example.net/i.jpg</image:loc></image:image>"))},
 		{sitemap.CodeImageTooMany, us(u("https://example.com/a", many(1001, func(i int) string {
@@ -157,6 +180,10 @@ func TestLintCodes(t *testing.T) {
 				u("https://example.com/b", `<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/><xhtml:link rel="alternate" hreflang="de" href="https://example.com/b"/>`) +
 				u("https://example.com/c", `<xhtml:link rel="alternate" hreflang="de" href="https://example.com/c"/><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/not-read"/>`))},
 	}
+}
+
+func TestLintCodes(t *testing.T) {
+	cases := append(append(lintDocumentCases(), lintEntryCases()...), lintExtensionCases()...)
 	for _, tc := range cases {
 		t.Run(string(tc.code), func(t *testing.T) {
 			bad := lintOf(t, lintBase, tc.bad, nil)
@@ -405,5 +432,20 @@ func TestLintCapPerCall(t *testing.T) {
 	}
 	if listed != 10 || lintCount(fs, sitemap.CodeLocInvalid) != 50 || lintCount(fs, sitemap.CodePriorityInvalid) != 50 {
 		t.Errorf("%d listed:%s", listed, lintDump(fs))
+	}
+}
+
+// A URL that cannot be read, or a nil reader, is a finding too.
+func TestLintRootRefused(t *testing.T) {
+	fs := lintURL(t, "ftp://example.com/sitemap.xml", nil)
+	if len(fs) != 1 || fs[0].Code != sitemap.CodeLocInvalid {
+		t.Errorf("ftp URL:%s", lintDump(fs))
+	}
+	var got []sitemap.Finding
+	for f := range sitemap.New().LintReader(context.Background(), lintBase, nil, nil) {
+		got = append(got, f)
+	}
+	if len(got) != 1 || got[0].Code != sitemap.CodeFetchFailed {
+		t.Errorf("nil reader:%s", lintDump(got))
 	}
 }
