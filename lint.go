@@ -349,6 +349,18 @@ func newLinter(o LintOptions) *linter {
 		docFound: map[int]Found{}}
 }
 
+// omit reports whether a finding of code is past the caps, and counts it
+// then: the caller need not make it.
+func (l *linter) omit(code Code) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.perCode[code] >= l.opt.MaxPerCode || len(l.findings) >= l.opt.MaxFindings {
+		l.omitted[code]++
+		return true
+	}
+	return false
+}
+
 // add keeps f, a finding of the document at node, within the caps. A
 // finding without a severity takes that of its code.
 func (l *linter) add(node int, f Finding) {

@@ -74,11 +74,17 @@ func (ld *lintDoc) url() string {
 
 // report adds a finding about the document, at line and col.
 func (ld *lintDoc) report(code Code, line, col int, loc, msg string) {
+	if ld.l.omit(code) {
+		return
+	}
 	ld.l.add(ld.d.node, Finding{Code: code, Document: ld.url(), Line: line, Column: col, URL: loc, Message: msg})
 }
 
 // entryFinding adds a finding about the entry being read.
 func (ld *lintDoc) entryFinding(code Code, loc, format string, args ...any) {
+	if ld.l.omit(code) {
+		return // not formatted: a document of a million findings makes no garbage of them
+	}
 	ld.report(code, ld.line, ld.col, loc, fmt.Sprintf(format, args...))
 }
 
@@ -135,41 +141,65 @@ func (ld *lintDoc) checkUTF8(tr io.Reader, transcoded bool) io.Reader {
 	return &utf8Checker{r: tr, ld: ld}
 }
 
-// utf8Checker reports the first bytes that are not UTF-8 in what it reads.
+// utf8Checker reports the first bytes that are not UTF-8 in what it reads,
+// without copying it: a character cut by the end of a read is completed
+// in pend from the next.
 type utf8Checker struct {
 	r     io.Reader
 	ld    *lintDoc
-	carry []byte // the start of a character cut by the end of a read
-	off   int64
+	pend  [utf8.UTFMax]byte
+	npend int
+	off   int64 // the offset in the document of the next read's first byte
 	done  bool
 }
 
 func (u *utf8Checker) Read(p []byte) (int, error) {
 	n, err := u.r.Read(p)
-	if !u.done && n > 0 {
-		b := append(u.carry, p[:n]...)
-		end := len(b)
-		if err == nil {
-			// Up to three bytes at the end may begin a character that the
-			// next read ends.
-			for k := 1; k <= 3 && k <= len(b); k++ {
-				if utf8.RuneStart(b[len(b)-k]) {
-					if !utf8.FullRune(b[len(b)-k:]) {
-						end = len(b) - k
-					}
-					break
-				}
-			}
-		}
-		if !utf8.Valid(b[:end]) {
-			u.done = true
-			at := u.off + int64(invalidAt(b[:end]))
-			u.ld.report(CodeEncoding, 0, 0, "", fmt.Sprintf("the bytes at offset %d are not UTF-8, which the document is read as", at))
-		}
-		u.off += int64(end)
-		u.carry = append(u.carry[:0], b[end:]...)
+	if !u.done && (n > 0 || err != nil) {
+		u.check(p[:n], err != nil)
 	}
 	return n, err
+}
+
+// check checks b, the bytes of one read; last tells that none follow.
+func (u *utf8Checker) check(b []byte, last bool) {
+	i := 0
+	for ; u.npend > 0 && i < len(b); i++ {
+		u.pend[u.npend] = b[i]
+		u.npend++
+		if utf8.FullRune(u.pend[:u.npend]) {
+			if r, size := utf8.DecodeRune(u.pend[:u.npend]); r == utf8.RuneError && size == 1 {
+				u.bad(u.off - int64(u.npend-i-1))
+				return
+			}
+			u.npend = 0
+		}
+	}
+	rest, end := b[i:], len(b)-i
+	if !last {
+		// Up to three bytes at the end may begin a character that the
+		// next read ends.
+		for k := 1; k <= utf8.UTFMax-1 && k <= len(rest); k++ {
+			if utf8.RuneStart(rest[len(rest)-k]) {
+				if !utf8.FullRune(rest[len(rest)-k:]) {
+					end = len(rest) - k
+				}
+				break
+			}
+		}
+	}
+	if !utf8.Valid(rest[:end]) || last && u.npend > 0 {
+		u.bad(u.off + int64(i+invalidAt(rest[:end])))
+		return
+	}
+	u.npend += copy(u.pend[u.npend:], rest[end:])
+	u.off += int64(len(b))
+}
+
+// bad reports the bytes at offset at.
+func (u *utf8Checker) bad(at int64) {
+	u.done = true
+	u.ld.report(CodeEncoding, 0, 0, "", fmt.Sprintf("the bytes at offset %d are not UTF-8, which the document is read as", at))
 }
 
 // invalidAt is the offset of the first byte of b that begins no UTF-8
