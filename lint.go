@@ -324,6 +324,12 @@ type linter struct {
 	robotsTxt robotsCache
 }
 
+// The caps of the sets, variables for the tests.
+var (
+	lintMaxLocs     = DefaultLintMaxLocs
+	lintMaxHreflang = DefaultLintMaxHreflangs
+)
+
 // lintFinding is a finding and the place of its document in the tree, by
 // which the findings are sorted.
 type lintFinding struct {
@@ -424,7 +430,7 @@ func (l *linter) seen(h uint64, node int) int {
 	first, ok := l.locs[h]
 	full := false
 	if !ok {
-		if len(l.locs) < DefaultLintMaxLocs {
+		if len(l.locs) < lintMaxLocs {
 			l.locs[h] = int32(node)
 		} else if !l.locsFull {
 			l.locsFull, full = true, true
@@ -433,7 +439,7 @@ func (l *linter) seen(h uint64, node int) int {
 	l.mu.Unlock()
 	if full {
 		l.add(node, Finding{Code: CodeLintCapped, Document: l.docURL(node),
-			Message: fmt.Sprintf("more than %d locations: duplicate-loc is not checked further", DefaultLintMaxLocs)})
+			Message: fmt.Sprintf("more than %d locations: duplicate-loc and hreflang-return are not checked further", lintMaxLocs)})
 	}
 	if !ok {
 		return -1

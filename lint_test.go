@@ -327,14 +327,11 @@ func TestLintTree(t *testing.T) {
 // finding when that host's robots.txt lists the sitemap.
 func TestLintRobots(t *testing.T) {
 	other := lintServe(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow:\n"})
-	var sitemapURL string
-	listing := lintServe(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow:\n"})
 	site := lintServe(t, map[string]string{
 		"/robots.txt":  "User-agent: *\nDisallow: /private\nAllow: /private/open$\n",
 		"/sitemap.xml": us(u("SRV/public", "") + u("SRV/private/x", "") + u("SRV/private/open", "") + u(other.URL+"/p", "")),
 	})
-	sitemapURL = site.URL + "/sitemap.xml"
-	fs := lintURL(t, sitemapURL, nil)
+	fs := lintURL(t, site.URL+"/sitemap.xml", nil)
 	if lintCount(fs, sitemap.CodeRobotsDisallowed) != 1 || lintCount(fs, sitemap.CodeLocOtherHost) != 1 {
 		t.Fatalf("want one robots-disallowed and one loc-other-host:%s", lintDump(fs))
 	}
@@ -344,20 +341,20 @@ func TestLintRobots(t *testing.T) {
 		}
 	}
 	// The other host's robots.txt names the sitemap: cross-submission.
-	cross := lintServe(t, map[string]string{"/robots.txt": "Sitemap: " + sitemapURL + "\n"})
+	var crossSitemap string // set before the lint call that reads it
+	cross := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "User-agent: *\nDisallow:\nSitemap: %s\n", crossSitemap)
+	}))
+	t.Cleanup(cross.Close)
 	site2 := lintServe(t, map[string]string{"/sitemap.xml": us(u(cross.URL+"/p", ""))})
-	sitemapURL = site2.URL + "/sitemap.xml"
-	cross.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "Sitemap: %s\n", sitemapURL)
-	})
-	if fs := lintURL(t, sitemapURL, nil); lintCount(fs, sitemap.CodeLocOtherHost) != 0 {
+	crossSitemap = site2.URL + "/sitemap.xml"
+	if fs := lintURL(t, crossSitemap, nil); lintCount(fs, sitemap.CodeLocOtherHost) != 0 {
 		t.Errorf("cross-submitted:%s", lintDump(fs))
 	}
 	// NoRobots: no exception, and no robots.txt fetched.
-	if fs := lintURL(t, sitemapURL, &sitemap.LintOptions{NoRobots: true}); lintCount(fs, sitemap.CodeLocOtherHost) != 1 {
+	if fs := lintURL(t, crossSitemap, &sitemap.LintOptions{NoRobots: true}); lintCount(fs, sitemap.CodeLocOtherHost) != 1 {
 		t.Errorf("NoRobots:%s", lintDump(fs))
 	}
-	_ = listing
 }
 
 // fetch-failed and too-large (over 52,428,800 bytes decoded, gzipped here).
