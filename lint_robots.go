@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"strings"
@@ -65,7 +66,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
 	}
 	rc.mu.Unlock()
 	if capped {
-		ld.report(CodeLintCapped, ld.line, ld.col, "", "robots.txt was fetched for the first 16 hosts: the URLs of others are not checked against theirs")
+		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", DefaultLintMaxRobots))
 	}
 	if e == nil {
 		return nil

@@ -68,6 +68,9 @@ func (t *Scanner) note(kind NoteKind, msg string, at int) {
 // "<!": its name, and whether the part of it in the buffer declares an
 // entity.
 func (t *Scanner) noteDirective() {
+	// Enough of it to tell its name, unless the input ends first.
+	for t.end-t.pos < len("<!DOCTYPE ") && t.more(len("<!DOCTYPE ")-(t.end-t.pos)) {
+	}
 	b := t.buf[t.pos:t.end]
 	name := b[min(2, len(b)):]
 	if i := bytes.IndexAny(name, " \t\r\n[>"); i >= 0 {
