@@ -66,6 +66,8 @@ type call struct {
 	// disc is the discovery of a call of S.Discover or S.DiscoverSitemaps,
 	// nil otherwise: the sitemaps read at level 0 are its candidates.
 	disc *discovery
+
+	lint *linter // the observer of a lint call (lint.go), nil otherwise
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -310,6 +312,7 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 		return c.readNotModified(ch, level, robots, src.resp, start), nil
 	}
 	c.opened(ch.node, src, err, start)
+	c.lintOpened(ch, src, err)
 	if src.body == nil {
 		return nil, err
 	}

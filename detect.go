@@ -47,6 +47,9 @@ func (d *doc) parse(body io.Reader, robots bool, size int64) error {
 		d.format = formatRobots
 		return parseRobots(r, d)
 	}
+	if d.lint != nil {
+		d.lint.prolog(r)
+	}
 	xml, err := isXML(r)
 	if err != nil {
 		return err
@@ -64,6 +67,9 @@ func (d *doc) parse(body io.Reader, robots bool, size int64) error {
 	tr, err := transcode(r)
 	if err != nil {
 		return err
+	}
+	if d.lint != nil {
+		tr = d.lint.checkUTF8(tr, tr != io.Reader(r))
 	}
 	return d.parseXMLDoc(tr)
 }

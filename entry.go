@@ -67,11 +67,14 @@ type doc struct {
 	// A streaming call hands its URLs on in batches (see emitURL).
 	pending *[]item
 	ended   bool // it hands on no more: the loop has ended, or the URL limit is reached
+
+	lint *lintDoc // what lint checks of the document (lint_checks.go), nil when lint is off
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
 	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1}
 	d.buf.share = c.emit == nil
+	d.lint = newLintDoc(c, d)
 	return d
 }
 
@@ -87,6 +90,10 @@ func newTokenizer(r io.Reader, strict bool) *xmlscan.Scanner {
 func (d *doc) parseXMLDoc(tr io.Reader) error {
 	tk := newTokenizer(tr, d.strict)
 	defer tk.Release() // the parse stage keeps copies of what it keeps
+	if d.lint != nil {
+		d.lint.watch(tk)
+		defer d.lint.unwatch() // before the release
+	}
 	return parseXML(tk, d.strict, d)
 }
 

@@ -242,11 +242,16 @@ type xmlParser struct {
 	discard    value
 	atomLinked bool // the Atom entry has its link
 	err        error
+
+	lint *lintDoc // what lint checks of the document, nil when lint is off
 }
 
 // parseXML reads an XML document from t and hands its entries to sink.
 func parseXML(t tokenizer, strict bool, sink entrySink) error {
 	p := &xmlParser{t: t, sink: sink, strict: strict}
+	if d, ok := sink.(*doc); ok {
+		p.lint = d.lint
+	}
 	return p.run()
 }
 
@@ -271,6 +276,9 @@ func (p *xmlParser) run() error {
 				// among it, it keeps the complete entries before, leaves
 				// out the entry it breaks, and reports it (TOLERANT-13).
 				var te *xmlscan.TruncatedError
+				if p.lint != nil && errors.As(err, &te) {
+					p.lint.truncated(err)
+				}
 				switch {
 				case !errors.As(err, &te):
 					return &partialError{err}
@@ -326,6 +334,9 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 			return false
 		}
 		p.rootNS = append(p.rootNS[:0], name.Space...)
+		if p.lint != nil {
+			p.lint.root(p.format, name.Space)
+		}
 		p.sink.root(p.format)
 		return true
 	}
@@ -342,11 +353,15 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		if !p.sink.begin() {
 			return false
 		}
+		if p.lint != nil {
+			p.lint.entryStart()
+		}
 		p.e.reset(p.format == formatIndex, p.format == formatRSS || p.format == formatRDF || p.format == formatAtom)
 		p.entryDepth, p.part, p.inPub, p.field, p.atomLinked = p.depth, partNone, false, nil, false
 		return true
 	}
 	if p.entryDepth == 0 {
+		p.lintRootChild(name)
 		return true
 	}
 	switch p.part {
@@ -366,6 +381,13 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		p.newsChild(name)
 	}
 	return true
+}
+
+// lintRootChild tells lint of an element outside the entries.
+func (p *xmlParser) lintRootChild(name xmlName) {
+	if p.lint != nil && p.depth == 2 {
+		p.lint.rootChild(name.Local, bytes.Equal(name.Space, p.rootNS), p.format)
+	}
 }
 
 // isEntry reports whether name starts an entry of the document's format.
@@ -405,6 +427,9 @@ func (p *xmlParser) openPart(k part) {
 func (p *xmlParser) sitemapChild(tok *xmlToken) {
 	name := tok.Name
 	local := name.Local // compared as string(local), which does not allocate
+	if p.lint != nil {
+		p.lint.child(local, p.depth-p.entryDepth, bytes.Equal(name.Space, p.rootNS), p.format)
+	}
 	if bytes.Equal(name.Space, p.rootNS) {
 		switch string(local) {
 		case "loc":

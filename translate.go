@@ -52,6 +52,9 @@ func shorten(s string) string {
 }
 
 func (d *doc) entry(e *rawEntry) bool {
+	if d.lint != nil {
+		d.lint.entry(e)
+	}
 	if e.forbidden {
 		u := d.baseStr
 		if raw := e.loc.text(); len(raw) > 0 {

@@ -310,6 +310,9 @@ func (c *call) opened(node int, src source, err error, start time.Time) {
 // parsed records how the document d ended: its status, the error about it
 // (err), and what it yielded.
 func (c *call) parsed(d *doc, start time.Time, st Status, err error) {
+	if d.lint != nil {
+		d.lint.end(st, err)
+	}
 	errs := len(d.errs)
 	if st == StatusFailed {
 		errs = 0 // a document that failed records nothing but its error

@@ -99,6 +99,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c := &command{stdin: stdin, stdout: stdout, stderr: stderr, progress: isTerminal(stderr)}
+	if len(args) > 0 && args[0] == "lint" {
+		return c.lint(ctx, args[1:]) // lint.go
+	}
 	return c.run(ctx, args)
 }
 

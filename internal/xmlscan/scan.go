@@ -161,6 +161,16 @@ type Scanner struct {
 	toCloseAt int    // where the local name starts in toClose
 
 	forbidden bool // tolerant mode: decode read a reference to a code point XML forbids
+
+	// obs, when not nil, is told what tolerant mode reads past and what the
+	// scanner skips (see SetObserver); the position of the scanner is then
+	// kept for Pos: base is the offset in the input of buf[0], qAt the
+	// index in buf up to which the lines are counted, qLine the line there
+	// and qLineStart the offset in the input at which that line starts.
+	obs        Observer
+	base       int64
+	qAt, qLine int
+	qLineStart int64
 }
 
 // nsSlot is the innermost binding of one prefix: an index in stk.
@@ -368,6 +378,9 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
 	if !bytes.Equal(sl, local) {
 		if !t.strict {
+			if t.obs != nil {
+				t.note(NoteSyntax, "element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
+			}
 			// encoding/xml returns the open element's name untranslated, ends
 			// the end element it read next, and leaves the namespace
 			// bindings of the element it closed on its stack.
@@ -505,6 +518,11 @@ func (t *Scanner) more(want int) bool {
 		return false
 	}
 	if t.pos > 0 {
+		if t.obs != nil {
+			t.Pos() // counts the lines of what is let go
+			t.qAt -= t.pos
+			t.base += int64(t.pos)
+		}
 		t.end = copy(t.buf, t.buf[t.pos:t.end])
 		t.pos = 0
 	}

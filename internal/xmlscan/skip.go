@@ -41,6 +41,9 @@ func (t *Scanner) procInst() (rawKind, error) {
 		return 0, t.syntaxError("invalid XML name: "+string(target), t.pos+2)
 	}
 	if string(target) == "xml" {
+		if t.obs != nil && t.base+int64(t.pos) > 0 {
+			t.note(NoteDecl, "the XML declaration is not at the start of the document", t.pos)
+		}
 		return t.xmlDecl(i)
 	}
 	for {
@@ -194,6 +197,9 @@ func (t *Scanner) comment() (rawKind, error) {
 // directive skips the directive at pos, such as <!DOCTYPE ...>, through
 // the buffer as comment does.
 func (t *Scanner) directive() (rawKind, error) {
+	if t.obs != nil {
+		t.noteDirective()
+	}
 	var d dirState
 	i := 3
 	for {

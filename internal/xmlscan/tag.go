@@ -355,6 +355,9 @@ func (t *Scanner) longValue(lt *longTag, keep bool, mid int) error {
 		if t.strict {
 			return t.syntaxError("attribute name without = in element", t.pos)
 		}
+		if t.obs != nil {
+			t.note(NoteSyntax, "attribute name without = in element", t.pos)
+		}
 		if keep {
 			lt.add(lt.ar[mid:lt.val])
 		}
@@ -370,6 +373,9 @@ func (t *Scanner) longValue(lt *longTag, keep bool, mid int) error {
 		return t.longQuoted(lt, q)
 	case t.strict:
 		return t.syntaxError("unquoted or missing attribute value in element", t.pos)
+	}
+	if t.obs != nil {
+		t.note(NoteSyntax, "unquoted or missing attribute value in element", t.pos)
 	}
 	return t.longUnquoted(lt)
 }
@@ -469,6 +475,9 @@ func (t *Scanner) parseStart(b []byte) (n int, empty bool, err error) {
 			if t.strict {
 				return 0, false, t.syntaxError("attribute name without = in element", t.pos+i)
 			}
+			if t.obs != nil {
+				t.note(NoteSyntax, "attribute name without = in element", t.pos+i)
+			}
 			a.Value = a.Name.Local
 		default:
 			if i = skipSpace(b, i+1); i == len(b) {
@@ -493,6 +502,9 @@ func (t *Scanner) parseStart(b []byte) (n int, empty bool, err error) {
 			case t.strict:
 				return 0, false, t.syntaxError("unquoted or missing attribute value in element", t.pos+i)
 			default:
+				if t.obs != nil {
+					t.note(NoteSyntax, "unquoted or missing attribute value in element", t.pos+i)
+				}
 				// Tolerant mode reads an unquoted value as HTML does.
 				k := i
 				for k < len(b) && unquotedByte[b[k]] {

@@ -350,6 +350,9 @@ func (t *Scanner) charRef(b []byte, j, w, at int) (nw, end int, cut bool, err er
 		// tolerant mode puts U+FFFD in its place and marks the token, so
 		// that it costs the entry it stands in, not the document.
 		t.forbidden = true
+		if t.obs != nil {
+			t.note(NoteSyntax, fmt.Sprintf("character reference to %U, which XML forbids", rune(n)), at)
+		}
 		return w + utf8.EncodeRune(b[w:], utf8.RuneError), j, false, nil
 	case n <= unicode.MaxRune:
 		return -1, 0, false, t.syntaxError(fmt.Sprintf("illegal character code %U", rune(n)), at)
@@ -386,6 +389,9 @@ func (t *Scanner) entityRef(b []byte, j, w, at int) (nw, end int, cut bool, err 
 	if !ok {
 		return -1, j, false, nil
 	}
+	if t.obs != nil {
+		t.note(NoteSyntax, "entity &"+string(name)+"; is HTML's, not XML's", at)
+	}
 	for _, r := range s {
 		if !isInCharacterRange(r) {
 			return -1, 0, false, t.syntaxError(fmt.Sprintf("illegal character code %U", r), at)
@@ -403,6 +409,9 @@ func (t *Scanner) notReference(b []byte, i, j, at int) (int, int, error) {
 			ent += " (no semicolon)"
 		}
 		return -1, 0, t.syntaxError("invalid character entity "+ent, at+i)
+	}
+	if t.obs != nil {
+		t.note(NoteSyntax, "& that begins no reference (write &amp;)", at+i)
 	}
 	return -1, 0, nil
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// This file is the lint subcommand: sitemap lint URL|FILE prints every
+// finding of the document and of the sitemaps it leads to.
+
+const lintUsage = `Usage: sitemap lint [flags] URL|FILE|-
+
+sitemap lint reads a sitemap (and what it leads to) as sitemap does, and
+prints every problem it finds, one a line:
+
+  DOCUMENT:LINE:COL: SEVERITY CODE: message
+
+then a summary by code on standard error. LINE and COL are 0 for a finding
+about a document as a whole. The codes are listed in the documentation of
+sitemap.Code. The exit status is 1 when an error was found, 0 when only
+warnings and notes were (or nothing), 2 when the flags are wrong.
+
+Flags:
+`
+
+// lintOptions are the flags of sitemap lint.
+type lintOptions struct {
+	base, format, userAgent string
+	noRobots, noFollow      bool
+	maxPerCode, maxFindings int
+	maxResponseSize         int64
+	timeout                 seconds
+}
+
+func (c *command) lintFlags(o *lintOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("sitemap lint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at (default: the file's file:// URL;\nthe checks of where a URL stands and robots.txt need an HTTP(S) URL)")
+	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one finding a line) or jsonl (one JSON object a finding)")
+	fs.BoolVar(&o.noRobots, "no-robots", false, "fetch no robots.txt: robots-disallowed and cross-submission are not checked")
+	fs.BoolVar(&o.noFollow, "no-follow", false, "fetch none of the sitemaps the document lists")
+	fs.IntVar(&o.maxPerCode, "max-per-code", sitemap.DefaultLintMaxPerCode, "list at most `N` findings of one code (the rest are counted)")
+	fs.IntVar(&o.maxFindings, "max-findings", sitemap.DefaultLintMaxFindings, "list at most `N` findings in all (the rest are counted)")
+	fs.Int64Var(&o.maxResponseSize, "max-response-size", sitemap.DefaultMaxResponseSize, "read documents of at most `BYTES` bytes, decompressed or not")
+	o.timeout = sitemap.DefaultFetchTimeout
+	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`")
+	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header, and check robots.txt for it")
+	return fs
+}
+
+// lint is sitemap lint with args, the arguments after "lint".
+func (c *command) lint(ctx context.Context, args []string) int {
+	var o lintOptions
+	fs := c.lintFlags(&o)
+	target, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, lintUsage)
+		fs.SetOutput(c.stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err == nil && o.format != outputPlain && o.format != outputJSONL {
+		err = fmt.Errorf("invalid value %q for flag -format: text or jsonl expected", o.format)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
+		return exitUsage
+	}
+	s := sitemap.New().SetNoFollow(o.noFollow).SetMaxResponseSize(o.maxResponseSize).
+		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent)
+	s.SetHTTPClient(&http.Client{Timeout: time.Duration(o.timeout) * time.Second})
+	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings}
+
+	var findings func(func(sitemap.Finding) bool)
+	if isHTTPURL(target) {
+		findings = s.Lint(ctx, target, opts)
+	} else {
+		loc, r, closeFn, err := c.lintInput(target, o.base)
+		if err != nil {
+			c.printError(err)
+			return exitFailed
+		}
+		defer closeFn()
+		findings = s.LintReader(ctx, loc, r, opts)
+	}
+	return c.writeFindings(findings, o.format)
+}
+
+// lintInput opens the file (or standard input) to lint, and returns the URL
+// it is located at.
+func (c *command) lintInput(target, base string) (loc string, r io.Reader, closeFn func(), err error) {
+	loc, closeFn = base, func() {}
+	if target == "-" {
+		if loc == "" {
+			loc = stdinBase
+		}
+		return loc, c.stdin, closeFn, nil
+	}
+	f, err := os.Open(target)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if loc == "" {
+		if loc, err = fileURL(target); err != nil {
+			f.Close()
+			return "", nil, nil, err
+		}
+	}
+	return loc, f, func() { f.Close() }, nil
+}
+
+// writeFindings prints the findings and their summary, and returns the exit
+// status: 1 when one of them is an error.
+func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), format string) int {
+	bw := bufio.NewWriter(c.stdout)
+	enc := newJSONEncoder(bw)
+	counts := map[sitemap.Code]int64{}
+	var errs, warns, infos int64
+	for f := range findings {
+		if format == outputJSONL {
+			enc.Encode(f)
+		} else {
+			bw.WriteString(f.String() + "\n")
+		}
+		n := max(f.More, 1)
+		counts[f.Code] += n
+		switch f.Severity {
+		case sitemap.SeverityError:
+			errs += n
+		case sitemap.SeverityWarning:
+			warns += n
+		default:
+			infos += n
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		c.printError(fmt.Errorf("write the output: %w", err))
+		return exitFailed
+	}
+	codes := make([]sitemap.Code, 0, len(counts))
+	for code := range counts {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	for _, code := range codes {
+		fmt.Fprintf(c.stderr, "  %-20s %-8s %d\n", code, code.Severity(), counts[code])
+	}
+	fmt.Fprintf(c.stderr, "Summary: %s, %s, %s\n", count(errs, "error"), count(warns, "warning"), count(infos, "note"))
+	if errs > 0 {
+		return exitFailed
+	}
+	return exitOK
+}

@@ -1,0 +1,58 @@
+package sitemap_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/gositemap/sitemap"
+)
+
+// LintReader lists every problem of a document at hand, each with its code,
+// its severity and its place, and goes on past every one of them.
+func ExampleS_LintReader() {
+	doc := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/shop/a</loc><lastmod>2024-02-30</lastmod></url>
+  <url><loc>https://example.com/shop/b?x=1&y=2</loc><priority>high</priority></url>
+  <url><loc>https://example.com/shop/a</loc></url>
+</urlset>`
+	s := sitemap.New()
+	o := &sitemap.LintOptions{NoRobots: true}
+	for f := range s.LintReader(context.Background(), "https://example.com/shop/sitemap.xml", strings.NewReader(doc), o) {
+		fmt.Printf("%d:%d %s %s\n", f.Line, f.Column, f.Severity, f.Code)
+	}
+	// Output:
+	// 3:8 error lastmod-invalid
+	// 4:8 error priority-invalid
+	// 4:43 error xml-syntax
+	// 5:8 warning duplicate-loc
+}
+
+// Lint reads a tree as Parse does, and reports what spans documents: a
+// sitemap index listing an index, a URL listed in two sitemaps.
+func ExampleS_Lint() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := "http://" + r.Host
+		switch r.URL.Path {
+		case "/index.xml":
+			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%s/a.xml</loc></sitemap><sitemap><loc>%s/more.xml</loc></sitemap></sitemapindex>`, host, host)
+		case "/more.xml":
+			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%s/b.xml</loc></sitemap></sitemapindex>`, host)
+		case "/a.xml", "/b.xml":
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/page</loc></url></urlset>`, host)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	s := sitemap.New().SetMultiThread(false)
+	for f := range s.Lint(context.Background(), srv.URL+"/index.xml", nil) {
+		fmt.Println(f.Severity, f.Code, strings.TrimPrefix(f.Document, srv.URL))
+	}
+	// Output:
+	// warning nested-index /more.xml
+	// info duplicate-loc /b.xml
+}
