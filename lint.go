@@ -39,13 +39,13 @@ const (
 // code keeps its meaning, and its severity, from one version to the next.
 //
 //	code                severity  what                                               what to do
-//	http-status         error     the document answered with another status than 200 serve it with 200
+//	http-status         error     the document answered with another status than 200  serve it with 200
 //	redirected          info      the request was redirected                         list the final URL
 //	fetch-failed        error     no response came (connection, timeout, size)       check the server
-//	not-xml             error     empty, white space only, no root element, UTF-16/32 serve a sitemap, in UTF-8
-//	not-sitemap         error     a body Parse calls no sitemap (HTML, JSON, other XML) serve a sitemap of a format read
-//	xml-syntax          error     not well-formed XML that tolerant reading gets past fix the XML (escape & as &amp;)
-//	xml-declaration     error     something before the XML declaration (a BOM is not) remove it
+//	not-xml             error     empty, white space only, no root element, UTF-16/32  serve a sitemap, in UTF-8
+//	not-sitemap         error     a body Parse calls no sitemap (HTML, JSON, other XML)  serve a sitemap of a format read
+//	xml-syntax          error     not well-formed XML that tolerant reading gets past  fix the XML (escape & as &amp;)
+//	xml-declaration     error     something before the XML declaration (a BOM is not)  remove it
 //	encoding            warning   not UTF-8, or bytes that are not what is declared   serve UTF-8
 //	doctype             warning   a DOCTYPE or ENTITY declaration                    remove it
 //	namespace           error     urlset or sitemapindex not in the sitemaps.org 0.9 namespace  use xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -55,13 +55,13 @@ const (
 //	nested-index        warning   a sitemap index that an index lists                list the sitemaps themselves
 //	empty               warning   a sitemap, index or feed with no entry             remove it or fill it
 //	loc-missing         error     an entry whose <loc> is missing or empty           give every entry a <loc>
-//	loc-invalid         error     a <loc> that is no absolute HTTP(S) URL with a host write the full URL
+//	loc-invalid         error     a <loc> that is no absolute HTTP(S) URL with a host  write the full URL
 //	loc-too-long        error     a <loc> of more than 2,048 characters              shorten it
-//	loc-not-escaped     error     a space, control or one of " < > \ ^ ` { | } in <loc> percent-encode it
-//	loc-other-host      error     not on the host of the sitemap (no cross-submission) move it, or list the sitemap in that host's robots.txt
+//	loc-not-escaped     error     a space, control or one of " < > \ ^ ` { | } in <loc>  percent-encode it
+//	loc-other-host      error     not on the host of the sitemap (no cross-submission)  move it, or list the sitemap in that host's robots.txt
 //	loc-other-scheme    error     not on the protocol of the sitemap                 use the sitemap's protocol
 //	loc-outside-path    warning   not below the directory of the sitemap             move the sitemap up
-//	duplicate-loc       warning   a URL twice in one document (info: in two documents of the tree) list it once
+//	duplicate-loc       warning   a URL twice in one document (info: in two documents of the tree)  list it once
 //	lastmod-invalid     error     a date that cannot be read                         write W3C Datetime (2024-01-15)
 //	lastmod-future      warning   a date later than the time of the call plus a day  give the time of the last change
 //	lastmod-uniform     info      all entries (100 or more) carry the same date      give each page its own date
@@ -79,10 +79,10 @@ const (
 //	news-too-many       error     over 1,000 news entries in one sitemap             split it
 //	news-language       error     a <news:language> that is no language code         write ISO 639 (en, zh-cn)
 //	video-missing       error     a video without thumbnail, title, description, or content or player location  add it
-//	video-duration      error     a <video:duration> that is not 1 to 28,800 seconds fix it
+//	video-duration      error     a <video:duration> that is not 1 to 28,800 seconds  fix it
 //	video-rating        error     a <video:rating> that is not 0.0 to 5.0            fix it
 //	hreflang-code       error     an hreflang that is no language (and region) code, nor x-default  write a BCP 47 code
-//	hreflang-self       warning   a page whose alternates do not list the page itself add it
+//	hreflang-self       warning   a page whose alternates do not list the page itself  add it
 //	hreflang-return     warning   an alternate (read in the tree) that does not link back  link both ways
 //	robots-disallowed   warning   a URL the site's robots.txt disallows for the user agent  allow it, or drop it
 //	lint-capped         info      a cross-document set is full: its checks stopped   (raise nothing: a note)
