@@ -440,6 +440,10 @@ func (g *givenReader) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	n, err := g.r.Read(p)
+	if n < 0 || n > len(p) {
+		// A count io.Reader forbids, which bufio would panic over.
+		n, err = 0, errReaderCount
+	}
 	if err != nil {
 		if err != io.EOF {
 			err = &readerError{err}
@@ -448,6 +452,10 @@ func (g *givenReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// errReaderCount is the error of a reader given to the call that returned
+// a count below 0 or above the size of the buffer it was given.
+var errReaderCount = errors.New("the reader of the document returned an invalid count")
 
 // readerError is an error of the reader of a document given to the call.
 type readerError struct{ err error }

@@ -274,3 +274,20 @@ func TestParseReaderNil(t *testing.T) {
 		}
 	}
 }
+
+// badCount returns a count that io.Reader forbids.
+type badCount struct{ n int }
+
+func (b badCount) Read(p []byte) (int, error) { return b.n, nil }
+
+// A reader that returns a count io.Reader forbids is a *ParseError about
+// the document, not a panic of bufio.
+func TestParseReaderInvalidCount(t *testing.T) {
+	for _, n := range []int{-1, 1 << 30} {
+		_, err := sitemap.New().ParseReader(context.Background(), "https://example.com/s.xml", badCount{n})
+		var perr *sitemap.ParseError
+		if !errors.As(err, &perr) {
+			t.Errorf("count %d: %v", n, err)
+		}
+	}
+}
