@@ -131,24 +131,13 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, response
 
 // do sends the request of get.
 func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, error) {
-	var clock *serverClock
-	if f.serverTime > 0 {
-		ctx, clock = newServerClock(ctx, f.serverTime)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	resp, req, clock, err := f.send(ctx, rawURL)
 	if err != nil {
 		clock.end()
-		return nil, "", err
-	}
-	req.Header.Set("User-Agent", f.userAgent)
-	clock.run()
-	resp, err := f.send(req, rawURL, clock)
-	clock.pause()
-	if err != nil {
-		clock.end()
-		// A *url.Error repeats the method and the URL, which the
-		// *NetworkError gives already.
-		if ue, ok := err.(*url.Error); ok {
+		// A *url.Error of the client repeats the method and the URL,
+		// which the *NetworkError gives already; one of a URL that does
+		// not parse says what in it does not.
+		if ue, ok := err.(*url.Error); ok && ue.Op != "parse" {
 			err = ue.Err
 		}
 		return nil, "", clock.cause(err)
@@ -177,26 +166,51 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	return body, final, nil
 }
 
-// send sends req for rawURL, within the limits of its host, and tries it
-// again as the retry policy says. The waits stop the server's clock of a
-// streaming call and are made outside the call's slot. A response or error
-// that is not retried is returned as it is; a wait cut by the context
-// returns the context's error.
-func (f *fetcher) send(req *http.Request, rawURL string, clock *serverClock) (*http.Response, error) {
+// try is one request of send: a request of rawURL with its own server's
+// clock (see chargeServerOnly), so that each try has the whole fetch timeout
+// and a try whose clock runs out is a timeout that may be tried again.
+func (f *fetcher) try(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+	var clock *serverClock
+	if f.serverTime > 0 {
+		ctx, clock = newServerClock(ctx, f.serverTime)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		clock.end()
+		return nil, nil, nil, err
+	}
+	req.Header.Set("User-Agent", f.userAgent)
 	if f.validators != nil {
 		setValidators(req.Header, f.validators(rawURL))
 	}
+	clock.run()
+	resp, err := f.client.Do(req)
+	clock.pause()
+	if err != nil {
+		err = clock.cause(err)
+	}
+	return resp, req, clock, err
+}
+
+// send requests rawURL, and with a retry policy or limits per host (see
+// politeness.go) tries it again after a wait that holds no slot of the call
+// (outside), and keeps to the host's limits. It returns the response of the
+// last try, its request and the clock its body is read on.
+func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
 	p := f.polite
 	if p == nil {
-		return f.client.Do(req)
+		return f.try(ctx, rawURL)
 	}
-	ctx := req.Context()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	for try := 1; ; try++ {
-		release, err := p.enter(ctx, rawURL, req.URL, f.outside)
+		release, err := p.enter(ctx, rawURL, u, f.outside)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		resp, err := f.client.Do(req)
+		resp, req, clock, err := f.try(ctx, rawURL)
 		status, after := 0, ""
 		if resp != nil {
 			status, after = resp.StatusCode, resp.Header.Get("Retry-After")
@@ -208,20 +222,17 @@ func (f *fetcher) send(req *http.Request, rawURL string, clock *serverClock) (*h
 			} else {
 				release()
 			}
-			return resp, err
+			return resp, req, clock, err
 		}
 		if resp != nil {
 			io.CopyN(io.Discard, resp.Body, retryDrain)
 			resp.Body.Close()
 		}
+		clock.end()
 		release()
-		clock.pause()
-		err = f.outside(rawURL, func() error { return p.clock.sleep(ctx, wait) })
-		clock.run()
-		if err != nil {
-			return nil, err
+		if err := f.outside(rawURL, func() error { return p.clock.sleep(ctx, wait) }); err != nil {
+			return nil, nil, nil, err
 		}
-		req = req.Clone(ctx)
 	}
 }
 

@@ -408,3 +408,34 @@ func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
 		t.Errorf("%d requests, want each candidate tried twice", n.Load())
 	}
 }
+
+// In a Stream with the default client, a try whose server's clock runs out
+// before the response is a timeout like any other, and is tried again with
+// a clock of its own: the clock spanned every try, and the first try's
+// timeout ended the request for good. The first request waits for its
+// context (the clock's cancel, after the fetch timeout of 1 s); the second
+// is answered.
+func TestRetryStreamTimeoutBeforeResponse(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			<-r.Context().Done()
+			return
+		}
+		fmt.Fprint(w, rtURLSet)
+	}))
+	defer srv.Close()
+	k := newRTClock()
+	s := sitemap.New().SetFetchTimeout(1).SetRetries(1)
+	sitemap.SetClockForTest(s, k.clock())
+	urls := 0
+	for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+		if err != nil {
+			t.Fatalf("Stream: %v", err)
+		}
+		urls++
+	}
+	if urls != 2 || n.Load() != 2 {
+		t.Errorf("%d URLs in %d requests, want 2 in 2", urls, n.Load())
+	}
+}
