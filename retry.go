@@ -49,9 +49,8 @@ const (
 // to be read, so that no URL is handed on twice. A wait holds none of the
 // call's slots of [S.SetMaxConcurrency], and ends at once when the call's
 // context ends. When the last try fails, the *NetworkError is that of the
-// last response, or of the last failure. In a call of [S.Stream] with the
-// default client, the fetch timeout counts the server's time over all the
-// tries of a request together, and a timeout ends them.
+// last response, or of the last failure. Each try has the whole fetch
+// timeout, in a call of [S.Stream] too.
 func (s *S) SetRetries(n int) *S {
 	return s.set("retries", func() error {
 		if n < 0 || n > maxRetries {
