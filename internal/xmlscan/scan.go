@@ -217,43 +217,41 @@ func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
 // Next returns the next token of the document, io.EOF at its clean end;
 // any other error ends the document. After an error it returns the same
 // error.
+//
+// Next is Decoder.Token: it reads a raw token, resolves namespaces and
+// matches end elements to start elements, in one function so that a token
+// costs one call. Like the sitemap package's reading of encoding/xml it has
+// no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	tok, err := t.token()
-	if err != nil {
-		t.err = err
-		return nil, err
-	}
-	return tok, nil
-}
-
-// token is Decoder.Token: it reads a raw token, resolves namespaces and
-// matches end elements to start elements. Like the sitemap package's reading of encoding/xml it has no
-// AutoClose list.
-func (t *Scanner) token() (*Token, error) {
-	for {
+	var tok *Token
+	for tok == nil {
 		kind, err := t.rawToken()
-		if err != nil {
+		switch {
+		case err != nil:
 			if err == io.EOF && len(t.stk) > 0 {
-				return nil, t.truncated("unexpected EOF")
+				err = t.truncated("unexpected EOF")
 			}
+			t.err = err
+			return nil, err
+		case kind == rawText:
+			tok = &t.tok
+		case kind == rawStart:
+			tok, err = t.startElement()
+		case kind == rawEnd && t.endOfTop:
+			t.endOfTop = false
+			tok = t.popTop(&t.tok)
+		case kind == rawEnd:
+			tok, err = t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
+		}
+		if err != nil {
+			t.err = err
 			return nil, err
 		}
-		switch kind {
-		case rawStart:
-			return t.startElement()
-		case rawEnd:
-			if t.endOfTop {
-				t.endOfTop = false
-				return t.popTop(&t.tok), nil
-			}
-			return t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
-		case rawText:
-			return &t.tok, nil
-		}
 	}
+	return tok, nil
 }
 
 // startElement is the StartElement case of Decoder.Token: the namespace
