@@ -256,7 +256,11 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 }
 
 func (p *xmlParser) run() error {
+	sc, _ := p.t.(*xmlscan.Scanner)
 	for {
+		if sc != nil {
+			sc.SkipSpace(p.field == nil) // only a field reads text
+		}
 		tok, err := p.t.Next()
 		if err != nil {
 			if isEOF(err) {

@@ -263,6 +263,9 @@ var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, Ch
 // parseFloat32 parses a decimal number; an empty value is 0. Hexadecimal
 // floats, infinities and NaN, which strconv knows, are no decimal numbers.
 func parseFloat32(raw []byte) (float32, bool) {
+	if len(raw) == 3 && raw[1] == '.' && raw[0]-'0' < 10 && raw[2]-'0' < 10 {
+		return tenths[raw[0]-'0'][raw[2]-'0'], true // d.d, as nearly every <priority>
+	}
 	if len(raw) == 0 {
 		return 0, true
 	}
@@ -277,6 +280,17 @@ func parseFloat32(raw []byte) (float32, bool) {
 	}
 	return float32(f), true
 }
+
+// tenths[a][b] is what strconv makes of "a.b" as a float32.
+var tenths = func() (t [10][10]float32) {
+	for a := range 10 {
+		for b := range 10 {
+			f, _ := strconv.ParseFloat(fmt.Sprintf("%d.%d", a, b), 32)
+			t[a][b] = float32(f)
+		}
+	}
+	return t
+}()
 
 // parseInt parses a whole number; an empty value is 0.
 func parseInt(raw []byte) (int, bool) {

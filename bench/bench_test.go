@@ -9,6 +9,8 @@ package bench_test
 //	parse-gzip       the same, the content gzipped
 //	gosax-extract    bench.Extract, the frozen reference extractor
 //	gosax-events     a bare gosax event loop (the floor of a scanner)
+//	scan             the library's scanner alone (internal/xmlscan), strict,
+//	                 with its namespaces and end-tag matching (scan_test.go)
 //	rawtoken         a bare encoding/xml RawToken loop
 //	linescan         a bare bufio.Scanner line loop (text only)
 //	linescan-kept    the same keeping each URL line as a string (text only)
@@ -175,6 +177,7 @@ func benchURLSetFamily(b *testing.B, family string) {
 	})
 	b.Run("gosax-extract", func(b *testing.B) { benchExtract(b, input(family, "plain"), bench.URLSetURLs) })
 	b.Run("gosax-events", func(b *testing.B) { benchEvents(b, input(family, "plain")) })
+	b.Run("scan", func(b *testing.B) { benchScan(b, input(family, "plain")) })
 	b.Run("rawtoken", func(b *testing.B) { benchRawToken(b, input(family, "plain")) })
 }
 
@@ -193,6 +196,7 @@ func BenchmarkRSS(b *testing.B) {
 	})
 	b.Run("gosax-extract", func(b *testing.B) { benchExtract(b, input("RSS", "plain"), bench.RSSItems) })
 	b.Run("gosax-events", func(b *testing.B) { benchEvents(b, input("RSS", "plain")) })
+	b.Run("scan", func(b *testing.B) { benchScan(b, input("RSS", "plain")) })
 	b.Run("rawtoken", func(b *testing.B) { benchRawToken(b, input("RSS", "plain")) })
 }
 

@@ -68,17 +68,42 @@ func ParseW3C[T ~string | ~[]byte](s T) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	if len(s) <= 10 { // YYYY, YYYY-MM or YYYY-MM-DD: w3cDate lets no other length through
-		return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
+		return time.Unix(unixDays(year, month, day)*86400, 0).In(time.UTC), true
 	}
 	hour, minute, sec, nsec, i, ok := w3cClock(s)
 	if !ok {
 		return time.Time{}, false
 	}
-	loc, ok := w3cZone(s, i)
+	loc, off, ok := w3cZone(s, i)
 	if !ok {
 		return time.Time{}, false
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc), true
+	// What time.Date makes of a valid date and clock, computed directly:
+	// the offset is known, so the zone is not looked up.
+	unix := unixDays(year, month, day)*86400 + int64(hour*3600+minute*60+sec-off)
+	return time.Unix(unix, int64(nsec)).In(loc), true
+}
+
+// unixDays is the number of days from 1970-01-01 to year-month-day, a day
+// of the proleptic Gregorian calendar, negative before it: the days of the
+// whole 400-year eras and of the years, counted from March, of the last.
+func unixDays(year, month, day int) int64 {
+	y := int64(year)
+	if month <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400 // 0..399
+	m := int64(month) + 9
+	if month > 2 {
+		m = int64(month) - 3
+	}
+	doy := (153*m+2)/5 + int64(day) - 1 // 0..365, from March 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 // w3cDate reads the date that starts s, YYYY, YYYY-MM or YYYY-MM-DD, and
@@ -159,21 +184,22 @@ func w3cFraction[T ~string | ~[]byte](s T, i int) (nsec, end int, ok bool) {
 }
 
 // w3cZone reads the TZD that starts at s[i] and ends the value: none, Z, or
-// an offset +hh:mm, +hhmm or +hh (or -). See ParseW3C for why more than
+// an offset +hh:mm, +hhmm or +hh (or -), and returns its zone and its
+// offset in seconds east of UTC. See ParseW3C for why more than
 // the profile's forms are accepted.
-func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
+func w3cZone[T ~string | ~[]byte](s T, i int) (loc *time.Location, off int, ok bool) {
 	n := len(s)
 	switch {
 	case i == n:
-		return time.UTC, true
+		return time.UTC, 0, true
 	case n-i == 1 && (s[i] == 'Z' || s[i] == 'z'):
-		return time.UTC, true
+		return time.UTC, 0, true
 	case s[i] != '+' && s[i] != '-':
-		return nil, false
+		return nil, 0, false
 	}
 	hh, ok := dateDigits(s, i+1, 2)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	mm := 0
 	switch n - i {
@@ -182,16 +208,22 @@ func w3cZone[T ~string | ~[]byte](s T, i int) (*time.Location, bool) {
 		mm, ok = dateDigits(s, i+3, 2)
 	case 6: // +hh:mm
 		if s[i+3] != ':' {
-			return nil, false
+			return nil, 0, false
 		}
 		mm, ok = dateDigits(s, i+4, 2)
 	default:
-		return nil, false
+		return nil, 0, false
 	}
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	return offsetZone(s[i] == '-', hh, mm)
+	if loc, ok = offsetZone(s[i] == '-', hh, mm); !ok {
+		return nil, 0, false
+	}
+	if off = (hh*60 + mm) * 60; s[i] == '-' {
+		off = -off
+	}
+	return loc, off, true
 }
 
 // ParseRFC822 parses s as a date-time of RFC 822 as RFC 1123 updates it,

@@ -135,6 +135,9 @@ func Loc(raw string, base *url.URL, strict bool) (string, error) {
 	if s == "" {
 		return "", errEmptyURL
 	}
+	if !strict && isNormalHTTP(s) {
+		return s, nil
+	}
 	if strict {
 		if err := checkStrict(s); err != nil {
 			return "", err
@@ -427,6 +430,9 @@ func Link(raw string, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
 	if strict {
 		return Loc(s, nil, true)
+	}
+	if isNormalHTTP(s) {
+		return s, nil
 	}
 	if colon := schemeEnd(s); colon <= 0 || !isHTTPScheme(s[:colon]) {
 		return s, nil
@@ -777,6 +783,65 @@ func encodeTail(s string, from int) string {
 	}
 	return b.String()
 }
+
+// isNormalHTTP tells, in one pass over s, whether s is already what
+// normalizeAbsolute makes of it, as nearly every URL of a sitemap is: http://
+// or https:// in lower case, a host of ASCII letters, digits, dots and
+// hyphens with a port of digits or none (plainAuthority), then nothing
+// encodeTail encodes (plain bytes, ? and #, and % only where it begins an
+// escape), at most MaxLength bytes in all. Any other URL goes the whole way.
+func isNormalHTTP(s string) bool {
+	var i int
+	switch {
+	case len(s) > MaxLength:
+		return false
+	case strings.HasPrefix(s, "https://"):
+		i = len("https://")
+	case strings.HasPrefix(s, "http://"):
+		i = len("http://")
+	default:
+		return false
+	}
+	host := i
+	for i < len(s) && hostByte[s[i]] {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(s) && s[i] == ':' {
+		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
+		return false
+	}
+	for ; i < len(s); i++ {
+		for i+8 <= len(s) && plainTail[s[i]]&plainTail[s[i+1]]&plainTail[s[i+2]]&plainTail[s[i+3]]&
+			plainTail[s[i+4]]&plainTail[s[i+5]]&plainTail[s[i+6]]&plainTail[s[i+7]] != 0 {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
+		switch c := s[i]; {
+		case plainTail[c] != 0 || c == '?' || c == '#':
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hostByte holds true for the bytes of a host name plainAuthority passes:
+// ASCII letters, digits, dots and hyphens.
+var hostByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-'
+	}
+	return t
+}()
 
 // plainTail holds 1 for each byte that encodeTail passes over without a
 // second look: those of ASCII that are printable, but for % ? # and the

@@ -171,6 +171,8 @@ type Scanner struct {
 	base       int64
 	qAt, qLine int
 	qLineStart int64
+
+	skipSpace bool // see SkipSpace
 }
 
 // nsSlot is the innermost binding of one prefix: an index in stk.
@@ -214,46 +216,52 @@ func (t *Scanner) Release() {
 	t.buf, t.tok = nil, Token{}
 }
 
+// SkipSpace tells the scanner whether its caller has no use for character
+// data that is only white space, as between the elements of a sitemap:
+// while on, such text before a tag is left out rather than handed out as a
+// token (though white space that reaches past the bytes read so far may
+// still be). Nothing else changes: white space is never an error. It is
+// off in a new scanner, which hands out every text as encoding/xml does.
+func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
+
 // Next returns the next token of the document, io.EOF at its clean end;
 // any other error ends the document. After an error it returns the same
 // error.
+//
+// Next is Decoder.Token: it reads a raw token, resolves namespaces and
+// matches end elements to start elements, in one function so that a token
+// costs one call. Like the sitemap package's reading of encoding/xml it has
+// no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	tok, err := t.token()
-	if err != nil {
-		t.err = err
-		return nil, err
-	}
-	return tok, nil
-}
-
-// token is Decoder.Token: it reads a raw token, resolves namespaces and
-// matches end elements to start elements. Like the sitemap package's reading of encoding/xml it has no
-// AutoClose list.
-func (t *Scanner) token() (*Token, error) {
-	for {
+	var tok *Token
+	for tok == nil {
 		kind, err := t.rawToken()
-		if err != nil {
+		switch {
+		case err != nil:
 			if err == io.EOF && len(t.stk) > 0 {
-				return nil, t.truncated("unexpected EOF")
+				err = t.truncated("unexpected EOF")
 			}
+			t.err = err
+			return nil, err
+		case kind == rawText:
+			tok = &t.tok
+		case kind == rawStart:
+			tok, err = t.startElement()
+		case kind == rawEnd && t.endOfTop:
+			t.endOfTop = false
+			tok = t.popTop(&t.tok)
+		case kind == rawEnd:
+			tok, err = t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
+		}
+		if err != nil {
+			t.err = err
 			return nil, err
 		}
-		switch kind {
-		case rawStart:
-			return t.startElement()
-		case rawEnd:
-			if t.endOfTop {
-				t.endOfTop = false
-				return t.popTop(&t.tok), nil
-			}
-			return t.popElement(&t.tok, t.tok.Name.Space, t.tok.Name.Local)
-		case rawText:
-			return &t.tok, nil
-		}
 	}
+	return tok, nil
 }
 
 // startElement is the StartElement case of Decoder.Token: the namespace
@@ -275,15 +283,14 @@ func (t *Scanner) startElement() (*Token, error) {
 		}
 		t.push(true, prefix, a.Value)
 	}
-	t.push(false, t.tok.Name.Space, t.tok.Name.Local)
+	t.pushElem(t.tok.Name.Space, t.tok.Name.Local)
 	t.depth++
 	if t.depth > MaxNesting {
 		return nil, ErrTooDeep
 	}
-	// Translated from the arena's copy, the space outlives the buffer.
-	e := &t.stk[len(t.stk)-1]
-	e.space = t.translate(t.arena[e.off:e.mid], t.tok.Name.Local, true)
-	t.tok.Name.Space = e.space
+	if len(t.tok.Attrs) == 0 {
+		return &t.tok, nil
+	}
 	attrs := t.tok.Attrs[:0]
 	for _, a := range t.tok.Attrs {
 		a.Name.Space = t.translate(a.Name.Space, a.Name.Local, false)
@@ -339,6 +346,37 @@ func (t *Scanner) push(binding bool, a, b []byte) {
 			}
 		}
 	}
+}
+
+// pushElem records an open element prefix:local, as push does, with the
+// namespace URI its name translates to, and puts that URI in t.tok. The
+// bytes are copied one by one: names are short, shorter than what a call
+// of memmove costs.
+func (t *Scanner) pushElem(prefix, local []byte) {
+	n := len(t.stk)
+	if n == cap(t.stk) {
+		t.stk = append(t.stk, scanEntry{})
+	}
+	t.stk = t.stk[:n+1]
+	off := len(t.arena)
+	mid := off + len(prefix)
+	end := mid + len(local)
+	if end > cap(t.arena) {
+		t.arena = append(t.arena[:cap(t.arena)], make([]byte, end-cap(t.arena))...)
+	}
+	t.arena = t.arena[:end]
+	ar := t.arena[off:end]
+	for i, c := range prefix {
+		ar[i] = c
+	}
+	for i, c := range local {
+		ar[len(prefix)+i] = c
+	}
+	e := &t.stk[n]
+	e.binding, e.off, e.mid, e.end = false, off, mid, end
+	// Translated from the arena's copy, the space outlives the buffer.
+	e.space = t.translate(t.arena[off:mid], local, true)
+	t.tok.Name.Space = e.space
 }
 
 // nsLinear is how many bindings translate looks through one by one, as in
@@ -444,19 +482,19 @@ func (t *Scanner) popBindings() {
 // for itself.
 func (t *Scanner) translate(prefix, local []byte, element bool) []byte {
 	switch {
-	case bytes.Equal(prefix, xmlnsBytes):
+	case len(prefix) == 0:
+		if !element || string(local) == "xmlns" {
+			return prefix
+		}
+	case string(prefix) == "xmlns":
 		return prefix
-	case len(prefix) == 0 && !element:
-		return prefix
-	case bytes.Equal(prefix, xmlBytes):
+	case string(prefix) == "xml":
 		return xmlURLb
-	case len(prefix) == 0 && bytes.Equal(local, xmlnsBytes):
-		return prefix
 	}
 	if t.ns == nil {
 		for i := len(t.binds) - 1; i >= 0; i-- {
 			e := &t.stk[t.binds[i]]
-			if string(t.arena[e.off:e.mid]) == string(prefix) {
+			if e.mid-e.off == len(prefix) && (len(prefix) == 0 || string(t.arena[e.off:e.mid]) == string(prefix)) {
 				return t.arena[e.mid:e.end]
 			}
 		}
@@ -583,7 +621,14 @@ func (t *Scanner) rawToken() (rawKind, error) {
 		}
 	}
 	if t.buf[t.pos] != '<' {
-		return t.text()
+		i := t.pos
+		if t.skipSpace {
+			i = skipSpace(t.buf[:t.end], i)
+		}
+		if i == t.pos || i == t.end || t.buf[i] != '<' {
+			return t.text()
+		}
+		t.pos = i // white space the caller does not read
 	}
 	t.longRef = refNone
 	for t.end-t.pos < 2 {

@@ -95,6 +95,9 @@ func (t *Scanner) endTagSpace(prefix, local []byte) (rawKind, error) {
 // changes, since reading it again after more input would see the changes.
 // A tag that does not fit in the buffer is read by longStart instead.
 func (t *Scanner) startTag() (rawKind, error) {
+	if t.bareStart() {
+		return rawStart, nil
+	}
 	for {
 		n, empty, err := t.parseStart(t.buf[t.pos:t.end])
 		if err == errNeedMore {
@@ -133,6 +136,36 @@ func (t *Scanner) startTag() (rawKind, error) {
 		t.pos += n
 		return rawStart, nil
 	}
+}
+
+// bareStart reads the start tag at pos when it is a name and '>', as most
+// start tags of a sitemap are: there are no attributes to read and nothing
+// to unescape. It reports false, having read nothing, for any other tag
+// (one not read whole yet among them), which startTag then reads.
+func (t *Scanner) bareStart() bool {
+	b := t.buf[t.pos:t.end]
+	j, colon := 1, 0
+name:
+	for ; j < len(b); j++ {
+		switch c := nameClass[b[j]]; {
+		case c == nameASCII:
+		case c == nameColon && colon == 0:
+			colon = j
+		default:
+			break name
+		}
+	}
+	if j == 1 || j == len(b) || b[j] != '>' || !firstASCII[b[1]] || j-1 > maxNameLength {
+		return false
+	}
+	if colon <= 1 || colon == j-1 {
+		// No colon, or one that does not split the name (see nsName).
+		t.tok.set(Start, b[1:1], b[1:j], nil)
+	} else {
+		t.tok.set(Start, b[1:colon], b[colon+1:j], nil)
+	}
+	t.pos += j + 1
+	return true
 }
 
 // keepAttrs drops from t.tok the attributes that t.keep does not read, and

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,6 +17,14 @@ import (
 // text reads character data up to the next '<', or as much of it as fills
 // the buffer.
 func (t *Scanner) text() (rawKind, error) {
+	if n := plainText(t.buf[t.pos:t.end]); n >= 0 {
+		// Nothing in it to unescape or check: handed out as it is, in
+		// one pass over its bytes.
+		t.tok.set(Text, nil, nil, t.buf[t.pos:t.pos+n])
+		t.pos += n
+		t.longRef = refNone
+		return rawText, nil
+	}
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
@@ -280,6 +289,45 @@ func plainPrefix(b []byte) int {
 			return i
 		}
 	}
+}
+
+// plainText returns the index of the first '<' of b when every byte before
+// it is a plainByte (so that decode would hand the text out unchanged), or
+// -1: the bytes before it need decode, or b has no '<'. It finds the '<'
+// and checks the bytes before it in one pass, eight bytes at a time.
+func plainText(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		amp, bracket, lt := x^(ones*'&'), x^(ones*']'), x^(ones*'<')
+		// The high bit of each byte below 0x20 or from 0x80, and of each
+		// '&', ']' and '<'. A borrow may set it in the bytes after one of
+		// them too, never in those before: the lowest one set is exact.
+		m := ((x - ones*0x20) | x | (amp-ones)&^amp | (bracket-ones)&^bracket | (lt-ones)&^lt) & highs
+		if m == 0 {
+			i += 8
+			continue
+		}
+		i += bits.TrailingZeros64(m) >> 3
+		switch b[i] {
+		case '<':
+			return i
+		case '\t', '\n':
+			i++ // plain, and the next eight bytes are read from here
+		default:
+			return -1
+		}
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '<':
+			return i
+		case !plainByte[c]:
+			return -1
+		}
+	}
+	return -1
 }
 
 // reference reads the reference at b[i] == '&' as Decoder.text does and
