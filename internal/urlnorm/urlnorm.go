@@ -802,20 +802,33 @@ func isNormalHTTP(s string) bool {
 	default:
 		return false
 	}
+	i, ok := normalAuthority(s, i)
+	return ok && normalTail(s, i)
+}
+
+// normalAuthority reads the host and port of s, an http(s) URL, from
+// s[i:]: a plain host, in lower case, and a port of digits, up to the path,
+// the query or the fragment. It returns where they end, false when they are
+// not in normal form.
+func normalAuthority(s string, i int) (int, bool) {
 	host := i
 	for i < len(s) && hostByte[s[i]] {
 		i++
 	}
 	if i == host {
-		return false
+		return i, false
 	}
 	if i < len(s) && s[i] == ':' {
 		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
 		}
 	}
-	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
-		return false
-	}
+	return i, i == len(s) || s[i] == '/' || s[i] == '?' || s[i] == '#'
+}
+
+// normalTail reports whether s[i:], the path, query and fragment of a URL,
+// has nothing to encode: bytes that need no escape, and escapes of two hex
+// digits. It looks at eight bytes at a time while they are all plain.
+func normalTail(s string, i int) bool {
 	for ; i < len(s); i++ {
 		for i+8 <= len(s) && plainTail[s[i]]&plainTail[s[i+1]]&plainTail[s[i+2]]&plainTail[s[i+3]]&
 			plainTail[s[i+4]]&plainTail[s[i+5]]&plainTail[s[i+6]]&plainTail[s[i+7]] != 0 {

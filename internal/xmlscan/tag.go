@@ -502,57 +502,61 @@ func (t *Scanner) parseStart(b []byte) (n int, empty bool, err error) {
 		if i == len(b) {
 			return 0, false, errNeedMore
 		}
-		quoted := false
-		switch {
-		case b[i] != '=':
-			if t.strict {
-				return 0, false, t.syntaxError("attribute name without = in element", t.pos+i)
-			}
-			if t.obs != nil {
-				t.note(NoteSyntax, "attribute name without = in element", t.pos+i)
-			}
-			a.Value = a.Name.Local
-		default:
-			if i = skipSpace(b, i+1); i == len(b) {
-				return 0, false, errNeedMore
-			}
-			switch q := b[i]; {
-			case q == '"' || q == '\'':
-				v := b[i+1:]
-				k := bytes.IndexByte(v, q)
-				if k >= 0 {
-					v = v[:k]
-				}
-				if lt := bytes.IndexByte(v, '<'); lt >= 0 {
-					return 0, false, t.syntaxError("unescaped < inside quoted string", t.pos+i+1+lt)
-				}
-				if k < 0 {
-					return 0, false, errNeedMore
-				}
-				a.Value = v
-				quoted = true
-				i += k + 2
-			case t.strict:
-				return 0, false, t.syntaxError("unquoted or missing attribute value in element", t.pos+i)
-			default:
-				if t.obs != nil {
-					t.note(NoteSyntax, "unquoted or missing attribute value in element", t.pos+i)
-				}
-				// Tolerant mode reads an unquoted value as HTML does.
-				k := i
-				for k < len(b) && unquotedByte[b[k]] {
-					k++
-				}
-				if k == len(b) {
-					return 0, false, errNeedMore
-				}
-				a.Value = b[i:k]
-				i = k
-			}
+		var quoted bool
+		if a.Value, quoted, i, err = t.attrValue(b, i, a.Name.Local); err != nil {
+			return 0, false, err
 		}
 		t.tok.Attrs = append(t.tok.Attrs, a)
 		t.quoted = append(t.quoted, quoted)
 	}
+}
+
+// attrValue reads the value of an attribute named local whose name ends at
+// b[i]: after =, a quoted value, or in tolerant mode an unquoted one or, with
+// no =, the name itself, as HTML reads them. It returns the value, whether
+// it was quoted and where the attribute ends.
+func (t *Scanner) attrValue(b []byte, i int, local []byte) (value []byte, quoted bool, next int, err error) {
+	if b[i] != '=' {
+		if t.strict {
+			return nil, false, 0, t.syntaxError("attribute name without = in element", t.pos+i)
+		}
+		if t.obs != nil {
+			t.note(NoteSyntax, "attribute name without = in element", t.pos+i)
+		}
+		return local, false, i, nil
+	}
+	if i = skipSpace(b, i+1); i == len(b) {
+		return nil, false, 0, errNeedMore
+	}
+	switch q := b[i]; {
+	case q == '"' || q == '\'':
+		v := b[i+1:]
+		k := bytes.IndexByte(v, q)
+		if k >= 0 {
+			v = v[:k]
+		}
+		if lt := bytes.IndexByte(v, '<'); lt >= 0 {
+			return nil, false, 0, t.syntaxError("unescaped < inside quoted string", t.pos+i+1+lt)
+		}
+		if k < 0 {
+			return nil, false, 0, errNeedMore
+		}
+		return v, true, i + k + 2, nil
+	case t.strict:
+		return nil, false, 0, t.syntaxError("unquoted or missing attribute value in element", t.pos+i)
+	}
+	if t.obs != nil {
+		t.note(NoteSyntax, "unquoted or missing attribute value in element", t.pos+i)
+	}
+	// Tolerant mode reads an unquoted value as HTML does.
+	k := i
+	for k < len(b) && unquotedByte[b[k]] {
+		k++
+	}
+	if k == len(b) {
+		return nil, false, 0, errNeedMore
+	}
+	return b[i:k], false, k, nil
 }
 
 // nsName is Decoder.nsname at b[i]: a name, split at its colon into a
