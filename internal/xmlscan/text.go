@@ -338,6 +338,15 @@ func (t *Scanner) reference(b []byte, i, w int, eof bool, at int) (nw, j int, er
 	// cut is a reference that reaches the end of b: the end of the input,
 	// or a byte that is not ';' and is read again as text.
 	var cut bool
+	// A reference longer than maxRefLength is read as what is no
+	// reference, as it is when it does not fit in the buffer (see
+	// textCut), however the input was read.
+	if k := refStop(b, i); k-i > maxRefLength {
+		if k == len(b) && eof {
+			return -1, 0, t.eofError() // as encoding/xml, which reads it whole
+		}
+		return t.notReference(b, i, k, at)
+	}
 	if i+1 < len(b) && b[i+1] == '#' {
 		nw, j, cut, err = t.charRef(b, i+2, w, at+i)
 	} else {
@@ -452,8 +461,11 @@ func (t *Scanner) entityRef(b []byte, j, w, at int) (nw, end int, cut bool, err 
 // error in strict mode, text in tolerant mode.
 func (t *Scanner) notReference(b []byte, i, j, at int) (int, int, error) {
 	if t.strict {
-		ent := string(b[i:j])
-		if ent[len(ent)-1] != ';' {
+		ent := string(b[i:min(j, i+maxEntityShown)])
+		switch {
+		case j > i+maxEntityShown:
+			ent += "…"
+		case ent[len(ent)-1] != ';':
 			ent += " (no semicolon)"
 		}
 		return -1, 0, t.syntaxError("invalid character entity "+ent, at+i)
@@ -463,6 +475,33 @@ func (t *Scanner) notReference(b []byte, i, j, at int) (int, int, error) {
 	}
 	return -1, 0, nil
 }
+
+// refStop returns the index of the byte that ends the reference whose '&'
+// is at b[i], as refGoesOn tells it (len(b) when none in b does).
+func refStop(b []byte, i int) int {
+	s := refAmp
+	k := i + 1
+	for ; k < len(b); k++ {
+		c := b[k]
+		switch {
+		case s == refAmp && c == '#':
+			s = refHash
+		case s == refHash && c == 'x':
+			s = refHex
+		case (s == refHash || s == refDec) && isDigit(c):
+			s = refDec
+		case s == refHex && (isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+		case (s == refAmp || s == refName) && nameByte[c]:
+			s = refName
+		default:
+			return k
+		}
+	}
+	return k
+}
+
+// maxEntityShown is how much of a reference that is none an error shows.
+const maxEntityShown = 64
 
 // predefinedEntity is the character of one of the five entities XML
 // predefines, or 0.
