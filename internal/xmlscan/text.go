@@ -85,21 +85,29 @@ const (
 // Decoder.text.
 func refGoesOn(b []byte, s refState) refState {
 	for _, c := range b {
-		switch {
-		case s == refAmp && c == '#':
-			s = refHash
-		case s == refHash && c == 'x':
-			s = refHex
-		case (s == refHash || s == refDec) && isDigit(c):
-			s = refDec
-		case s == refHex && (isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
-		case (s == refAmp || s == refName) && nameByte[c]:
-			s = refName
-		default:
+		if s = refStep(s, c); s == refNone {
 			return refNone
 		}
 	}
 	return s
+}
+
+// refStep returns the state of a reference in state s once c is read:
+// refNone when c cannot go on with it.
+func refStep(s refState, c byte) refState {
+	switch {
+	case s == refAmp && c == '#':
+		return refHash
+	case s == refHash && c == 'x':
+		return refHex
+	case (s == refHash || s == refDec) && isDigit(c):
+		return refDec
+	case s == refHex && (isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+		return refHex
+	case (s == refAmp || s == refName) && nameByte[c]:
+		return refName
+	}
+	return refNone
 }
 
 // longRefState reports the state of the reference still going at the end
@@ -477,27 +485,15 @@ func (t *Scanner) notReference(b []byte, i, j, at int) (int, int, error) {
 }
 
 // refStop returns the index of the byte that ends the reference whose '&'
-// is at b[i], as refGoesOn tells it (len(b) when none in b does).
+// is at b[i], as refStep tells it (len(b) when none in b does).
 func refStop(b []byte, i int) int {
 	s := refAmp
-	k := i + 1
-	for ; k < len(b); k++ {
-		c := b[k]
-		switch {
-		case s == refAmp && c == '#':
-			s = refHash
-		case s == refHash && c == 'x':
-			s = refHex
-		case (s == refHash || s == refDec) && isDigit(c):
-			s = refDec
-		case s == refHex && (isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
-		case (s == refAmp || s == refName) && nameByte[c]:
-			s = refName
-		default:
+	for k := i + 1; k < len(b); k++ {
+		if s = refStep(s, b[k]); s == refNone {
 			return k
 		}
 	}
-	return k
+	return len(b)
 }
 
 // maxEntityShown is how much of a reference that is none an error shows.
