@@ -486,6 +486,11 @@ func (c *call) aloneSize(size int64) int64 {
 // is the document's failure: it yields nothing, and failed is the error to
 // record.
 func (c *call) settle(err error, loc, final string, passedIn bool) (cutErr error, stopped bool, failed error) {
+	if err == nil {
+		// Before the targets of errors.As, which escape: a document read
+		// whole costs no allocation here.
+		return nil, false, nil
+	}
 	var ended *ctxEndedError
 	var be *bodyError
 	var re *readerError
@@ -502,8 +507,6 @@ func (c *call) settle(err error, loc, final string, passedIn bool) (cutErr error
 	}
 	var partial *partialError
 	switch {
-	case err == nil:
-		return nil, false, nil
 	case errors.As(err, &partial):
 		return &ParseError{URL: final, Err: partial.err}, false, nil
 	case errors.As(err, &be):
