@@ -3,7 +3,6 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/gzip"
 	"golang.org/x/text/encoding/htmlindex"
 )
 
@@ -21,6 +21,12 @@ import (
 // encoding other than UTF-8. It knows bytes and encodings only: not the
 // formats, nor what the parse makes of the text, nor how the results are
 // kept (it tells how far into its input the reader is, for whoever asks).
+//
+// gzip is github.com/klauspost/compress/gzip, the API of compress/gzip:
+// it inflates W1 and W2 of bench/ in 26% fewer instructions (issue 19),
+// which on a machine with no core to spare for the read-ahead is the
+// difference between a gzipped document at 1.21 and at 1.15 times the time
+// of the plain one.
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 

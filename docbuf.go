@@ -105,6 +105,7 @@ func (b *docBuf) moveToList() bool {
 	}
 	n := b.count()
 	b.list = make([]URL, 0, b.listSize(n))
+	adviseHuge(b.list)
 	for _, chunk := range b.urls {
 		b.list = append(b.list, chunk...)
 	}
@@ -116,6 +117,7 @@ func (b *docBuf) moveToList() bool {
 // expected to hold.
 func (b *docBuf) growList() {
 	grown := make([]URL, len(b.list), b.listSize(len(b.list)))
+	adviseHuge(grown)
 	copy(grown, b.list)
 	b.list = grown
 }

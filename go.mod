@@ -9,3 +9,5 @@ require (
 	golang.org/x/text v0.44.0
 	golang.org/x/time v0.16.0
 )
+
+require github.com/klauspost/compress v1.20.4

@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 )
 
@@ -43,8 +42,7 @@ func eachLine(r *bufio.Reader, fn func(line []byte, cut bool) bool) error {
 			}
 			line = long
 		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
+		line = trimLineEnd(line)
 		// A last line without its line ending is a line when the input
 		// ends there, not when reading it failed: then it may be cut.
 		if len(line) > 0 && err == io.EOF || err == nil {
@@ -60,6 +58,19 @@ func eachLine(r *bufio.Reader, fn func(line []byte, cut bool) bool) error {
 			return err
 		}
 	}
+}
+
+// trimLineEnd returns line without the LF or CRLF it ends with, and
+// without a CR that ends the input's last line. It compares two bytes where
+// bytes.TrimSuffix would call memequal twice a line.
+func trimLineEnd(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line
 }
 
 // parseText reads a text sitemap: every line that begins with http:// or
@@ -84,14 +95,14 @@ func parseText(r *bufio.Reader, sink entrySink) error {
 // hasHTTPPrefix reports whether line begins with http:// or https://, in
 // any letter case.
 func hasHTTPPrefix(line []byte) bool {
-	if len(line) < 7 || !equalFoldLetters(line, 0, "http") {
+	if len(line) < 7 || line[0]|0x20 != 'h' || line[1]|0x20 != 't' || line[2]|0x20 != 't' || line[3]|0x20 != 'p' {
 		return false
 	}
-	rest := line[4:]
-	if rest[0]|0x20 == 's' {
-		rest = rest[1:]
+	i := 4
+	if line[4]|0x20 == 's' {
+		i = 5
 	}
-	return bytes.HasPrefix(rest, []byte("://"))
+	return len(line) >= i+3 && line[i] == ':' && line[i+1] == '/' && line[i+2] == '/'
 }
 
 // equalFoldLetters reports whether s[i:i+len(name)] is name without regard

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gositemap/sitemap v0.0.0-00010101000000-000000000000
+	github.com/klauspost/compress v1.20.4
 	github.com/orisano/gosax v1.1.4
 )
 
