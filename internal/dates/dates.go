@@ -81,12 +81,9 @@ func w3cCommon[T ~string | ~[]byte](s T) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	_ = s[9]
-	century, ok1 := twoDigits(s[0], s[1])
-	yy, ok2 := twoDigits(s[2], s[3])
-	month, ok3 := twoDigits(s[5], s[6])
-	day, ok4 := twoDigits(s[8], s[9])
+	century, yy, month, day := twoDigits(s[0], s[1]), twoDigits(s[2], s[3]), twoDigits(s[5], s[6]), twoDigits(s[8], s[9])
 	year := century*100 + yy
-	if !ok1 || !ok2 || !ok3 || !ok4 || s[4] != '-' || s[7] != '-' || !validDate(year, month, day) {
+	if century|yy|month|day < 0 || s[4] != '-' || s[7] != '-' || !validDate(year, month, day) {
 		return time.Time{}, false
 	}
 	days := unixDays(year, month, day)
@@ -94,42 +91,48 @@ func w3cCommon[T ~string | ~[]byte](s T) (time.Time, bool) {
 		return time.Unix(days*86400, 0).In(time.UTC), true
 	}
 	_ = s[19]
-	hour, ok1 := twoDigits(s[11], s[12])
-	minute, ok2 := twoDigits(s[14], s[15])
-	sec, ok3 := twoDigits(s[17], s[18])
-	if !ok1 || !ok2 || !ok3 || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' || !validClock(hour, minute, sec) {
+	hour, minute, sec := twoDigits(s[11], s[12]), twoDigits(s[14], s[15]), twoDigits(s[17], s[18])
+	if hour|minute|sec < 0 || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' || !validClock(hour, minute, sec) {
 		return time.Time{}, false
 	}
-	loc, off := time.UTC, 0
-	if n == 20 {
-		if s[19] != 'Z' && s[19] != 'z' {
-			return time.Time{}, false
-		}
-	} else {
-		_ = s[24]
-		hh, ok1 := twoDigits(s[20], s[21])
-		mm, ok2 := twoDigits(s[23], s[24])
-		neg := s[19] == '-'
-		if !ok1 || !ok2 || !neg && s[19] != '+' || s[22] != ':' {
-			return time.Time{}, false
-		}
-		var ok bool
-		if loc, ok = offsetZone(neg, hh, mm); !ok {
-			return time.Time{}, false
-		}
-		if off = (hh*60 + mm) * 60; neg {
-			off = -off
-		}
+	loc, off, ok := commonZone(s)
+	if !ok {
+		return time.Time{}, false
 	}
 	return time.Unix(days*86400+int64(hour*3600+minute*60+sec-off), 0).In(loc), true
 }
 
-// twoDigits returns the number the decimal digits a and b write, and false
-// when either is no digit.
-func twoDigits(a, b byte) (int, bool) {
+// commonZone reads the zone that ends s from s[19]: Z alone, or +hh:mm
+// or -hh:mm, as w3cZone does.
+func commonZone[T ~string | ~[]byte](s T) (loc *time.Location, off int, ok bool) {
+	if len(s) == 20 {
+		return time.UTC, 0, s[19] == 'Z' || s[19] == 'z'
+	}
+	_ = s[24]
+	hh, mm := twoDigits(s[20], s[21]), twoDigits(s[23], s[24])
+	neg := s[19] == '-'
+	if hh|mm < 0 || !neg && s[19] != '+' || s[22] != ':' {
+		return nil, 0, false
+	}
+	if loc, ok = offsetZone(neg, hh, mm); !ok {
+		return nil, 0, false
+	}
+	if off = (hh*60 + mm) * 60; neg {
+		off = -off
+	}
+	return loc, off, true
+}
+
+// twoDigits returns the number the decimal digits a and b write, and -1
+// when either is no digit, so that one test of the numbers ORed together
+// tells whether all of them are.
+func twoDigits(a, b byte) int {
 	a -= '0'
 	b -= '0'
-	return int(a)*10 + int(b), a <= 9 && b <= 9
+	if a > 9 || b > 9 {
+		return -1
+	}
+	return int(a)*10 + int(b)
 }
 
 // parseW3CGeneral is ParseW3C for every form, read field by field.
