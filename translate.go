@@ -99,6 +99,11 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 	if len(raw) == 0 {
 		return nil, true
 	}
+	if !rfc822 {
+		if p := d.datesSeen[string(raw)]; p != nil {
+			return p, true
+		}
+	}
 	var tm time.Time
 	if rfc822 {
 		tm, ok = dates.ParseRFC822(raw)
@@ -109,8 +114,19 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
 		return nil, false
 	}
-	return d.buf.newTime(tm), true
+	p := d.buf.newTime(tm)
+	if !rfc822 && d.buf.share && len(raw) <= maxSeenDate && len(d.datesSeen) < maxShared {
+		if d.datesSeen == nil {
+			d.datesSeen = make(map[string]*LastModTime, maxShared)
+		}
+		d.datesSeen[d.intern(raw)] = p
+	}
+	return p, true
 }
+
+// maxSeenDate is the longest W3C date, in bytes, that datesSeen keeps: a
+// date-time with an offset and nanoseconds has 35.
+const maxSeenDate = 40
 
 // intern returns b as a string cut from the document's arena (see
 // docBuf.intern).
