@@ -53,3 +53,69 @@ func FuzzNormalHTTP(f *testing.F) {
 	}
 	f.Fuzz(checkNormalHTTP)
 }
+
+// isNormalHTTPByByte is isNormalHTTP as the first pass of issue 19 wrote
+// it, a byte at a time, which FuzzNormalHTTPByByte holds the faster one to.
+func isNormalHTTPByByte(s string) bool {
+	var i int
+	switch {
+	case len(s) > MaxLength:
+		return false
+	case strings.HasPrefix(s, "https://"):
+		i = len("https://")
+	case strings.HasPrefix(s, "http://"):
+		i = len("http://")
+	default:
+		return false
+	}
+	host := i
+	for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z' || '0' <= s[i] && s[i] <= '9' || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(s) && s[i] == ':' {
+		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
+		return false
+	}
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c > ' ' && c < 0x7F && !isForbidden(c) && c != '%':
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// TestNormalHTTPByByte holds isNormalHTTP to the byte-at-a-time reading on
+// the cases, cut at every length, so that the eight-byte steps meet every
+// kind of byte at every place of a step.
+func TestNormalHTTPByByte(t *testing.T) {
+	for _, c := range append(fastPathCases, "https://www.example.com/products/category-1/item-2.html?ref=feed&page=3",
+		"https://abcdefgh.ijklmnop.qr:8080/abcdefgh%41ijklmno?p#q", "https://abcdefghijklmnopqrstuvwxyz%4/", "https://abcdefgh/abcdefg%zz") {
+		for n := range len(c) + 1 {
+			checkNormalHTTPByByte(t, c[:n])
+		}
+	}
+}
+
+func checkNormalHTTPByByte(t *testing.T, s string) {
+	t.Helper()
+	if got, want := isNormalHTTP(s), isNormalHTTPByByte(s); got != want {
+		t.Fatalf("isNormalHTTP(%q) = %v, the byte-at-a-time reading says %v", s, got, want)
+	}
+}
+
+// FuzzNormalHTTPByByte is TestNormalHTTPByByte on what the fuzzer makes.
+func FuzzNormalHTTPByByte(f *testing.F) {
+	for _, s := range fastPathCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkNormalHTTPByByte)
+}

@@ -809,10 +809,16 @@ func isNormalHTTP(s string) bool {
 // normalAuthority reads the host and port of s, an http(s) URL, from
 // s[i:]: a plain host, in lower case, and a port of digits, up to the path,
 // the query or the fragment. It returns where they end, false when they are
-// not in normal form.
+// not in normal form. It looks at eight bytes of the host at a time.
 func normalAuthority(s string, i int) (int, bool) {
 	host := i
-	for i < len(s) && hostByte[s[i]] {
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		if hostByte[b[0]]&hostByte[b[1]]&hostByte[b[2]]&hostByte[b[3]]&hostByte[b[4]]&hostByte[b[5]]&hostByte[b[6]]&hostByte[b[7]] == 0 {
+			break
+		}
+	}
+	for i < len(s) && hostByte[s[i]] != 0 {
 		i++
 	}
 	if i == host {
@@ -829,17 +835,21 @@ func normalAuthority(s string, i int) (int, bool) {
 // has nothing to encode: bytes that need no escape, and escapes of two hex
 // digits. It looks at eight bytes at a time while they are all plain.
 func normalTail(s string, i int) bool {
-	for ; i < len(s); i++ {
-		for i+8 <= len(s) && plainTail[s[i]]&plainTail[s[i+1]]&plainTail[s[i+2]]&plainTail[s[i+3]]&
-			plainTail[s[i+4]]&plainTail[s[i+5]]&plainTail[s[i+6]]&plainTail[s[i+7]] != 0 {
-			i += 8
+	for i < len(s) {
+		for ; i+8 <= len(s); i += 8 {
+			b := s[i : i+8]
+			if plainTail[b[0]]&plainTail[b[1]]&plainTail[b[2]]&plainTail[b[3]]&plainTail[b[4]]&plainTail[b[5]]&plainTail[b[6]]&plainTail[b[7]] == 0 {
+				break
+			}
 		}
 		if i == len(s) {
 			break
 		}
 		switch c := s[i]; {
 		case plainTail[c] != 0 || c == '?' || c == '#':
+			i++
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			i += 3
 		default:
 			return false
 		}
@@ -847,11 +857,13 @@ func normalTail(s string, i int) bool {
 	return true
 }
 
-// hostByte holds true for the bytes of a host name plainAuthority passes:
+// hostByte holds 1 for the bytes of a host name plainAuthority passes:
 // ASCII letters, digits, dots and hyphens.
-var hostByte = func() (t [256]bool) {
+var hostByte = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-'
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' {
+			t[c] = 1
+		}
 	}
 	return t
 }()
