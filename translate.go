@@ -73,7 +73,7 @@ func (d *doc) entry(e *rawEntry) bool {
 // location checks the location of an entry; ok is false when the entry is
 // to be skipped.
 func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
-	raw := e.loc.text()
+	raw := textOf(&e.loc)
 	if len(raw) == 0 {
 		if !e.feed {
 			d.invalid(d.baseStr, errNoLoc)
@@ -95,7 +95,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 // date parses the date of an entry: nil when there is none or it is empty,
 // nil and reported when it cannot be parsed (ok is false then).
 func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
-	raw := v.text()
+	raw := textOf(v)
 	if len(raw) == 0 {
 		return nil, true
 	}
@@ -216,12 +216,12 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	strictURL := d.strict && d.format == formatURLSet
 	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
 	u.LastMod = lastmod
-	if d.c.cond.sinceLeavesOut(lastmod, e.lastmod.text(), e.dateRFC822) {
+	if d.c.cond.sinceLeavesOut(lastmod, textOf(&e.lastmod), e.dateRFC822) {
 		d.sinceOut++
 		return true // older than Since: left out, and not counted
 	}
 	keep := ok || !strictURL
-	if raw := e.changefreq.text(); len(raw) > 0 {
+	if raw := textOf(&e.changefreq); len(raw) > 0 {
 		cf, i := changeFreqOf(raw, d.strict)
 		if i < 0 && d.strict {
 			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
@@ -231,7 +231,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		}
 	}
 	if e.priority.set {
-		raw := e.priority.text()
+		raw := textOf(&e.priority)
 		p, ok := parseFloat32(raw)
 		switch {
 		case !ok:
@@ -264,10 +264,16 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 // changeFreqOf returns the <changefreq> value raw stands for: in tolerant
 // mode a value of the protocol in any letter case is that value. i is its
 // index in changeFreqValues, or -1 when it is none of the protocol's.
+//
+// The values begin with seven different letters: the first letter of raw,
+// in lower case, names the one value raw can be.
 func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
-	for i, v := range changeFreqValues {
-		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
-			return string(v), i
+	if len(raw) > 0 {
+		if i := changeFreqByLetter[raw[0]|0x20]; i >= 0 {
+			v := changeFreqValues[i]
+			if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
+				return string(v), int(i)
+			}
 		}
 	}
 	return string(raw), -1
@@ -275,6 +281,31 @@ func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
 
 // changeFreqValues are the values of <changefreq> the protocol defines.
 var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever}
+
+// changeFreqByLetter gives the index in changeFreqValues of the value that
+// begins with a letter, in lower case, and -1 for any other byte.
+var changeFreqByLetter = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+	}
+	for i, v := range changeFreqValues {
+		if t[v[0]] >= 0 {
+			panic("two values of <changefreq> begin with " + string(v[0]))
+		}
+		t[v[0]] = int8(i)
+	}
+	return t
+}()
+
+// textOf returns v.text(): the value without the white space around it. A
+// value whose first and last bytes are printable ASCII has none, which it
+// tells without a call.
+func textOf(v *value) []byte {
+	if b := v.b; len(b) > 0 && b[0]-0x21 < 0x5E && b[len(b)-1]-0x21 < 0x5E {
+		return b
+	}
+	return v.text()
+}
 
 // parseFloat32 parses a decimal number; an empty value is 0. Hexadecimal
 // floats, infinities and NaN, which strconv knows, are no decimal numbers.

@@ -119,3 +119,22 @@ func FuzzNormalHTTPByByte(f *testing.F) {
 	}
 	f.Fuzz(checkNormalHTTPByByte)
 }
+
+// trimSpace is strings.TrimSpace, whatever bytes a URL begins and ends
+// with (issue 19).
+func TestTrimSpace(t *testing.T) {
+	ends := []string{"", "\u0085", "\u00a0", "\u2003", "\u3000", "é", "\xff"}
+	for c := range 256 {
+		ends = append(ends, string(rune(c)), string([]byte{byte(c)}))
+	}
+	for _, a := range ends {
+		for _, z := range ends {
+			for _, mid := range []string{"", "x", " x ", "https://a.example/"} {
+				s := a + mid + z
+				if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+					t.Fatalf("trimSpace(%q) = %q, strings.TrimSpace gives %q", s, got, want)
+				}
+			}
+		}
+	}
+}

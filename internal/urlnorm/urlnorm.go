@@ -131,7 +131,7 @@ func (e *SiteError) Error() string {
 // errors.Is tells by its sentinel where it has an exported one
 // ([ErrTooLong]); a URL net/url cannot parse gets net/url's error.
 func Loc(raw string, base *url.URL, strict bool) (string, error) {
-	s := strings.TrimSpace(raw)
+	s := trimSpace(raw)
 	if s == "" {
 		return "", errEmptyURL
 	}
@@ -427,7 +427,7 @@ func portOrDefault(u *url.URL) string {
 // mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL
 // may be on any host (EXTURL-1).
 func Link(raw string, strict bool) (string, error) {
-	s := strings.TrimSpace(raw)
+	s := trimSpace(raw)
 	if strict {
 		return Loc(s, nil, true)
 	}
@@ -915,6 +915,16 @@ func isForbidden(c byte) bool {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// trimSpace is strings.TrimSpace, which it does not call for a URL whose
+// first and last bytes are printable ASCII, as those of nearly every URL
+// are: it has no white space around it.
+func trimSpace(s string) string {
+	if n := len(s); n > 0 && s[0]-0x21 < 0x5E && s[n-1]-0x21 < 0x5E {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 func isASCII(s string) bool {
