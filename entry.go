@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/url"
 
+	"github.com/gositemap/sitemap/internal/urlnorm"
 	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
@@ -63,6 +64,8 @@ type doc struct {
 	// holds no more than maxShared dates, and none when the URLs of the
 	// document share no date (docBuf.share).
 	datesSeen map[string]*LastModTime
+
+	urls urlnorm.Recent // checks the URLs of the document, which tend to share a host or two
 
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is

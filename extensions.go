@@ -69,7 +69,7 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 		d.invalid(written, urlnorm.ErrTooLong)
 		return "", false
 	}
-	out, err := urlnorm.Link(written, d.strict)
+	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return "", false
@@ -85,7 +85,7 @@ func (d *doc) optionalURL(v *value) string {
 		return ""
 	}
 	written := d.intern(raw)
-	out, err := urlnorm.Link(written, d.strict)
+	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return written

@@ -81,7 +81,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		return "", false
 	}
 	written := d.intern(raw)
-	loc, err := urlnorm.Loc(written, d.base, d.strict)
+	loc, err := d.urls.Loc(written, d.base, d.strict)
 	if err == nil && d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
 	}

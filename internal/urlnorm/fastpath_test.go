@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -137,4 +138,59 @@ func TestTrimSpace(t *testing.T) {
 			}
 		}
 	}
+}
+
+// recentCases are URLs that share a scheme and an authority, or nearly:
+// another port, a longer host, a host that is a prefix of another, one
+// not in normal form after one that is.
+var recentCases = []string{
+	"https://www.example.com/a", "https://www.example.com", "https://www.example.com?q", "https://www.example.com#f",
+	"https://www.example.com/a b", "https://www.example.com.evil/x", "https://www.example.com:8080/x", "https://www.example.co/x",
+	"https://www.example.com:/x", "https://www.example.com@evil/x", "https://www.example.comé/x", " https://www.example.com/x ",
+	"http://www.example.com/x", "https://cdn.example.com/i.jpg", "https://www.example.com/%zz", "https://www.example.com/%41",
+	"https://WWW.example.com/x", "https://www.example.com/" + strings.Repeat("a", MaxLength), "ftp://www.example.com/x",
+	"https://www.example.com\\x", "/relative", "", "https://www.example.com:8080", "https://www.example.com:8080/y",
+	"https://www.example.com:ab/x", "https://www.example.com%41/x", "https://www.example.com[x]/",
+}
+
+// TestRecent holds Recent to Loc and Link: in every order of the cases
+// taken two and three at a time, what it returns is what they return.
+func TestRecent(t *testing.T) {
+	for _, a := range recentCases {
+		for _, b := range recentCases {
+			for _, c := range []string{"https://www.example.com/z", "https://cdn.example.com/z", b} {
+				checkRecent(t, a, b, c)
+			}
+		}
+	}
+}
+
+// checkRecent fails when Recent gives for any of urls, handed to it in
+// turn, another result than Loc or Link, in either mode.
+func checkRecent(t *testing.T, urls ...string) {
+	t.Helper()
+	base := parseBase(t, "https://www.example.com/sitemap.xml")
+	for _, strict := range []bool{false, true} {
+		var r Recent
+		for i, u := range urls {
+			got, err := r.Loc(u, base, strict)
+			want, wantErr := Loc(u, base, strict)
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("strict %v: Recent.Loc(%q) after %q = %q, %v; Loc gives %q, %v", strict, u, urls[:i], got, err, want, wantErr)
+			}
+			got, err = r.Link(u, strict)
+			want, wantErr = Link(u, strict)
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("strict %v: Recent.Link(%q) after %q = %q, %v; Link gives %q, %v", strict, u, urls[:i], got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+// FuzzRecent is TestRecent on what the fuzzer makes.
+func FuzzRecent(f *testing.F) {
+	for i, a := range recentCases {
+		f.Add(a, recentCases[(i+1)%len(recentCases)], recentCases[(i+5)%len(recentCases)])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) { checkRecent(t, a, b, c) })
 }

@@ -791,19 +791,83 @@ func encodeTail(s string, from int) string {
 // encodeTail encodes (plain bytes, ? and #, and % only where it begins an
 // escape), at most MaxLength bytes in all. Any other URL goes the whole way.
 func isNormalHTTP(s string) bool {
+	end, ok := normalPrefix(s)
+	return ok && normalTail(s, end)
+}
+
+// normalPrefix reads the scheme and the authority of s for isNormalHTTP,
+// and returns where the authority ends: false when they are not in
+// normal form, or s is longer than MaxLength.
+func normalPrefix(s string) (int, bool) {
 	var i int
 	switch {
 	case len(s) > MaxLength:
-		return false
+		return 0, false
 	case strings.HasPrefix(s, "https://"):
 		i = len("https://")
 	case strings.HasPrefix(s, "http://"):
 		i = len("http://")
 	default:
+		return 0, false
+	}
+	return normalAuthority(s, i)
+}
+
+// Recent is [Loc] and [Link] for the URLs of one document, which tend to
+// be on one host or two (the site and its images, say): it keeps the
+// scheme and the authority of the last two URLs it found in normal form
+// (see isNormalHTTP) on different hosts, and of a URL that begins with one
+// of them reads only the path, the query and the fragment. What its
+// methods return is what Loc and Link return. The zero value is ready for
+// use; a Recent is not safe for concurrent use.
+type Recent struct {
+	prefix [2]string // scheme://authority of URLs in normal form, the latest first
+}
+
+// Loc is [Loc], through r.
+func (r *Recent) Loc(raw string, base *url.URL, strict bool) (string, error) {
+	if !strict {
+		if s := trimSpace(raw); r.normal(s) {
+			return s, nil
+		}
+	}
+	return Loc(raw, base, strict)
+}
+
+// Link is [Link], through r.
+func (r *Recent) Link(raw string, strict bool) (string, error) {
+	if !strict {
+		if s := trimSpace(raw); r.normal(s) {
+			return s, nil
+		}
+	}
+	return Link(raw, strict)
+}
+
+// normal is isNormalHTTP(s), which does not read the scheme and the
+// authority again when they are those of a URL it found normal lately.
+func (r *Recent) normal(s string) bool {
+	if len(s) <= MaxLength {
+		for _, p := range r.prefix {
+			if p == "" || len(s) < len(p) || s[:len(p)] != p {
+				continue
+			}
+			if len(s) == len(p) {
+				return true
+			}
+			if c := s[len(p)]; c == '/' || c == '?' || c == '#' {
+				return normalTail(s, len(p))
+			}
+		}
+	}
+	end, ok := normalPrefix(s)
+	if !ok || !normalTail(s, end) {
 		return false
 	}
-	i, ok := normalAuthority(s, i)
-	return ok && normalTail(s, i)
+	if s[:end] != r.prefix[0] {
+		r.prefix[1], r.prefix[0] = r.prefix[0], s[:end]
+	}
+	return true
 }
 
 // normalAuthority reads the host and port of s, an http(s) URL, from
