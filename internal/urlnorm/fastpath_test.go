@@ -69,18 +69,8 @@ func isNormalHTTPByByte(s string) bool {
 	default:
 		return false
 	}
-	host := i
-	for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z' || '0' <= s[i] && s[i] <= '9' || s[i] == '.' || s[i] == '-') {
-		i++
-	}
-	if i == host {
-		return false
-	}
-	if i < len(s) && s[i] == ':' {
-		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		}
-	}
-	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
+	i, ok := authorityByByte(s, i)
+	if !ok {
 		return false
 	}
 	for ; i < len(s); i++ {
@@ -92,6 +82,23 @@ func isNormalHTTPByByte(s string) bool {
 		}
 	}
 	return true
+}
+
+// authorityByByte is the reading of the host and port of
+// isNormalHTTPByByte.
+func authorityByByte(s string, i int) (int, bool) {
+	host := i
+	for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z' || '0' <= s[i] && s[i] <= '9' || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i == host {
+		return i, false
+	}
+	if i < len(s) && s[i] == ':' {
+		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		}
+	}
+	return i, i == len(s) || s[i] == '/' || s[i] == '?' || s[i] == '#'
 }
 
 // TestNormalHTTPByByte holds isNormalHTTP to the byte-at-a-time reading on
