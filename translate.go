@@ -297,11 +297,16 @@ var changeFreqByLetter = func() (t [256]int8) {
 	return t
 }()
 
-// textOf returns v.text(): the value without the white space around it. A
-// value whose first and last bytes are printable ASCII has none, which it
+// textOf returns v.text(): the value without the white space around it. An
+// empty value (an element of an image or a video that is not there), and
+// one whose first and last bytes are printable ASCII, have none, which it
 // tells without a call.
 func textOf(v *value) []byte {
-	if b := v.b; len(b) > 0 && b[0]-0x21 < 0x5E && b[len(b)-1]-0x21 < 0x5E {
+	b := v.b
+	if len(b) == 0 {
+		return nil // as bytes.TrimSpace returns it
+	}
+	if b[0]-0x21 < 0x5E && b[len(b)-1]-0x21 < 0x5E {
 		return b
 	}
 	return v.text()

@@ -18,7 +18,7 @@ func TestTextOf(t *testing.T) {
 		for _, z := range ends {
 			for _, mid := range []string{"", "x", " x ", "a b"} {
 				v := value{b: []byte(a + mid + z)}
-				if got, want := textOf(&v), v.text(); !bytes.Equal(got, want) {
+				if got, want := textOf(&v), v.text(); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
 					t.Fatalf("textOf(%q) = %q, text() gives %q", v.b, got, want)
 				}
 			}
