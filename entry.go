@@ -61,7 +61,7 @@ type doc struct {
 	// datesSeen holds the W3C dates the document has given, as written,
 	// with what newTime made of each: sitemaps repeat a few dates many times
 	// over, and a date found here is neither parsed nor looked up again. It
-	// holds no more than maxShared dates, and none when the URLs of the
+	// holds no more than maxSeenDates dates, and none when the URLs of the
 	// document share no date (docBuf.share).
 	datesSeen map[string]*LastModTime
 

@@ -115,9 +115,9 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		return nil, false
 	}
 	p := d.buf.newTime(tm)
-	if !rfc822 && d.buf.share && len(raw) <= maxSeenDate && len(d.datesSeen) < maxShared {
+	if !rfc822 && d.buf.share && len(raw) <= maxSeenDate && len(d.datesSeen) < maxSeenDates {
 		if d.datesSeen == nil {
-			d.datesSeen = make(map[string]*LastModTime, maxShared)
+			d.datesSeen = make(map[string]*LastModTime, maxSeenDates)
 		}
 		d.datesSeen[d.intern(raw)] = p
 	}
@@ -127,6 +127,10 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 // maxSeenDate is the longest W3C date, in bytes, that datesSeen keeps: a
 // date-time with an offset and nanoseconds has 35.
 const maxSeenDate = 40
+
+// maxSeenDates is the most dates datesSeen holds: 896, which fit the one
+// table of a map made for them at once, at the cost of few allocations.
+const maxSeenDates = 896
 
 // intern returns b as a string cut from the document's arena (see
 // docBuf.intern).
