@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/url"
 
+	"github.com/gositemap/sitemap/internal/urlnorm"
 	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
@@ -56,6 +57,15 @@ type doc struct {
 
 	lastmodRaw map[string]string // <lastmod> as written by key, with a store or Since: conditional.go
 	sinceOut   int               // URLs that Since left out
+
+	// datesSeen holds the W3C dates the document has given, as written,
+	// with what newTime made of each: sitemaps repeat a few dates many times
+	// over, and a date found here is neither parsed nor looked up again. It
+	// holds no more than maxSeenDates dates, and none when the URLs of the
+	// document share no date (docBuf.share).
+	datesSeen map[string]*LastModTime
+
+	urls urlnorm.Recent // checks the URLs of the document, which tend to share a host or two
 
 	// uncounted are the URLs the document has taken that the URL limit
 	// of the call does not count yet: all of them until the document is

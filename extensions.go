@@ -54,7 +54,7 @@ func (d *doc) extensions(e *rawEntry, u *URL) {
 // by. ok is false when the item is to be left out: silently in tolerant
 // mode when the URL is empty, reported otherwise.
 func (d *doc) keyURL(v *value, what, page string) (string, bool) {
-	raw := v.text()
+	raw := textOf(v)
 	if len(raw) == 0 {
 		if d.strict {
 			d.invalid(page, fmt.Errorf("strict mode: %s is empty", what))
@@ -69,7 +69,7 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 		d.invalid(written, urlnorm.ErrTooLong)
 		return "", false
 	}
-	out, err := urlnorm.Link(written, d.strict)
+	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return "", false
@@ -80,12 +80,12 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 // optionalURL checks a URL that an item need not give: one that strict
 // mode does not accept is reported, and returned as written.
 func (d *doc) optionalURL(v *value) string {
-	raw := v.text()
+	raw := textOf(v)
 	if len(raw) == 0 {
 		return ""
 	}
 	written := d.intern(raw)
-	out, err := urlnorm.Link(written, d.strict)
+	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
 		d.invalid(written, err)
 		return written
@@ -255,4 +255,4 @@ func (d *doc) link(r *rawLink, page string) (AlternateLink, bool) {
 }
 
 // str returns the text of v without the white space around it.
-func (d *doc) str(v *value) string { return d.intern(v.text()) }
+func (d *doc) str(v *value) string { return d.intern(textOf(v)) }

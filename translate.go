@@ -73,7 +73,7 @@ func (d *doc) entry(e *rawEntry) bool {
 // location checks the location of an entry; ok is false when the entry is
 // to be skipped.
 func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
-	raw := e.loc.text()
+	raw := textOf(&e.loc)
 	if len(raw) == 0 {
 		if !e.feed {
 			d.invalid(d.baseStr, errNoLoc)
@@ -81,7 +81,7 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		return "", false
 	}
 	written := d.intern(raw)
-	loc, err := urlnorm.Loc(written, d.base, d.strict)
+	loc, err := d.urls.Loc(written, d.base, d.strict)
 	if err == nil && d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
 	}
@@ -95,9 +95,14 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 // date parses the date of an entry: nil when there is none or it is empty,
 // nil and reported when it cannot be parsed (ok is false then).
 func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
-	raw := v.text()
+	raw := textOf(v)
 	if len(raw) == 0 {
 		return nil, true
+	}
+	if !rfc822 {
+		if p := d.datesSeen[string(raw)]; p != nil {
+			return p, true
+		}
 	}
 	var tm time.Time
 	if rfc822 {
@@ -109,8 +114,23 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
 		return nil, false
 	}
-	return d.buf.newTime(tm), true
+	p := d.buf.newTime(tm)
+	if !rfc822 && d.buf.share && len(raw) <= maxSeenDate && len(d.datesSeen) < maxSeenDates {
+		if d.datesSeen == nil {
+			d.datesSeen = make(map[string]*LastModTime, maxSeenDates)
+		}
+		d.datesSeen[d.intern(raw)] = p
+	}
+	return p, true
 }
+
+// maxSeenDate is the longest W3C date, in bytes, that datesSeen keeps: a
+// date-time with an offset and nanoseconds has 35.
+const maxSeenDate = 40
+
+// maxSeenDates is the most dates datesSeen holds: 896, which fit the one
+// table of a map made for them at once, at the cost of few allocations.
+const maxSeenDates = 896
 
 // intern returns b as a string cut from the document's arena (see
 // docBuf.intern).
@@ -200,12 +220,12 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	strictURL := d.strict && d.format == formatURLSet
 	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
 	u.LastMod = lastmod
-	if d.c.cond.sinceLeavesOut(lastmod, e.lastmod.text(), e.dateRFC822) {
+	if d.c.cond.sinceLeavesOut(lastmod, textOf(&e.lastmod), e.dateRFC822) {
 		d.sinceOut++
 		return true // older than Since: left out, and not counted
 	}
 	keep := ok || !strictURL
-	if raw := e.changefreq.text(); len(raw) > 0 {
+	if raw := textOf(&e.changefreq); len(raw) > 0 {
 		cf, i := changeFreqOf(raw, d.strict)
 		if i < 0 && d.strict {
 			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
@@ -215,7 +235,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		}
 	}
 	if e.priority.set {
-		raw := e.priority.text()
+		raw := textOf(&e.priority)
 		p, ok := parseFloat32(raw)
 		switch {
 		case !ok:
@@ -248,10 +268,16 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 // changeFreqOf returns the <changefreq> value raw stands for: in tolerant
 // mode a value of the protocol in any letter case is that value. i is its
 // index in changeFreqValues, or -1 when it is none of the protocol's.
+//
+// The values begin with seven different letters: the first letter of raw,
+// in lower case, names the one value raw can be.
 func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
-	for i, v := range changeFreqValues {
-		if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
-			return string(v), i
+	if len(raw) > 0 {
+		if i := changeFreqByLetter[raw[0]|0x20]; i >= 0 {
+			v := changeFreqValues[i]
+			if string(raw) == string(v) || !strict && len(raw) == len(v) && equalFoldLetters(raw, 0, string(v)) {
+				return string(v), int(i)
+			}
 		}
 	}
 	return string(raw), -1
@@ -259,6 +285,36 @@ func changeFreqOf(raw []byte, strict bool) (cf string, i int) {
 
 // changeFreqValues are the values of <changefreq> the protocol defines.
 var changeFreqValues = [...]URLChangeFreq{ChangeFreqAlways, ChangeFreqHourly, ChangeFreqDaily, ChangeFreqWeekly, ChangeFreqMonthly, ChangeFreqYearly, ChangeFreqNever}
+
+// changeFreqByLetter gives the index in changeFreqValues of the value that
+// begins with a letter, in lower case, and -1 for any other byte.
+var changeFreqByLetter = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+	}
+	for i, v := range changeFreqValues {
+		if t[v[0]] >= 0 {
+			panic("two values of <changefreq> begin with " + string(v[0]))
+		}
+		t[v[0]] = int8(i)
+	}
+	return t
+}()
+
+// textOf returns v.text(): the value without the white space around it. An
+// empty value (an element of an image or a video that is not there), and
+// one whose first and last bytes are printable ASCII, have none, which it
+// tells without a call.
+func textOf(v *value) []byte {
+	b := v.b
+	if len(b) == 0 {
+		return nil // as bytes.TrimSpace returns it
+	}
+	if b[0]-0x21 < 0x5E && b[len(b)-1]-0x21 < 0x5E {
+		return b
+	}
+	return v.text()
+}
 
 // parseFloat32 parses a decimal number; an empty value is 0. Hexadecimal
 // floats, infinities and NaN, which strconv knows, are no decimal numbers.

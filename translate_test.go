@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gositemap/sitemap"
 )
@@ -528,4 +529,53 @@ func TestURLRulesDoNotFilterSitemaps(t *testing.T) {
 	equalStrings(t, "URLs", locsOf(s.GetURLs()), []string{"https://example.com/product/1"})
 	equalStrings(t, "sitemaps", sitemapLocsOf(s.GetSitemaps()), []string{srv.At("/sitemap-1.xml")})
 	noErrors(t, s)
+}
+
+// VALUE-10, VALUE-11: a date a document gives again, as written or in
+// another spelling of the same instant, reads as the first one did, in a
+// <lastmod> and in the dates of the extensions alike; one that does not
+// parse is reported each time it is given, however often (issue 19: the
+// translate stage reads a date it has read before from a table, not again).
+func TestRepeatedDates(t *testing.T) {
+	news := `<news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication>` +
+		`<news:publication_date>%s</news:publication_date><news:title>T</news:title></news:news>`
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">`
+	dates := []string{"2024-01-15T10:30:00+02:00", "2024-01-15T10:30:00+02:00", "2024-01-15T08:30:00Z", "2024-01-15 10:30", "2024-01-15 10:30", "2024-01-15T10:30:00+02:00"}
+	for i, d := range dates {
+		doc += fmt.Sprintf(`<url><loc>https://example.com/%d</loc><lastmod>%s</lastmod>`+news+`</url>`, i, d, d)
+	}
+	doc += `</urlset>`
+	s, err := sitemap.New().Parse("https://example.com/sitemap.xml", &doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != len(dates) {
+		t.Fatalf("%d URLs", len(urls))
+	}
+	want := time.Date(2024, 1, 15, 8, 30, 0, 0, time.UTC)
+	for i, u := range urls {
+		bad := i == 3 || i == 4
+		if bad != (u.LastMod == nil) || bad != (u.News.PublicationDate == nil) {
+			t.Fatalf("URL %d: lastmod %v, publication date %v", i, u.LastMod, u.News.PublicationDate)
+		}
+		if bad {
+			continue
+		}
+		if !u.LastMod.Equal(want) || !u.News.PublicationDate.Equal(want) {
+			t.Errorf("URL %d: lastmod %v, publication date %v, want %v", i, u.LastMod, u.News.PublicationDate, want)
+		}
+		if _, off := u.LastMod.Zone(); off != map[bool]int{true: 0, false: 7200}[i == 2] {
+			t.Errorf("URL %d: lastmod %v, in the wrong zone", i, u.LastMod)
+		}
+	}
+	var n int
+	for _, m := range messagesOf(s.GetErrors()) {
+		if strings.Contains(m, `value "2024-01-15 10:30"`) {
+			n++
+		}
+	}
+	if n != 4 || s.GetErrorsCount() != 4 {
+		t.Errorf("the bad date is reported %d times of %d errors, want 4: %q", n, s.GetErrorsCount(), messagesOf(s.GetErrors()))
+	}
 }

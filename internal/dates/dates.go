@@ -63,6 +63,80 @@ import "time"
 // time.FixedZone with an empty name and that offset, +00:00 included; a date
 // without a time is midnight UTC.
 func ParseW3C[T ~string | ~[]byte](s T) (time.Time, bool) {
+	if t, ok := w3cCommon(s); ok {
+		return t, true
+	}
+	return parseW3CGeneral(s)
+}
+
+// w3cCommon reads, in one pass over fixed places, the three forms nearly
+// every sitemap writes: YYYY-MM-DD, YYYY-MM-DDThh:mm:ssZ and
+// YYYY-MM-DDThh:mm:ss+hh:mm (or -hh:mm, t and z in lower case). It returns
+// false for anything else, valid or not, which parseW3CGeneral then reads:
+// what it accepts, it makes into the time parseW3CGeneral makes of it
+// (FuzzW3CCommon holds the two together).
+func w3cCommon[T ~string | ~[]byte](s T) (time.Time, bool) {
+	n := len(s)
+	if n != 10 && n != 20 && n != 25 {
+		return time.Time{}, false
+	}
+	_ = s[9]
+	century, yy, month, day := twoDigits(s[0], s[1]), twoDigits(s[2], s[3]), twoDigits(s[5], s[6]), twoDigits(s[8], s[9])
+	year := century*100 + yy
+	if century|yy|month|day < 0 || s[4] != '-' || s[7] != '-' || !validDate(year, month, day) {
+		return time.Time{}, false
+	}
+	days := unixDays(year, month, day)
+	if n == 10 {
+		return time.Unix(days*86400, 0).In(time.UTC), true
+	}
+	_ = s[19]
+	hour, minute, sec := twoDigits(s[11], s[12]), twoDigits(s[14], s[15]), twoDigits(s[17], s[18])
+	if hour|minute|sec < 0 || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' || !validClock(hour, minute, sec) {
+		return time.Time{}, false
+	}
+	loc, off, ok := commonZone(s)
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Unix(days*86400+int64(hour*3600+minute*60+sec-off), 0).In(loc), true
+}
+
+// commonZone reads the zone that ends s from s[19]: Z alone, or +hh:mm
+// or -hh:mm, as w3cZone does.
+func commonZone[T ~string | ~[]byte](s T) (loc *time.Location, off int, ok bool) {
+	if len(s) == 20 {
+		return time.UTC, 0, s[19] == 'Z' || s[19] == 'z'
+	}
+	_ = s[24]
+	hh, mm := twoDigits(s[20], s[21]), twoDigits(s[23], s[24])
+	neg := s[19] == '-'
+	if hh|mm < 0 || !neg && s[19] != '+' || s[22] != ':' {
+		return nil, 0, false
+	}
+	if loc, ok = offsetZone(neg, hh, mm); !ok {
+		return nil, 0, false
+	}
+	if off = (hh*60 + mm) * 60; neg {
+		off = -off
+	}
+	return loc, off, true
+}
+
+// twoDigits returns the number the decimal digits a and b write, and -1
+// when either is no digit, so that one test of the numbers ORed together
+// tells whether all of them are.
+func twoDigits(a, b byte) int {
+	a -= '0'
+	b -= '0'
+	if a > 9 || b > 9 {
+		return -1
+	}
+	return int(a)*10 + int(b)
+}
+
+// parseW3CGeneral is ParseW3C for every form, read field by field.
+func parseW3CGeneral[T ~string | ~[]byte](s T) (time.Time, bool) {
 	year, month, day, ok := w3cDate(s)
 	if !ok {
 		return time.Time{}, false

@@ -131,7 +131,7 @@ func (e *SiteError) Error() string {
 // errors.Is tells by its sentinel where it has an exported one
 // ([ErrTooLong]); a URL net/url cannot parse gets net/url's error.
 func Loc(raw string, base *url.URL, strict bool) (string, error) {
-	s := strings.TrimSpace(raw)
+	s := trimSpace(raw)
 	if s == "" {
 		return "", errEmptyURL
 	}
@@ -427,7 +427,7 @@ func portOrDefault(u *url.URL) string {
 // mode and returns raw trimmed, as written (EXTURL-2, -5, -14); the URL
 // may be on any host (EXTURL-1).
 func Link(raw string, strict bool) (string, error) {
-	s := strings.TrimSpace(raw)
+	s := trimSpace(raw)
 	if strict {
 		return Loc(s, nil, true)
 	}
@@ -791,28 +791,98 @@ func encodeTail(s string, from int) string {
 // encodeTail encodes (plain bytes, ? and #, and % only where it begins an
 // escape), at most MaxLength bytes in all. Any other URL goes the whole way.
 func isNormalHTTP(s string) bool {
+	end, ok := normalPrefix(s)
+	return ok && normalTail(s, end)
+}
+
+// normalPrefix reads the scheme and the authority of s for isNormalHTTP,
+// and returns where the authority ends: false when they are not in
+// normal form, or s is longer than MaxLength.
+func normalPrefix(s string) (int, bool) {
 	var i int
 	switch {
 	case len(s) > MaxLength:
-		return false
+		return 0, false
 	case strings.HasPrefix(s, "https://"):
 		i = len("https://")
 	case strings.HasPrefix(s, "http://"):
 		i = len("http://")
 	default:
+		return 0, false
+	}
+	return normalAuthority(s, i)
+}
+
+// Recent is [Loc] and [Link] for the URLs of one document, which tend to
+// be on one host or two (the site and its images, say): it keeps the
+// scheme and the authority of the last two URLs it found in normal form
+// (see isNormalHTTP) on different hosts, and of a URL that begins with one
+// of them reads only the path, the query and the fragment. What its
+// methods return is what Loc and Link return. The zero value is ready for
+// use; a Recent is not safe for concurrent use.
+type Recent struct {
+	prefix [2]string // scheme://authority of URLs in normal form, the latest first
+}
+
+// Loc is [Loc], through r.
+func (r *Recent) Loc(raw string, base *url.URL, strict bool) (string, error) {
+	if !strict {
+		if s := trimSpace(raw); r.normal(s) {
+			return s, nil
+		}
+	}
+	return Loc(raw, base, strict)
+}
+
+// Link is [Link], through r.
+func (r *Recent) Link(raw string, strict bool) (string, error) {
+	if !strict {
+		if s := trimSpace(raw); r.normal(s) {
+			return s, nil
+		}
+	}
+	return Link(raw, strict)
+}
+
+// normal is isNormalHTTP(s), which does not read the scheme and the
+// authority again when they are those of a URL it found normal lately.
+func (r *Recent) normal(s string) bool {
+	if len(s) <= MaxLength {
+		for _, p := range r.prefix {
+			if p == "" || len(s) < len(p) || s[:len(p)] != p {
+				continue
+			}
+			if len(s) == len(p) {
+				return true
+			}
+			if c := s[len(p)]; c == '/' || c == '?' || c == '#' {
+				return normalTail(s, len(p))
+			}
+		}
+	}
+	end, ok := normalPrefix(s)
+	if !ok || !normalTail(s, end) {
 		return false
 	}
-	i, ok := normalAuthority(s, i)
-	return ok && normalTail(s, i)
+	if s[:end] != r.prefix[0] {
+		r.prefix[1], r.prefix[0] = r.prefix[0], s[:end]
+	}
+	return true
 }
 
 // normalAuthority reads the host and port of s, an http(s) URL, from
 // s[i:]: a plain host, in lower case, and a port of digits, up to the path,
 // the query or the fragment. It returns where they end, false when they are
-// not in normal form.
+// not in normal form. It looks at eight bytes of the host at a time.
 func normalAuthority(s string, i int) (int, bool) {
 	host := i
-	for i < len(s) && hostByte[s[i]] {
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		if hostByte[b[0]]&hostByte[b[1]]&hostByte[b[2]]&hostByte[b[3]]&hostByte[b[4]]&hostByte[b[5]]&hostByte[b[6]]&hostByte[b[7]] == 0 {
+			break
+		}
+	}
+	for i < len(s) && hostByte[s[i]] != 0 {
 		i++
 	}
 	if i == host {
@@ -829,17 +899,21 @@ func normalAuthority(s string, i int) (int, bool) {
 // has nothing to encode: bytes that need no escape, and escapes of two hex
 // digits. It looks at eight bytes at a time while they are all plain.
 func normalTail(s string, i int) bool {
-	for ; i < len(s); i++ {
-		for i+8 <= len(s) && plainTail[s[i]]&plainTail[s[i+1]]&plainTail[s[i+2]]&plainTail[s[i+3]]&
-			plainTail[s[i+4]]&plainTail[s[i+5]]&plainTail[s[i+6]]&plainTail[s[i+7]] != 0 {
-			i += 8
+	for i < len(s) {
+		for ; i+8 <= len(s); i += 8 {
+			b := s[i : i+8]
+			if plainTail[b[0]]&plainTail[b[1]]&plainTail[b[2]]&plainTail[b[3]]&plainTail[b[4]]&plainTail[b[5]]&plainTail[b[6]]&plainTail[b[7]] == 0 {
+				break
+			}
 		}
 		if i == len(s) {
 			break
 		}
 		switch c := s[i]; {
 		case plainTail[c] != 0 || c == '?' || c == '#':
+			i++
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			i += 3
 		default:
 			return false
 		}
@@ -847,11 +921,13 @@ func normalTail(s string, i int) bool {
 	return true
 }
 
-// hostByte holds true for the bytes of a host name plainAuthority passes:
+// hostByte holds 1 for the bytes of a host name plainAuthority passes:
 // ASCII letters, digits, dots and hyphens.
-var hostByte = func() (t [256]bool) {
+var hostByte = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-'
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' {
+			t[c] = 1
+		}
 	}
 	return t
 }()
@@ -903,6 +979,16 @@ func isForbidden(c byte) bool {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// trimSpace is strings.TrimSpace, which it does not call for a URL whose
+// first and last bytes are printable ASCII, as those of nearly every URL
+// are: it has no white space around it.
+func trimSpace(s string) string {
+	if n := len(s); n > 0 && s[0]-0x21 < 0x5E && s[n-1]-0x21 < 0x5E {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 func isASCII(s string) bool {
