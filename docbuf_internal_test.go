@@ -402,3 +402,59 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n.Add(int64(n))
 	return n, err
 }
+
+// The tables a document looks its dates up in are pooled between documents
+// (issue 19): each document still starts with empty ones, so that the URLs
+// of one never point to a date of another, however alike their dates are.
+func TestDateTablesStartEmptyForEachDocument(t *testing.T) {
+	srv := indexServer(t, 4, 300, func(i, j int) string { return fmt.Sprintf("2024-03-%02dT10:00:00Z", 1+j%20) }, func(i, j int) string { return "0.5" })
+	s := New().SetFetchTimeout(60).SetMultiThread(false)
+	for range 2 {
+		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil || s.GetErrorsCount() != 0 {
+			t.Fatal(err, s.GetErrors())
+		}
+		owner := map[*LastModTime]string{}
+		for _, u := range s.GetURLs() {
+			if u.LastMod == nil {
+				t.Fatalf("%s has no lastmod", u.Loc)
+			}
+			if o, ok := owner[u.LastMod]; ok && o != u.Source.URL() {
+				t.Fatalf("%s of %s shares its date with the URLs of %s", u.Loc, u.Source.URL(), o)
+			}
+			owner[u.LastMod] = u.Source.URL()
+		}
+		if len(owner) != 4*20 {
+			t.Fatalf("%d dates, want 20 a document", len(owner))
+		}
+	}
+}
+
+// The strings of a large document are cut from chunks that grow with it:
+// few allocations, little space left unused, and every string intact.
+func TestInternChunksGrowWithTheDocument(t *testing.T) {
+	const n, size = 50_000, 70
+	in := make([][]byte, n)
+	for i := range in {
+		in[i] = fmt.Appendf(nil, "https://example.com/%0*d", size-20, i)
+	}
+	var b docBuf
+	got := make([]string, 0, n)
+	chunks := testing.AllocsPerRun(1, func() {
+		b = docBuf{}
+		got = got[:0]
+		for _, s := range in {
+			got = append(got, b.intern(s))
+		}
+	})
+	for i, s := range got {
+		if s != string(in[i]) {
+			t.Fatalf("string %d is %q, want %q", i, s, in[i])
+		}
+	}
+	if chunks > 80 {
+		t.Errorf("%v chunks for %d bytes, want at most 80", chunks, n*size)
+	}
+	if unused := cap(b.arena) - len(b.arena); unused > (b.interned+len(b.arena))/16+arenaChunk {
+		t.Errorf("%d bytes unused in the last chunk, for %d interned", unused, b.interned+len(b.arena))
+	}
+}

@@ -63,7 +63,7 @@ type doc struct {
 	// over, and a date found here is neither parsed nor looked up again. It
 	// holds no more than maxSeenDates dates, and none when the URLs of the
 	// document share no date (docBuf.share).
-	datesSeen map[string]*LastModTime
+	datesSeen *seenDates
 
 	urls urlnorm.Recent // checks the URLs of the document, which tend to share a host or two
 
@@ -116,8 +116,15 @@ func (d *doc) committed(docsLeft int) committed {
 		node: d.node, found: d.found, children: d.children, leftOut: d.leftOut}
 }
 
-// releaseURLs lets go of the document's URLs once the results have them.
-func (d *doc) releaseURLs() { d.buf.release() }
+// releaseURLs lets go of the document's URLs once the results have them,
+// and of its table of dates.
+func (d *doc) releaseURLs() {
+	d.buf.release()
+	if d.datesSeen != nil {
+		d.datesSeen.release()
+		d.datesSeen = nil
+	}
+}
 
 // discard gives back what the document took from the limits of the call.
 func (d *doc) discard() {

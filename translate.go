@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gositemap/sitemap/internal/dates"
 	"github.com/gositemap/sitemap/internal/urlnorm"
@@ -100,7 +102,7 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		return nil, true
 	}
 	if !rfc822 {
-		if p := d.datesSeen[string(raw)]; p != nil {
+		if p := d.datesSeen.get(raw); p != nil {
 			return p, true
 		}
 	}
@@ -115,11 +117,11 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		return nil, false
 	}
 	p := d.buf.newTime(tm)
-	if !rfc822 && d.buf.share && len(raw) <= maxSeenDate && len(d.datesSeen) < maxSeenDates {
+	if !rfc822 && d.buf.share {
 		if d.datesSeen == nil {
-			d.datesSeen = make(map[string]*LastModTime, maxSeenDates)
+			d.datesSeen = seenDatesPool.Get().(*seenDates)
 		}
-		d.datesSeen[d.intern(raw)] = p
+		d.datesSeen.add(raw, p)
 	}
 	return p, true
 }
@@ -131,6 +133,50 @@ const maxSeenDate = 40
 // maxSeenDates is the most dates datesSeen holds: 896, which fit the one
 // table of a map made for them at once, at the cost of few allocations.
 const maxSeenDates = 896
+
+// seenDates is the table of doc.datesSeen. Its keys are cut from a buffer
+// of its own, made for maxSeenDates keys of maxSeenDate bytes so that it is
+// never reallocated, and tables are pooled between documents: a call of
+// many sitemaps neither makes a table for each nor keeps their keys alive
+// beside their URLs.
+type seenDates struct {
+	m    map[string]*LastModTime
+	keys []byte
+}
+
+var seenDatesPool = sync.Pool{New: func() any {
+	return &seenDates{
+		m:    make(map[string]*LastModTime, maxSeenDates),
+		keys: make([]byte, 0, maxSeenDates*maxSeenDate),
+	}
+}}
+
+// get returns the date written raw, or nil when the table (nil before the
+// first date of a document that shares them) does not have it.
+func (s *seenDates) get(raw []byte) *LastModTime {
+	if s == nil {
+		return nil
+	}
+	return s.m[string(raw)]
+}
+
+// add records that the date written raw is p, while the table has room.
+func (s *seenDates) add(raw []byte, p *LastModTime) {
+	if len(raw) > maxSeenDate || len(s.m) >= maxSeenDates {
+		return
+	}
+	off := len(s.keys)
+	s.keys = append(s.keys, raw...)
+	s.m[unsafe.String(&s.keys[off], len(raw))] = p
+}
+
+// release empties the table, so that it keeps no date of the document
+// alive, and gives it back to seenDatesPool.
+func (s *seenDates) release() {
+	clear(s.m)
+	s.keys = s.keys[:0]
+	seenDatesPool.Put(s)
+}
 
 // intern returns b as a string cut from the document's arena (see
 // docBuf.intern).
