@@ -119,6 +119,9 @@ type scanEntry struct {
 	off, mid int
 	end      int
 	prev     int // a binding: the index in stk of the binding of the same prefix it hides, or -1
+	// slot is, for an element whose name is in the table of names (see
+	// quick.go), 1 + its index in t.slots; its bytes are not in the arena.
+	slot int
 	// space is the namespace URI of an element as translated when it
 	// started. Its end element translates the same: the bindings below it
 	// do not change while it is open.
@@ -144,6 +147,15 @@ type Scanner struct {
 	binds []int  // the indexes in stk of the bindings, innermost last
 	arena []byte // the names and URIs of stk
 	depth int
+
+	// The table of element names of the quick path (see quick.go): the
+	// slots, and the buckets of their hash, each 1 + an index in slots or
+	// 0 for none. nsEpoch changes whenever a binding comes into scope or
+	// leaves it, so that a slot translated in the same epoch needs no
+	// translating again.
+	slots   []nameSlot
+	slotIdx [2 * maxInterned]uint8
+	nsEpoch uint64
 
 	// ns is the innermost binding of each prefix in scope (or -1), made
 	// once more than nsLinear bindings are, so that a name is translated
@@ -185,7 +197,8 @@ type tagPart struct{ off, mid, val, end int }
 // scanBuffers holds the buffers of scanners that are done with them (see
 // Release), at their first size, for the scanners of the next documents: a
 // call of many sitemaps then allocates a few buffers, not one each.
-var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize]byte) }}
+// Each has bufSlack bytes past its length (see quick.go).
+var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize + bufSlack]byte) }}
 
 // New returns a scanner reading r, which is already UTF-8, strict or
 // tolerant, that keeps the attributes keep names (every attribute whole
@@ -203,15 +216,15 @@ func New(r io.Reader, strict bool, keep *AttrTable) *Scanner {
 
 // newScanner is New keeping every attribute.
 func newScanner(r io.Reader, strict bool) *Scanner {
-	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize + bufSlack]byte)[:scanBufSize], lines: 1}
 }
 
 // Release gives the scanner's buffer back to scanBuffers, unless a long tag
 // made it grow: neither the scanner nor a token it handed out may be used
 // afterwards.
 func (t *Scanner) Release() {
-	if cap(t.buf) == scanBufSize {
-		scanBuffers.Put((*[scanBufSize]byte)(t.buf[:scanBufSize]))
+	if cap(t.buf) == scanBufSize+bufSlack {
+		scanBuffers.Put((*[scanBufSize + bufSlack]byte)(t.buf[:cap(t.buf)]))
 	}
 	t.buf, t.tok = nil, Token{}
 }
@@ -236,16 +249,21 @@ func (t *Scanner) Next() (*Token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
+	if !t.needClose && !t.inCDATA && t.pos < t.end {
+		tok, err := t.quick()
+		switch {
+		case err != nil:
+			return t.fail(err)
+		case tok != nil:
+			return tok, nil
+		}
+	}
 	var tok *Token
 	for tok == nil {
 		kind, err := t.rawToken()
 		switch {
 		case err != nil:
-			if err == io.EOF && len(t.stk) > 0 {
-				err = t.truncated("unexpected EOF")
-			}
-			t.err = err
-			return nil, err
+			return t.fail(err)
 		case kind == rawText:
 			tok = &t.tok
 		case kind == rawStart:
@@ -262,6 +280,16 @@ func (t *Scanner) Next() (*Token, error) {
 		}
 	}
 	return tok, nil
+}
+
+// fail ends the document with the error err of reading a token: the end
+// of the input with elements open is a truncated document.
+func (t *Scanner) fail(err error) (*Token, error) {
+	if err == io.EOF && len(t.stk) > 0 {
+		err = t.truncated("unexpected EOF")
+	}
+	t.err = err
+	return nil, err
 }
 
 // startElement is the StartElement case of Decoder.Token: the namespace
@@ -328,13 +356,14 @@ func (t *Scanner) push(binding bool, a, b []byte) {
 		t.stk = append(t.stk, scanEntry{})
 	}
 	e := &t.stk[n]
-	e.binding, e.space = binding, nil
+	e.binding, e.space, e.slot = binding, nil, 0
 	e.off = len(t.arena)
 	t.arena = append(t.arena, a...)
 	e.mid = len(t.arena)
 	t.arena = append(t.arena, b...)
 	e.end = len(t.arena)
 	if binding {
+		t.nsEpoch++
 		t.binds = append(t.binds, n)
 		switch {
 		case t.ns != nil:
@@ -373,7 +402,7 @@ func (t *Scanner) pushElem(prefix, local []byte) {
 		ar[len(prefix)+i] = c
 	}
 	e := &t.stk[n]
-	e.binding, e.off, e.mid, e.end = false, off, mid, end
+	e.binding, e.off, e.mid, e.end, e.slot = false, off, mid, end, 0
 	// Translated from the arena's copy, the space outlives the buffer.
 	e.space = t.translate(t.arena[off:mid], local, true)
 	t.tok.Name.Space = e.space
@@ -413,7 +442,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
 	}
 	s := t.pop()
-	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
+	sp, sl := t.elemName(s)
 	if !bytes.Equal(sl, local) {
 		if !t.strict {
 			if t.obs != nil {
@@ -464,8 +493,19 @@ func (t *Scanner) pop() *scanEntry {
 	return s
 }
 
+// elemName returns the prefix and the local name of the open element e.
+func (t *Scanner) elemName(e *scanEntry) (prefix, local []byte) {
+	if e.slot != 0 {
+		return t.slots[e.slot-1].names()
+	}
+	return t.arena[e.off:e.mid], t.arena[e.mid:e.end]
+}
+
 // popBindings drops the namespace bindings of the element just closed.
 func (t *Scanner) popBindings() {
+	if len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
+		t.nsEpoch++
+	}
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		e := &t.stk[len(t.stk)-1]
 		if t.ns != nil {
@@ -565,7 +605,7 @@ func (t *Scanner) more(want int) bool {
 		t.pos = 0
 	}
 	if t.end == len(t.buf) {
-		b := make([]byte, 2*len(t.buf))
+		b := make([]byte, 2*len(t.buf), 2*len(t.buf)+bufSlack)
 		copy(b, t.buf[:t.end])
 		t.buf = b
 	}
