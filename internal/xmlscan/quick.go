@@ -32,6 +32,7 @@ const (
 // load as, and the namespace URI it translated to at nsEpoch epoch.
 type nameSlot struct {
 	w     [4]uint64 // name as little-endian words, zero past n
+	mask  uint64    // the bytes of the name in w[0]
 	n     int       // the length of the name
 	colon int       // the index of the colon that splits it, or 0
 	epoch uint64    // t.nsEpoch when space was translated; noEpoch for never
@@ -91,61 +92,81 @@ func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
 	case 0:
 		t.slots = make([]nameSlot, 0, 16) // enough for a sitemap at once
 	}
-	t.slots = append(t.slots, nameSlot{w: *w, n: n, colon: colon, epoch: noEpoch})
+	t.slots = append(t.slots, nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch})
 	s := &t.slots[len(t.slots)-1]
 	copy(s.b[:], b[:n])
 	t.slotIdx[h] = uint8(len(t.slots))
 	return len(t.slots) - 1
 }
 
-// quick reads the next token on the quick path, or returns nil, having read
-// nothing the general path would read otherwise, for it to read. It is
-// called with no error, no end element pending, no CDATA section going on
-// and a byte unread.
-func (t *Scanner) quick() (*Token, error) {
-	if t.buf[t.pos] != '<' {
-		if t.skipSpace {
-			i := skipSpace(t.buf[:t.end], t.pos)
-			if i == t.pos || i == t.end || t.buf[i] != '<' {
-				return t.quickText()
-			}
-			t.pos = i // white space the caller does not read
-		} else {
-			return t.quickText()
-		}
+// spaceRun returns the length of the white space at the front of b, up to
+// a '<' among the avail bytes read, when it is a newline, a space or a tab
+// and then spaces, as a sitemap is indented, and is shorter than 8 bytes; 0
+// for any other text. b has at least 8 bytes.
+func spaceRun(b []byte, avail int) int {
+	if c := b[0]; c != '\n' && c != ' ' && c != '\t' {
+		return 0
 	}
-	if t.end-t.pos < 2 || cap(t.buf)-t.pos < bufSlack {
-		return nil, nil
+	y := binary.LittleEndian.Uint64(b) ^ 0x2020202020202020
+	// The high bit of each byte that is not a space: with its own high
+	// bit cleared first, adding to a byte cannot carry into the next.
+	m := (y&^allHigh + 0x7F7F7F7F7F7F7F7F | y) & allHigh
+	n := bits.TrailingZeros64(m&^0x80) >> 3
+	if n < 8 && n < avail && b[n] == '<' {
+		return n
 	}
-	if t.buf[t.pos+1] == '/' {
-		return t.quickEnd(), nil
-	}
-	return t.quickStart(), nil
+	return 0
 }
 
-// quickText reads character data as text does.
-func (t *Scanner) quickText() (*Token, error) {
-	if _, err := t.text(); err != nil {
-		return nil, err
+// quickText reads the character data at the front of b, t.buf[t.pos:] to
+// its capacity: white space that spaceRun finds, which SkipSpace leaves out
+// before the tag it reads next, or else plain text (see plainText), or else
+// text as text does. It returns nil for the general path to read the text.
+func (t *Scanner) quickText(b []byte) (*Token, error) {
+	n := spaceRun(b, t.end-t.pos)
+	if t.skipSpace {
+		switch c := b[0]; {
+		case n > 0:
+			t.pos += n // white space the caller does not read
+			if b = b[n:]; b[1] == '/' {
+				return t.quickEnd(b), nil
+			}
+			return t.quickStart(b), nil
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			return nil, nil // white space that rawToken skips
+		}
 	}
+	if n == 0 {
+		if n = plainText(b[:t.end-t.pos]); n < 0 {
+			if _, err := t.textRest(); err != nil {
+				return nil, err
+			}
+			return &t.tok, nil
+		}
+	}
+	t.tok.set(Text, nil, nil, b[:n])
+	t.pos += n
+	t.longRef = refNone
 	return &t.tok, nil
 }
 
-// quickStart reads the start tag at pos when it is an ASCII name of at most
+// quickStart reads the start tag at the front of b, t.buf[t.pos:] to its
+// capacity, when it is an ASCII name of at most
 // maxInternLen bytes that starts with a letter, with at most one colon,
 // then '>', and the table has or takes its name: the element is pushed as
 // the slot of its name, translated once for as long as the bindings in
 // scope do not change.
-func (t *Scanner) quickStart() *Token {
-	b := t.buf[t.pos+1 : cap(t.buf)]
+func (t *Scanner) quickStart(b []byte) *Token {
+	b = b[1:]
 	avail := t.end - t.pos - 1
+	x0 := binary.LittleEndian.Uint64(b)
 	j, colon := 0, 0
-	for {
-		m := ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
+	for m := ^asciiLetters(x0) & allHigh; ; {
 		if m == 0 {
 			if j += 8; j > maxInternLen {
 				return nil
 			}
+			m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
 			continue
 		}
 		j += bits.TrailingZeros64(m) >> 3
@@ -167,6 +188,7 @@ func (t *Scanner) quickStart() *Token {
 			return nil
 		}
 		j++
+		m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
 	}
 	if j == 0 || !isLetter(b[0]) || t.depth >= MaxNesting {
 		return nil
@@ -174,14 +196,21 @@ func (t *Scanner) quickStart() *Token {
 	if colon == j-1 {
 		colon = 0 // a colon that does not split the name (see nsName)
 	}
-	w := loadName(b, j)
-	k := t.slot(b, j, colon, &w)
-	if k < 0 {
-		return nil
+	var w [4]uint64
+	if j <= 8 {
+		w[0] = x0 & (^uint64(0) >> (64 - 8*j)) // the bytes of the name
+	} else {
+		w = loadName(b, j)
+	}
+	k := int(t.slotIdx[slotHash(w[0], j)]) - 1
+	if k < 0 || t.slots[k].n != j || t.slots[k].w != w {
+		if k = t.slot(b, j, colon, &w); k < 0 {
+			return nil
+		}
 	}
 	s := &t.slots[k]
-	prefix, local := s.names()
 	if s.epoch != t.nsEpoch {
+		prefix, local := s.names()
 		s.space, s.epoch = t.translate(prefix, local, true), t.nsEpoch
 	}
 	n := len(t.stk)
@@ -190,29 +219,35 @@ func (t *Scanner) quickStart() *Token {
 	}
 	t.stk = t.stk[:n+1]
 	e := &t.stk[n]
-	e.binding, e.slot, e.space = false, k+1, s.space
-	e.off, e.mid, e.end = len(t.arena), len(t.arena), len(t.arena)
+	e.binding, e.slot, e.space, e.off = false, k+1, s.space, len(t.arena)
 	t.depth++
 	t.pos += j + 2
 	t.longRef = refNone
-	t.tok.set(Start, s.space, local, nil)
+	t.tok.set(Start, s.space, s.b[s.colon:s.n], nil)
+	if s.colon != 0 {
+		t.tok.Name.Local = s.b[s.colon+1 : s.n]
+	}
 	return &t.tok
 }
 
-// quickEnd reads the end tag at pos when it is "</", the name of the
-// innermost open element, kept as a slot, and '>'.
-func (t *Scanner) quickEnd() *Token {
+// quickEnd reads the end tag at the front of b, t.buf[t.pos:] to its
+// capacity, when it is "</", the name of the innermost open element, kept as
+// a slot, and '>'.
+func (t *Scanner) quickEnd(b []byte) *Token {
 	n := len(t.stk)
 	if n == 0 || t.stk[n-1].slot == 0 {
 		return nil
 	}
 	e := &t.stk[n-1]
 	s := &t.slots[e.slot-1]
-	if t.end-t.pos < s.n+3 || t.buf[t.pos+2+s.n] != '>' {
+	if t.end-t.pos < s.n+3 || b[2+s.n] != '>' {
 		return nil
 	}
-	b := t.buf[t.pos+2 : cap(t.buf)]
-	if loadName(b, s.n) != s.w {
+	if s.n <= 8 {
+		if binary.LittleEndian.Uint64(b[2:])&s.mask != s.w[0] {
+			return nil
+		}
+	} else if loadName(b[2:], s.n) != s.w {
 		return nil
 	}
 	t.stk = t.stk[:n-1]
@@ -222,7 +257,9 @@ func (t *Scanner) quickEnd() *Token {
 	}
 	t.pos += s.n + 3
 	t.longRef = refNone
-	_, local := s.names()
-	t.tok.set(End, e.space, local, nil)
+	t.tok.set(End, e.space, s.b[s.colon:s.n], nil)
+	if s.colon != 0 {
+		t.tok.Name.Local = s.b[s.colon+1 : s.n]
+	}
 	return &t.tok
 }

@@ -246,17 +246,32 @@ func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
 // costs one call. Like the sitemap package's reading of encoding/xml it has
 // no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
-	if t.err != nil {
-		return nil, t.err
-	}
-	if !t.needClose && !t.inCDATA && t.pos < t.end {
-		tok, err := t.quick()
+	if t.err == nil && !t.needClose && !t.inCDATA && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
+		// The quick path (see quick.go).
+		var tok *Token
+		var err error
+		switch b := t.buf[t.pos:cap(t.buf)]; {
+		case b[0] != '<':
+			tok, err = t.quickText(b)
+		case b[1] == '/':
+			tok = t.quickEnd(b)
+		default:
+			tok = t.quickStart(b)
+		}
 		switch {
 		case err != nil:
 			return t.fail(err)
 		case tok != nil:
 			return tok, nil
 		}
+	}
+	return t.next()
+}
+
+// next is Next on the general path.
+func (t *Scanner) next() (*Token, error) {
+	if t.err != nil {
+		return nil, t.err
 	}
 	var tok *Token
 	for tok == nil {

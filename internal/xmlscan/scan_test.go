@@ -266,8 +266,8 @@ var scanReaders = []struct {
 	// bytes of its document: none of them may be read as this one's.
 	{"reused buffer", func(s string) io.Reader { return strings.NewReader(s) }, scanBufSize, true},
 	{"reused buffer OneByteReader", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }, scanBufSize, true},
-	// A buffer with no bytes past its length: the quick path is never
-	// taken (see quick.go), so the general path reads every token.
+	// A buffer with no bytes past its length: near its end the quick path
+	// is not taken (see quick.go), and the general path reads the tokens.
 	{"no slack", func(s string) io.Reader { return strings.NewReader(s) }, scanBufSize, false},
 	{"no slack HalfReader", func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) }, 16, false},
 }

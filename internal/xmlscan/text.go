@@ -25,6 +25,11 @@ func (t *Scanner) text() (rawKind, error) {
 		t.longRef = refNone
 		return rawText, nil
 	}
+	return t.textRest()
+}
+
+// textRest is text for character data that is not plain text up to a '<'.
+func (t *Scanner) textRest() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
@@ -302,17 +307,23 @@ func plainPrefix(b []byte) int {
 // plainText returns the index of the first '<' of b when every byte before
 // it is a plainByte (so that decode would hand the text out unchanged), or
 // -1: the bytes before it need decode, or b has no '<'. It finds the '<'
-// and checks the bytes before it in one pass, eight bytes at a time.
+// and checks the bytes before it in one pass, eight bytes at a time, and
+// reads the last bytes in a word as well when b has the capacity, the bytes
+// past its length masked off.
 func plainText(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
+	w := b[:cap(b)]
+	for i < len(b) && i+8 <= len(w) {
+		x := binary.LittleEndian.Uint64(w[i:])
 		amp, bracket, lt := x^(ones*'&'), x^(ones*']'), x^(ones*'<')
 		// The high bit of each byte below 0x20 or from 0x80, and of each
 		// '&', ']' and '<'. A borrow may set it in the bytes after one of
 		// them too, never in those before: the lowest one set is exact.
 		m := ((x - ones*0x20) | x | (amp-ones)&^amp | (bracket-ones)&^bracket | (lt-ones)&^lt) & highs
+		if r := len(b) - i; r < 8 {
+			m &= 1<<(8*r) - 1 // the bytes of b only
+		}
 		if m == 0 {
 			i += 8
 			continue
