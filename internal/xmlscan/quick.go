@@ -37,6 +37,8 @@ type nameSlot struct {
 	colon int       // the index of the colon that splits it, or 0
 	epoch uint64    // t.nsEpoch when space was translated; noEpoch for never
 	space []byte
+	id    uint64 // the binding space comes from (see Token.NS)
+	class uint8  // the class of the local name (see SetClasses)
 	b     [maxInternLen]byte
 }
 
@@ -95,6 +97,8 @@ func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
 	t.slots = append(t.slots, nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch})
 	s := &t.slots[len(t.slots)-1]
 	copy(s.b[:], b[:n])
+	_, local := s.names()
+	s.class = t.classOf(local)
 	t.slotIdx[h] = uint8(len(t.slots))
 	return len(t.slots) - 1
 }
@@ -211,7 +215,8 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	s := &t.slots[k]
 	if s.epoch != t.nsEpoch {
 		prefix, local := s.names()
-		s.space, s.epoch = t.translate(prefix, local, true), t.nsEpoch
+		s.space, s.id = t.resolve(prefix, local, true)
+		s.epoch = t.nsEpoch
 	}
 	n := len(t.stk)
 	if n == cap(t.stk) {
@@ -219,7 +224,7 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	}
 	t.stk = t.stk[:n+1]
 	e := &t.stk[n]
-	e.binding, e.slot, e.space, e.off = false, k+1, s.space, len(t.arena)
+	e.binding, e.slot, e.space, e.off, e.id, e.class = false, k+1, s.space, len(t.arena), s.id, s.class
 	t.depth++
 	t.pos += j + 2
 	t.longRef = refNone
@@ -227,6 +232,7 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	if s.colon != 0 {
 		t.tok.Name.Local = s.b[s.colon+1 : s.n]
 	}
+	t.tok.Class, t.tok.NS = s.class, s.id
 	return &t.tok
 }
 
@@ -261,5 +267,6 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	if s.colon != 0 {
 		t.tok.Name.Local = s.b[s.colon+1 : s.n]
 	}
+	t.tok.Class, t.tok.NS = s.class, e.id
 	return &t.tok
 }

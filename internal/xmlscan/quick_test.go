@@ -89,3 +89,67 @@ func TestQuickPathTableFull(t *testing.T) {
 		t.Fatalf("%d slots", len(tk.slots))
 	}
 }
+
+// classStream reads tk to its end with classes set, and renders each start
+// and end element with its class and the id of its binding, checking that
+// the class is that of its local name and that one id always comes with
+// the same namespace URI.
+func classStream(t *testing.T, tk *Scanner, classes map[string]uint8) []string {
+	t.Helper()
+	tk.SetClasses(classes)
+	spaces := map[uint64]string{}
+	var out []string
+	for {
+		tok, err := tk.Next()
+		if err != nil {
+			return append(out, errMsg(err))
+		}
+		if tok.Kind == Text {
+			if tok.Class != 0 || tok.NS != 0 {
+				t.Fatalf("text %q with class %d, ns %d", tok.Text, tok.Class, tok.NS)
+			}
+			continue
+		}
+		if want := classes[string(tok.Name.Local)]; tok.Class != want {
+			t.Fatalf("%s kind %d: class %d, want %d (so far %q)", tok.Name.Local, tok.Kind, tok.Class, want, out)
+		}
+		if tok.NS != 0 {
+			if sp, ok := spaces[tok.NS]; ok && sp != string(tok.Name.Space) {
+				t.Fatalf("ns %d is %q and %q", tok.NS, sp, tok.Name.Space)
+			}
+			spaces[tok.NS] = string(tok.Name.Space)
+		}
+		out = append(out, fmt.Sprintf("%d{%s}%s/%d/%d", tok.Kind, tok.Name.Space, tok.Name.Local, tok.Class, tok.NS))
+	}
+}
+
+func TestClasses(t *testing.T) {
+	classes := map[string]uint8{"url": 1, "loc": 2, "image": 3, "link": 4, "b": 5}
+	docs := append(quickCases(),
+		`<urlset xmlns="u" xmlns:image="i"><url><loc>x</loc><image:image><image:loc>y</image:loc></image:image><link href="h"/><url xmlns="u"><loc/></url></url></urlset>`,
+		`<a xmlns:p="u"><p:b><p:b xmlns:p="u"></p:b></p:b><p:b/></a>`,
+	)
+	for _, doc := range docs {
+		for _, strict := range []bool{true, false} {
+			want := classStream(t, newScanner(strings.NewReader(doc), strict), classes)
+			for _, rd := range scanReaders {
+				tk := newScannerSize(rd.wrap(doc), strict, rd.size)
+				if strings.HasPrefix(rd.name, "no slack") {
+					tk.buf = tk.buf[:len(tk.buf):len(tk.buf)]
+				}
+				if got := classStream(t, tk, classes); strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("%s: %q\ngot  %q\nwant %q", rd.name, doc, got, want)
+				}
+			}
+		}
+	}
+	// The elements of one binding share its id; a second declaration of
+	// the same URI has another.
+	got := classStream(t, newScanner(strings.NewReader(docs[len(docs)-2]), true), classes)
+	if got[1] != "1{u}url/1/1" || got[2] != "1{u}loc/2/1" || got[3] != "2{u}loc/2/1" || got[4] != "1{i}image/3/2" {
+		t.Fatalf("got %q", got)
+	}
+	if !strings.Contains(strings.Join(got, " "), "1{u}url/1/3") {
+		t.Fatalf("got %q, want the inner url's own binding", got)
+	}
+}

@@ -122,6 +122,10 @@ type scanEntry struct {
 	// slot is, for an element whose name is in the table of names (see
 	// quick.go), 1 + its index in t.slots; its bytes are not in the arena.
 	slot int
+	// id is the id of a binding (see Token.NS), or of the binding an
+	// element's namespace URI comes from, 0 for none.
+	id    uint64
+	class uint8 // an element's class (see SetClasses)
 	// space is the namespace URI of an element as translated when it
 	// started. Its end element translates the same: the bindings below it
 	// do not change while it is open.
@@ -156,6 +160,8 @@ type Scanner struct {
 	slots   []nameSlot
 	slotIdx [2 * maxInterned]uint8
 	nsEpoch uint64
+	bindSeq uint64           // the id of the last binding made
+	classes map[string]uint8 // see SetClasses
 
 	// ns is the innermost binding of each prefix in scope (or -1), made
 	// once more than nsLinear bindings are, so that a name is translated
@@ -227,6 +233,20 @@ func (t *Scanner) Release() {
 		scanBuffers.Put((*[scanBufSize + bufSlack]byte)(t.buf[:cap(t.buf)]))
 	}
 	t.buf, t.tok = nil, Token{}
+}
+
+// SetClasses hands the scanner the classes of the elements its caller
+// tells apart, by local name: each start and end element then carries in
+// Token.Class the class of its local name, 0 for a name not in classes, so
+// that the caller switches on a small integer rather than on the bytes of
+// the name. The scanner reads classes, never changes it, and looks a name
+// up once for all the elements of that name that the quick path reads.
+func (t *Scanner) SetClasses(classes map[string]uint8) {
+	t.classes = classes
+	for i := range t.slots {
+		_, local := t.slots[i].names()
+		t.slots[i].class = t.classOf(local)
+	}
 }
 
 // SkipSpace tells the scanner whether its caller has no use for character
@@ -377,8 +397,11 @@ func (t *Scanner) push(binding bool, a, b []byte) {
 	e.mid = len(t.arena)
 	t.arena = append(t.arena, b...)
 	e.end = len(t.arena)
+	e.id, e.class = 0, 0
 	if binding {
 		t.nsEpoch++
+		t.bindSeq++
+		e.id = t.bindSeq
 		t.binds = append(t.binds, n)
 		switch {
 		case t.ns != nil:
@@ -419,8 +442,9 @@ func (t *Scanner) pushElem(prefix, local []byte) {
 	e := &t.stk[n]
 	e.binding, e.off, e.mid, e.end, e.slot = false, off, mid, end, 0
 	// Translated from the arena's copy, the space outlives the buffer.
-	e.space = t.translate(t.arena[off:mid], local, true)
-	t.tok.Name.Space = e.space
+	e.space, e.id = t.resolve(t.arena[off:mid], local, true)
+	e.class = t.classOf(local)
+	t.tok.Name.Space, t.tok.NS, t.tok.Class = e.space, e.id, e.class
 }
 
 // nsLinear is how many bindings translate looks through one by one, as in
@@ -470,6 +494,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
 			tok.set(End, sp, sl, nil)
+			tok.Class = t.classOf(sl)
 			return tok, nil
 		}
 		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
@@ -484,6 +509,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 	}
 	t.popBindings()
 	tok.set(End, s.space, local, nil)
+	tok.NS, tok.Class = s.id, s.class
 	return tok, nil
 }
 
@@ -494,6 +520,7 @@ func (t *Scanner) popTop(tok *Token) *Token {
 	s := t.pop()
 	t.popBindings()
 	tok.set(End, s.space, tok.Name.Local, nil)
+	tok.NS, tok.Class = s.id, s.class
 	return tok
 }
 
@@ -536,30 +563,45 @@ func (t *Scanner) popBindings() {
 // The default namespace applies to elements only; an unbound prefix stands
 // for itself.
 func (t *Scanner) translate(prefix, local []byte, element bool) []byte {
+	space, _ := t.resolve(prefix, local, element)
+	return space
+}
+
+// resolve is translate, and returns as well the id of the binding the URI
+// comes from (see Token.NS), or 0 when none.
+func (t *Scanner) resolve(prefix, local []byte, element bool) ([]byte, uint64) {
 	switch {
 	case len(prefix) == 0:
 		if !element || string(local) == "xmlns" {
-			return prefix
+			return prefix, 0
 		}
 	case string(prefix) == "xmlns":
-		return prefix
+		return prefix, 0
 	case string(prefix) == "xml":
-		return xmlURLb
+		return xmlURLb, 0
 	}
 	if t.ns == nil {
 		for i := len(t.binds) - 1; i >= 0; i-- {
 			e := &t.stk[t.binds[i]]
 			if e.mid-e.off == len(prefix) && (len(prefix) == 0 || string(t.arena[e.off:e.mid]) == string(prefix)) {
-				return t.arena[e.mid:e.end]
+				return t.arena[e.mid:e.end], e.id
 			}
 		}
-		return prefix
+		return prefix, 0
 	}
 	if s := t.ns[string(prefix)]; s != nil && s.top >= 0 {
 		e := &t.stk[s.top]
-		return t.arena[e.mid:e.end]
+		return t.arena[e.mid:e.end], e.id
 	}
-	return prefix
+	return prefix, 0
+}
+
+// classOf is the class of the element local in t.classes (see SetClasses).
+func (t *Scanner) classOf(local []byte) uint8 {
+	if t.classes == nil {
+		return 0
+	}
+	return t.classes[string(local)]
 }
 
 // set makes tok a token with no attributes, field by field: assigning a
@@ -571,6 +613,7 @@ func (tok *Token) set(kind Kind, space, local, text []byte) {
 	tok.Attrs = tok.Attrs[:0]
 	tok.Text = text
 	tok.Forbidden = false
+	tok.Class, tok.NS = 0, 0
 }
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
