@@ -200,14 +200,13 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	if colon == j-1 {
 		colon = 0 // a colon that does not split the name (see nsName)
 	}
-	var w [4]uint64
-	if j <= 8 {
-		w[0] = x0 & (^uint64(0) >> (64 - 8*j)) // the bytes of the name
-	} else {
-		w = loadName(b, j)
+	w0 := x0 // the first word of the name
+	if j < 8 {
+		w0 &= ^uint64(0) >> (64 - 8*j)
 	}
-	k := int(t.slotIdx[slotHash(w[0], j)]) - 1
-	if k < 0 || t.slots[k].n != j || t.slots[k].w != w {
+	k := int(t.slotIdx[slotHash(w0, j)]) - 1
+	if k < 0 || t.slots[k].n != j || t.slots[k].w[0] != w0 || j > 8 && t.slots[k].w != loadName(b, j) {
+		w := loadName(b, j)
 		if k = t.slot(b, j, colon, &w); k < 0 {
 			return nil
 		}
