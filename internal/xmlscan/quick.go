@@ -97,6 +97,10 @@ func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
 	t.slots = append(t.slots, nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch})
 	s := &t.slots[len(t.slots)-1]
 	copy(s.b[:], b[:n])
+	if n >= 8 {
+		// guess finds a name of a word or more by its first word.
+		t.longIdx[slotHash(s.w[0], 0)] = uint8(len(t.slots))
+	}
 	_, local := s.names()
 	s.class = t.classOf(local)
 	t.slotIdx[h] = uint8(len(t.slots))
@@ -155,59 +159,18 @@ func (t *Scanner) quickText(b []byte) (*Token, error) {
 }
 
 // quickStart reads the start tag at the front of b, t.buf[t.pos:] to its
-// capacity, when it is an ASCII name of at most
-// maxInternLen bytes that starts with a letter, with at most one colon,
-// then '>', and the table has or takes its name: the element is pushed as
-// the slot of its name, translated once for as long as the bindings in
-// scope do not change.
+// capacity, when it is an ASCII name of at most maxInternLen bytes that
+// starts with a letter, with at most one colon, then '>', and the table has
+// or takes its name: the element is pushed as the slot of its name,
+// translated once for as long as the bindings in scope do not change.
 func (t *Scanner) quickStart(b []byte) *Token {
 	b = b[1:]
-	avail := t.end - t.pos - 1
-	x0 := binary.LittleEndian.Uint64(b)
-	j, colon := 0, 0
-	for m := ^asciiLetters(x0) & allHigh; ; {
-		if m == 0 {
-			if j += 8; j > maxInternLen {
-				return nil
-			}
-			m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
-			continue
-		}
-		j += bits.TrailingZeros64(m) >> 3
-		if j >= avail || j > maxInternLen {
-			return nil
-		}
-		c := b[j]
-		if c == '>' {
-			break
-		}
-		switch nameClass[c] {
-		case nameASCII:
-		case nameColon:
-			if colon != 0 {
-				return nil
-			}
-			colon = j
-		default:
-			return nil
-		}
-		j++
-		m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
-	}
-	if j == 0 || !isLetter(b[0]) || t.depth >= MaxNesting {
+	if t.depth >= MaxNesting {
 		return nil
 	}
-	if colon == j-1 {
-		colon = 0 // a colon that does not split the name (see nsName)
-	}
-	w0 := x0 // the first word of the name
-	if j < 8 {
-		w0 &= ^uint64(0) >> (64 - 8*j)
-	}
-	k := int(t.slotIdx[slotHash(w0, j)]) - 1
-	if k < 0 || t.slots[k].n != j || t.slots[k].w[0] != w0 || j > 8 && t.slots[k].w != loadName(b, j) {
-		w := loadName(b, j)
-		if k = t.slot(b, j, colon, &w); k < 0 {
+	k := t.guess(b)
+	if k < 0 {
+		if k = t.startName(b); k < 0 {
 			return nil
 		}
 	}
@@ -225,7 +188,7 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	e := &t.stk[n]
 	e.binding, e.slot, e.space, e.off, e.id, e.class = false, k+1, s.space, len(t.arena), s.id, s.class
 	t.depth++
-	t.pos += j + 2
+	t.pos += s.n + 2
 	t.longRef = refNone
 	t.tok.set(Start, s.space, s.b[s.colon:s.n], nil)
 	if s.colon != 0 {
@@ -233,6 +196,94 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	}
 	t.tok.Class, t.tok.NS = s.class, s.id
 	return &t.tok
+}
+
+// guess returns the slot of the name at the front of b, after '<', when it
+// is one the table has and '>' follows it, or -1: it tries the slot its
+// first word leads to without reading the name byte by byte first. The
+// bytes of a slot are those of a name that startName read, so that when
+// they and the '>' after them are b's, b starts with a bare start tag.
+func (t *Scanner) guess(b []byte) int {
+	const ones = 0x0101010101010101
+	avail := t.end - t.pos - 1
+	x0 := binary.LittleEndian.Uint64(b)
+	gt := x0 ^ (ones * '>')
+	if m := (gt - ones) &^ gt & allHigh; m != 0 {
+		// A name shorter than a word: the first '>' is exact (a borrow
+		// may set a high bit past it, never before).
+		n := bits.TrailingZeros64(m) >> 3
+		if n == 0 || n >= avail {
+			return -1
+		}
+		w0 := x0 & (^uint64(0) >> (64 - 8*n))
+		k := int(t.slotIdx[slotHash(w0, n)]) - 1
+		if k < 0 || t.slots[k].n != n || t.slots[k].w[0] != w0 {
+			return -1
+		}
+		return k
+	}
+	k := int(t.longIdx[slotHash(x0, 0)]) - 1
+	if k < 0 {
+		return -1
+	}
+	s := &t.slots[k]
+	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' || s.n > 8 && loadName(b, s.n) != s.w {
+		return -1
+	}
+	return k
+}
+
+// startName reads the name at the front of b, after '<', when the start
+// tag is one quickStart reads, and returns its slot, or -1.
+func (t *Scanner) startName(b []byte) int {
+	avail := t.end - t.pos - 1
+	x0 := binary.LittleEndian.Uint64(b)
+	j, colon := 0, 0
+	for m := ^asciiLetters(x0) & allHigh; ; {
+		if m == 0 {
+			if j += 8; j > maxInternLen {
+				return -1
+			}
+			m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
+			continue
+		}
+		j += bits.TrailingZeros64(m) >> 3
+		if j >= avail || j > maxInternLen {
+			return -1
+		}
+		c := b[j]
+		if c == '>' {
+			break
+		}
+		switch nameClass[c] {
+		case nameASCII:
+		case nameColon:
+			if colon != 0 {
+				return -1
+			}
+			colon = j
+		default:
+			return -1
+		}
+		j++
+		m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
+	}
+	if j == 0 || !isLetter(b[0]) {
+		return -1
+	}
+	if colon == j-1 {
+		colon = 0 // a colon that does not split the name (see nsName)
+	}
+	w0 := x0 // the first word of the name
+	if j < 8 {
+		w0 &= ^uint64(0) >> (64 - 8*j)
+	}
+	k := int(t.slotIdx[slotHash(w0, j)]) - 1
+	if k < 0 || t.slots[k].n != j || t.slots[k].w[0] != w0 || j > 8 && t.slots[k].w != loadName(b, j) {
+		w := loadName(b, j)
+		k = t.slot(b, j, colon, &w)
+	}
+	return k
 }
 
 // quickEnd reads the end tag at the front of b, t.buf[t.pos:] to its

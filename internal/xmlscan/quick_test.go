@@ -26,6 +26,9 @@ func quickCases() []string {
 		`<r xmlns:p="u1"><p:x></p:x><q xmlns:p="u2"><p:x>t</p:x></q><p:x></p:x><p:y></p:y></r>`,
 		// Unbound prefixes, the xml prefix, colons that do not split.
 		`<r><p:x></p:x><xml:x></xml:x><a:></a:><p:x>` + "\n " + `</p:x></r>`,
+		// Names that start with another name, which guess must not take
+		// for it.
+		`<r><abcdefghi></abcdefghi><abcdefgh></abcdefgh><abcdefghi></abcdefghi><abcdefgh>></abcdefgh><ab></ab><abc></abc><ab></ab><a>b</a><abcdefghij></abcdefghij></r>`,
 		// Names of 7 to 9 bytes and at the length bound.
 		`<r><abcdefg></abcdefg><abcdefgh></abcdefgh><abcdefghi></abcdefghi></r>`,
 		"<r><" + long(31) + "></" + long(31) + "><" + long(32) + "></" + long(32) + "><" + long(33) + "></" + long(33) + "></r>",

@@ -159,6 +159,7 @@ type Scanner struct {
 	// translating again.
 	slots   []nameSlot
 	slotIdx [2 * maxInterned]uint8
+	longIdx [2 * maxInterned]uint8 // the slots of names of 8 bytes or more, by their first word
 	nsEpoch uint64
 	bindSeq uint64           // the id of the last binding made
 	classes map[string]uint8 // see SetClasses
