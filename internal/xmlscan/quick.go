@@ -129,33 +129,35 @@ func spaceRun(b []byte, avail int) int {
 // quickText reads the character data at the front of b, t.buf[t.pos:] to
 // its capacity: white space that spaceRun finds, which SkipSpace leaves out
 // before the tag it reads next, or else plain text (see plainText), or else
-// text as text does. It returns nil for the general path to read the text.
-func (t *Scanner) quickText(b []byte) (*Token, error) {
+// text as text does. It returns nil for the general path to read the text,
+// or when it fails: the general path then returns t.err.
+func (t *Scanner) quickText(b []byte) *Token {
 	n := spaceRun(b, t.end-t.pos)
 	if t.skipSpace {
 		switch c := b[0]; {
 		case n > 0:
 			t.pos += n // white space the caller does not read
 			if b = b[n:]; b[1] == '/' {
-				return t.quickEnd(b), nil
+				return t.quickEnd(b)
 			}
-			return t.quickStart(b), nil
+			return t.quickStart(b)
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			return nil, nil // white space that rawToken skips
+			return nil // white space that rawToken skips
 		}
 	}
 	if n == 0 {
 		if n = plainText(b[:t.end-t.pos]); n < 0 {
 			if _, err := t.textRest(); err != nil {
-				return nil, err
+				t.fail(err)
+				return nil
 			}
-			return &t.tok, nil
+			return &t.tok
 		}
 	}
 	t.tok.set(Text, nil, nil, b[:n])
 	t.pos += n
 	t.longRef = refNone
-	return &t.tok, nil
+	return &t.tok
 }
 
 // quickStart reads the start tag at the front of b, t.buf[t.pos:] to its

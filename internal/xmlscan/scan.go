@@ -270,23 +270,19 @@ func (t *Scanner) Next() (*Token, error) {
 	if t.err == nil && !t.needClose && !t.inCDATA && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
 		// The quick path (see quick.go).
 		var tok *Token
-		var err error
 		switch b := t.buf[t.pos:cap(t.buf)]; {
 		case b[0] != '<':
-			tok, err = t.quickText(b)
+			tok = t.quickText(b)
 		case b[1] == '/':
 			tok = t.quickEnd(b)
 		default:
 			tok = t.quickStart(b)
 		}
-		switch {
-		case err != nil:
-			return t.fail(err)
-		case tok != nil:
+		if tok != nil {
 			return tok, nil
 		}
 	}
-	return t.next()
+	return t.next() // which returns the error of the quick path, if any
 }
 
 // next is Next on the general path.
