@@ -33,6 +33,7 @@ const (
 type nameSlot struct {
 	w     [4]uint64 // name as little-endian words, zero past n
 	mask  uint64    // the bytes of the name in w[0]
+	mask1 uint64    // and in w[1]
 	n     int       // the length of the name
 	colon int       // the index of the colon that splits it, or 0
 	epoch uint64    // t.nsEpoch when space was translated; noEpoch for never
@@ -52,6 +53,21 @@ func (s *nameSlot) names() (prefix, local []byte) {
 		return s.b[:0], s.b[:s.n]
 	}
 	return s.b[:s.colon], s.b[s.colon+1 : s.n]
+}
+
+// matches reports whether b, which has at least maxInternLen bytes it may
+// read, starts with the slot's name.
+func (s *nameSlot) matches(b []byte) bool {
+	if binary.LittleEndian.Uint64(b)&s.mask != s.w[0] {
+		return false
+	}
+	switch {
+	case s.n <= 8:
+		return true
+	case s.n <= 16:
+		return binary.LittleEndian.Uint64(b[8:])&s.mask1 == s.w[1]
+	}
+	return loadName(b, s.n) == s.w
 }
 
 // loadName returns the words of the name at b[:n], n <= maxInternLen,
@@ -94,7 +110,11 @@ func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
 	case 0:
 		t.slots = make([]nameSlot, 0, 16) // enough for a sitemap at once
 	}
-	t.slots = append(t.slots, nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch})
+	sl := nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch}
+	if n > 8 {
+		sl.mask1 = ^uint64(0) >> (64 - 8*min(n-8, 8))
+	}
+	t.slots = append(t.slots, sl)
 	s := &t.slots[len(t.slots)-1]
 	copy(s.b[:], b[:n])
 	if n >= 8 {
@@ -229,7 +249,7 @@ func (t *Scanner) guess(b []byte) int {
 		return -1
 	}
 	s := &t.slots[k]
-	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' || s.n > 8 && loadName(b, s.n) != s.w {
+	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' || !s.matches(b) {
 		return -1
 	}
 	return k
@@ -301,11 +321,7 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	if t.end-t.pos < s.n+3 || b[2+s.n] != '>' {
 		return nil
 	}
-	if s.n <= 8 {
-		if binary.LittleEndian.Uint64(b[2:])&s.mask != s.w[0] {
-			return nil
-		}
-	} else if loadName(b[2:], s.n) != s.w {
+	if !s.matches(b[2:]) {
 		return nil
 	}
 	t.stk = t.stk[:n-1]
