@@ -288,6 +288,11 @@ type xmlParser struct {
 
 // parseXML reads an XML document from t and hands its entries to sink.
 func parseXML(t tokenizer, strict bool, sink entrySink) error {
+	if sc, ok := t.(*xmlscan.Scanner); ok {
+		sc.SetClasses(xmlClasses)
+	} else {
+		t = classified{t}
+	}
 	p := &xmlParser{t: t, sink: sink, strict: strict}
 	if d, ok := sink.(*doc); ok {
 		p.lint = d.lint
@@ -297,9 +302,6 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 
 func (p *xmlParser) run() error {
 	sc, _ := p.t.(*xmlscan.Scanner)
-	if sc != nil {
-		sc.SetClasses(xmlClasses)
-	}
 	for {
 		if sc != nil {
 			sc.SkipSpace(p.field == nil) // only a field reads text
@@ -335,9 +337,6 @@ func (p *xmlParser) run() error {
 				return nil
 			}
 			return err
-		}
-		if sc == nil && tok.Kind != tokText {
-			tok.Class = xmlClasses[string(tok.Name.Local)]
 		}
 		switch tok.Kind {
 		case tokStart:
