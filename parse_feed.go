@@ -18,7 +18,7 @@ const (
 func (p *xmlParser) feedChild(tok *xmlToken) {
 	switch p.format {
 	case formatRSS:
-		p.rssChild(tok.Name)
+		p.rssChild(tok)
 	case formatRDF:
 		p.rdfChild(tok.Name)
 	case formatAtom:
@@ -27,16 +27,16 @@ func (p *xmlParser) feedChild(tok *xmlToken) {
 }
 
 // rssChild handles an element of an RSS 2.0 item.
-func (p *xmlParser) rssChild(name xmlName) {
+func (p *xmlParser) rssChild(tok *xmlToken) {
 	// Only the item's own elements count: a <link> or a <pubDate> nested
 	// deeper (in a <source>, say) is not the item's.
-	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
+	if p.depth != p.entryDepth+1 || !p.inRootNS(tok) {
 		return
 	}
-	switch string(name.Local) {
-	case "link":
+	switch tok.Class {
+	case clsLink:
 		p.collect(&p.e.loc)
-	case "pubDate":
+	case clsPubDate:
 		p.feedDate("pubDate", true)
 	}
 }
@@ -56,20 +56,19 @@ func (p *xmlParser) rdfChild(name xmlName) {
 
 // atomChild handles an element of an Atom entry.
 func (p *xmlParser) atomChild(tok *xmlToken) {
-	name := tok.Name
 	// Only the entry's own elements count: the <link> and the <updated> of
 	// an entry's <source> are those of another feed.
-	if p.depth != p.entryDepth+1 || !bytes.Equal(name.Space, p.rootNS) {
+	if p.depth != p.entryDepth+1 || !p.inRootNS(tok) {
 		return
 	}
-	switch string(name.Local) {
-	case "link":
+	switch {
+	case tok.Class == clsLink:
 		if !p.atomLinked {
 			p.atomLink(tok)
 		}
-	case "updated":
+	case tok.Class == clsUpdated:
 		p.feedDate("updated", false)
-	case "modified":
+	case string(tok.Name.Local) == "modified":
 		// The <updated> of Atom 0.3; Atom 1.0 has no such element.
 		if string(p.rootNS) == nsAtom03 {
 			p.feedDate("modified", false)

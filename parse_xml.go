@@ -44,6 +44,41 @@ var attrsRead = &xmlscan.AttrTable{
 	Keep: maxValueLength,
 }
 
+// The classes of the local names the parse stage tells apart: the scanner
+// gives each start and end element the class of its local name (see
+// xmlscan.Scanner.SetClasses), so that the parse stage switches on it
+// rather than on the name's bytes.
+const (
+	clsOther uint8 = iota
+	clsURL
+	clsSitemap
+	clsItem
+	clsEntry
+	clsLoc
+	clsLastmod
+	clsChangefreq
+	clsPriority
+	clsImage
+	clsVideo
+	clsNews
+	clsLink
+	clsTitle
+	clsCaption
+	clsGeoLocation
+	clsLicense
+	clsPubDate
+	clsUpdated
+)
+
+// xmlClasses is the table of the classes, by local name.
+var xmlClasses = map[string]uint8{
+	"url": clsURL, "sitemap": clsSitemap, "item": clsItem, "entry": clsEntry,
+	"loc": clsLoc, "lastmod": clsLastmod, "changefreq": clsChangefreq, "priority": clsPriority,
+	"image": clsImage, "video": clsVideo, "news": clsNews, "link": clsLink,
+	"title": clsTitle, "caption": clsCaption, "geo_location": clsGeoLocation, "license": clsLicense,
+	"pubDate": clsPubDate, "updated": clsUpdated,
+}
+
 // docFormat is the kind of an XML document, told by its root element.
 type docFormat uint8
 
@@ -231,6 +266,11 @@ type xmlParser struct {
 	depth   int
 	rootEnd bool
 
+	rootID uint64 // the binding rootNS comes from (see xmlscan.Token.NS), 0 for none
+	// nsID and nsKind are the last binding nsKindOf looked up and its kind.
+	nsID   uint64
+	nsKind nsKind
+
 	e          rawEntry
 	entryDepth int // depth of the open entry; 0 when none is open
 	part       part
@@ -248,6 +288,11 @@ type xmlParser struct {
 
 // parseXML reads an XML document from t and hands its entries to sink.
 func parseXML(t tokenizer, strict bool, sink entrySink) error {
+	if sc, ok := t.(*xmlscan.Scanner); ok {
+		sc.SetClasses(xmlClasses)
+	} else {
+		t = classified{t}
+	}
 	p := &xmlParser{t: t, sink: sink, strict: strict}
 	if d, ok := sink.(*doc); ok {
 		p.lint = d.lint
@@ -337,7 +382,7 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 			p.err = errNotSitemap{string(name.Local)}
 			return false
 		}
-		p.rootNS = append(p.rootNS[:0], name.Space...)
+		p.rootNS, p.rootID = append(p.rootNS[:0], name.Space...), tok.NS
 		if p.lint != nil {
 			p.lint.root(p.format, name.Space)
 		}
@@ -347,7 +392,7 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	if p.rootEnd || p.field != nil {
 		return true
 	}
-	if p.isEntry(name) {
+	if p.isEntry(tok) {
 		if p.entryDepth > 0 {
 			// The entry before lacks its end tag: it ends here.
 			if !p.sink.entry(&p.e) {
@@ -378,11 +423,11 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 			p.feedChild(tok)
 		}
 	case partImage:
-		p.imageChild(name)
+		p.imageChild(tok)
 	case partVideo:
 		p.videoChild(tok)
 	case partNews, partPublication:
-		p.newsChild(name)
+		p.newsChild(tok)
 	}
 	return true
 }
@@ -394,21 +439,40 @@ func (p *xmlParser) lintRootChild(name xmlName) {
 	}
 }
 
-// isEntry reports whether name starts an entry of the document's format.
-func (p *xmlParser) isEntry(name xmlName) bool {
+// isEntry reports whether tok starts an entry of the document's format.
+func (p *xmlParser) isEntry(tok *xmlToken) bool {
 	switch p.format {
 	case formatURLSet:
-		return string(name.Local) == "url" && bytes.Equal(name.Space, p.rootNS)
+		return tok.Class == clsURL && p.inRootNS(tok)
 	case formatIndex:
-		return string(name.Local) == "sitemap" && bytes.Equal(name.Space, p.rootNS)
+		return tok.Class == clsSitemap && p.inRootNS(tok)
 	case formatRSS:
-		return string(name.Local) == "item" && bytes.Equal(name.Space, p.rootNS)
+		return tok.Class == clsItem && p.inRootNS(tok)
 	case formatRDF:
-		return string(name.Local) == "item" && string(name.Space) != nsRDF
+		return tok.Class == clsItem && string(tok.Name.Space) != nsRDF
 	case formatAtom:
-		return string(name.Local) == "entry" && bytes.Equal(name.Space, p.rootNS)
+		return tok.Class == clsEntry && p.inRootNS(tok)
 	}
 	return false
+}
+
+// inRootNS reports whether the element tok is in the namespace of the root
+// element: at once when its URI comes from the same binding.
+func (p *xmlParser) inRootNS(tok *xmlToken) bool {
+	return tok.NS != 0 && tok.NS == p.rootID || bytes.Equal(tok.Name.Space, p.rootNS)
+}
+
+// nsKindOf is nsOf of the namespace of tok, looked up once for the
+// elements of one binding.
+func (p *xmlParser) nsKindOf(tok *xmlToken) nsKind {
+	if tok.NS != 0 && tok.NS == p.nsID {
+		return p.nsKind
+	}
+	k := nsOf(tok.Name.Space)
+	if tok.NS != 0 {
+		p.nsID, p.nsKind = tok.NS, k
+	}
+	return k
 }
 
 // collect sends the text of the element that starts to v; a value that is
@@ -431,20 +495,21 @@ func (p *xmlParser) openPart(k part) {
 func (p *xmlParser) sitemapChild(tok *xmlToken) {
 	name := tok.Name
 	local := name.Local // compared as string(local), which does not allocate
+	inRoot := p.inRootNS(tok)
 	if p.lint != nil {
-		p.lint.child(local, p.depth-p.entryDepth, bytes.Equal(name.Space, p.rootNS), p.format)
+		p.lint.child(local, p.depth-p.entryDepth, inRoot, p.format)
 	}
-	if bytes.Equal(name.Space, p.rootNS) {
-		switch string(local) {
-		case "loc":
+	if inRoot {
+		switch tok.Class {
+		case clsLoc:
 			p.collect(&p.e.loc)
-		case "lastmod":
+		case clsLastmod:
 			p.collect(&p.e.lastmod)
-		case "changefreq":
+		case clsChangefreq:
 			if p.format == formatURLSet {
 				p.collect(&p.e.changefreq)
 			}
-		case "priority":
+		case clsPriority:
 			if p.format == formatURLSet {
 				p.collect(&p.e.priority)
 			}
@@ -454,30 +519,30 @@ func (p *xmlParser) sitemapChild(tok *xmlToken) {
 	if p.format == formatIndex {
 		return
 	}
-	switch nsOf(name.Space) {
+	switch p.nsKindOf(tok) {
 	case nsKindImage:
-		if string(local) == "image" {
+		if tok.Class == clsImage {
 			var im *rawImage
 			p.e.images, im = grow(p.e.images)
 			im.reset()
 			p.openPart(partImage)
 		}
 	case nsKindVideo:
-		if string(local) == "video" {
+		if tok.Class == clsVideo {
 			var v *rawVideo
 			p.e.videos, v = grow(p.e.videos)
 			v.reset()
 			p.openPart(partVideo)
 		}
 	case nsKindNews:
-		if string(local) == "news" && !p.e.hasNews {
+		if tok.Class == clsNews && !p.e.hasNews {
 			// The first <news:news> of an entry is the one kept.
 			p.e.hasNews = true
 			p.e.news.reset()
 			p.openPart(partNews)
 		}
 	case nsKindXHTML:
-		if string(local) == "link" {
+		if tok.Class == clsLink {
 			p.xhtmlLink(tok)
 		}
 	}
@@ -510,27 +575,28 @@ func setAttr(v *value, b []byte) {
 	v.append(b)
 }
 
-func (p *xmlParser) imageChild(name xmlName) {
-	if nsOf(name.Space) != nsKindImage {
+func (p *xmlParser) imageChild(tok *xmlToken) {
+	if p.nsKindOf(tok) != nsKindImage {
 		return
 	}
 	im := &p.e.images[len(p.e.images)-1]
-	switch string(name.Local) {
-	case "loc":
+	switch tok.Class {
+	case clsLoc:
 		p.collect(&im.loc)
-	case "title":
+	case clsTitle:
 		p.collect(&im.title)
-	case "caption":
+	case clsCaption:
 		p.collect(&im.caption)
-	case "geo_location":
+	case clsGeoLocation:
 		p.collect(&im.geoLocation)
-	case "license":
+	case clsLicense:
 		p.collect(&im.license)
 	}
 }
 
-func (p *xmlParser) newsChild(name xmlName) {
-	if nsOf(name.Space) != nsKindNews {
+func (p *xmlParser) newsChild(tok *xmlToken) {
+	name := tok.Name
+	if p.nsKindOf(tok) != nsKindNews {
 		return
 	}
 	n := &p.e.news
@@ -551,7 +617,7 @@ func (p *xmlParser) newsChild(name xmlName) {
 }
 
 func (p *xmlParser) videoChild(tok *xmlToken) {
-	if nsOf(tok.Name.Space) != nsKindVideo {
+	if p.nsKindOf(tok) != nsKindVideo {
 		return
 	}
 	v := &p.e.videos[len(p.e.videos)-1]

@@ -38,3 +38,15 @@ type tokenizer interface {
 
 // isEOF reports whether err is the clean end of the input.
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// classified gives the elements of the tokens of a tokenizer other than the
+// scanner the classes of xmlClasses, which the scanner gives them itself.
+type classified struct{ t tokenizer }
+
+func (c classified) Next() (*xmlToken, error) {
+	tok, err := c.t.Next()
+	if err == nil && tok.Kind != tokText {
+		tok.Class = xmlClasses[string(tok.Name.Local)]
+	}
+	return tok, err
+}

@@ -119,6 +119,13 @@ type scanEntry struct {
 	off, mid int
 	end      int
 	prev     int // a binding: the index in stk of the binding of the same prefix it hides, or -1
+	// slot is, for an element whose name is in the table of names (see
+	// quick.go), 1 + its index in t.slots; its bytes are not in the arena.
+	slot int
+	// id is the id of a binding (see Token.NS), or of the binding an
+	// element's namespace URI comes from, 0 for none.
+	id    uint64
+	class uint8 // an element's class (see SetClasses)
 	// space is the namespace URI of an element as translated when it
 	// started. Its end element translates the same: the bindings below it
 	// do not change while it is open.
@@ -144,6 +151,18 @@ type Scanner struct {
 	binds []int  // the indexes in stk of the bindings, innermost last
 	arena []byte // the names and URIs of stk
 	depth int
+
+	// The table of element names of the quick path (see quick.go): the
+	// slots, and the buckets of their hash, each 1 + an index in slots or
+	// 0 for none. nsEpoch changes whenever a binding comes into scope or
+	// leaves it, so that a slot translated in the same epoch needs no
+	// translating again.
+	slots   []nameSlot
+	slotIdx [2 * maxInterned]uint8
+	longIdx [2 * maxInterned]uint8 // the slots of names of 8 bytes or more, by their first word
+	nsEpoch uint64
+	bindSeq uint64           // the id of the last binding made
+	classes map[string]uint8 // see SetClasses
 
 	// ns is the innermost binding of each prefix in scope (or -1), made
 	// once more than nsLinear bindings are, so that a name is translated
@@ -185,7 +204,8 @@ type tagPart struct{ off, mid, val, end int }
 // scanBuffers holds the buffers of scanners that are done with them (see
 // Release), at their first size, for the scanners of the next documents: a
 // call of many sitemaps then allocates a few buffers, not one each.
-var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize]byte) }}
+// Each has bufSlack bytes past its length (see quick.go).
+var scanBuffers = sync.Pool{New: func() any { return new([scanBufSize + bufSlack]byte) }}
 
 // New returns a scanner reading r, which is already UTF-8, strict or
 // tolerant, that keeps the attributes keep names (every attribute whole
@@ -203,17 +223,31 @@ func New(r io.Reader, strict bool, keep *AttrTable) *Scanner {
 
 // newScanner is New keeping every attribute.
 func newScanner(r io.Reader, strict bool) *Scanner {
-	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize]byte)[:], lines: 1}
+	return &Scanner{r: r, strict: strict, buf: scanBuffers.Get().(*[scanBufSize + bufSlack]byte)[:scanBufSize], lines: 1}
 }
 
 // Release gives the scanner's buffer back to scanBuffers, unless a long tag
 // made it grow: neither the scanner nor a token it handed out may be used
 // afterwards.
 func (t *Scanner) Release() {
-	if cap(t.buf) == scanBufSize {
-		scanBuffers.Put((*[scanBufSize]byte)(t.buf[:scanBufSize]))
+	if cap(t.buf) == scanBufSize+bufSlack {
+		scanBuffers.Put((*[scanBufSize + bufSlack]byte)(t.buf[:cap(t.buf)]))
 	}
 	t.buf, t.tok = nil, Token{}
+}
+
+// SetClasses hands the scanner the classes of the elements its caller
+// tells apart, by local name: each start and end element then carries in
+// Token.Class the class of its local name, 0 for a name not in classes, so
+// that the caller switches on a small integer rather than on the bytes of
+// the name. The scanner reads classes, never changes it, and looks a name
+// up once for all the elements of that name that the quick path reads.
+func (t *Scanner) SetClasses(classes map[string]uint8) {
+	t.classes = classes
+	for i := range t.slots {
+		_, local := t.slots[i].names()
+		t.slots[i].class = t.classOf(local)
+	}
 }
 
 // SkipSpace tells the scanner whether its caller has no use for character
@@ -233,6 +267,26 @@ func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
 // costs one call. Like the sitemap package's reading of encoding/xml it has
 // no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
+	if t.err == nil && !t.needClose && !t.inCDATA && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
+		// The quick path (see quick.go).
+		var tok *Token
+		switch b := t.buf[t.pos:cap(t.buf)]; {
+		case b[0] != '<':
+			tok = t.quickText(b)
+		case b[1] == '/':
+			tok = t.quickEnd(b)
+		default:
+			tok = t.quickStart(b)
+		}
+		if tok != nil {
+			return tok, nil
+		}
+	}
+	return t.next() // which returns the error of the quick path, if any
+}
+
+// next is Next on the general path.
+func (t *Scanner) next() (*Token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
@@ -241,11 +295,7 @@ func (t *Scanner) Next() (*Token, error) {
 		kind, err := t.rawToken()
 		switch {
 		case err != nil:
-			if err == io.EOF && len(t.stk) > 0 {
-				err = t.truncated("unexpected EOF")
-			}
-			t.err = err
-			return nil, err
+			return t.fail(err)
 		case kind == rawText:
 			tok = &t.tok
 		case kind == rawStart:
@@ -262,6 +312,16 @@ func (t *Scanner) Next() (*Token, error) {
 		}
 	}
 	return tok, nil
+}
+
+// fail ends the document with the error err of reading a token: the end
+// of the input with elements open is a truncated document.
+func (t *Scanner) fail(err error) (*Token, error) {
+	if err == io.EOF && len(t.stk) > 0 {
+		err = t.truncated("unexpected EOF")
+	}
+	t.err = err
+	return nil, err
 }
 
 // startElement is the StartElement case of Decoder.Token: the namespace
@@ -328,13 +388,17 @@ func (t *Scanner) push(binding bool, a, b []byte) {
 		t.stk = append(t.stk, scanEntry{})
 	}
 	e := &t.stk[n]
-	e.binding, e.space = binding, nil
+	e.binding, e.space, e.slot = binding, nil, 0
 	e.off = len(t.arena)
 	t.arena = append(t.arena, a...)
 	e.mid = len(t.arena)
 	t.arena = append(t.arena, b...)
 	e.end = len(t.arena)
+	e.id, e.class = 0, 0
 	if binding {
+		t.nsEpoch++
+		t.bindSeq++
+		e.id = t.bindSeq
 		t.binds = append(t.binds, n)
 		switch {
 		case t.ns != nil:
@@ -373,10 +437,11 @@ func (t *Scanner) pushElem(prefix, local []byte) {
 		ar[len(prefix)+i] = c
 	}
 	e := &t.stk[n]
-	e.binding, e.off, e.mid, e.end = false, off, mid, end
+	e.binding, e.off, e.mid, e.end, e.slot = false, off, mid, end, 0
 	// Translated from the arena's copy, the space outlives the buffer.
-	e.space = t.translate(t.arena[off:mid], local, true)
-	t.tok.Name.Space = e.space
+	e.space, e.id = t.resolve(t.arena[off:mid], local, true)
+	e.class = t.classOf(local)
+	t.tok.Name.Space, t.tok.NS, t.tok.Class = e.space, e.id, e.class
 }
 
 // nsLinear is how many bindings translate looks through one by one, as in
@@ -413,7 +478,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 		return nil, t.syntaxError("unexpected end element </"+string(local)+">", t.pos)
 	}
 	s := t.pop()
-	sp, sl := t.arena[s.off:s.mid], t.arena[s.mid:s.end]
+	sp, sl := t.elemName(s)
 	if !bytes.Equal(sl, local) {
 		if !t.strict {
 			if t.obs != nil {
@@ -426,6 +491,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
 			tok.set(End, sp, sl, nil)
+			tok.Class = t.classOf(sl)
 			return tok, nil
 		}
 		return nil, t.syntaxError("element <"+string(sl)+"> closed by </"+string(local)+">", t.pos)
@@ -440,6 +506,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 	}
 	t.popBindings()
 	tok.set(End, s.space, local, nil)
+	tok.NS, tok.Class = s.id, s.class
 	return tok, nil
 }
 
@@ -450,6 +517,7 @@ func (t *Scanner) popTop(tok *Token) *Token {
 	s := t.pop()
 	t.popBindings()
 	tok.set(End, s.space, tok.Name.Local, nil)
+	tok.NS, tok.Class = s.id, s.class
 	return tok
 }
 
@@ -464,8 +532,19 @@ func (t *Scanner) pop() *scanEntry {
 	return s
 }
 
+// elemName returns the prefix and the local name of the open element e.
+func (t *Scanner) elemName(e *scanEntry) (prefix, local []byte) {
+	if e.slot != 0 {
+		return t.slots[e.slot-1].names()
+	}
+	return t.arena[e.off:e.mid], t.arena[e.mid:e.end]
+}
+
 // popBindings drops the namespace bindings of the element just closed.
 func (t *Scanner) popBindings() {
+	if len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
+		t.nsEpoch++
+	}
 	for len(t.stk) > 0 && t.stk[len(t.stk)-1].binding {
 		e := &t.stk[len(t.stk)-1]
 		if t.ns != nil {
@@ -481,30 +560,45 @@ func (t *Scanner) popBindings() {
 // The default namespace applies to elements only; an unbound prefix stands
 // for itself.
 func (t *Scanner) translate(prefix, local []byte, element bool) []byte {
+	space, _ := t.resolve(prefix, local, element)
+	return space
+}
+
+// resolve is translate, and returns as well the id of the binding the URI
+// comes from (see Token.NS), or 0 when none.
+func (t *Scanner) resolve(prefix, local []byte, element bool) ([]byte, uint64) {
 	switch {
 	case len(prefix) == 0:
 		if !element || string(local) == "xmlns" {
-			return prefix
+			return prefix, 0
 		}
 	case string(prefix) == "xmlns":
-		return prefix
+		return prefix, 0
 	case string(prefix) == "xml":
-		return xmlURLb
+		return xmlURLb, 0
 	}
 	if t.ns == nil {
 		for i := len(t.binds) - 1; i >= 0; i-- {
 			e := &t.stk[t.binds[i]]
 			if e.mid-e.off == len(prefix) && (len(prefix) == 0 || string(t.arena[e.off:e.mid]) == string(prefix)) {
-				return t.arena[e.mid:e.end]
+				return t.arena[e.mid:e.end], e.id
 			}
 		}
-		return prefix
+		return prefix, 0
 	}
 	if s := t.ns[string(prefix)]; s != nil && s.top >= 0 {
 		e := &t.stk[s.top]
-		return t.arena[e.mid:e.end]
+		return t.arena[e.mid:e.end], e.id
 	}
-	return prefix
+	return prefix, 0
+}
+
+// classOf is the class of the element local in t.classes (see SetClasses).
+func (t *Scanner) classOf(local []byte) uint8 {
+	if t.classes == nil {
+		return 0
+	}
+	return t.classes[string(local)]
 }
 
 // set makes tok a token with no attributes, field by field: assigning a
@@ -516,6 +610,7 @@ func (tok *Token) set(kind Kind, space, local, text []byte) {
 	tok.Attrs = tok.Attrs[:0]
 	tok.Text = text
 	tok.Forbidden = false
+	tok.Class, tok.NS = 0, 0
 }
 
 // syntaxError is the *xml.SyntaxError msg, on the line of buf[at].
@@ -565,7 +660,7 @@ func (t *Scanner) more(want int) bool {
 		t.pos = 0
 	}
 	if t.end == len(t.buf) {
-		b := make([]byte, 2*len(t.buf))
+		b := make([]byte, 2*len(t.buf), 2*len(t.buf)+bufSlack)
 		copy(b, t.buf[:t.end])
 		t.buf = b
 	}

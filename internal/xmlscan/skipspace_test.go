@@ -129,6 +129,13 @@ func TestPlainText(t *testing.T) {
 					if got, want := plainText(bb), ref(bb); got != want {
 						t.Fatalf("plainText(%q) = %d, want %d", bb, got, want)
 					}
+					// What lies past the length is never read as text.
+					for _, junk := range []string{"<<<<<<<<", "&&&&&&&&", "xxxxxxxx"} {
+						wide := append(slices.Clone(bb), junk...)[:n]
+						if got, want := plainText(wide), ref(bb); got != want {
+							t.Fatalf("plainText(%q, then %q) = %d, want %d", bb, junk, got, want)
+						}
+					}
 				}
 			}
 		}

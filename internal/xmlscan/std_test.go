@@ -77,5 +77,5 @@ func toName(n xml.Name) Name { return Name{[]byte(n.Space), []byte(n.Local)} }
 // newScannerSize is newScanner with a buffer of size bytes to start with:
 // tiny buffers cross every chunk boundary.
 func newScannerSize(r io.Reader, strict bool, size int) *Scanner {
-	return &Scanner{r: r, strict: strict, buf: make([]byte, max(size, 16)), lines: 1}
+	return &Scanner{r: r, strict: strict, buf: make([]byte, max(size, 16), max(size, 16)+bufSlack), lines: 1}
 }

@@ -16,7 +16,7 @@ func (t *Scanner) endTag() (rawKind, error) {
 	// checked when it started, then '>'.
 	if n := len(t.stk); n > 0 && !t.stk[n-1].binding {
 		e := &t.stk[n-1]
-		prefix, local := t.arena[e.off:e.mid], t.arena[e.mid:e.end]
+		prefix, local := t.elemName(e)
 		b := t.buf[t.pos+2 : t.end]
 		i := len(local) + 1
 		if len(prefix) > 0 {

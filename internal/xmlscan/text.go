@@ -25,6 +25,11 @@ func (t *Scanner) text() (rawKind, error) {
 		t.longRef = refNone
 		return rawText, nil
 	}
+	return t.textRest()
+}
+
+// textRest is text for character data that is not plain text up to a '<'.
+func (t *Scanner) textRest() (rawKind, error) {
 	for {
 		b := t.buf[t.pos:t.end]
 		n := bytes.IndexByte(b, '<')
@@ -302,32 +307,40 @@ func plainPrefix(b []byte) int {
 // plainText returns the index of the first '<' of b when every byte before
 // it is a plainByte (so that decode would hand the text out unchanged), or
 // -1: the bytes before it need decode, or b has no '<'. It finds the '<'
-// and checks the bytes before it in one pass, eight bytes at a time.
+// and checks the bytes before it in one pass, eight bytes at a time, and
+// reads the last bytes in a word as well when b has the capacity, the bytes
+// past its length masked off.
 func plainText(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
+	i, n := 0, len(b)
+	w := b[:cap(b)]
+	for i+8 <= len(w) {
+		x := binary.LittleEndian.Uint64(w[i:])
 		amp, bracket, lt := x^(ones*'&'), x^(ones*']'), x^(ones*'<')
 		// The high bit of each byte below 0x20 or from 0x80, and of each
 		// '&', ']' and '<'. A borrow may set it in the bytes after one of
 		// them too, never in those before: the lowest one set is exact.
 		m := ((x - ones*0x20) | x | (amp-ones)&^amp | (bracket-ones)&^bracket | (lt-ones)&^lt) & highs
 		if m == 0 {
-			i += 8
+			if i += 8; i >= n {
+				return -1 // no '<' in b; what follows it is not b's
+			}
 			continue
 		}
-		i += bits.TrailingZeros64(m) >> 3
-		switch b[i] {
+		k := i + bits.TrailingZeros64(m)>>3
+		if k >= n {
+			return -1
+		}
+		switch b[k] {
 		case '<':
-			return i
+			return k
 		case '\t', '\n':
-			i++ // plain, and the next eight bytes are read from here
+			i = k + 1 // plain, and the next eight bytes are read from here
 		default:
 			return -1
 		}
 	}
-	for ; i < len(b); i++ {
+	for ; i < n; i++ {
 		switch c := b[i]; {
 		case c == '<':
 			return i

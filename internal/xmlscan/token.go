@@ -56,4 +56,16 @@ type Token struct {
 	// or one past U+10FFFF), which U+FFFD stands in for. Strict mode
 	// rejects such a document instead.
 	Forbidden bool
+
+	// Class is the class of a start or end element's local name in the
+	// table of Scanner.SetClasses, 0 when it has none.
+	Class uint8
+	// NS tells, for a start or end element, which namespace binding its
+	// URI comes from: every declaration of a document gets its own id,
+	// from 1 up, so two elements with the same NS other than 0 have the
+	// same Name.Space, which needs no comparing. Elements with different
+	// ids may still have the same URI (declared twice); 0 is an element
+	// with no binding (no namespace, an unbound prefix, the xml prefix)
+	// or an end element of tolerant mode closing another name.
+	NS uint64
 }

@@ -1,0 +1,340 @@
+package xmlscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// This file is the quick path of Next: the three tokens that make nearly
+// all of a sitemap (a start tag that is a name and '>', the end tag of the
+// innermost element, plain character data) read in one call, and the table
+// of element names that lets an element be pushed and its end tag matched
+// without copying or comparing its bytes one by one. Whatever the quick
+// path does not read whole and certain of, it leaves untouched for the
+// general path (rawToken and the functions it calls), which reads it as
+// before: the tokens are the same either way.
+
+// The bounds of the table of element names. A sitemap, a feed and their
+// extensions use a few dozen distinct names at most; past maxInterned
+// names, or for a name longer than maxInternLen, an element is kept by
+// copying its name into the arena, as the general path does, so a document
+// of a million distinct names costs what it did without the table.
+const (
+	maxInterned  = 64
+	maxInternLen = 32
+	// bufSlack is how many bytes the scanner's buffers have past their
+	// length, so that a word may be loaded at any index below the length
+	// without a test of the bounds: the bytes past t.end are masked off.
+	bufSlack = 2 * maxInternLen
+)
+
+// nameSlot is one element name in the table: its bytes, the words they
+// load as, and the namespace URI it translated to at nsEpoch epoch.
+type nameSlot struct {
+	w     [4]uint64 // name as little-endian words, zero past n
+	mask  uint64    // the bytes of the name in w[0]
+	mask1 uint64    // and in w[1]
+	n     int       // the length of the name
+	colon int       // the index of the colon that splits it, or 0
+	epoch uint64    // t.nsEpoch when space was translated; noEpoch for never
+	space []byte
+	id    uint64 // the binding space comes from (see Token.NS)
+	class uint8  // the class of the local name (see SetClasses)
+	b     [maxInternLen]byte
+}
+
+// noEpoch is the epoch of a slot whose name was never translated: t.nsEpoch
+// counts up from 0 and never comes near it.
+const noEpoch = ^uint64(0)
+
+// names returns the prefix and local name of the slot.
+func (s *nameSlot) names() (prefix, local []byte) {
+	if s.colon == 0 {
+		return s.b[:0], s.b[:s.n]
+	}
+	return s.b[:s.colon], s.b[s.colon+1 : s.n]
+}
+
+// matches reports whether b, which has at least maxInternLen bytes it may
+// read, starts with the slot's name.
+func (s *nameSlot) matches(b []byte) bool {
+	if binary.LittleEndian.Uint64(b)&s.mask != s.w[0] {
+		return false
+	}
+	switch {
+	case s.n <= 8:
+		return true
+	case s.n <= 16:
+		return binary.LittleEndian.Uint64(b[8:])&s.mask1 == s.w[1]
+	}
+	return loadName(b, s.n) == s.w
+}
+
+// loadName returns the words of the name at b[:n], n <= maxInternLen,
+// which has at least maxInternLen bytes it may read past n.
+func loadName(b []byte, n int) (w [4]uint64) {
+	b = b[:maxInternLen]
+	for k := 0; 8*k < n; k++ {
+		x := binary.LittleEndian.Uint64(b[8*k:])
+		if r := n - 8*k; r < 8 {
+			x &= 1<<(8*r) - 1
+		}
+		w[k] = x
+	}
+	return w
+}
+
+// slotHash is the bucket of the name whose first word is w0 and whose
+// length is n in t.slotIdx.
+func slotHash(w0 uint64, n int) uint8 {
+	return uint8(((w0 ^ uint64(n)) * 0x9E3779B97F4A7C15) >> 57)
+}
+
+// slot returns the index in t.slots of the name b[:n], which has the words
+// w, adding it if the table has room; -1 when it has not.
+func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
+	h := slotHash(w[0], n)
+	for {
+		k := int(t.slotIdx[h])
+		if k == 0 {
+			break
+		}
+		if s := &t.slots[k-1]; s.n == n && s.w == *w {
+			return k - 1
+		}
+		h = (h + 1) & (uint8(len(t.slotIdx)) - 1)
+	}
+	switch len(t.slots) {
+	case maxInterned:
+		return -1
+	case 0:
+		t.slots = make([]nameSlot, 0, 16) // enough for a sitemap at once
+	}
+	sl := nameSlot{w: *w, mask: ^uint64(0) >> (64 - 8*min(n, 8)), n: n, colon: colon, epoch: noEpoch}
+	if n > 8 {
+		sl.mask1 = ^uint64(0) >> (64 - 8*min(n-8, 8))
+	}
+	t.slots = append(t.slots, sl)
+	s := &t.slots[len(t.slots)-1]
+	copy(s.b[:], b[:n])
+	if n >= 8 {
+		// guess finds a name of a word or more by its first word.
+		t.longIdx[slotHash(s.w[0], 0)] = uint8(len(t.slots))
+	}
+	_, local := s.names()
+	s.class = t.classOf(local)
+	t.slotIdx[h] = uint8(len(t.slots))
+	return len(t.slots) - 1
+}
+
+// spaceRun returns the length of the white space at the front of b, up to
+// a '<' among the avail bytes read, when it is a newline, a space or a tab
+// and then spaces, as a sitemap is indented, and is shorter than 8 bytes; 0
+// for any other text. b has at least 8 bytes.
+func spaceRun(b []byte, avail int) int {
+	if c := b[0]; c != '\n' && c != ' ' && c != '\t' {
+		return 0
+	}
+	y := binary.LittleEndian.Uint64(b) ^ 0x2020202020202020
+	// The high bit of each byte that is not a space: with its own high
+	// bit cleared first, adding to a byte cannot carry into the next.
+	m := (y&^allHigh + 0x7F7F7F7F7F7F7F7F | y) & allHigh
+	n := bits.TrailingZeros64(m&^0x80) >> 3
+	if n < 8 && n < avail && b[n] == '<' {
+		return n
+	}
+	return 0
+}
+
+// quickText reads the character data at the front of b, t.buf[t.pos:] to
+// its capacity: white space that spaceRun finds, which SkipSpace leaves out
+// before the tag it reads next, or else plain text (see plainText), or else
+// text as text does. It returns nil for the general path to read the text,
+// or when it fails: the general path then returns t.err.
+func (t *Scanner) quickText(b []byte) *Token {
+	n := spaceRun(b, t.end-t.pos)
+	if t.skipSpace {
+		switch c := b[0]; {
+		case n > 0:
+			t.pos += n // white space the caller does not read
+			if b = b[n:]; b[1] == '/' {
+				return t.quickEnd(b)
+			}
+			return t.quickStart(b)
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			return nil // white space that rawToken skips
+		}
+	}
+	if n == 0 {
+		if n = plainText(b[:t.end-t.pos]); n < 0 {
+			if _, err := t.textRest(); err != nil {
+				t.fail(err)
+				return nil
+			}
+			return &t.tok
+		}
+	}
+	t.tok.set(Text, nil, nil, b[:n])
+	t.pos += n
+	t.longRef = refNone
+	return &t.tok
+}
+
+// quickStart reads the start tag at the front of b, t.buf[t.pos:] to its
+// capacity, when it is an ASCII name of at most maxInternLen bytes that
+// starts with a letter, with at most one colon, then '>', and the table has
+// or takes its name: the element is pushed as the slot of its name,
+// translated once for as long as the bindings in scope do not change.
+func (t *Scanner) quickStart(b []byte) *Token {
+	b = b[1:]
+	if t.depth >= MaxNesting {
+		return nil
+	}
+	k := t.guess(b)
+	if k < 0 {
+		if k = t.startName(b); k < 0 {
+			return nil
+		}
+	}
+	s := &t.slots[k]
+	if s.epoch != t.nsEpoch {
+		prefix, local := s.names()
+		s.space, s.id = t.resolve(prefix, local, true)
+		s.epoch = t.nsEpoch
+	}
+	n := len(t.stk)
+	if n == cap(t.stk) {
+		t.stk = append(t.stk, scanEntry{})
+	}
+	t.stk = t.stk[:n+1]
+	e := &t.stk[n]
+	e.binding, e.slot, e.space, e.off, e.id, e.class = false, k+1, s.space, len(t.arena), s.id, s.class
+	t.depth++
+	t.pos += s.n + 2
+	t.longRef = refNone
+	t.tok.set(Start, s.space, s.b[s.colon:s.n], nil)
+	if s.colon != 0 {
+		t.tok.Name.Local = s.b[s.colon+1 : s.n]
+	}
+	t.tok.Class, t.tok.NS = s.class, s.id
+	return &t.tok
+}
+
+// guess returns the slot of the name at the front of b, after '<', when it
+// is one the table has and '>' follows it, or -1: it tries the slot its
+// first word leads to without reading the name byte by byte first. The
+// bytes of a slot are those of a name that startName read, so that when
+// they and the '>' after them are b's, b starts with a bare start tag.
+func (t *Scanner) guess(b []byte) int {
+	const ones = 0x0101010101010101
+	avail := t.end - t.pos - 1
+	x0 := binary.LittleEndian.Uint64(b)
+	gt := x0 ^ (ones * '>')
+	if m := (gt - ones) &^ gt & allHigh; m != 0 {
+		// A name shorter than a word: the first '>' is exact (a borrow
+		// may set a high bit past it, never before).
+		n := bits.TrailingZeros64(m) >> 3
+		if n == 0 || n >= avail {
+			return -1
+		}
+		w0 := x0 & (^uint64(0) >> (64 - 8*n))
+		k := int(t.slotIdx[slotHash(w0, n)]) - 1
+		if k < 0 || t.slots[k].n != n || t.slots[k].w[0] != w0 {
+			return -1
+		}
+		return k
+	}
+	k := int(t.longIdx[slotHash(x0, 0)]) - 1
+	if k < 0 {
+		return -1
+	}
+	s := &t.slots[k]
+	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' || !s.matches(b) {
+		return -1
+	}
+	return k
+}
+
+// startName reads the name at the front of b, after '<', when the start
+// tag is one quickStart reads, and returns its slot, or -1.
+func (t *Scanner) startName(b []byte) int {
+	avail := t.end - t.pos - 1
+	x0 := binary.LittleEndian.Uint64(b)
+	j, colon := 0, 0
+	for m := ^asciiLetters(x0) & allHigh; ; {
+		if m == 0 {
+			if j += 8; j > maxInternLen {
+				return -1
+			}
+			m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
+			continue
+		}
+		j += bits.TrailingZeros64(m) >> 3
+		if j >= avail || j > maxInternLen {
+			return -1
+		}
+		c := b[j]
+		if c == '>' {
+			break
+		}
+		switch nameClass[c] {
+		case nameASCII:
+		case nameColon:
+			if colon != 0 {
+				return -1
+			}
+			colon = j
+		default:
+			return -1
+		}
+		j++
+		m = ^asciiLetters(binary.LittleEndian.Uint64(b[j:])) & allHigh
+	}
+	if j == 0 || !isLetter(b[0]) {
+		return -1
+	}
+	if colon == j-1 {
+		colon = 0 // a colon that does not split the name (see nsName)
+	}
+	w0 := x0 // the first word of the name
+	if j < 8 {
+		w0 &= ^uint64(0) >> (64 - 8*j)
+	}
+	k := int(t.slotIdx[slotHash(w0, j)]) - 1
+	if k < 0 || t.slots[k].n != j || t.slots[k].w[0] != w0 || j > 8 && t.slots[k].w != loadName(b, j) {
+		w := loadName(b, j)
+		k = t.slot(b, j, colon, &w)
+	}
+	return k
+}
+
+// quickEnd reads the end tag at the front of b, t.buf[t.pos:] to its
+// capacity, when it is "</", the name of the innermost open element, kept as
+// a slot, and '>'.
+func (t *Scanner) quickEnd(b []byte) *Token {
+	n := len(t.stk)
+	if n == 0 || t.stk[n-1].slot == 0 {
+		return nil
+	}
+	e := &t.stk[n-1]
+	s := &t.slots[e.slot-1]
+	if t.end-t.pos < s.n+3 || b[2+s.n] != '>' {
+		return nil
+	}
+	if !s.matches(b[2:]) {
+		return nil
+	}
+	t.stk = t.stk[:n-1]
+	t.depth--
+	if n > 1 && t.stk[n-2].binding {
+		t.popBindings()
+	}
+	t.pos += s.n + 3
+	t.longRef = refNone
+	t.tok.set(End, e.space, s.b[s.colon:s.n], nil)
+	if s.colon != 0 {
+		t.tok.Name.Local = s.b[s.colon+1 : s.n]
+	}
+	t.tok.Class, t.tok.NS = s.class, e.id
+	return &t.tok
+}
