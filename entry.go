@@ -58,7 +58,7 @@ type doc struct {
 	lastmodRaw map[string]string // <lastmod> as written by key, with a store or Since: conditional.go
 	sinceOut   int               // URLs that Since left out
 
-	// datesSeen holds the W3C dates the document has given, as written,
+	// datesSeen holds the dates the document has given, as written,
 	// with what newTime made of each: sitemaps repeat a few dates many times
 	// over, and a date found here is neither parsed nor looked up again. It
 	// holds no more than maxSeenDates dates, and none when the URLs of the

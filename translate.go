@@ -101,10 +101,8 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 	if len(raw) == 0 {
 		return nil, true
 	}
-	if !rfc822 {
-		if p := d.datesSeen.get(raw); p != nil {
-			return p, true
-		}
+	if p := d.datesSeen.get(raw, rfc822); p != nil {
+		return p, true
 	}
 	var tm time.Time
 	if rfc822 {
@@ -117,17 +115,18 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		return nil, false
 	}
 	p := d.buf.newTime(tm)
-	if !rfc822 && d.buf.share {
+	if d.buf.share {
 		if d.datesSeen == nil {
 			d.datesSeen = seenDatesPool.Get().(*seenDates)
 		}
-		d.datesSeen.add(raw, p)
+		d.datesSeen.add(raw, rfc822, p)
 	}
 	return p, true
 }
 
-// maxSeenDate is the longest W3C date, in bytes, that datesSeen keeps: a
-// date-time with an offset and nanoseconds has 35.
+// maxSeenDate is the longest date, in bytes, that datesSeen keeps: a W3C
+// date-time with an offset and nanoseconds has 35, an RFC 822 date with
+// its day and a numeric zone 31.
 const maxSeenDate = 40
 
 // maxSeenDates is the most dates datesSeen holds: 896, which fit the one
@@ -142,6 +141,10 @@ const maxSeenDates = 896
 type seenDates struct {
 	m    map[string]*LastModTime
 	keys []byte
+	// rfc822 is the reader of the dates in m, that of the first one added
+	// (a feed's pubDate, say): a date read by the other is never looked
+	// up in m nor added to it, so that each reader's dates are its own.
+	rfc822 bool
 }
 
 var seenDatesPool = sync.Pool{New: func() any {
@@ -151,18 +154,23 @@ var seenDatesPool = sync.Pool{New: func() any {
 	}
 }}
 
-// get returns the date written raw, or nil when the table (nil before the
-// first date of a document that shares them) does not have it.
-func (s *seenDates) get(raw []byte) *LastModTime {
-	if s == nil {
+// get returns the date written raw, read as RFC 822 or as W3C, or nil when
+// the table (nil before the first date of a document that shares them)
+// does not have it.
+func (s *seenDates) get(raw []byte, rfc822 bool) *LastModTime {
+	if s == nil || s.rfc822 != rfc822 {
 		return nil
 	}
 	return s.m[string(raw)]
 }
 
-// add records that the date written raw is p, while the table has room.
-func (s *seenDates) add(raw []byte, p *LastModTime) {
-	if len(raw) > maxSeenDate || len(s.m) >= maxSeenDates {
+// add records that the date written raw, read as RFC 822 or as W3C, is p,
+// while the table has room and holds the dates of that reader.
+func (s *seenDates) add(raw []byte, rfc822 bool, p *LastModTime) {
+	if len(s.m) == 0 {
+		s.rfc822 = rfc822
+	}
+	if len(raw) > maxSeenDate || len(s.m) >= maxSeenDates || s.rfc822 != rfc822 {
 		return
 	}
 	off := len(s.keys)

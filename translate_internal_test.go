@@ -51,3 +51,25 @@ func TestChangeFreqOf(t *testing.T) {
 		}
 	}
 }
+
+// A table of dates serves the reader of its first date only: a date that
+// one reader read is never handed to the other, nor added for it.
+func TestSeenDatesKeepToOneReader(t *testing.T) {
+	s := seenDatesPool.Get().(*seenDates)
+	defer s.release()
+	w3c, rfc := &LastModTime{}, &LastModTime{}
+	s.add([]byte("2024-01-15"), false, w3c)
+	s.add([]byte("Mon, 15 Jan 2024 10:30:00 GMT"), true, rfc)
+	if got := s.get([]byte("2024-01-15"), false); got != w3c {
+		t.Errorf("the W3C date is %p, want %p", got, w3c)
+	}
+	if got := s.get([]byte("2024-01-15"), true); got != nil {
+		t.Errorf("the W3C date is handed to the RFC 822 reader: %p", got)
+	}
+	if got := s.get([]byte("Mon, 15 Jan 2024 10:30:00 GMT"), true); got != nil {
+		t.Errorf("a date of the second reader was added: %p", got)
+	}
+	if got := (*seenDates)(nil).get([]byte("2024-01-15"), false); got != nil {
+		t.Errorf("a nil table has %p", got)
+	}
+}

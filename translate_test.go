@@ -579,3 +579,49 @@ func TestRepeatedDates(t *testing.T) {
 		t.Errorf("the bad date is reported %d times of %d errors, want 4: %q", n, s.GetErrorsCount(), messagesOf(s.GetErrors()))
 	}
 }
+
+// An RSS feed's pubDates given again are looked up as written, as a
+// urlset's W3C dates are (issue 19): the same instants, their zones kept,
+// and a bad one reported each time it is given.
+func TestRepeatedFeedDates(t *testing.T) {
+	dates := []string{"Mon, 15 Jan 2024 10:30:00 +0200", "Mon, 15 Jan 2024 10:30:00 +0200", "Mon, 15 Jan 2024 08:30:00 GMT", "15/01/2024", "15/01/2024", "Mon, 15 Jan 2024 10:30:00 +0200"}
+	doc := `<rss version="2.0"><channel><title>T</title>`
+	for i, d := range dates {
+		doc += fmt.Sprintf(`<item><link>https://example.com/%d</link><pubDate>%s</pubDate></item>`, i, d)
+	}
+	doc += `</channel></rss>`
+	s, err := sitemap.New().Parse("https://example.com/feed.xml", &doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := s.GetURLs()
+	if len(urls) != len(dates) {
+		t.Fatalf("%d URLs: %v", len(urls), messagesOf(s.GetErrors()))
+	}
+	want := time.Date(2024, 1, 15, 8, 30, 0, 0, time.UTC)
+	for i, u := range urls {
+		if bad := i == 3 || i == 4; bad != (u.LastMod == nil) {
+			t.Fatalf("URL %d: lastmod %v", i, u.LastMod)
+		} else if bad {
+			continue
+		}
+		if !u.LastMod.Equal(want) {
+			t.Errorf("URL %d: lastmod %v, want %v", i, u.LastMod, want)
+		}
+		if _, off := u.LastMod.Zone(); off != map[bool]int{true: 0, false: 7200}[i == 2] {
+			t.Errorf("URL %d: lastmod %v, in the wrong zone", i, u.LastMod)
+		}
+	}
+	if urls[0].LastMod != urls[1].LastMod || urls[0].LastMod != urls[5].LastMod {
+		t.Error("the URLs that give one pubDate do not share its value")
+	}
+	var n int
+	for _, m := range messagesOf(s.GetErrors()) {
+		if strings.Contains(m, `value "15/01/2024"`) {
+			n++
+		}
+	}
+	if n != 2 || s.GetErrorsCount() != 2 {
+		t.Errorf("the bad date is reported %d times of %d errors, want 2: %q", n, s.GetErrorsCount(), messagesOf(s.GetErrors()))
+	}
+}
