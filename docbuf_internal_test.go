@@ -454,7 +454,7 @@ func TestInternChunksGrowWithTheDocument(t *testing.T) {
 	if chunks > 80 {
 		t.Errorf("%v chunks for %d bytes, want at most 80", chunks, n*size)
 	}
-	if unused := cap(b.arena) - len(b.arena); unused > (b.interned+len(b.arena))/16+arenaChunk {
-		t.Errorf("%d bytes unused in the last chunk, for %d interned", unused, b.interned+len(b.arena))
+	if unused := b.arena.Cap() - b.arena.Len(); unused > (b.interned+b.arena.Len())/16+arenaChunk {
+		t.Errorf("%d bytes unused in the last chunk, for %d interned", unused, b.interned+b.arena.Len())
 	}
 }

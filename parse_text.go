@@ -76,7 +76,15 @@ func trimLineEnd(line []byte) []byte {
 // parseText reads a text sitemap: every line that begins with http:// or
 // https:// is the location of a page. Other lines are skipped.
 func parseText(r *bufio.Reader, sink entrySink) error {
+	// The entry of a line holds nothing but its loc, and the sink does not
+	// change an entry it is handed: e is reset once, and its loc is the
+	// line itself rather than a copy of it. The line is no longer than
+	// maxLineLength, which is maxValueLength, so it is what value.append
+	// would have kept, and it is held with no room past its end: nothing
+	// can append to it over the reader's buffer.
 	var e rawEntry
+	e.reset(false, false)
+	e.loc.set = true
 	return eachLine(r, func(line []byte, cut bool) bool {
 		if !hasHTTPPrefix(line) {
 			return true
@@ -84,10 +92,7 @@ func parseText(r *bufio.Reader, sink entrySink) error {
 		if !sink.begin() {
 			return false
 		}
-		e.reset(false, false)
-		e.loc.set = true
-		e.loc.append(line)
-		e.loc.cut = e.loc.cut || cut
+		e.loc.b, e.loc.cut = line[:len(line):len(line)], cut
 		return sink.entry(&e)
 	})
 }

@@ -106,7 +106,8 @@ func authorityByByte(s string, i int) (int, bool) {
 // kind of byte at every place of a step.
 func TestNormalHTTPByByte(t *testing.T) {
 	for _, c := range append(fastPathCases, "https://www.example.com/products/category-1/item-2.html?ref=feed&page=3",
-		"https://abcdefgh.ijklmnop.qr:8080/abcdefgh%41ijklmno?p#q", "https://abcdefghijklmnopqrstuvwxyz%4/", "https://abcdefgh/abcdefg%zz") {
+		"https://abcdefgh.ijklmnop.qr:8080/abcdefgh%41ijklmno?p#q", "https://abcdefghijklmnopqrstuvwxyz%4/", "https://abcdefgh/abcdefg%zz",
+		"https://a.example/abcdefghijklm%41bc?d#e<f", "https://a.example:80/a%4?bcdefgh%2") {
 		for n := range len(c) + 1 {
 			checkNormalHTTPByByte(t, c[:n])
 		}
