@@ -6,9 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the quick path of Next: the three tokens that make nearly
-// all of a sitemap (a start tag that is a name and '>', the end tag of the
-// innermost element, plain character data) read in one call, and the table
+// This file is the quick path of Next: the tokens that make nearly all of
+// a sitemap (a start tag that is a name and '>', the end tag of the
+// innermost element, plain character data, character data with the five
+// predefined references, a CDATA section) read in one call, and the table
 // of element names that lets an element be pushed and its end tag matched
 // without copying or comparing its bytes one by one. Whatever the quick
 // path does not read whole and certain of, it leaves untouched for the
