@@ -3,11 +3,13 @@ package xmlscan
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 )
 
-// This file is the quick path of Next: the three tokens that make nearly
-// all of a sitemap (a start tag that is a name and '>', the end tag of the
-// innermost element, plain character data) read in one call, and the table
+// This file is the quick path of Next: the tokens that make nearly all of
+// a sitemap (a start tag that is a name and '>', the end tag of the
+// innermost element, plain character data, character data with the five
+// predefined references, a CDATA section) read in one call, and the table
 // of element names that lets an element be pushed and its end tag matched
 // without copying or comparing its bytes one by one. Whatever the quick
 // path does not read whole and certain of, it leaves untouched for the
@@ -167,6 +169,9 @@ func (t *Scanner) quickText(b []byte) *Token {
 	}
 	if n == 0 {
 		if n = plainText(b[:t.end-t.pos]); n < 0 {
+			if tok := t.quickRefs(b); tok != nil {
+				return tok
+			}
 			if _, err := t.textRest(); err != nil {
 				t.fail(err)
 				return nil
@@ -192,6 +197,9 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	}
 	k := t.guess(b)
 	if k < 0 {
+		if b[0] == '!' {
+			return t.quickCDATA(b)
+		}
 		if k = t.startName(b); k < 0 {
 			return nil
 		}
@@ -336,5 +344,203 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 		t.tok.Name.Local = s.b[s.colon+1 : s.n]
 	}
 	t.tok.Class, t.tok.NS = s.class, e.id
+	return &t.tok
+}
+
+// cdataOpen is "<![CDATA[" after its '<', as a little-endian word.
+const cdataOpen = uint64('!') | uint64('[')<<8 | uint64('C')<<16 | uint64('D')<<24 |
+	uint64('A')<<32 | uint64('T')<<40 | uint64('A')<<48 | uint64('[')<<56
+
+// quickCDATA reads the CDATA section at the front of b, after its '<',
+// t.buf[t.pos+1:] to its capacity, when its "]]>" is among the bytes read
+// and its text needs nothing of decode (see cdataText): the text is handed
+// out as it stands in the buffer. A section cut by the end of the bytes
+// read, or with a '\r', a control byte or a byte from 0x80 in it, is left
+// to the general path (bang and cdata), which reads it whole or in parts,
+// rewrites '\r' and checks its characters; the token is the same.
+func (t *Scanner) quickCDATA(b []byte) *Token {
+	const open, close = len("<![CDATA["), len("]]>")
+	avail := t.end - t.pos
+	if avail < open+close || binary.LittleEndian.Uint64(b) != cdataOpen {
+		return nil
+	}
+	text := b[open-1:]
+	n := cdataText(text, avail-open)
+	if n < 0 {
+		return nil
+	}
+	t.tok.set(Text, nil, nil, text[:n])
+	t.pos += open + n + close
+	t.longRef = refNone
+	return &t.tok
+}
+
+// cdataText returns the index of the first "]]>" among the n bytes at the
+// front of b, the text of a CDATA section, when every byte before it is a
+// tab, a newline or ASCII from 0x20, which decode hands out unchanged in a
+// section; -1 when one is not or the n bytes hold no "]]>". It reads eight
+// bytes at a time as plainText does, the bytes past n never taken for the
+// section's.
+func cdataText(b []byte, n int) int {
+	const ones = 0x0101010101010101
+	i := 0
+	w := b[:cap(b)]
+	for i+8 <= len(w) {
+		x := binary.LittleEndian.Uint64(w[i:])
+		br := x ^ (ones * ']')
+		// The high bit of each byte below 0x20 or from 0x80, and of each
+		// ']'; the lowest one set is exact (see plainText).
+		m := ((x - ones*0x20) | x | (br-ones)&^br) & allHigh
+		if m == 0 {
+			if i += 8; i >= n {
+				return -1
+			}
+			continue
+		}
+		k := i + bits.TrailingZeros64(m)>>3
+		if k >= n {
+			return -1
+		}
+		switch w[k] {
+		case ']':
+			if k+2 >= n {
+				return -1 // the section may end past the bytes read
+			}
+			if w[k+1] == ']' && w[k+2] == '>' {
+				return k
+			}
+		case '\t', '\n':
+		default:
+			return -1
+		}
+		i = k + 1 // the next eight bytes are read from here
+	}
+	for ; i < n; i++ {
+		switch c := b[i]; {
+		case c == ']':
+			if i+2 >= n {
+				return -1
+			}
+			if b[i+1] == ']' && b[i+2] == '>' {
+				return i
+			}
+		case c == '\t' || c == '\n' || c >= 0x20 && c < utf8.RuneSelf:
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// maxQuickRefs is how many references quickRefs replaces in one text; a
+// text with more is left to the general path.
+const maxQuickRefs = 8
+
+// The names of the five entities XML predefines, with their ';', as
+// little-endian words.
+const (
+	refAmpWord  = uint64('a') | uint64('m')<<8 | uint64('p')<<16 | uint64(';')<<24
+	refLtWord   = uint64('l') | uint64('t')<<8 | uint64(';')<<16
+	refGtWord   = uint64('g') | uint64('t')<<8 | uint64(';')<<16
+	refQuotWord = uint64('q') | uint64('u')<<8 | uint64('o')<<16 | uint64('t')<<24 | uint64(';')<<32
+	refAposWord = uint64('a') | uint64('p')<<8 | uint64('o')<<16 | uint64('s')<<24 | uint64(';')<<32
+)
+
+// quickRefs reads the character data at the front of b, t.buf[t.pos:] to
+// its capacity, up to a '<' among the bytes read, when every byte before
+// it is a plainByte, a ']' that does not begin "]]>", or the '&' of one
+// of the five references XML predefines (at most maxQuickRefs of them),
+// and replaces those in place, as decode would. It returns nil, having
+// written nothing, for any other text: a character reference, another
+// entity (an error, or HTML's in tolerant mode), a '\r', a control or
+// non-ASCII byte, "]]>", or text that runs past the bytes read, which the
+// general path then reads as before. The predefined references mean the
+// same in both modes, so the token is the same either way.
+func (t *Scanner) quickRefs(b []byte) *Token {
+	const ones = 0x0101010101010101
+	n := t.end - t.pos
+	var refs [maxQuickRefs]int32 // where each reference starts
+	var sizes [maxQuickRefs]uint8
+	var chars [maxQuickRefs]byte
+	nrefs, lt := 0, -1
+	w := b[:cap(b)]
+scan:
+	for i := 0; i+8 <= len(w); {
+		x := binary.LittleEndian.Uint64(w[i:])
+		amp, bracket, less := x^(ones*'&'), x^(ones*']'), x^(ones*'<')
+		m := ((x - ones*0x20) | x | (amp-ones)&^amp | (bracket-ones)&^bracket | (less-ones)&^less) & allHigh
+		if m == 0 {
+			if i += 8; i >= n {
+				return nil
+			}
+			continue
+		}
+		k := i + bits.TrailingZeros64(m)>>3
+		if k >= n {
+			return nil
+		}
+		i = k + 1
+		switch w[k] {
+		case '<':
+			lt = k
+			break scan
+		case '\t', '\n':
+		case ']':
+			if k+2 >= n || w[k+1] == ']' && w[k+2] == '>' {
+				return nil
+			}
+		case '&':
+			if nrefs == maxQuickRefs || k+9 > len(w) {
+				return nil
+			}
+			var size int
+			var c byte
+			switch y := binary.LittleEndian.Uint64(w[k+1:]); {
+			case y&0xFFFFFFFF == refAmpWord:
+				size, c = 5, '&'
+			case y&0xFFFFFF == refLtWord:
+				size, c = 4, '<'
+			case y&0xFFFFFF == refGtWord:
+				size, c = 4, '>'
+			case y&0xFFFFFFFFFF == refQuotWord:
+				size, c = 6, '"'
+			case y&0xFFFFFFFFFF == refAposWord:
+				size, c = 6, '\''
+			default:
+				return nil
+			}
+			if k+size >= n {
+				return nil // the text goes on past the bytes read
+			}
+			refs[nrefs], sizes[nrefs], chars[nrefs] = int32(k), uint8(size), c
+			nrefs++
+			i = k + size
+		default:
+			return nil
+		}
+	}
+	switch {
+	case lt < 0:
+		return nil // no '<' read in words: the buffer's last bytes
+	case nrefs == 0:
+		t.tok.set(Text, nil, nil, b[:lt]) // a ']' in it, and no reference
+		t.pos += lt
+		t.longRef = refNone
+		return &t.tok
+	}
+	// Nothing can fail from here: the references are replaced, from the
+	// first on, each run of text after one moved up to the one before.
+	o := int(refs[0])
+	for r := range nrefs {
+		if r > 0 {
+			o += copy(b[o:], b[int(refs[r-1])+int(sizes[r-1]):refs[r]])
+		}
+		b[o] = chars[r]
+		o++
+	}
+	o += copy(b[o:], b[int(refs[nrefs-1])+int(sizes[nrefs-1]):lt])
+	t.tok.set(Text, nil, nil, b[:o])
+	t.pos += lt
+	t.longRef = refNone
 	return &t.tok
 }

@@ -1,9 +1,13 @@
 package xmlscan
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // quickCases are documents whose tokens the quick path reads (see
@@ -155,4 +159,199 @@ func TestClasses(t *testing.T) {
 	if !strings.Contains(strings.Join(got, " "), "1{u}url/1/3") {
 		t.Fatalf("got %q, want the inner url's own binding", got)
 	}
+}
+
+// generalStream reads doc token by token with a buffer of size bytes, by
+// Next or, when general, by the general path alone (next), and renders
+// each token whole with its class and binding, then the error that ends
+// the document: the quick path must give what the general path gives,
+// token for token.
+func generalStream(doc []byte, strict bool, r func(io.Reader) io.Reader, size int, general bool) []string {
+	tk := newScannerSize(r(bytes.NewReader(doc)), strict, size)
+	tk.SetClasses(map[string]uint8{"loc": 1, "title": 2})
+	var out []string
+	for range 100_000 {
+		var tok *Token
+		var err error
+		if general {
+			tok, err = tk.next()
+		} else {
+			tok, err = tk.Next()
+		}
+		if err != nil {
+			return append(out, errText(err))
+		}
+		out = append(out, fmt.Sprintf("%s/%d/%d", renderTok(tok), tok.Class, tok.NS))
+	}
+	return append(out, "too many tokens")
+}
+
+// quickSizes are the first buffer sizes generalStream is run with: the
+// tokens then fall across the ends of the bytes read at every offset.
+var quickSizes = []int{16, 17, 19, 23, 24, 31, 32, 40, 47, 64, 100, scanBufSize}
+
+// checkGeneral compares the quick path with the general path on doc, read
+// whole and in pieces into buffers of every size of quickSizes.
+func checkGeneral(t *testing.T, doc []byte) {
+	t.Helper()
+	readers := []func(io.Reader) io.Reader{
+		func(r io.Reader) io.Reader { return r },
+		iotest.OneByteReader,
+		iotest.HalfReader,
+	}
+	for _, strict := range []bool{true, false} {
+		for _, size := range quickSizes {
+			for ri, r := range readers {
+				want := generalStream(doc, strict, r, size, true)
+				if got := generalStream(doc, strict, r, size, false); !slices.Equal(got, want) {
+					t.Fatalf("%q strict %v, size %d, reader %d:\ngot  %q\nwant %q", doc, strict, size, ri, got, want)
+				}
+			}
+		}
+	}
+}
+
+// quickTextCases are texts and CDATA sections at the edges of quickRefs
+// and quickCDATA, each put in a document at several offsets.
+var quickTextCases = []string{
+	"<![CDATA[]]>", "<![CDATA[a]]>", "<![CDATA[View 0 & more]]>", "<![CDATA[<a>&amp;</a>]]>",
+	"<![CDATA[a]]]>", "<![CDATA[a]]]]>", "<![CDATA[]]]]>", "<![CDATA[a]b]]c]] >]]>", "<![CDATA[]>]]>",
+	"<![CDATA[a\rb]]>", "<![CDATA[a\r\nb]]>", "<![CDATA[\r]]>", "<![CDATA[a\tb\nc]]>", "<![CDATA[é]]>",
+	"<![CDATA[\x01]]>", "<![CDATA[\x7f]]>", "<![CDATA[\xff]]>", "<![CDATA[a", "<![CDATA[a]]", "<![CDATA[a]",
+	"<![CDAT", "<![CDATX[a]]>", "<![cdata[a]]>", "<!-- c -->", "<![CDATA[" + strings.Repeat("0123456789", 12) + "]]>",
+	"a &amp; b", "&amp;", "&lt;&gt;&quot;&apos;&amp;", "x&lt;y&gt;z", "&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;",
+	"&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;&amp;", "a &amp b", "a &amp", "&am;", "&amp ;", "&ampx;", "&AMP;",
+	"&#38;", "&#x26;", "&nbsp;", "&copy; x", "&unknown;", "& b", "&", "&lt", "&quot", "&apos;x&quo;",
+	"a]b", "a]]b", "a]]>b", "]", "]]", "&amp;]]>", "&amp;]x", "a\rb&amp;", "&amp;\r\n", "&amp;é", "é&amp;",
+	"&amp;\x01", "\t&amp;\n", "&amp;" + strings.Repeat("x", 70) + "&lt;", strings.Repeat("y", 70) + "&gt;",
+}
+
+// quickTextDocs puts each of quickTextCases in documents at offsets that
+// move it across the words and the buffer sizes of quickSizes.
+func quickTextDocs() [][]byte {
+	var docs [][]byte
+	for _, c := range quickTextCases {
+		for pad := range 10 {
+			p := strings.Repeat(" ", pad)
+			docs = append(docs,
+				[]byte("<r><loc>"+p+c+"</loc>"+p+"<title>"+c+"</title></r>"),
+				[]byte("<r>"+c+"<title>"+p+c+"</title>"+c),
+			)
+		}
+	}
+	return docs
+}
+
+func TestQuickTextSameAsGeneral(t *testing.T) {
+	for _, doc := range quickTextDocs() {
+		checkGeneral(t, doc)
+	}
+}
+
+func TestQuickTextSameAsStd(t *testing.T) {
+	for _, c := range quickTextCases {
+		for _, strict := range []bool{true, false} {
+			doc := "<r><loc>" + c + "</loc> <title>" + c + "</title>\n  " + c + "</r>"
+			if _, err := tokenStream(newStdTokenizer(strings.NewReader(doc), strict)); err == io.EOF {
+				checkSame(t, doc, strict)
+				continue
+			}
+			// A document encoding/xml rejects: the same error, and the
+			// tokens before it as FuzzScanDifferential holds them (a
+			// small buffer may hand out part of a text the error cuts).
+			_, want := tokenStream(newStdTokenizer(strings.NewReader(doc), strict))
+			_, got := tokenStream(newScanner(strings.NewReader(doc), strict))
+			if errMsg(got) != errMsg(want) {
+				t.Fatalf("%q strict %v: got error %q, want %q", doc, strict, errMsg(got), errMsg(want))
+			}
+		}
+	}
+}
+
+func TestQuickTextTaken(t *testing.T) {
+	// A whole CDATA section and a text with the predefined references
+	// are read by the quick path, which hands them out in one token each.
+	doc := "<a>x &amp; &lt;y&gt;</a><b><![CDATA[View 0 & <more>]]></b>"
+	tk := newScanner(strings.NewReader(doc), true)
+	defer tk.Release()
+	var texts []string
+	for {
+		tok, err := tk.Next()
+		if err != nil {
+			break
+		}
+		if tok.Kind == Text {
+			texts = append(texts, string(tok.Text))
+		}
+	}
+	if want := []string{"x & <y>", "View 0 & <more>"}; !slices.Equal(texts, want) {
+		t.Fatalf("texts %q, want %q", texts, want)
+	}
+	b := []byte("<![CDATA[a]]></b>" + strings.Repeat(" ", bufSlack))
+	tk = newScanner(bytes.NewReader(nil), true)
+	tk.buf, tk.end = b, len(b)-bufSlack
+	if tok := tk.quickCDATA(b[1:]); tok == nil || string(tok.Text) != "a" || tk.pos != 13 {
+		t.Fatalf("quickCDATA: %v, pos %d", tok, tk.pos)
+	}
+	b = []byte("a&amp;b</b>" + strings.Repeat(" ", bufSlack))
+	tk.buf, tk.pos, tk.end = b, 0, len(b)-bufSlack
+	if tok := tk.quickRefs(b); tok == nil || string(tok.Text) != "a&b" || tk.pos != 7 {
+		t.Fatalf("quickRefs: %v, pos %d", tok, tk.pos)
+	}
+}
+
+// TestCDATAText checks cdataText against its definition on every length
+// and position of "]]>" and of a byte decode would change or check.
+func TestCDATAText(t *testing.T) {
+	ref := func(b []byte) int {
+		for i, c := range b {
+			switch {
+			case c == ']' && i+2 < len(b) && b[i+1] == ']' && b[i+2] == '>':
+				return i
+			case c == ']' && i+2 >= len(b):
+				return -1
+			case c != '\t' && c != '\n' && (c < 0x20 || c >= 0x80):
+				return -1
+			}
+		}
+		return -1
+	}
+	for n := range 24 {
+		for _, c := range []byte{'a', '\t', '\n', '\r', ']', '>', 0x01, 0x7F, 0xC3} {
+			for at := range n {
+				b := bytes.Repeat([]byte("x"), n)
+				b[at] = c
+				for end := -1; end+3 <= n; end++ {
+					bb := slices.Clone(b)
+					if end >= 0 {
+						copy(bb[end:], "]]>")
+					}
+					for _, junk := range []string{"", "]]>]]>]]>", "\r\r\r\r\r\r\r\r", "xxxxxxxx"} {
+						wide := append(slices.Clone(bb), junk...)[:n]
+						if got, want := cdataText(wide, n), ref(bb); got != want {
+							t.Fatalf("cdataText(%q, then %q) = %d, want %d", bb, junk, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzQuickPath holds the quick path to the general path: token for token,
+// the same tokens and the same error, read whole and in pieces into small
+// buffers.
+func FuzzQuickPath(f *testing.F) {
+	for _, doc := range quickTextDocs()[:40] {
+		f.Add(doc)
+	}
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) > 4<<10 {
+			return
+		}
+		checkGeneral(t, doc)
+	})
 }

@@ -192,6 +192,11 @@ type Scanner struct {
 	qLineStart int64
 
 	skipSpace bool // see SkipSpace
+
+	// slow is t.err != nil || t.needClose || t.inCDATA, kept so by
+	// setSlow at each change of them, so that Next tests one field before
+	// it takes the quick path.
+	slow bool
 }
 
 // nsSlot is the innermost binding of one prefix: an index in stk.
@@ -267,7 +272,7 @@ func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
 // costs one call. Like the sitemap package's reading of encoding/xml it has
 // no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
-	if t.err == nil && !t.needClose && !t.inCDATA && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
+	if !t.slow && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
 		// The quick path (see quick.go).
 		var tok *Token
 		switch b := t.buf[t.pos:cap(t.buf)]; {
@@ -308,11 +313,16 @@ func (t *Scanner) next() (*Token, error) {
 		}
 		if err != nil {
 			t.err = err
+			t.setSlow()
 			return nil, err
 		}
 	}
 	return tok, nil
 }
+
+// setSlow keeps t.slow, after a change of t.err, t.needClose or t.inCDATA:
+// while any of them is set, the next token is the general path's.
+func (t *Scanner) setSlow() { t.slow = t.err != nil || t.needClose || t.inCDATA }
 
 // fail ends the document with the error err of reading a token: the end
 // of the input with elements open is a truncated document.
@@ -321,6 +331,7 @@ func (t *Scanner) fail(err error) (*Token, error) {
 		err = t.truncated("unexpected EOF")
 	}
 	t.err = err
+	t.setSlow()
 	return nil, err
 }
 
@@ -488,6 +499,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 			// the end element it read next, and leaves the namespace
 			// bindings of the element it closed on its stack.
 			t.needClose = true
+			t.setSlow()
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
 			tok.set(End, sp, sl, nil)
@@ -701,6 +713,7 @@ func (t *Scanner) wait() error {
 func (t *Scanner) rawToken() (rawKind, error) {
 	if t.needClose {
 		t.needClose = false
+		t.setSlow()
 		t.tok.set(End, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
 		return rawEnd, nil
 	}

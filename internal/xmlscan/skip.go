@@ -150,6 +150,7 @@ func (t *Scanner) bang() (rawKind, error) {
 				if k == len(open) {
 					t.pos += k
 					t.inCDATA = true
+					t.setSlow()
 					return t.cdata()
 				}
 				if k < len(b) {
