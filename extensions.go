@@ -25,12 +25,17 @@ const (
 func (d *doc) extensions(e *rawEntry, u *URL) {
 	page := u.Loc
 	if len(e.images) > 0 {
-		u.Images = d.imageSlots(len(e.images))
+		// Each image is written in its slot at once, rather than built
+		// and copied in: a slot of an image left out stays as it was
+		// handed out, zero, beyond the slice's length.
+		ims := d.imageSlots(len(e.images))
 		for i := range e.images {
-			if im, ok := d.image(&e.images[i], page); ok {
-				u.Images = append(u.Images, im)
+			ims = ims[:len(ims)+1]
+			if !d.image(&e.images[i], page, &ims[len(ims)-1]) {
+				ims = ims[:len(ims)-1]
 			}
 		}
+		u.Images = ims
 		if len(u.Images) == 0 {
 			u.Images = nil
 		}
@@ -93,18 +98,19 @@ func (d *doc) optionalURL(v *value) string {
 	return out
 }
 
-func (d *doc) image(r *rawImage, page string) (Image, bool) {
+// image checks the image r of the page and writes it to im, which is zero;
+// false when the image is left out, and im then stays zero.
+func (d *doc) image(r *rawImage, page string, im *Image) bool {
 	loc, ok := d.keyURL(&r.loc, "image <loc>", page)
 	if !ok {
-		return Image{}, false
+		return false
 	}
-	return Image{
-		Loc:         loc,
-		Title:       d.str(&r.title),
-		Caption:     d.str(&r.caption),
-		GeoLocation: d.str(&r.geoLocation),
-		License:     d.optionalURL(&r.license),
-	}, true
+	im.Loc = loc
+	im.Title = d.str(&r.title)
+	im.Caption = d.str(&r.caption)
+	im.GeoLocation = d.str(&r.geoLocation)
+	im.License = d.optionalURL(&r.license)
+	return true
 }
 
 func (d *doc) news(r *rawNews, page string) *News {

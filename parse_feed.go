@@ -20,7 +20,7 @@ func (p *xmlParser) feedChild(tok *xmlToken) {
 	case formatRSS:
 		p.rssChild(tok)
 	case formatRDF:
-		p.rdfChild(tok.Name)
+		p.rdfChild(tok)
 	case formatAtom:
 		p.atomChild(tok)
 	}
@@ -42,14 +42,14 @@ func (p *xmlParser) rssChild(tok *xmlToken) {
 }
 
 // rdfChild handles an element of an RSS 1.0 item.
-func (p *xmlParser) rdfChild(name xmlName) {
+func (p *xmlParser) rdfChild(tok *xmlToken) {
 	if p.depth != p.entryDepth+1 {
 		return
 	}
 	switch {
-	case string(name.Local) == "link" && string(name.Space) != nsRDF:
+	case string(tok.Name.Local) == "link" && string(tok.Name.Space) != nsRDF:
 		p.collect(&p.e.loc)
-	case string(name.Local) == "date" && string(name.Space) == nsDC:
+	case string(tok.Name.Local) == "date" && string(tok.Name.Space) == nsDC:
 		p.feedDate("dc:date", false)
 	}
 }

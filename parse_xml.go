@@ -210,15 +210,18 @@ func grow[T any](s []T) ([]T, *T) {
 }
 
 func (im *rawImage) reset() {
-	for _, v := range []*value{&im.loc, &im.title, &im.caption, &im.geoLocation, &im.license} {
-		v.reset()
-	}
+	im.loc.reset()
+	im.title.reset()
+	im.caption.reset()
+	im.geoLocation.reset()
+	im.license.reset()
 }
 
 func (n *rawNews) reset() {
-	for _, v := range []*value{&n.name, &n.language, &n.publicationDate, &n.title} {
-		v.reset()
-	}
+	n.name.reset()
+	n.language.reset()
+	n.publicationDate.reset()
+	n.title.reset()
 }
 
 func (v *rawVideo) reset() {
@@ -364,30 +367,13 @@ func (p *xmlParser) run() error {
 }
 
 // start handles a start element; false stops the document.
+//
+// It reads the fields of tok where it needs them rather than copying its
+// name: the scanner has just written the token a word at a time, and a copy
+// of the name in wider loads would wait for those stores to leave the core.
 func (p *xmlParser) start(tok *xmlToken) bool {
-	name := tok.Name
 	if p.format == formatUnknown {
-		switch string(name.Local) {
-		case "urlset":
-			p.format = formatURLSet
-		case "sitemapindex":
-			p.format = formatIndex
-		case "rss":
-			p.format = formatRSS
-		case "RDF":
-			p.format = formatRDF
-		case "feed":
-			p.format = formatAtom
-		default:
-			p.err = errNotSitemap{string(name.Local)}
-			return false
-		}
-		p.rootNS, p.rootID = append(p.rootNS[:0], name.Space...), tok.NS
-		if p.lint != nil {
-			p.lint.root(p.format, name.Space)
-		}
-		p.sink.root(p.format)
-		return true
+		return p.rootStart(tok)
 	}
 	if p.rootEnd || p.field != nil {
 		return true
@@ -410,7 +396,9 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		return true
 	}
 	if p.entryDepth == 0 {
-		p.lintRootChild(name)
+		if p.lint != nil {
+			p.lintRootChild(tok)
+		}
 		return true
 	}
 	switch p.part {
@@ -432,10 +420,36 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	return true
 }
 
+// rootStart handles the root element, which tells the format; false stops
+// the document.
+func (p *xmlParser) rootStart(tok *xmlToken) bool {
+	switch string(tok.Name.Local) {
+	case "urlset":
+		p.format = formatURLSet
+	case "sitemapindex":
+		p.format = formatIndex
+	case "rss":
+		p.format = formatRSS
+	case "RDF":
+		p.format = formatRDF
+	case "feed":
+		p.format = formatAtom
+	default:
+		p.err = errNotSitemap{string(tok.Name.Local)}
+		return false
+	}
+	p.rootNS, p.rootID = append(p.rootNS[:0], tok.Name.Space...), tok.NS
+	if p.lint != nil {
+		p.lint.root(p.format, tok.Name.Space)
+	}
+	p.sink.root(p.format)
+	return true
+}
+
 // lintRootChild tells lint of an element outside the entries.
-func (p *xmlParser) lintRootChild(name xmlName) {
-	if p.lint != nil && p.depth == 2 {
-		p.lint.rootChild(name.Local, bytes.Equal(name.Space, p.rootNS), p.format)
+func (p *xmlParser) lintRootChild(tok *xmlToken) {
+	if p.depth == 2 {
+		p.lint.rootChild(tok.Name.Local, bytes.Equal(tok.Name.Space, p.rootNS), p.format)
 	}
 }
 
@@ -493,11 +507,9 @@ func (p *xmlParser) openPart(k part) {
 // sitemapChild handles an element of a <url> or a <sitemap>: the entry's own
 // elements, and in a urlset the extensions that open a part.
 func (p *xmlParser) sitemapChild(tok *xmlToken) {
-	name := tok.Name
-	local := name.Local // compared as string(local), which does not allocate
 	inRoot := p.inRootNS(tok)
 	if p.lint != nil {
-		p.lint.child(local, p.depth-p.entryDepth, inRoot, p.format)
+		p.lint.child(tok.Name.Local, p.depth-p.entryDepth, inRoot, p.format)
 	}
 	if inRoot {
 		switch tok.Class {
@@ -595,12 +607,11 @@ func (p *xmlParser) imageChild(tok *xmlToken) {
 }
 
 func (p *xmlParser) newsChild(tok *xmlToken) {
-	name := tok.Name
 	if p.nsKindOf(tok) != nsKindNews {
 		return
 	}
 	n := &p.e.news
-	switch string(name.Local) {
+	switch string(tok.Name.Local) {
 	case "publication":
 		if !p.inPub {
 			p.inPub, p.pubDepth = true, p.depth
