@@ -263,9 +263,18 @@ func TestGetDocumentsStreamLeft(t *testing.T) {
 	site.docs = map[string]string{
 		"/index.xml": index("/a.xml", "/b.xml", "/c.xml"),
 		"/a.xml":     urlset("https://example.com/a1", "https://example.com/a2"),
-		"/b.xml":     urlset("https://example.com/b"),
 		"/c.xml":     urlset("https://example.com/c"),
 	}
+	// b.xml answers only once its request is given up, so that the call is
+	// still reading it when the loop leaves, however the goroutines run:
+	// c.xml, after it in a call of one document at a time, is then never
+	// reached.
+	site.Handle("/b.xml", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-site.stop:
+		}
+	})
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
 	for u, err := range s.Stream(context.Background(), site.URL+"/index.xml", nil) {
 		if err != nil || u.Loc != "https://example.com/a1" {
