@@ -193,10 +193,12 @@ type Scanner struct {
 
 	skipSpace bool // see SkipSpace
 
-	// slow is t.err != nil || t.needClose || t.inCDATA, kept so by
-	// setSlow at each change of them, so that Next tests one field before
-	// it takes the quick path.
-	slow bool
+	// quickLim bounds the quick path: Next takes it while t.pos <
+	// quickLim, which setLimit keeps so at each change of t.err,
+	// t.needClose, t.inCDATA, t.end and t.buf. It holds when none of the
+	// three is set, two bytes are unread and bufSlack bytes of capacity
+	// are left, so that Next tests one field before it takes the path.
+	quickLim int
 }
 
 // nsSlot is the innermost binding of one prefix: an index in stk.
@@ -238,7 +240,7 @@ func (t *Scanner) Release() {
 	if cap(t.buf) == scanBufSize+bufSlack {
 		scanBuffers.Put((*[scanBufSize + bufSlack]byte)(t.buf[:cap(t.buf)]))
 	}
-	t.buf, t.tok = nil, Token{}
+	t.buf, t.tok, t.quickLim = nil, Token{}, 0
 }
 
 // SetClasses hands the scanner the classes of the elements its caller
@@ -272,7 +274,7 @@ func (t *Scanner) SkipSpace(on bool) { t.skipSpace = on }
 // costs one call. Like the sitemap package's reading of encoding/xml it has
 // no AutoClose list.
 func (t *Scanner) Next() (*Token, error) {
-	if !t.slow && t.end-t.pos >= 2 && cap(t.buf)-t.pos >= bufSlack {
+	if t.pos < t.quickLim {
 		// The quick path (see quick.go).
 		var tok *Token
 		switch b := t.buf[t.pos:cap(t.buf)]; {
@@ -313,16 +315,22 @@ func (t *Scanner) next() (*Token, error) {
 		}
 		if err != nil {
 			t.err = err
-			t.setSlow()
+			t.setLimit()
 			return nil, err
 		}
 	}
 	return tok, nil
 }
 
-// setSlow keeps t.slow, after a change of t.err, t.needClose or t.inCDATA:
-// while any of them is set, the next token is the general path's.
-func (t *Scanner) setSlow() { t.slow = t.err != nil || t.needClose || t.inCDATA }
+// setLimit keeps t.quickLim after a change of t.err, t.needClose,
+// t.inCDATA, t.end or t.buf: while any of the three is set, the next token
+// is the general path's.
+func (t *Scanner) setLimit() {
+	t.quickLim = 0
+	if t.err == nil && !t.needClose && !t.inCDATA {
+		t.quickLim = min(t.end-1, cap(t.buf)-bufSlack+1)
+	}
+}
 
 // fail ends the document with the error err of reading a token: the end
 // of the input with elements open is a truncated document.
@@ -331,7 +339,7 @@ func (t *Scanner) fail(err error) (*Token, error) {
 		err = t.truncated("unexpected EOF")
 	}
 	t.err = err
-	t.setSlow()
+	t.setLimit()
 	return nil, err
 }
 
@@ -499,7 +507,7 @@ func (t *Scanner) popElement(tok *Token, prefix, local []byte) (*Token, error) {
 			// the end element it read next, and leaves the namespace
 			// bindings of the element it closed on its stack.
 			t.needClose = true
-			t.setSlow()
+			t.setLimit()
 			t.toClose = append(append(t.toClose[:0], prefix...), local...)
 			t.toCloseAt = len(prefix)
 			tok.set(End, sp, sl, nil)
@@ -696,6 +704,7 @@ func (t *Scanner) more(want int) bool {
 		}
 	}
 	t.lines += bytes.Count(t.buf[start:t.end], []byte{'\n'})
+	t.setLimit()
 	return t.end > start
 }
 
@@ -713,7 +722,7 @@ func (t *Scanner) wait() error {
 func (t *Scanner) rawToken() (rawKind, error) {
 	if t.needClose {
 		t.needClose = false
-		t.setSlow()
+		t.setLimit()
 		t.tok.set(End, t.toClose[:t.toCloseAt], t.toClose[t.toCloseAt:], nil)
 		return rawEnd, nil
 	}

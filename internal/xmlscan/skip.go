@@ -150,7 +150,7 @@ func (t *Scanner) bang() (rawKind, error) {
 				if k == len(open) {
 					t.pos += k
 					t.inCDATA = true
-					t.setSlow()
+					t.setLimit()
 					return t.cdata()
 				}
 				if k < len(b) {

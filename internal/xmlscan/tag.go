@@ -130,7 +130,7 @@ func (t *Scanner) startTag() (rawKind, error) {
 		}
 		if empty {
 			t.needClose = true
-			t.setSlow()
+			t.setLimit()
 			t.toClose = append(append(t.toClose[:0], t.tok.Name.Space...), t.tok.Name.Local...)
 			t.toCloseAt = len(t.tok.Name.Space)
 		}
@@ -222,7 +222,7 @@ func (t *Scanner) longStart() (rawKind, error) {
 	}
 	if empty {
 		t.needClose = true
-		t.setSlow()
+		t.setLimit()
 		t.toClose = append(append(t.toClose[:0], ar[:nameMid]...), ar[nameMid:nameEnd]...)
 		t.toCloseAt = nameMid
 	}

@@ -158,7 +158,7 @@ func (t *Scanner) cdata() (rawKind, error) {
 		}
 		t.pos += n + skip
 		t.inCDATA = skip == 0
-		t.setSlow()
+		t.setLimit()
 		t.tok.set(Text, nil, nil, out)
 		return rawText, nil
 	}
