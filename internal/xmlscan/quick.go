@@ -40,6 +40,10 @@ type nameSlot struct {
 	colon int       // the index of the colon that splits it, or 0
 	epoch uint64    // t.nsEpoch when space was translated; noEpoch for never
 	space []byte
+	// local is the local name, cut from b of the slot as it was made:
+	// once the table grows, that may be the copy left in the old array,
+	// whose bytes are the same and are never written again.
+	local []byte
 	id    uint64 // the binding space comes from (see Token.NS)
 	class uint8  // the class of the local name (see SetClasses)
 	b     [maxInternLen]byte
@@ -123,8 +127,8 @@ func (t *Scanner) slot(b []byte, n, colon int, w *[4]uint64) int {
 		// guess finds a name of a word or more by its first word.
 		t.longIdx[slotHash(s.w[0], 0)] = uint8(len(t.slots))
 	}
-	_, local := s.names()
-	s.class = t.classOf(local)
+	_, s.local = s.names()
+	s.class = t.classOf(s.local)
 	t.slotIdx[h] = uint8(len(t.slots))
 	return len(t.slots) - 1
 }
@@ -191,12 +195,14 @@ func (t *Scanner) quickText(b []byte) *Token {
 // or takes its name: the element is pushed as the slot of its name,
 // translated once for as long as the bindings in scope do not change.
 func (t *Scanner) quickStart(b []byte) *Token {
-	b = b[1:]
 	if t.depth >= MaxNesting {
 		return nil
 	}
-	k := t.guess(b)
+	k := t.guess(b[1:])
 	if k < 0 {
+		// b is cut again rather than kept from before the call, which
+		// would cost its saving and restoring on every start tag.
+		b := t.buf[t.pos+1 : cap(t.buf)]
 		if b[0] == '!' {
 			return t.quickCDATA(b)
 		}
@@ -220,10 +226,7 @@ func (t *Scanner) quickStart(b []byte) *Token {
 	t.depth++
 	t.pos += s.n + 2
 	t.longRef = refNone
-	t.tok.set(Start, s.space, s.b[s.colon:s.n], nil)
-	if s.colon != 0 {
-		t.tok.Name.Local = s.b[s.colon+1 : s.n]
-	}
+	t.tok.set(Start, s.space, s.local, nil)
 	t.tok.Class, t.tok.NS = s.class, s.id
 	return &t.tok
 }
@@ -257,7 +260,17 @@ func (t *Scanner) guess(b []byte) int {
 		return -1
 	}
 	s := &t.slots[k]
-	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' || !s.matches(b) {
+	if s.w[0] != x0 || s.n >= avail || b[s.n] != '>' {
+		return -1
+	}
+	// The first word is the slot's: the rest of the name is compared.
+	switch {
+	case s.n == 8:
+	case s.n <= 16:
+		if binary.LittleEndian.Uint64(b[8:])&s.mask1 != s.w[1] {
+			return -1
+		}
+	case loadName(b, s.n) != s.w:
 		return -1
 	}
 	return k
@@ -329,7 +342,19 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	if t.end-t.pos < s.n+3 || b[2+s.n] != '>' {
 		return nil
 	}
-	if !s.matches(b[2:]) {
+	// s.matches, with its common cases written out here: a call would cost
+	// saving and restoring what is live across it on every end tag.
+	name := b[2:]
+	if binary.LittleEndian.Uint64(name)&s.mask != s.w[0] {
+		return nil
+	}
+	switch {
+	case s.n <= 8:
+	case s.n <= 16:
+		if binary.LittleEndian.Uint64(name[8:])&s.mask1 != s.w[1] {
+			return nil
+		}
+	case !s.matches(name):
 		return nil
 	}
 	t.stk = t.stk[:n-1]
@@ -339,10 +364,7 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	}
 	t.pos += s.n + 3
 	t.longRef = refNone
-	t.tok.set(End, e.space, s.b[s.colon:s.n], nil)
-	if s.colon != 0 {
-		t.tok.Name.Local = s.b[s.colon+1 : s.n]
-	}
+	t.tok.set(End, e.space, s.local, nil)
 	t.tok.Class, t.tok.NS = s.class, e.id
 	return &t.tok
 }
