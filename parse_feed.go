@@ -29,14 +29,14 @@ func (p *xmlParser) feedChild(tok *xmlToken) {
 // rssChild handles an element of an RSS 2.0 item.
 func (p *xmlParser) rssChild(tok *xmlToken) {
 	// Only the item's own elements count: a <link> or a <pubDate> nested
-	// deeper (in a <source>, say) is not the item's.
-	if p.depth != p.entryDepth+1 || !p.inRootNS(tok) {
+	// deeper (in a <source>, say) is not the item's. Its other elements
+	// (a title, a description) are left at once, by their class.
+	if tok.Class != clsLink && tok.Class != clsPubDate || p.depth != p.entryDepth+1 || !p.inRootNS(tok) {
 		return
 	}
-	switch tok.Class {
-	case clsLink:
+	if tok.Class == clsLink {
 		p.collect(&p.e.loc)
-	case clsPubDate:
+	} else {
 		p.feedDate("pubDate", true)
 	}
 }
