@@ -410,12 +410,21 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	}
 	switch p.part {
 	case partNone:
-		// The elements of a sitemap go to sitemapChild at once, those of
-		// feeds through feedChild (parse_feed.go).
-		if p.format == formatURLSet || p.format == formatIndex {
+		// The elements of a sitemap go to sitemapChild, those of feeds to
+		// the reader of their format (parse_feed.go). Of an RSS item only
+		// the link and the date are read: its other elements (a title, a
+		// description) are left here, by their class.
+		switch p.format {
+		case formatURLSet, formatIndex:
 			p.sitemapChild(tok)
-		} else {
-			p.feedChild(tok)
+		case formatRSS:
+			if tok.Class == clsLink || tok.Class == clsPubDate {
+				p.rssChild(tok)
+			}
+		case formatRDF:
+			p.rdfChild(tok)
+		case formatAtom:
+			p.atomChild(tok)
 		}
 	case partImage:
 		p.imageChild(tok)
