@@ -354,7 +354,9 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if !keep {
 		return true
 	}
-	d.extensions(e, &u)
+	if len(e.images) > 0 || e.hasNews || len(e.videos) > 0 || len(e.links) > 0 {
+		d.extensions(e, &u)
+	}
 	if !d.urlRoom() {
 		d.flush()
 		d.c.limitURLs()

@@ -849,7 +849,7 @@ func (r *Recent) Link(raw string, strict bool) (string, error) {
 func (r *Recent) normal(s string) bool {
 	if len(s) <= MaxLength {
 		for _, p := range r.prefix {
-			if p == "" || len(s) < len(p) || s[:len(p)] != p {
+			if p == "" || len(s) < len(p) || !hasPrefix(s, p) {
 				continue
 			}
 			if len(s) == len(p) {
@@ -868,6 +868,29 @@ func (r *Recent) normal(s string) bool {
 		r.prefix[1], r.prefix[0] = r.prefix[0], s[:end]
 	}
 	return true
+}
+
+// hasPrefix is strings.HasPrefix(s, p) for a p no longer than s, which
+// compares eight bytes at a time in place of a call: the last eight bytes
+// of a p of eight or more are compared at once, overlapping those before.
+func hasPrefix(s, p string) bool {
+	n := len(p)
+	if n < 8 {
+		return s[:n] == p
+	}
+	for i := 0; i < n-8; i += 8 {
+		if word(s, i) != word(p, i) {
+			return false
+		}
+	}
+	return word(s, n-8) == word(p, n-8)
+}
+
+// word is the eight bytes of s from i, as one load reads them.
+func word(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // normalAuthority reads the host and port of s, an http(s) URL, from
