@@ -138,16 +138,19 @@ const maxSeenDates = 896
 const seenBits = 11
 
 // seenDates is the table of doc.datesSeen: the dates of a document as
-// written, each with what newTime made of it, in a table of slots probed in
-// turn from the slot of the date's hash (seenSlot). It stands where a map
-// stood, whose lookup of a string cost an RSS item half of what its date
-// costs now. Its keys are cut from a buffer of its own, made for
+// written, each with what newTime made of it. They are kept in the order
+// they were added (dates), and found through a table of small slots probed
+// in turn from the slot of a date's hash (seenSlot), each the place of a
+// date in dates, plus one (0 is a slot that is empty). It stands where a
+// map stood, whose lookup of a string cost an RSS item half of what its
+// date costs now; the slots are small so that the table stays in the
+// nearest cache. Its keys are cut from a buffer of its own, made for
 // maxSeenDates keys of maxSeenDate bytes so that it is never reallocated,
 // and tables are pooled between documents: a call of many sitemaps neither
 // makes a table for each nor keeps their keys alive beside their URLs.
 type seenDates struct {
-	slots [1 << seenBits]seenDate
-	used  []uint16 // the slots filled, for release to empty
+	slots [1 << seenBits]uint16
+	dates []seenDate
 	keys  []byte
 	// rfc822 is the reader of the dates in the table, that of the first
 	// one added (a feed's pubDate, say): a date read by the other is never
@@ -156,17 +159,17 @@ type seenDates struct {
 	rfc822 bool
 }
 
-// seenDate is a slot of seenDates: a date as written and its value, nil in
-// a slot that is empty.
+// seenDate is a date of seenDates as written, its value, and its slot.
 type seenDate struct {
-	raw string
-	p   *LastModTime
+	raw  string
+	p    *LastModTime
+	slot int
 }
 
 var seenDatesPool = sync.Pool{New: func() any {
 	return &seenDates{
-		used: make([]uint16, 0, maxSeenDates),
-		keys: make([]byte, 0, maxSeenDates*maxSeenDate),
+		dates: make([]seenDate, 0, maxSeenDates),
+		keys:  make([]byte, 0, maxSeenDates*maxSeenDate),
 	}
 }}
 
@@ -198,8 +201,12 @@ func (s *seenDates) get(raw []byte, rfc822 bool) *LastModTime {
 		return nil
 	}
 	for i := seenSlot(raw); ; i = (i + 1) & (len(s.slots) - 1) {
-		if e := &s.slots[i]; e.p == nil || e.raw == string(raw) {
-			return e.p
+		k := s.slots[i]
+		if k == 0 {
+			return nil
+		}
+		if d := &s.dates[k-1]; d.raw == string(raw) {
+			return d.p
 		}
 	}
 }
@@ -208,29 +215,30 @@ func (s *seenDates) get(raw []byte, rfc822 bool) *LastModTime {
 // while the table has room and holds the dates of that reader. raw is not
 // in the table yet.
 func (s *seenDates) add(raw []byte, rfc822 bool, p *LastModTime) {
-	if len(s.used) == 0 {
+	if len(s.dates) == 0 {
 		s.rfc822 = rfc822
 	}
-	if len(raw) > maxSeenDate || len(s.used) >= maxSeenDates || s.rfc822 != rfc822 {
+	if len(raw) > maxSeenDate || len(s.dates) >= maxSeenDates || s.rfc822 != rfc822 {
 		return
 	}
 	i := seenSlot(raw)
-	for s.slots[i].p != nil {
+	for s.slots[i] != 0 {
 		i = (i + 1) & (len(s.slots) - 1)
 	}
 	off := len(s.keys)
 	s.keys = append(s.keys, raw...)
-	s.slots[i] = seenDate{unsafe.String(&s.keys[off], len(raw)), p}
-	s.used = append(s.used, uint16(i))
+	s.dates = append(s.dates, seenDate{unsafe.String(&s.keys[off], len(raw)), p, i})
+	s.slots[i] = uint16(len(s.dates))
 }
 
 // release empties the table, so that it keeps no date of the document
 // alive, and gives it back to seenDatesPool.
 func (s *seenDates) release() {
-	for _, i := range s.used {
-		s.slots[i] = seenDate{}
+	for _, d := range s.dates {
+		s.slots[d.slot] = 0
 	}
-	s.used = s.used[:0]
+	clear(s.dates)
+	s.dates = s.dates[:0]
 	s.keys = s.keys[:0]
 	seenDatesPool.Put(s)
 }
