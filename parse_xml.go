@@ -355,7 +355,11 @@ func (p *xmlParser) run() error {
 				return p.err
 			}
 		case tokEnd:
-			if !p.end(tok) {
+			// The end of the field that reads text, the commonest end
+			// tag of an entry, is handled here without a call.
+			if p.field != nil && p.depth == p.fieldDepth {
+				p.field = nil
+			} else if !p.end(tok) {
 				return nil
 			}
 			p.depth--
