@@ -458,3 +458,39 @@ func TestInternChunksGrowWithTheDocument(t *testing.T) {
 		t.Errorf("%d bytes unused in the last chunk, for %d interned", unused, b.interned+b.arena.Len())
 	}
 }
+
+// A document read alone sizes the chunks of its strings, once its URLs have
+// their array, from the strings still to come: few chunks, the last of
+// them no larger than arenaChunk once the whole body is read, and every
+// string intact.
+func TestInternChunksSizedForAloneDocument(t *testing.T) {
+	const n, per, size = 20_000, 100, 20_000 * 100
+	var at int64
+	var b docBuf
+	b.sizeFrom(func() int64 { return at }, size, 0)
+	got := make([]string, 0, n)
+	chunks, last := 0, -1
+	for i := range n {
+		at = min(int64((i+1)*per+64<<10), size) // the read runs ahead of the parse
+		s := b.intern(fmt.Appendf(nil, "https://example.com/%040d", i))
+		b.addURL(URL{Loc: s})
+		got = append(got, s)
+		if b.interned != last { // a chunk has begun
+			chunks, last = chunks+1, b.interned
+		}
+	}
+	for i, s := range got {
+		if want := fmt.Sprintf("https://example.com/%040d", i); s != want {
+			t.Fatalf("string %d is %q, want %q", i, s, want)
+		}
+	}
+	if b.list == nil {
+		t.Fatal("the URLs have no array")
+	}
+	if chunks > 20 {
+		t.Errorf("%d chunks for %d bytes of strings, want at most 20", chunks, b.interned+b.arena.Len())
+	}
+	if unused := b.arena.Cap() - b.arena.Len(); unused > arenaChunk {
+		t.Errorf("%d bytes unused in the last chunk, want at most %d", unused, arenaChunk)
+	}
+}

@@ -4,8 +4,8 @@ import "bytes"
 
 // This file is the part of the XML parse stage that reads feeds: the
 // elements of an RSS 2.0 item, an RSS 1.0 (RDF) item and an Atom entry. The
-// token loop of parse_xml.go calls it for an element that starts inside an
-// entry of a feed.
+// token loop of parse_xml.go calls the reader of the document's format for
+// an element that starts inside an entry of a feed.
 
 // The namespace of Atom 0.3, and the IRI form of the rel value alternate.
 const (
@@ -13,30 +13,17 @@ const (
 	atomRelAlternateIRI = "http://www.iana.org/assignments/relation/alternate"
 )
 
-// feedChild handles an element that starts inside an entry of a feed,
-// outside its parts.
-func (p *xmlParser) feedChild(tok *xmlToken) {
-	switch p.format {
-	case formatRSS:
-		p.rssChild(tok)
-	case formatRDF:
-		p.rdfChild(tok)
-	case formatAtom:
-		p.atomChild(tok)
-	}
-}
-
-// rssChild handles an element of an RSS 2.0 item.
+// rssChild handles a <link> or a <pubDate> of an RSS 2.0 item, by the class
+// of its local name.
 func (p *xmlParser) rssChild(tok *xmlToken) {
 	// Only the item's own elements count: a <link> or a <pubDate> nested
 	// deeper (in a <source>, say) is not the item's.
 	if p.depth != p.entryDepth+1 || !p.inRootNS(tok) {
 		return
 	}
-	switch tok.Class {
-	case clsLink:
+	if tok.Class == clsLink {
 		p.collect(&p.e.loc)
-	case clsPubDate:
+	} else {
 		p.feedDate("pubDate", true)
 	}
 }

@@ -264,10 +264,11 @@ type xmlParser struct {
 	sink   entrySink
 	strict bool
 
-	format  docFormat
-	rootNS  []byte
-	depth   int
-	rootEnd bool
+	format     docFormat
+	entryClass uint8 // the class of the local name of the format's entries
+	rootNS     []byte
+	depth      int
+	rootEnd    bool
 
 	rootID uint64 // the binding rootNS comes from (see xmlscan.Token.NS), 0 for none
 	// nsID and nsKind are the last binding nsKindOf looked up and its kind.
@@ -306,10 +307,16 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 func (p *xmlParser) run() error {
 	sc, _ := p.t.(*xmlscan.Scanner)
 	for {
+		// The scanner's Next is called directly, not through the
+		// tokenizer's method: a call of an interface costs every token.
+		var tok *xmlToken
+		var err error
 		if sc != nil {
 			sc.SkipSpace(p.field == nil) // only a field reads text
+			tok, err = sc.Next()
+		} else {
+			tok, err = p.t.Next()
 		}
-		tok, err := p.t.Next()
 		if err != nil {
 			if isEOF(err) {
 				if p.format == formatUnknown {
@@ -348,7 +355,11 @@ func (p *xmlParser) run() error {
 				return p.err
 			}
 		case tokEnd:
-			if !p.end(tok) {
+			// The end of the field that reads text, the commonest end
+			// tag of an entry, is handled here without a call.
+			if p.field != nil && p.depth == p.fieldDepth {
+				p.field = nil
+			} else if !p.end(tok) {
 				return nil
 			}
 			p.depth--
@@ -378,7 +389,7 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	if p.rootEnd || p.field != nil {
 		return true
 	}
-	if p.isEntry(tok) {
+	if tok.Class == p.entryClass && p.isEntry(tok) {
 		if p.entryDepth > 0 {
 			// The entry before lacks its end tag: it ends here.
 			if !p.sink.entry(&p.e) {
@@ -403,12 +414,21 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 	}
 	switch p.part {
 	case partNone:
-		// The elements of a sitemap go to sitemapChild at once, those of
-		// feeds through feedChild (parse_feed.go).
-		if p.format == formatURLSet || p.format == formatIndex {
+		// The elements of a sitemap go to sitemapChild, those of feeds to
+		// the reader of their format (parse_feed.go). Of an RSS item only
+		// the link and the date are read: its other elements (a title, a
+		// description) are left here, by their class.
+		switch p.format {
+		case formatURLSet, formatIndex:
 			p.sitemapChild(tok)
-		} else {
-			p.feedChild(tok)
+		case formatRSS:
+			if tok.Class == clsLink || tok.Class == clsPubDate {
+				p.rssChild(tok)
+			}
+		case formatRDF:
+			p.rdfChild(tok)
+		case formatAtom:
+			p.atomChild(tok)
 		}
 	case partImage:
 		p.imageChild(tok)
@@ -425,15 +445,15 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 func (p *xmlParser) rootStart(tok *xmlToken) bool {
 	switch string(tok.Name.Local) {
 	case "urlset":
-		p.format = formatURLSet
+		p.format, p.entryClass = formatURLSet, clsURL
 	case "sitemapindex":
-		p.format = formatIndex
+		p.format, p.entryClass = formatIndex, clsSitemap
 	case "rss":
-		p.format = formatRSS
+		p.format, p.entryClass = formatRSS, clsItem
 	case "RDF":
-		p.format = formatRDF
+		p.format, p.entryClass = formatRDF, clsItem
 	case "feed":
-		p.format = formatAtom
+		p.format, p.entryClass = formatAtom, clsEntry
 	default:
 		p.err = errNotSitemap{string(tok.Name.Local)}
 		return false
@@ -453,7 +473,8 @@ func (p *xmlParser) lintRootChild(tok *xmlToken) {
 	}
 }
 
-// isEntry reports whether tok starts an entry of the document's format.
+// isEntry reports whether tok, whose class is p.entryClass, starts an
+// entry of the document's format.
 func (p *xmlParser) isEntry(tok *xmlToken) bool {
 	switch p.format {
 	case formatURLSet:
@@ -471,9 +492,13 @@ func (p *xmlParser) isEntry(tok *xmlToken) bool {
 }
 
 // inRootNS reports whether the element tok is in the namespace of the root
-// element: at once when its URI comes from the same binding.
+// element: at once when its URI comes from the same binding, or when
+// neither has a namespace, as in most feeds.
 func (p *xmlParser) inRootNS(tok *xmlToken) bool {
-	return tok.NS != 0 && tok.NS == p.rootID || bytes.Equal(tok.Name.Space, p.rootNS)
+	if tok.NS != 0 && tok.NS == p.rootID || len(tok.Name.Space) == 0 && len(p.rootNS) == 0 {
+		return true
+	}
+	return bytes.Equal(tok.Name.Space, p.rootNS)
 }
 
 // nsKindOf is nsOf of the namespace of tok, looked up once for the

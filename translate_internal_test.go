@@ -73,3 +73,46 @@ func TestSeenDatesKeepToOneReader(t *testing.T) {
 		t.Errorf("a nil table has %p", got)
 	}
 }
+
+// The table of dates answers as a map of the dates added does, for dates
+// of every length up to maxSeenDate and beyond, many of them alike but for
+// a byte, until it is full; and release leaves it empty.
+func TestSeenDatesAsMap(t *testing.T) {
+	s := seenDatesPool.Get().(*seenDates)
+	defer func() { s.release() }()
+	want := map[string]*LastModTime{}
+	var raws []string
+	for n := 1; n <= maxSeenDate+2; n++ {
+		for c := range 40 {
+			b := []byte(strings.Repeat("0", n))
+			b[(c*7)%n] = byte('a' + c%26)
+			b[n-1] ^= byte(c / 26)
+			raws = append(raws, string(b))
+		}
+	}
+	for _, raw := range raws {
+		if got := s.get([]byte(raw), false); got != want[raw] {
+			t.Fatalf("get(%q) = %p before it was added, want %p", raw, got, want[raw])
+		}
+		if _, ok := want[raw]; ok {
+			continue
+		}
+		p := &LastModTime{}
+		s.add([]byte(raw), false, p)
+		if len(raw) <= maxSeenDate && len(want) < maxSeenDates {
+			want[raw] = p
+		}
+	}
+	for _, raw := range raws {
+		if got := s.get([]byte(raw), false); got != want[raw] {
+			t.Fatalf("get(%q) = %p, want %p", raw, got, want[raw])
+		}
+	}
+	s.release()
+	s = seenDatesPool.Get().(*seenDates)
+	for _, raw := range raws {
+		if got := s.get([]byte(raw), false); got != nil {
+			t.Fatalf("get(%q) = %p after release", raw, got)
+		}
+	}
+}

@@ -202,3 +202,22 @@ func FuzzRecent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b, c string) { checkRecent(t, a, b, c) })
 }
+
+// hasPrefix is strings.HasPrefix for prefixes of every length up to 40
+// bytes, the same or for one byte, at each place, the same as s.
+func TestHasPrefix(t *testing.T) {
+	s := "https://www.example.com:8080/a/path?q=1#f"
+	for n := 0; n <= len(s); n++ {
+		p := []byte(s[:n])
+		if !hasPrefix(s, string(p)) {
+			t.Fatalf("hasPrefix(%q, %q) = false", s, p)
+		}
+		for i := range p {
+			q := append([]byte(nil), p...)
+			q[i] ^= 0x20
+			if got, want := hasPrefix(s, string(q)), strings.HasPrefix(s, string(q)); got != want {
+				t.Fatalf("hasPrefix(%q, %q) = %v, want %v", s, q, got, want)
+			}
+		}
+	}
+}
