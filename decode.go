@@ -205,6 +205,14 @@ type readAhead struct {
 	cur   aheadBlock    // the block being read
 	off   int
 
+	// spent holds the blocks read out and not yet handed back to free,
+	// nspent of them: they go back aheadBlocks/2 at a time, or before the
+	// reader waits for a block, so that the goroutine, asleep once it has
+	// filled every block, is woken once for several blocks rather than
+	// once for each (a wake costs the reader a system call).
+	spent  [aheadBlocks]*[aheadSize]byte
+	nspent int
+
 	// mark, when set, tells the goroutine how far the input below has been
 	// read for the block it has just read, and reached is set to the mark
 	// of the block the reader is at: how far the input has been read for
@@ -227,8 +235,10 @@ type aheadBlock struct {
 }
 
 const (
-	aheadSize   = 64 << 10 // the size of a block
-	aheadBlocks = 4        // how many blocks a read-ahead reads ahead at most
+	// aheadSize is the size of a block: what one read of the inflater
+	// yields at most, the 32 KiB of its window.
+	aheadSize   = 32 << 10
+	aheadBlocks = 8 // how many blocks a read-ahead reads ahead at most
 )
 
 var aheadBuffers = sync.Pool{New: func() any { return new([aheadSize]byte) }}
@@ -308,7 +318,12 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 			return 0, ra.cur.err
 		}
 		if ra.cur.buf != nil {
-			ra.free <- ra.cur.buf // never blocks: free holds every block
+			ra.spent[ra.nspent] = ra.cur.buf
+			ra.nspent++
+			ra.cur.buf = nil
+		}
+		if ra.nspent >= aheadBlocks/2 || ra.nspent > 0 && len(ra.full) == 0 {
+			ra.giveBack()
 		}
 		ra.cur, ra.off = <-ra.full, 0
 		if p, ok := ra.cur.err.(*PanicError); ok {
@@ -322,6 +337,16 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 	n := copy(p, ra.cur.buf[ra.off:ra.cur.n])
 	ra.off += n
 	return n, nil
+}
+
+// giveBack hands the spent blocks back to the goroutine. It never blocks:
+// free has room for every block.
+func (ra *readAhead) giveBack() {
+	for _, b := range ra.spent[:ra.nspent] {
+		ra.free <- b
+	}
+	clear(ra.spent[:ra.nspent])
+	ra.nspent = 0
 }
 
 // close ends the goroutine, waits for it, and gives the blocks back.
@@ -338,6 +363,7 @@ func (ra *readAhead) close() {
 	if ra.cur.buf != nil {
 		ra.free <- ra.cur.buf
 	}
+	ra.giveBack()
 	for len(ra.full) > 0 {
 		ra.free <- (<-ra.full).buf
 	}
