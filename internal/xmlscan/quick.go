@@ -3,7 +3,6 @@ package xmlscan
 import (
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf8"
 )
 
 // This file is the quick path of Next: the tokens that make nearly all of
@@ -400,26 +399,16 @@ func (t *Scanner) quickCDATA(b []byte) *Token {
 // cdataText returns the index of the first "]]>" among the n bytes at the
 // front of b, the text of a CDATA section, when every byte before it is a
 // tab, a newline or ASCII from 0x20, which decode hands out unchanged in a
-// section; -1 when one is not or the n bytes hold no "]]>". It reads eight
-// bytes at a time as plainText does, the bytes past n never taken for the
-// section's.
+// section; -1 when one is not or the n bytes hold no "]]>". It reads b to
+// its capacity a block at a time with stopAt, the bytes past n never taken
+// for the section's.
 func cdataText(b []byte, n int) int {
-	const ones = 0x0101010101010101
-	i := 0
+	if n <= 0 {
+		return -1
+	}
 	w := b[:cap(b)]
-	for i+8 <= len(w) {
-		x := binary.LittleEndian.Uint64(w[i:])
-		br := x ^ (ones * ']')
-		// The high bit of each byte below 0x20 or from 0x80, and of each
-		// ']'; the lowest one set is exact (see plainText).
-		m := ((x - ones*0x20) | x | (br-ones)&^br) & allHigh
-		if m == 0 {
-			if i += 8; i >= n {
-				return -1
-			}
-			continue
-		}
-		k := i + bits.TrailingZeros64(m)>>3
+	for i := 0; ; {
+		k := stopAt(w, i, n, cdataStops)
 		if k >= n {
 			return -1
 		}
@@ -435,23 +424,10 @@ func cdataText(b []byte, n int) int {
 		default:
 			return -1
 		}
-		i = k + 1 // the next eight bytes are read from here
-	}
-	for ; i < n; i++ {
-		switch c := b[i]; {
-		case c == ']':
-			if i+2 >= n {
-				return -1
-			}
-			if b[i+1] == ']' && b[i+2] == '>' {
-				return i
-			}
-		case c == '\t' || c == '\n' || c >= 0x20 && c < utf8.RuneSelf:
-		default:
+		if i = k + 1; i >= n {
 			return -1
 		}
 	}
-	return -1
 }
 
 // maxQuickRefs is how many references quickRefs replaces in one text; a

@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -308,48 +307,31 @@ func plainPrefix(b []byte) int {
 // plainText returns the index of the first '<' of b when every byte before
 // it is a plainByte (so that decode would hand the text out unchanged), or
 // -1: the bytes before it need decode, or b has no '<'. It finds the '<'
-// and checks the bytes before it in one pass, eight bytes at a time, and
-// reads the last bytes in a word as well when b has the capacity, the bytes
-// past its length masked off.
+// and checks the bytes before it in one pass with stopAt, which reads b
+// to its capacity a block at a time; the bytes past its length are never
+// taken for its own.
 func plainText(b []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i, n := 0, len(b)
+	n := len(b)
+	if n == 0 {
+		return -1
+	}
 	w := b[:cap(b)]
-	for i+8 <= len(w) {
-		x := binary.LittleEndian.Uint64(w[i:])
-		amp, bracket, lt := x^(ones*'&'), x^(ones*']'), x^(ones*'<')
-		// The high bit of each byte below 0x20 or from 0x80, and of each
-		// '&', ']' and '<'. A borrow may set it in the bytes after one of
-		// them too, never in those before: the lowest one set is exact.
-		m := ((x - ones*0x20) | x | (amp-ones)&^amp | (bracket-ones)&^bracket | (lt-ones)&^lt) & highs
-		if m == 0 {
-			if i += 8; i >= n {
-				return -1 // no '<' in b; what follows it is not b's
-			}
-			continue
-		}
-		k := i + bits.TrailingZeros64(m)>>3
+	for i := 0; ; {
+		k := stopAt(w, i, n, textStops)
 		if k >= n {
-			return -1
+			return -1 // no '<' in b; what follows it is not b's
 		}
 		switch b[k] {
 		case '<':
 			return k
 		case '\t', '\n':
-			i = k + 1 // plain, and the next eight bytes are read from here
+			if i = k + 1; i == n {
+				return -1
+			}
 		default:
 			return -1
 		}
 	}
-	for ; i < n; i++ {
-		switch c := b[i]; {
-		case c == '<':
-			return i
-		case !plainByte[c]:
-			return -1
-		}
-	}
-	return -1
 }
 
 // reference reads the reference at b[i] == '&' as Decoder.text does and
