@@ -331,6 +331,10 @@ func (t *Scanner) startName(b []byte) int {
 // quickEnd reads the end tag at the front of b, t.buf[t.pos:] to its
 // capacity, when it is "</", the name of the innermost open element, kept as
 // a slot, and '>'.
+//
+// It makes no call before the pop of bindings, which comes last: saving
+// and restoring what a call needs after it would cost more on every end
+// tag than the rest of the end tag does.
 func (t *Scanner) quickEnd(b []byte) *Token {
 	n := len(t.stk)
 	if n == 0 || t.stk[n-1].slot == 0 {
@@ -341,8 +345,7 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	if t.end-t.pos < s.n+3 || b[2+s.n] != '>' {
 		return nil
 	}
-	// s.matches, with its common cases written out here: a call would cost
-	// saving and restoring what is live across it on every end tag.
+	// s.matches, with its common cases written out here.
 	name := b[2:]
 	if binary.LittleEndian.Uint64(name)&s.mask != s.w[0] {
 		return nil
@@ -353,18 +356,20 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 		if binary.LittleEndian.Uint64(name[8:])&s.mask1 != s.w[1] {
 			return nil
 		}
-	case !s.matches(name):
-		return nil
+	default:
+		if loadName(name, s.n) != s.w {
+			return nil
+		}
 	}
 	t.stk = t.stk[:n-1]
 	t.depth--
-	if n > 1 && t.stk[n-2].binding {
-		t.popBindings()
-	}
 	t.pos += s.n + 3
 	t.longRef = refNone
 	t.tok.set(End, e.space, s.local, nil)
 	t.tok.Class, t.tok.NS = s.class, e.id
+	if n > 1 && t.stk[n-2].binding {
+		t.popBindings()
+	}
 	return &t.tok
 }
 
