@@ -60,6 +60,8 @@ func (p *xmlParser) atomChild(tok *xmlToken) {
 		if string(p.rootNS) == nsAtom03 {
 			p.feedDate("modified", false)
 		}
+	default:
+		p.skipContent() // a title, a summary, an id
 	}
 }
 

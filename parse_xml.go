@@ -261,6 +261,7 @@ const (
 // xmlParser is the state of the token loop over one document.
 type xmlParser struct {
 	t      tokenizer
+	sc     *xmlscan.Scanner // t, when it is the scanner
 	sink   entrySink
 	strict bool
 
@@ -298,6 +299,7 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 		t = classified{t}
 	}
 	p := &xmlParser{t: t, sink: sink, strict: strict}
+	p.sc, _ = t.(*xmlscan.Scanner)
 	if d, ok := sink.(*doc); ok {
 		p.lint = d.lint
 	}
@@ -305,7 +307,7 @@ func parseXML(t tokenizer, strict bool, sink entrySink) error {
 }
 
 func (p *xmlParser) run() error {
-	sc, _ := p.t.(*xmlscan.Scanner)
+	sc := p.sc
 	for {
 		// The scanner's Next is called directly, not through the
 		// tokenizer's method: a call of an interface costs every token.
@@ -417,13 +419,15 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		// The elements of a sitemap go to sitemapChild, those of feeds to
 		// the reader of their format (parse_feed.go). Of an RSS item only
 		// the link and the date are read: its other elements (a title, a
-		// description) are left here, by their class.
+		// description) are skipped here, by their class.
 		switch p.format {
 		case formatURLSet, formatIndex:
 			p.sitemapChild(tok)
 		case formatRSS:
 			if tok.Class == clsLink || tok.Class == clsPubDate {
 				p.rssChild(tok)
+			} else {
+				p.skipContent()
 			}
 		case formatRDF:
 			p.rdfChild(tok)
@@ -438,6 +442,17 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		p.newsChild(tok)
 	}
 	return true
+}
+
+// skipContent reads past the content and the end tag of the element just
+// started, one the parse stage does not read, when the scanner can do so
+// at once (see xmlscan.Scanner.SkipText): the text of an RSS item's title
+// or description is then neither handed out nor looked at again. Lint,
+// which may look at every element, reads them all.
+func (p *xmlParser) skipContent() {
+	if p.sc != nil && p.lint == nil && p.sc.SkipText() {
+		p.depth--
+	}
 }
 
 // rootStart handles the root element, which tells the format; false stops

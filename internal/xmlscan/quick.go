@@ -373,6 +373,40 @@ func (t *Scanner) quickEnd(b []byte) *Token {
 	return &t.tok
 }
 
+// SkipText reads past the rest of the element whose start tag Next has
+// just returned, for a caller with no use for its content, when the quick
+// path can: the content is empty, plain text (see plainText) or one CDATA
+// section that quickCDATA hands out as it stands, and the element's end tag
+// follows it at once. It reports whether it did: the element is then ended
+// as though Next had returned its text and its end element, with every
+// check of those tokens made, and Next goes on after the end tag. Otherwise
+// nothing is read, and Next returns the content as it would have.
+func (t *Scanner) SkipText() bool {
+	if t.pos >= t.quickLim || len(t.stk) == 0 {
+		return false
+	}
+	at, ref := t.pos, t.longRef
+	switch b := t.buf[t.pos:cap(t.buf)]; {
+	case b[0] != '<':
+		n := plainText(b[:t.end-t.pos])
+		if n < 0 {
+			return false
+		}
+		t.pos += n
+	case b[1] == '!':
+		if t.quickCDATA(b[1:]) == nil {
+			return false
+		}
+	}
+	if t.pos < t.quickLim {
+		if b := t.buf[t.pos:cap(t.buf)]; b[0] == '<' && b[1] == '/' && t.quickEnd(b) != nil {
+			return true
+		}
+	}
+	t.pos, t.longRef = at, ref
+	return false
+}
+
 // cdataOpen is "<![CDATA[" after its '<', as a little-endian word.
 const cdataOpen = uint64('!') | uint64('[')<<8 | uint64('C')<<16 | uint64('D')<<24 |
 	uint64('A')<<32 | uint64('T')<<40 | uint64('A')<<48 | uint64('[')<<56

@@ -355,3 +355,120 @@ func FuzzQuickPath(f *testing.F) {
 		checkGeneral(t, doc)
 	})
 }
+
+// checkSkip holds SkipText to Next on doc, read whole and in pieces into
+// buffers of every size of quickSizes: two scanners read it side by side,
+// one calling SkipText after every start element. Where it skips, the
+// other must read only text and then the end of that element, with no
+// error and no forbidden reference; elsewhere both give the same tokens
+// and the same error. It returns how many elements were skipped.
+func checkSkip(t *testing.T, doc []byte) (skipped int) {
+	t.Helper()
+	readers := []func(io.Reader) io.Reader{
+		func(r io.Reader) io.Reader { return r },
+		iotest.OneByteReader,
+		iotest.HalfReader,
+	}
+	classes := map[string]uint8{"loc": 1, "title": 2}
+	for _, strict := range []bool{true, false} {
+		for _, size := range quickSizes {
+			for ri, r := range readers {
+				a := newScannerSize(r(bytes.NewReader(doc)), strict, size)
+				b := newScannerSize(r(bytes.NewReader(doc)), strict, size)
+				a.SetClasses(classes)
+				b.SetClasses(classes)
+				fail := func(format string, args ...any) {
+					t.Helper()
+					t.Fatalf("%q strict %v, size %d, reader %d: "+format, append([]any{doc, strict, size, ri}, args...)...)
+				}
+				for range 100_000 {
+					ta, ea := a.Next()
+					tb, eb := b.Next()
+					if ea != nil || eb != nil {
+						if errText(ea) != errText(eb) {
+							fail("Next ends in %q, beside SkipText in %q", errText(ea), errText(eb))
+						}
+						break
+					}
+					ga, gb := fmt.Sprintf("%s/%d/%d", renderTok(ta), ta.Class, ta.NS), fmt.Sprintf("%s/%d/%d", renderTok(tb), tb.Class, tb.NS)
+					if ga != gb {
+						fail("Next gives %s, beside SkipText %s", ga, gb)
+					}
+					if tb.Kind != Start || !b.SkipText() {
+						continue
+					}
+					skipped++
+					name := tb.Name
+					for {
+						ta, ea = a.Next()
+						if ea != nil {
+							fail("SkipText skipped <%s>, where Next ends in %q", name.Local, errText(ea))
+						}
+						if ta.Kind == Text && !ta.Forbidden {
+							continue
+						}
+						if ta.Kind != End || string(ta.Name.Local) != string(name.Local) || string(ta.Name.Space) != string(name.Space) {
+							fail("SkipText skipped <%s>, where Next gives %s", name.Local, renderTok(ta))
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	return skipped
+}
+
+// TestSkipText checks SkipText on elements it skips (empty, plain text,
+// one plain CDATA section), on those it must leave to Next (a child, a
+// reference, a character from 0x80, a '\r', text then CDATA, a self-closed
+// element, a misnamed end tag) and on some it may do either with, each at
+// several offsets in the buffer, and that it skips the first kind and not
+// the second.
+func TestSkipText(t *testing.T) {
+	skip := []string{"<t></t>", "<t>plain text</t>", "<t><![CDATA[<p>x</p>]]></t>", "<t>a\tb\nc</t>",
+		"<t>" + strings.Repeat("0123456789", 30) + "</t>"}
+	// Either is right of these: a start tag with attributes, bindings.
+	either := []string{"<n:t xmlns:n='u'>x</n:t>", "<t a='1'>x</t>", "<n:t xmlns:n='u'><n:u>x</n:u></n:t>"}
+	keep := []string{"<t><c/></t>", "<t>a &amp; b</t>", "<t>é</t>", "<t>a\rb</t>", "<t>a<![CDATA[b]]></t>",
+		"<t/>", "<t>x</u>", "<t>x</t >", "<t><![CDATA[a]]>x/t></t>", "<t><!-- c --></t>", "<t>x]]>y</t>", "<t>\x01</t>", "<t>x"}
+	for _, c := range slices.Concat(skip, keep, either) {
+		for pad := range 6 {
+			doc := []byte("<r>" + strings.Repeat(" ", pad) + c + "</r>")
+			checkSkip(t, doc)
+		}
+	}
+	for _, c := range skip {
+		if n := checkSkip(t, []byte("<r>"+c+"</r>")); n == 0 {
+			t.Errorf("SkipText never skipped %q", c)
+		}
+	}
+	for _, c := range keep {
+		if c == "<t>x" {
+			continue
+		}
+		doc := []byte("<r>" + c + "</r>")
+		tk := New(bytes.NewReader(doc), true, nil)
+		tk.Next() // <r>
+		tk.Next() // <t>
+		if tk.SkipText() {
+			t.Errorf("SkipText skipped %q", c)
+		}
+	}
+}
+
+// FuzzSkipText holds SkipText to Next (see checkSkip).
+func FuzzSkipText(f *testing.F) {
+	for _, doc := range quickTextDocs()[:40] {
+		f.Add(doc)
+	}
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) > 4<<10 {
+			return
+		}
+		checkSkip(t, doc)
+	})
+}
