@@ -190,18 +190,21 @@ func generalStream(doc []byte, strict bool, r func(io.Reader) io.Reader, size in
 // tokens then fall across the ends of the bytes read at every offset.
 var quickSizes = []int{16, 17, 19, 23, 24, 31, 32, 40, 47, 64, 100, scanBufSize}
 
+// quickReaders are the readers the quick path is checked through: the
+// document whole, a byte at a time, and half of each read.
+var quickReaders = []func(io.Reader) io.Reader{
+	func(r io.Reader) io.Reader { return r },
+	iotest.OneByteReader,
+	iotest.HalfReader,
+}
+
 // checkGeneral compares the quick path with the general path on doc, read
 // whole and in pieces into buffers of every size of quickSizes.
 func checkGeneral(t *testing.T, doc []byte) {
 	t.Helper()
-	readers := []func(io.Reader) io.Reader{
-		func(r io.Reader) io.Reader { return r },
-		iotest.OneByteReader,
-		iotest.HalfReader,
-	}
 	for _, strict := range []bool{true, false} {
 		for _, size := range quickSizes {
-			for ri, r := range readers {
+			for ri, r := range quickReaders {
 				want := generalStream(doc, strict, r, size, true)
 				if got := generalStream(doc, strict, r, size, false); !slices.Equal(got, want) {
 					t.Fatalf("%q strict %v, size %d, reader %d:\ngot  %q\nwant %q", doc, strict, size, ri, got, want)
@@ -341,7 +344,13 @@ func TestCDATAText(t *testing.T) {
 // FuzzQuickPath holds the quick path to the general path: token for token,
 // the same tokens and the same error, read whole and in pieces into small
 // buffers.
-func FuzzQuickPath(f *testing.F) {
+func FuzzQuickPath(f *testing.F) { fuzzQuick(f, checkGeneral) }
+
+// fuzzQuick fuzzes check, a comparison of the quick path's, over documents
+// of up to 4 KiB, from the texts at the edges of the quick path and the
+// realistic documents of every format: each is read many times over, in
+// buffers of every size of quickSizes.
+func fuzzQuick(f *testing.F, check func(*testing.T, []byte)) {
 	for _, doc := range quickTextDocs()[:40] {
 		f.Add(doc)
 	}
@@ -352,7 +361,7 @@ func FuzzQuickPath(f *testing.F) {
 		if len(doc) > 4<<10 {
 			return
 		}
-		checkGeneral(t, doc)
+		check(t, doc)
 	})
 }
 
@@ -364,15 +373,10 @@ func FuzzQuickPath(f *testing.F) {
 // and the same error. It returns how many elements were skipped.
 func checkSkip(t *testing.T, doc []byte) (skipped int) {
 	t.Helper()
-	readers := []func(io.Reader) io.Reader{
-		func(r io.Reader) io.Reader { return r },
-		iotest.OneByteReader,
-		iotest.HalfReader,
-	}
 	classes := map[string]uint8{"loc": 1, "title": 2}
 	for _, strict := range []bool{true, false} {
 		for _, size := range quickSizes {
-			for ri, r := range readers {
+			for ri, r := range quickReaders {
 				a := newScannerSize(r(bytes.NewReader(doc)), strict, size)
 				b := newScannerSize(r(bytes.NewReader(doc)), strict, size)
 				a.SetClasses(classes)
@@ -459,16 +463,5 @@ func TestSkipText(t *testing.T) {
 
 // FuzzSkipText holds SkipText to Next (see checkSkip).
 func FuzzSkipText(f *testing.F) {
-	for _, doc := range quickTextDocs()[:40] {
-		f.Add(doc)
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		if len(doc) > 4<<10 {
-			return
-		}
-		checkSkip(t, doc)
-	})
+	fuzzQuick(f, func(t *testing.T, doc []byte) { checkSkip(t, doc) })
 }
