@@ -91,26 +91,32 @@ const redactedPassword = "xxxxx"
 // not escaped with a backslash (a URL quoted with %q); the user
 // information is what comes before its last @, and the password what
 // follows the first : of that, as url.Parse reads them. The rest of the
-// URL is left as written. A password that holds a /, ? or # is no password
-// to url.Parse either, which ends the authority there.
+// URL, to a space or an unescaped ", is left as written, a // in its path
+// or query included: that is part of the URL, whose path and query the
+// redaction keeps. A password that holds a /, ? or # is no password to
+// url.Parse either, which ends the authority there.
 func redact(msg string) string {
 	var b strings.Builder
 	done := 0 // msg[:done] is in b, or b is empty and nothing changed
-	for i := strings.Index(msg, "//"); i >= 0; {
-		start := i + 2
-		end := start
-		for end < len(msg) {
-			c := msg[end]
-			if c == '\\' && end+1 < len(msg) {
-				end += 2
+	// scan returns the index in msg from k of the first byte that stop
+	// tells of, past bytes escaped with a backslash.
+	scan := func(k int, stop func(c byte) bool) int {
+		for k < len(msg) {
+			c := msg[k]
+			if c == '\\' && k+1 < len(msg) {
+				k += 2
 				continue
 			}
-			if c == '/' || c == '?' || c == '#' || c == '"' || c <= ' ' {
+			if stop(c) {
 				break
 			}
-			end++
+			k++
 		}
-		end = min(end, len(msg))
+		return min(k, len(msg))
+	}
+	for i := strings.Index(msg, "//"); i >= 0; {
+		start := i + 2
+		end := scan(start, func(c byte) bool { return c == '/' || c == '?' || c == '#' || c == '"' || c <= ' ' })
 		auth := msg[start:end]
 		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 			if colon := strings.IndexByte(auth[:at], ':'); colon >= 0 && auth[colon+1:at] != redactedPassword {
@@ -119,6 +125,7 @@ func redact(msg string) string {
 				done = start + at
 			}
 		}
+		end = scan(end, func(c byte) bool { return c == '"' || c <= ' ' }) // the rest of the URL
 		j := strings.Index(msg[end:], "//")
 		if j < 0 {
 			break

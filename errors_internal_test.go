@@ -26,6 +26,9 @@ func TestRedact(t *testing.T) {
 		{"net/http's form", `Get "https://user:***@example.com/": x`, `Get "https://user:xxxxx@example.com/": x`},
 		{"unquoted, at the end", `https://u:pw@h`, `https://u:xxxxx@h`},
 		{"//", `a // b`, `a // b`},
+		{"// in the path is the path's", `fetch "https://u:pw@h//a:b@c/": x`, `fetch "https://u:xxxxx@h//a:b@c/": x`},
+		{"// in the query is the query's", `fetch "https://h/?to=//a:b@c": x`, `fetch "https://h/?to=//a:b@c": x`},
+		{"two URLs", `a https://u:p@h/x//y b "https://v:q@k"`, `a https://u:xxxxx@h/x//y b "https://v:xxxxx@k"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
