@@ -91,9 +91,9 @@ const redactedPassword = "xxxxx"
 // not escaped with a backslash (a URL quoted with %q); the user
 // information is what comes before its last @, and the password what
 // follows the first : of that, as url.Parse reads them. The rest of the
-// URL, to a space or an unescaped ", is left as written, a // in its path
-// or query included: that is part of the URL, whose path and query the
-// redaction keeps. A password that holds a /, ? or # is no password to
+// URL, to a space (in a URL quoted with %q, to its closing quote), is
+// left as written, a // in its path or query included: that is part of the
+// URL, whose path and query the redaction keeps. A password that holds a /, ? or # is no password to
 // url.Parse either, which ends the authority there.
 func redact(msg string) string {
 	var b strings.Builder
@@ -125,7 +125,13 @@ func redact(msg string) string {
 				done = start + at
 			}
 		}
-		end = scan(end, func(c byte) bool { return c == '"' || c <= ' ' }) // the rest of the URL
+		// The rest of the URL: to a space, or in a URL quoted with %q to
+		// its closing quote (%q leaves a space as it is).
+		if quotedAt(msg, i) {
+			end = scan(end, func(c byte) bool { return c == '"' || c < ' ' })
+		} else {
+			end = scan(end, func(c byte) bool { return c <= ' ' })
+		}
 		j := strings.Index(msg[end:], "//")
 		if j < 0 {
 			break
@@ -137,6 +143,25 @@ func redact(msg string) string {
 	}
 	b.WriteString(msg[done:])
 	return b.String()
+}
+
+// quotedAt reports whether the URL whose // is at msg[i] opens with a
+// quote: the byte before its scheme, or before the // of a URL without
+// one, is a ".
+func quotedAt(msg string, i int) bool {
+	k := i
+	if k > 0 && msg[k-1] == ':' {
+		k--
+		for k > 0 && isSchemeByte(msg[k-1]) {
+			k--
+		}
+	}
+	return k > 0 && msg[k-1] == '"'
+}
+
+// isSchemeByte tells whether c may be in a URL's scheme.
+func isSchemeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'
 }
 
 // A PanicError is what Parse, ParseContext and Stream panic with when code

@@ -3,6 +3,8 @@ package sitemap
 import (
 	"fmt"
 	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +30,7 @@ func TestRedact(t *testing.T) {
 		{"//", `a // b`, `a // b`},
 		{"// in the path is the path's", `fetch "https://u:pw@h//a:b@c/": x`, `fetch "https://u:xxxxx@h//a:b@c/": x`},
 		{"// in the query is the query's", `fetch "https://h/?to=//a:b@c": x`, `fetch "https://h/?to=//a:b@c": x`},
+		{"a space in a quoted URL is the URL's", `fetch "https://u:p@h/a b//x:y@z": c`, `fetch "https://u:xxxxx@h/a b//x:y@z": c`},
 		{"two URLs", `a https://u:p@h/x//y b "https://v:q@k"`, `a https://u:xxxxx@h/x//y b "https://v:xxxxx@k"`},
 	}
 	for _, tt := range tests {
@@ -50,23 +53,24 @@ func TestRedact(t *testing.T) {
 }
 
 // FuzzRedact: a URL that net/url parses with a password comes back from
-// redact with the password xxxxx and its user name, host and path as they
-// were, and a message that quotes the URL, as the errors do, names it the
-// same way redacted (issue 13, item 12).
+// redact, quoted in a message as the errors quote URLs, with the password
+// xxxxx and its user name, host, path and query as they were; a URL with
+// no space, quote or control character does alone too, and the message
+// names it as redact names it alone (issue 13, item 12).
 func FuzzRedact(f *testing.F) {
 	f.Add("user", "pw", "example.com", "/s.xml?q")
 	f.Add("u", `p"w`, "h", "")
 	f.Add("", "p@w", "[::1]:80", "#f")
 	f.Fuzz(func(t *testing.T, user, pass, host, rest string) {
 		raw := "https://" + user + ":" + pass + "@" + host + rest
-		// Where quoting leaves the URL as it is, the quoted URL is
-		// redacted as the URL is. (A quote ends a URL that is not quoted,
-		// and a control character any URL, so in a quoted message, where
-		// they are escaped, more is redacted.)
-		if plainPrintable(raw) {
-			quoted := redact(fmt.Sprintf("fetch %q: cause", raw))
-			if want := fmt.Sprintf("fetch %q: cause", redact(raw)); quoted != want {
-				t.Errorf("redact of the message %s, want %s", quoted, want)
+		// In a message, a space or a quote ends a URL that is not quoted,
+		// and a control character any URL: a URL with none of them reads
+		// the same alone and quoted.
+		bare := plainPrintable(raw) && !strings.Contains(raw, " ")
+		msg := fmt.Sprintf("fetch %q: cause", raw)
+		if bare {
+			if want := fmt.Sprintf("fetch %q: cause", redact(raw)); redact(msg) != want {
+				t.Errorf("redact of the message %s, want %s", redact(msg), want)
 			}
 		}
 		u, err := url.Parse(raw)
@@ -76,13 +80,25 @@ func FuzzRedact(f *testing.F) {
 		if _, ok := u.User.Password(); !ok {
 			return
 		}
-		r, err := url.Parse(redact(raw))
+		check := func(got string) {
+			t.Helper()
+			r, err := url.Parse(got)
+			if err != nil {
+				t.Fatalf("redact of %q gives %q, which does not parse: %v", raw, got, err)
+			}
+			if p, _ := r.User.Password(); p != redactedPassword || r.User.Username() != u.User.Username() || r.Host != u.Host || r.Path != u.Path || r.RawQuery != u.RawQuery {
+				t.Errorf("redact of %q gives %q", raw, got)
+			}
+		}
+		if bare {
+			check(redact(raw))
+		}
+		// Quoted, as the errors quote URLs, any URL reads whole.
+		got, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(redact(msg), "fetch "), ": cause"))
 		if err != nil {
-			t.Fatalf("redact(%q) = %q, which does not parse: %v", raw, redact(raw), err)
+			t.Fatalf("redact(%s) = %s, whose URL does not unquote: %v", msg, redact(msg), err)
 		}
-		if p, _ := r.User.Password(); p != redactedPassword || r.User.Username() != u.User.Username() || r.Host != u.Host || r.Path != u.Path || r.RawQuery != u.RawQuery {
-			t.Errorf("redact(%q) = %q", raw, redact(raw))
-		}
+		check(got)
 	})
 }
 
