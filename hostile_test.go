@@ -1923,10 +1923,15 @@ func TestHostileMillionsOfSitemapsListed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// The live heap counts what goroutines that other tests left
 			// behind still hold: the least of three tries is the call's.
+			// On a loaded machine (three test binaries at once) that is
+			// 8 to 12 MiB where the call alone needs under 5; keeping
+			// each listed entry, the failure this guards against, costs
+			// 25 MiB at 150,000 lines and over 100 at 700,000.
+			const limit = 16 * mib
 			var tr *generated
 			var s *sitemap.S
 			heap := uint64(1 << 62)
-			for try := 0; try < 3 && heap > 8*mib; try++ {
+			for try := 0; try < 3 && heap > limit; try++ {
 				tr = &generated{path: c.path, gen: func() io.Reader {
 					return &linesReader{head: c.head, format: c.format, tail: c.tail, n: lines}
 				}}
@@ -1956,8 +1961,8 @@ func TestHostileMillionsOfSitemapsListed(t *testing.T) {
 			if limits != 1 || s.GetErrorsCount() != 1 {
 				t.Errorf("errors %v, want the sitemap limit once", s.GetErrors())
 			}
-			if heap > 8*mib {
-				t.Errorf("peak heap %.1f MiB, want under 8 MiB", float64(heap)/mib)
+			if heap > limit {
+				t.Errorf("peak heap %.1f MiB, want under %d MiB", float64(heap)/mib, limit/mib)
 			}
 		})
 	}
