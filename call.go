@@ -332,7 +332,7 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 		d.found = FoundRobots
 	}
 	d.rejectHTML = p != nil
-	err := d.parse(src.body, robots, c.aloneSize(src.size))
+	err := d.parse(src.body, robots, src.size, c.aloneSize(src.size))
 	d.flush()
 	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
 	if err != nil {

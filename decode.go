@@ -86,6 +86,12 @@ func (e errUnsupportedEncoding) Error() string {
 	return fmt.Sprintf("unsupported encoding %q", e.name)
 }
 
+// inlineGzip is the size of the largest gzipped body that is inflated on
+// the goroutine of the parse, as it reads, rather than on the read-ahead's:
+// for a small body, the hand-over of its blocks to the parse and back costs
+// more than inflating it beside the parse saves.
+const inlineGzip = 4 << 10
+
 // peekSize is how much of a document is looked at to tell its format and
 // its encoding.
 const peekSize = 1024
@@ -118,6 +124,25 @@ func putReader(br *bufio.Reader) {
 	readers.Put(br)
 }
 
+// gzipReaders keeps the inflaters of gzipped documents that were read: one
+// holds some 40 KiB of window and tables, which a call of many small
+// gzipped sitemaps allocated again for each.
+var gzipReaders sync.Pool // of *gzip.Reader
+
+// getGzip returns an inflater of the gzip member that r begins with, one of
+// gzipReaders when there is one, having read the member's header.
+func getGzip(r io.Reader) (*gzip.Reader, error) {
+	z, ok := gzipReaders.Get().(*gzip.Reader)
+	if !ok {
+		return gzip.NewReader(r)
+	}
+	if err := z.Reset(r); err != nil {
+		gzipReaders.Put(z)
+		return nil, err
+	}
+	return z, nil
+}
+
 // decode undoes the compression of r and drops a byte order mark. maxSize
 // caps the content, decompressed. beforeRead, when not nil, runs whenever
 // the parse stage has read all that has come and asks for more: before a
@@ -131,7 +156,10 @@ func putReader(br *bufio.Reader) {
 // closes r when r is an io.Closer that a goroutine of decode is still
 // reading from. It returns how many bytes were read from r (wire), and how
 // many they decompressed to (decoded; the same for a body not compressed).
-func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func() (wire, decoded int64), err error) {
+// size is the size of r, -1 when it is not known: a gzipped body of at
+// most inlineGzip bytes is inflated as the parse stage reads, without the
+// read-ahead.
+func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func() (wire, decoded int64), err error) {
 	lim := &limitedReader{r: r, left: maxSize,
 		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
 	hook := &hookedReader{lim, beforeRead, ctx}
@@ -147,35 +175,47 @@ func decode(ctx context.Context, r io.Reader, maxSize int64, beforeRead func()) 
 		return nil, nil, done, err
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		z, err := gzip.NewReader(br)
+		z, err := getGzip(br)
 		if err != nil {
 			return nil, nil, done, gzipError(err)
 		}
 		z.Multistream(false)
-		// The read-ahead's goroutine reads br from now on: the hook runs
-		// above it instead, where the parse stage waits for a block, and
-		// sees the context there, above the inflation.
+		// The inflater reads br from now on, on the read-ahead's goroutine
+		// unless the body is small: the hook runs above the inflation
+		// instead, where the parse stage reads, and sees the context there.
 		hook.before, hook.ctx = nil, nil
 		// The bytes inflated so far: those read, less those that wait in
-		// br. The read-ahead's goroutine, which reads br, takes the mark of
-		// each block it reads; the reader, the mark of the block it is at.
+		// br. The read-ahead's goroutine takes the mark of each block it
+		// reads; the reader, the mark of the block it is at.
 		read := pos
 		mark := func() int64 { return read() - int64(br.Buffered()) }
-		reached := new(int64)
-		pos = func() int64 { return *reached }
 		inflated := &limitedReader{r: &gzipMembers{br: br, z: z}, left: maxSize, err: errDecompressedLimit(maxSize)}
-		ra := newReadAhead(inflated, mark, reached)
-		if c, ok := r.(io.Closer); ok {
-			ra.abort = c.Close
-		}
-		zr := getReader(&hookedReader{ra, beforeRead, ctx})
-		// zr, not out: a return with an error sets out to nil before done
-		// runs. The read-ahead ends first, as it reads from br.
-		out, done = zr, func() (int64, int64) {
-			ra.close() // the goroutine that reads inflated has ended
-			putReader(zr)
-			putReader(br)
-			return wire(), maxSize - inflated.left
+		decoded := func() int64 { return maxSize - inflated.left }
+		if 0 <= size && size <= inlineGzip {
+			zr := getReader(&hookedReader{inflated, beforeRead, ctx})
+			out, pos, done = zr, mark, func() (int64, int64) {
+				gzipReaders.Put(z)
+				putReader(zr)
+				putReader(br)
+				return wire(), decoded()
+			}
+		} else {
+			reached := new(int64)
+			pos = func() int64 { return *reached }
+			ra := newReadAhead(inflated, mark, reached)
+			if c, ok := r.(io.Closer); ok {
+				ra.abort = c.Close
+			}
+			zr := getReader(&hookedReader{ra, beforeRead, ctx})
+			// zr, not out: a return with an error sets out to nil before
+			// done runs. The read-ahead ends first, as it reads from br.
+			out, done = zr, func() (int64, int64) {
+				ra.close() // the goroutine that reads inflated has ended
+				gzipReaders.Put(z)
+				putReader(zr)
+				putReader(br)
+				return wire(), decoded()
+			}
 		}
 	}
 	b, err := out.Peek(4)

@@ -20,25 +20,25 @@ const (
 	formatRobots
 )
 
-// parse decodes body and runs the parse stage its format calls for. size,
-// when above 0, is the size of a body read while no other document is: the
-// document sizes one array for its URLs from how far into it the parse is
-// (docBuf.sizeFrom). An error is the document's: of its body (a
+// parse decodes body and runs the parse stage its format calls for. size
+// is the size of body, -1 when it is not known. alone, when above 0, is the
+// size of a body read while no other document is: the document sizes one
+// array for its URLs from how far into it the parse is (docBuf.sizeFrom). An error is the document's: of its body (a
 // *bodyError), of the context (a *ctxEndedError), of the parse stopped in
 // tolerant mode (a *partialError), or the cause of its *ParseError.
-func (d *doc) parse(body io.Reader, robots bool, size int64) error {
+func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 	var beforeRead func()
 	if d.c.emit != nil {
 		// A streaming call hands on the URLs it holds before it waits.
 		beforeRead = func() { d.flush() }
 	}
-	r, pos, done, err := decode(d.c.ctx, body, d.c.cfg.maxResponseSize, beforeRead)
+	r, pos, done, err := decode(d.c.ctx, body, size, d.c.cfg.maxResponseSize, beforeRead)
 	defer func() { d.wire, d.decoded = done() }()
 	if err != nil {
 		return err
 	}
-	if size > 0 {
-		d.buf.sizeFrom(pos, size, d.c.cfg.maxURLs)
+	if alone > 0 {
+		d.buf.sizeFrom(pos, alone, d.c.cfg.maxURLs)
 	}
 	if d.rejectHTML && looksLikeHTML(r) {
 		return errHTMLPage

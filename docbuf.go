@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,18 +43,21 @@ type docBuf struct {
 
 	// What is left of the slabs that values are cut from, many at once
 	// rather than one allocation each.
-	times    []LastModTime   // newTime
-	floats   []float32       // newFloat
-	freqs    []URLChangeFreq // changeFreq, in a streaming call
-	images   []Image         // imageSlots
-	arena    strings.Builder // intern, for strings: the current chunk
-	interned int             // the bytes of the arena's chunks before the current one
+	times    slab[LastModTime]   // newTime
+	floats   slab[float32]       // newFloat
+	freqs    slab[URLChangeFreq] // changeFreq, in a streaming call
+	images   slab[Image]         // imageSlots
+	arena    strings.Builder     // intern, for strings: the current chunk
+	interned int                 // the bytes of the arena's chunks before the current one
 }
 
 // urlChunk is how many URLs one chunk of a document's buffer holds. A
 // buffer of chunks grows without copying what it holds, so a document's
 // URLs are copied once, into the results, rather than at every growth.
 const urlChunk = 1024
+
+// urlFirst is the room of a document's first chunk, which is not pooled.
+const urlFirst = 64
 
 // urlChunks holds the chunks of documents that have been committed, for the
 // next documents to fill: a call of many large sitemaps then leaves no chunk
@@ -68,9 +72,21 @@ var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
 // them into one array sized for that many (see moveToList). pos tells how
 // many bytes of the body of the given size lie behind the parse; maxURLs
 // is the URL limit of the call, 0 for none.
+//
+// A body smaller than listMinSize keeps its chunks: the bytes read run
+// ahead of the parse by up to the buffers of the decode stage and of the
+// scanner, 80 KiB and more, so that the estimate of a small document, read
+// whole before its first URLs, says nothing, and its array grew an eighth
+// at a time, a copy each; while the copy of a small document's chunks at
+// its commit is quick, and into an array of the exact size.
 func (b *docBuf) sizeFrom(pos func() int64, size int64, maxURLs int) {
+	if size < listMinSize {
+		return
+	}
 	b.pos, b.size, b.maxURLs = pos, size, maxURLs
 }
+
+const listMinSize = 1 << 20
 
 // addURL keeps u among the URLs of the document: in its array once it has
 // one (see sizeFrom), in its chunks until then.
@@ -83,13 +99,17 @@ func (b *docBuf) addURL(u URL) {
 		return
 	}
 	if n := len(b.urls); n == 0 || len(b.urls[n-1]) == cap(b.urls[n-1]) {
-		if n > 0 && b.pos != nil && b.moveToList() {
+		switch {
+		case n == 0:
+			// Most documents are small: the first chunk grows by append
+			// from room for a few URLs up to urlFirst.
+			b.urls = append(b.urls, make([]URL, 0, 4))
+		case n == 1 && cap(b.urls[0]) < urlFirst:
+			b.urls[0] = slices.Grow(b.urls[0], 1)
+		case b.pos != nil && b.moveToList():
 			b.list = append(b.list, u)
 			return
-		}
-		if n == 0 {
-			b.urls = append(b.urls, make([]URL, 0, 64)) // most documents are small
-		} else {
+		default:
 			b.urls = append(b.urls, urlChunks.Get().(*[urlChunk]URL)[:0])
 		}
 	}
@@ -204,13 +224,17 @@ func (b *docBuf) releaseChunks() {
 	b.urls = nil
 }
 
-// arenaChunk is the size of the first chunks of bytes that the strings of
-// a document are cut from. Once a document has interned sixteen of them, a
-// chunk is a sixteenth of what it has interned, up to arenaChunkMax: the
-// 50,000 URLs of bench/'s W1 then take about 60 chunks rather than 220,
-// while the space left unused at the end of a document's last chunk, which
-// lives as long as its strings do, stays within a sixteenth of them.
+// arenaChunk is the size of the chunks of bytes that the strings of a
+// document are cut from, once it has interned that many bytes. The first
+// chunks are smaller, from arenaFirst and each twice the size of what was
+// interned before it, since most documents hold a few URLs. Once a document
+// has interned sixteen chunks of arenaChunk, a chunk is a sixteenth of what
+// it has interned, up to arenaChunkMax: the 50,000 URLs of bench/'s W1 then
+// take about 60 chunks rather than 220, while the space left unused at the
+// end of a document's last chunk, which lives as long as its strings do,
+// stays within a sixteenth of them.
 const (
+	arenaFirst    = 1 << 10
 	arenaChunk    = 16 << 10
 	arenaChunkMax = 256 << 10
 )
@@ -231,14 +255,15 @@ func (b *docBuf) intern(s []byte) string {
 		return string(s)
 	}
 	if b.arena.Cap()-b.arena.Len() < len(s) {
-		b.newChunk()
+		b.newChunk(len(s))
 	}
 	off := b.arena.Len()
 	b.arena.Write(s)
 	return b.arena.String()[off:]
 }
 
-// newChunk starts the next chunk of the arena, out of intern's way.
+// newChunk starts the next chunk of the arena, with room for at least need
+// bytes, out of intern's way.
 //
 // A document read alone whose URLs have their array (see moveToList) can
 // tell how many bytes of strings are still to come, by those it has
@@ -253,42 +278,61 @@ func (b *docBuf) intern(s []byte) string {
 // chunk leaves unused when the document's strings come mostly before the
 // estimate is at most arenaChunkMax, once: the chunk after it is sized
 // from the strings interned by then.
-func (b *docBuf) newChunk() {
+func (b *docBuf) newChunk(need int) {
 	b.interned += b.arena.Len()
-	size := min(max(arenaChunk, b.interned/16), arenaChunkMax)
-	if b.list != nil {
-		if read := b.pos(); read > 0 {
-			rest := int(float64(b.interned) * float64(max(b.size-read, 0)) / float64(read))
-			size = min(max(rest, arenaChunk), arenaChunkMax)
-		}
+	var size int
+	switch {
+	case b.interned < arenaChunk:
+		size = min(max(arenaFirst, 2*b.interned), arenaChunk)
+	case b.list != nil && b.pos() > 0:
+		read := b.pos()
+		rest := int(float64(b.interned) * float64(max(b.size-read, 0)) / float64(read))
+		size = min(max(rest, arenaChunk), arenaChunkMax)
+	default:
+		size = min(max(arenaChunk, b.interned/16), arenaChunkMax)
 	}
 	b.arena = strings.Builder{}
-	b.arena.Grow(size)
+	b.arena.Grow(max(size, need))
 }
 
 // imageSlots returns an empty slice with room for n images, cut from a
 // slab the document allocates for the images of many URLs at once.
 func (b *docBuf) imageSlots(n int) []Image {
-	if len(b.images) < n {
-		b.images = make([]Image, max(slabSize, n))
-	}
-	s := b.images[:0:n]
-	b.images = b.images[n:]
+	b.images.refill(n)
+	s := b.images.free[:0:n]
+	b.images.free = b.images.free[n:]
 	return s
 }
 
-// slabSize is how many dates, priorities or change frequencies are
-// allocated together.
-const slabSize = 256
+// A slab is where the values of one type that a document's URLs point to
+// are cut from, many to an allocation rather than one each. Its first
+// allocation holds slabFirst values and each next one twice the last, up
+// to slabSize: most documents hold a few URLs, and a slab of 256 dates for
+// each of them was a fifth of what parsing a document of ten URLs
+// allocated.
+type slab[T any] struct {
+	free []T
+	size int // of the last allocation, 0 before the first
+}
 
-// fromSlab returns a pointer to v, cut from *slab, which is refilled with
-// slabSize new values when it runs out: one allocation for many values.
-func fromSlab[T any](slab *[]T, v T) *T {
-	if len(*slab) == 0 {
-		*slab = make([]T, slabSize)
+const (
+	slabFirst = 16
+	slabSize  = 256
+)
+
+// refill makes sure at least n values are free.
+func (s *slab[T]) refill(n int) {
+	if len(s.free) < n {
+		s.size = min(max(2*s.size, slabFirst), slabSize)
+		s.free = make([]T, max(s.size, n))
 	}
-	p := &(*slab)[0]
-	*slab = (*slab)[1:]
+}
+
+// fromSlab returns a pointer to v, cut from s.
+func fromSlab[T any](s *slab[T], v T) *T {
+	s.refill(1)
+	p := &s.free[0]
+	s.free = s.free[1:]
 	*p = v
 	return p
 }

@@ -2,11 +2,13 @@ package sitemap
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -246,24 +248,33 @@ func TestSharedDatesAndPriorities(t *testing.T) {
 	}
 }
 
-// TestAloneDocumentListSized: a document read alone, of a known size, puts
-// its URLs in an array sized from the bytes read so far, which the results
-// then keep as it is. Whether the document comes as content, as a response
-// with a Content-Length or gzipped, the results take the array over, with
-// little room to spare.
+// TestAloneDocumentListSized: a document read alone, of a known size of
+// listMinSize or more, puts its URLs in an array sized from the bytes read
+// so far, which the results then keep as it is. Whether the document comes
+// as content, as a response with a Content-Length or gzipped (stored, so
+// that the body is as large), the results take the array over, with little
+// room to spare. A smaller document's URLs are copied into an array of
+// their number.
 func TestAloneDocumentListSized(t *testing.T) {
 	const n = 20_000
 	var xmlDoc, textDoc strings.Builder
 	xmlDoc.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for i := range n {
 		fmt.Fprintf(&xmlDoc, "<url><loc>https://example.com/p/%d</loc><lastmod>2024-01-15</lastmod></url>\n", i)
-		fmt.Fprintf(&textDoc, "https://example.com/p/%d\n", i)
+		fmt.Fprintf(&textDoc, "https://example.com/p/%d/in-a-category-with-a-long-name\n", i)
 	}
 	xmlDoc.WriteString(`</urlset>`)
+	if xmlDoc.Len() < listMinSize || textDoc.Len() < listMinSize {
+		t.Fatalf("documents of %d and %d bytes, want %d or more", xmlDoc.Len(), textDoc.Len(), listMinSize)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := []byte(xmlDoc.String())
 		if strings.HasSuffix(r.URL.Path, ".gz") {
-			body = fuzzGzip(body)
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+			zw.Write(body)
+			zw.Close()
+			body = b.Bytes()
 		}
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		w.Write(body)
@@ -283,7 +294,7 @@ func TestAloneDocumentListSized(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if len(s.urls) != n || s.urls[n-1].Loc != fmt.Sprintf("https://example.com/p/%d", n-1) {
+		if len(s.urls) != n || !strings.HasPrefix(s.urls[n-1].Loc, fmt.Sprintf("https://example.com/p/%d", n-1)) {
 			t.Fatalf("%s: %d URLs", tc.name, len(s.urls))
 		}
 		// Copied, the URLs would fill their list exactly; taken over, the
@@ -291,6 +302,12 @@ func TestAloneDocumentListSized(t *testing.T) {
 		if spare := cap(s.urls) - n; spare == 0 || spare > n/4 {
 			t.Errorf("%s: the list has room for %d more URLs, want some and at most %d", tc.name, spare, n/4)
 		}
+	}
+	small := xmlContent[:listMinSize/2]
+	small = small[:strings.LastIndex(small, "\n")] + "</urlset>"
+	s, err := New().Parse("https://example.com/sitemap.xml", &small)
+	if err != nil || len(s.urls) == 0 || cap(s.urls) != len(s.urls) {
+		t.Errorf("a document of %d bytes: %v, %d URLs in an array of %d, want them copied into an array of their number", len(small), err, len(s.urls), cap(s.urls))
 	}
 }
 
@@ -314,12 +331,12 @@ func TestAloneDocumentListNotMisled(t *testing.T) {
 	}
 }
 
-// TestAloneListGrowsToTheEstimate: URLs of 50 bytes each in a document of
-// a million bytes, read 64 KiB at a time. The URLs move from chunks to one
-// array once an eighth of the bytes are read, and the array grows once
+// TestAloneListGrowsToTheEstimate: URLs of 100 bytes each in a document of
+// two million bytes, read 64 KiB at a time. The URLs move from chunks to
+// one array once an eighth of the bytes are read, and the array grows once
 // more at the most, to about the 20,000 URLs the document holds.
 func TestAloneListGrowsToTheEstimate(t *testing.T) {
-	const n, per, size = 20_000, 50, 1_000_000
+	const n, per, size = 20_000, 100, 2_000_000
 	var at int64
 	var d docBuf
 	d.sizeFrom(func() int64 { return at }, size, 0)
@@ -376,7 +393,7 @@ func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
 	}
 	packed := fuzzGzip(plain.Bytes())
 	body := &countingReader{r: bytes.NewReader(packed)}
-	out, pos, done, err := decode(nil, body, 1<<30, nil)
+	out, pos, done, err := decode(nil, body, -1, 1<<30, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,6 +406,65 @@ func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
 	if at < 0.10 || at > 0.16 {
 		t.Errorf("an eighth of the document handed on, the position is at %.3f of the body (%.3f read); want about 0.125", at, read)
 	}
+}
+
+// TestGzipSmallBodyInflatedInline: a gzipped body of a known size of at
+// most inlineGzip bytes is inflated on the goroutine that reads the decoded
+// text, without the read-ahead; a larger one, or one of an unknown size, on
+// the read-ahead's goroutine. Either way the text is the same.
+func TestGzipSmallBodyInflatedInline(t *testing.T) {
+	small := []byte(strings.Repeat("https://example.com/p\n", 100))
+	var large bytes.Buffer
+	for i := range 20_000 {
+		fmt.Fprintf(&large, "https://example.com/p/%d\n", i*7919)
+	}
+	packedSmall, packedLarge := fuzzGzip(small), fuzzGzip(large.Bytes())
+	if len(packedSmall) > inlineGzip || len(packedLarge) <= inlineGzip {
+		t.Fatalf("bodies of %d and %d bytes, want one of at most %d and one larger", len(packedSmall), len(packedLarge), inlineGzip)
+	}
+	for _, tc := range []struct {
+		name        string
+		plain, body []byte
+		size        int64
+		ahead       bool
+	}{
+		{"small, size known", small, packedSmall, int64(len(packedSmall)), false},
+		{"small, size unknown", small, packedSmall, -1, true},
+		{"large, size known", large.Bytes(), packedLarge, int64(len(packedLarge)), true},
+	} {
+		body := &stackReader{r: bytes.NewReader(tc.body)}
+		out, _, done, err := decode(nil, body, tc.size, 1<<30, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, err := io.ReadAll(out)
+		wire, decoded := done()
+		if err != nil || !bytes.Equal(got, tc.plain) || wire != int64(len(tc.body)) || decoded != int64(len(tc.plain)) {
+			t.Errorf("%s: %d bytes (%v), counted %d and %d; want the %d bytes of the text, from %d", tc.name, len(got), err, wire, decoded, len(tc.plain), len(tc.body))
+		}
+		// The first bytes, the gzip header among them, are read where
+		// decode is called in either case.
+		if body.ahead != tc.ahead || !body.inline {
+			t.Errorf("%s: read on the read-ahead's goroutine: %v, on the caller's: %v; want %v and true", tc.name, body.ahead, body.inline, tc.ahead)
+		}
+	}
+}
+
+// stackReader tells on which goroutines r was read: the read-ahead's, or
+// the caller's.
+type stackReader struct {
+	r             io.Reader
+	ahead, inline bool
+}
+
+func (s *stackReader) Read(p []byte) (int, error) {
+	buf := make([]byte, 64<<10)
+	if strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*readAhead).fill") {
+		s.ahead = true
+	} else {
+		s.inline = true
+	}
+	return s.r.Read(p)
 }
 
 // countingReader counts the bytes read from r.

@@ -21,7 +21,7 @@ func TestTextSitemapUnderWayAtURLLimit(t *testing.T) {
 	}
 	base, _ := url.Parse("https://example.com/b.txt")
 	d := newDoc(c, base, base.String())
-	if err := d.parse(strings.NewReader("# pages\nhttps://example.com/b1\nhttps://example.com/b2\n"), false, 0); err != nil {
+	if err := d.parse(strings.NewReader("# pages\nhttps://example.com/b1\nhttps://example.com/b2\n"), false, -1, 0); err != nil {
 		t.Fatalf("parse: %v, want no error for a text sitemap that the URL limit stops", err)
 	}
 	if len(docURLs(d)) != 0 || len(d.errs) != 0 {
