@@ -15,7 +15,8 @@ package bench_test
 //	linescan         a bare bufio.Scanner line loop (text only)
 //	linescan-kept    the same keeping each URL line as a string (text only)
 //
-// W3 is served over loopback; its sub-benchmarks are parse (warm), stream,
+// Small holds two small urlsets, each parsed plain and gzipped. W3 is
+// served over loopback; its sub-benchmarks are parse (warm), stream,
 // and first-call, which runs Parse as the first call of a new process.
 
 import (
@@ -64,6 +65,14 @@ var families = map[string]func() map[string][]byte{
 	"Text": func() map[string][]byte { return map[string][]byte{"plain": bench.Text()} },
 	"W3": func() map[string][]byte {
 		return map[string][]byte{"index": bench.W3Index(), "child": bench.W3Child()}
+	},
+	"Small": func() map[string][]byte {
+		docs := map[string][]byte{}
+		for _, n := range smallSizes {
+			doc := bench.URLSet(n, 0)
+			docs[fmt.Sprint(n)], docs[fmt.Sprint(n, "-gzip")] = doc, bench.Gzip(doc)
+		}
+		return docs
 	},
 }
 
@@ -198,6 +207,24 @@ func BenchmarkRSS(b *testing.B) {
 	b.Run("gosax-events", func(b *testing.B) { benchEvents(b, input("RSS", "plain")) })
 	b.Run("scan", func(b *testing.B) { benchScan(b, input("RSS", "plain")) })
 	b.Run("rawtoken", func(b *testing.B) { benchRawToken(b, input("RSS", "plain")) })
+}
+
+// smallSizes are the URLs of the urlsets of BenchmarkSmall.
+var smallSizes = []int{10, 100}
+
+// BenchmarkSmall is a call of one small urlset of W1's shape, plain and
+// gzipped: what a call costs beyond its URLs, which a crawler that reads
+// many small sitemaps pays for each (not a target of issue 19).
+func BenchmarkSmall(b *testing.B) {
+	for _, n := range smallSizes {
+		b.Run(fmt.Sprintf("parse-%d", n), func(b *testing.B) {
+			doc := input("Small", fmt.Sprint(n))
+			benchParse(b, doc, len(doc), "https://www.example.com/sitemap.xml", n)
+		})
+		b.Run(fmt.Sprintf("parse-gzip-%d", n), func(b *testing.B) {
+			benchParse(b, input("Small", fmt.Sprint(n, "-gzip")), len(input("Small", fmt.Sprint(n))), "https://www.example.com/sitemap.xml.gz", n)
+		})
+	}
 }
 
 // BenchmarkText is the text sitemap of 50,000 lines.
