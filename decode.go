@@ -156,10 +156,10 @@ func getGzip(r io.Reader) (*gzip.Reader, error) {
 // closes r when r is an io.Closer that a goroutine of decode is still
 // reading from. It returns how many bytes were read from r (wire), and how
 // many they decompressed to (decoded; the same for a body not compressed).
-// size is the size of r, -1 when it is not known: a gzipped body of at
-// most inlineGzip bytes is inflated as the parse stage reads, without the
-// read-ahead.
-func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, done func() (wire, decoded int64), err error) {
+// gzipped tells whether r is. size is the size of r, -1 when it is not
+// known: a gzipped body of at most inlineGzip bytes is inflated as the
+// parse stage reads, without the read-ahead.
+func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, gzipped bool, done func() (wire, decoded int64), err error) {
 	lim := &limitedReader{r: r, left: maxSize,
 		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
 	hook := &hookedReader{lim, beforeRead, ctx}
@@ -172,14 +172,15 @@ func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead fu
 	// after them, here and in the peeks below: the bytes at hand are read.
 	magic, err := br.Peek(2)
 	if err != nil && !isEOF(err) && len(magic) == 0 {
-		return nil, nil, done, err
+		return nil, nil, false, done, err
 	}
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := getGzip(br)
 		if err != nil {
-			return nil, nil, done, gzipError(err)
+			return nil, nil, false, done, gzipError(err)
 		}
 		z.Multistream(false)
+		gzipped = true
 		// The inflater reads br from now on, on the read-ahead's goroutine
 		// unless the body is small: the hook runs above the inflation
 		// instead, where the parse stage reads, and sees the context there.
@@ -220,16 +221,16 @@ func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead fu
 	}
 	b, err := out.Peek(4)
 	if err != nil && !isEOF(err) && len(b) == 0 {
-		return nil, nil, done, err
+		return nil, nil, false, done, err
 	}
 	if bytes.HasPrefix(b, bom) {
 		out.Discard(3)
 	} else if name, byBOM := unicodeEncoding(b); name != "" {
 		// In every format: a robots.txt or a text sitemap in UTF-16 would
 		// otherwise read as lines of nothing, an empty success.
-		return nil, nil, done, errUnicodeEncoding{name, byBOM}
+		return nil, nil, false, done, errUnicodeEncoding{name, byBOM}
 	}
-	return out, pos, done, nil
+	return out, pos, gzipped, done, nil
 }
 
 // readAhead reads from r in a goroutine of its own, a few blocks ahead of

@@ -32,13 +32,13 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 		// A streaming call hands on the URLs it holds before it waits.
 		beforeRead = func() { d.flush() }
 	}
-	r, pos, done, err := decode(d.c.ctx, body, size, d.c.cfg.maxResponseSize, beforeRead)
+	r, pos, gzipped, done, err := decode(d.c.ctx, body, size, d.c.cfg.maxResponseSize, beforeRead)
 	defer func() { d.wire, d.decoded = done() }()
 	if err != nil {
 		return err
 	}
 	if alone > 0 {
-		d.buf.sizeFrom(pos, alone, d.c.cfg.maxURLs)
+		d.buf.sizeFrom(pos, alone, gzipped, d.c.cfg.maxURLs)
 	}
 	if d.rejectHTML && looksLikeHTML(r) {
 		return errHTMLPage

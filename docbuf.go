@@ -73,20 +73,32 @@ var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
 // many bytes of the body of the given size lie behind the parse; maxURLs
 // is the URL limit of the call, 0 for none.
 //
-// A body smaller than listMinSize keeps its chunks: the bytes read run
-// ahead of the parse by up to the buffers of the decode stage and of the
-// scanner, 80 KiB and more, so that the estimate of a small document, read
-// whole before its first URLs, says nothing, and its array grew an eighth
-// at a time, a copy each; while the copy of a small document's chunks at
-// its commit is quick, and into an array of the exact size.
-func (b *docBuf) sizeFrom(pos func() int64, size int64, maxURLs int) {
-	if size < listMinSize {
+// A body of less than listMinSize, or gzipped of less than listMinGzipped,
+// keeps its chunks: the position runs ahead of the parse
+// by the buffers of the decode stage and of the scanner, some 80 KiB of a
+// plain body and, gzipped, some 10 KiB of the body as compressed (at a
+// tenth: the blocks of the read-ahead are counted as the compressed bytes
+// they came from). The estimate of a body not many times that said little,
+// and its array grew an eighth at a time, a copy each; while the copy of a
+// small document's chunks at its commit is quick, and into an array of
+// the exact size. gzipped tells whether size is that of a gzipped body.
+func (b *docBuf) sizeFrom(pos func() int64, size int64, gzipped bool, maxURLs int) {
+	least := int64(listMinSize)
+	if gzipped {
+		least = listMinGzipped
+	}
+	if size < least {
 		return
 	}
 	b.pos, b.size, b.maxURLs = pos, size, maxURLs
 }
 
-const listMinSize = 1 << 20
+// The least sizes of a body, plain and gzipped, whose document sizes an
+// array for its URLs.
+const (
+	listMinSize    = 1 << 20
+	listMinGzipped = 128 << 10
+)
 
 // addURL keeps u among the URLs of the document: in its array once it has
 // one (see sizeFrom), in its chunks until then.

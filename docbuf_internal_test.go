@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -249,10 +248,10 @@ func TestSharedDatesAndPriorities(t *testing.T) {
 }
 
 // TestAloneDocumentListSized: a document read alone, of a known size of
-// listMinSize or more, puts its URLs in an array sized from the bytes read
-// so far, which the results then keep as it is. Whether the document comes
-// as content, as a response with a Content-Length or gzipped (stored, so
-// that the body is as large), the results take the array over, with little
+// listMinSize or more (listMinGzipped gzipped), puts its URLs in an array
+// sized from the bytes read so far, which the results then keep as it is.
+// Whether the document comes as content, as a response with a
+// Content-Length or gzipped, the results take the array over, with little
 // room to spare. A smaller document's URLs are copied into an array of
 // their number.
 func TestAloneDocumentListSized(t *testing.T) {
@@ -260,54 +259,61 @@ func TestAloneDocumentListSized(t *testing.T) {
 	var xmlDoc, textDoc strings.Builder
 	xmlDoc.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for i := range n {
-		fmt.Fprintf(&xmlDoc, "<url><loc>https://example.com/p/%d</loc><lastmod>2024-01-15</lastmod></url>\n", i)
+		// A key that compresses little, so that the gzipped form is
+		// larger than listMinGzipped.
+		key := uint64(i) * 0x9E3779B97F4A7C15
+		fmt.Fprintf(&xmlDoc, "<url><loc>https://example.com/p/%d/%016x</loc><lastmod>2024-01-15</lastmod></url>\n", i, key)
 		fmt.Fprintf(&textDoc, "https://example.com/p/%d/in-a-category-with-a-long-name\n", i)
 	}
 	xmlDoc.WriteString(`</urlset>`)
-	if xmlDoc.Len() < listMinSize || textDoc.Len() < listMinSize {
-		t.Fatalf("documents of %d and %d bytes, want %d or more", xmlDoc.Len(), textDoc.Len(), listMinSize)
+	packed := fuzzGzip([]byte(xmlDoc.String()))
+	if xmlDoc.Len() < listMinSize || textDoc.Len() < listMinSize || len(packed) < listMinGzipped {
+		t.Fatalf("documents of %d and %d bytes, %d gzipped; want %d or more, and %d gzipped", xmlDoc.Len(), textDoc.Len(), len(packed), listMinSize, listMinGzipped)
 	}
+	xmlContent, textContent := xmlDoc.String(), textDoc.String()
+	small := xmlContent[:listMinSize/2]
+	small = small[:strings.LastIndex(small, "\n")] + "</urlset>"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body := []byte(xmlDoc.String())
-		if strings.HasSuffix(r.URL.Path, ".gz") {
-			var b bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
-			zw.Write(body)
-			zw.Close()
-			body = b.Bytes()
+		body := []byte(xmlContent)
+		switch r.URL.Path {
+		case "/sitemap.xml.gz":
+			body = packed
+		case "/small.xml.gz":
+			body = fuzzGzip([]byte(small))
 		}
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		w.Write(body)
 	}))
 	defer srv.Close()
-	xmlContent, textContent := xmlDoc.String(), textDoc.String()
 	for _, tc := range []struct {
 		name, url string
 		content   *string
+		urls      int
+		taken     bool
 	}{
-		{"xml content", "https://example.com/sitemap.xml", &xmlContent},
-		{"text content", "https://example.com/sitemap.txt", &textContent},
-		{"served", srv.URL + "/sitemap.xml", nil},
-		{"served gzipped", srv.URL + "/sitemap.xml.gz", nil},
+		{"xml content", "https://example.com/sitemap.xml", &xmlContent, n, true},
+		{"text content", "https://example.com/sitemap.txt", &textContent, n, true},
+		{"served", srv.URL + "/sitemap.xml", nil, n, true},
+		{"served gzipped", srv.URL + "/sitemap.xml.gz", nil, n, true},
+		{"small content", "https://example.com/sitemap.xml", &small, strings.Count(small, "<url>"), false},
+		{"small, served gzipped", srv.URL + "/small.xml.gz", nil, strings.Count(small, "<url>"), false},
 	} {
 		s, err := New().SetFetchTimeout(60).Parse(tc.url, tc.content)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if len(s.urls) != n || !strings.HasPrefix(s.urls[n-1].Loc, fmt.Sprintf("https://example.com/p/%d", n-1)) {
-			t.Fatalf("%s: %d URLs", tc.name, len(s.urls))
+		if len(s.urls) != tc.urls || !strings.HasPrefix(s.urls[tc.urls-1].Loc, fmt.Sprintf("https://example.com/p/%d/", tc.urls-1)) {
+			t.Fatalf("%s: %d URLs, want %d", tc.name, len(s.urls), tc.urls)
 		}
-		// Copied, the URLs would fill their list exactly; taken over, the
-		// list has the room the estimate left.
-		if spare := cap(s.urls) - n; spare == 0 || spare > n/4 {
-			t.Errorf("%s: the list has room for %d more URLs, want some and at most %d", tc.name, spare, n/4)
+		// Copied, the URLs fill their array exactly; taken over, the
+		// array has the room the estimate left.
+		spare := cap(s.urls) - tc.urls
+		if tc.taken && (spare == 0 || spare > tc.urls/4) {
+			t.Errorf("%s: the list has room for %d more URLs, want some and at most %d", tc.name, spare, tc.urls/4)
 		}
-	}
-	small := xmlContent[:listMinSize/2]
-	small = small[:strings.LastIndex(small, "\n")] + "</urlset>"
-	s, err := New().Parse("https://example.com/sitemap.xml", &small)
-	if err != nil || len(s.urls) == 0 || cap(s.urls) != len(s.urls) {
-		t.Errorf("a document of %d bytes: %v, %d URLs in an array of %d, want them copied into an array of their number", len(small), err, len(s.urls), cap(s.urls))
+		if !tc.taken && spare != 0 {
+			t.Errorf("%s: the list has room for %d more URLs, want the URLs copied into an array of their number", tc.name, spare)
+		}
 	}
 }
 
@@ -339,7 +345,7 @@ func TestAloneListGrowsToTheEstimate(t *testing.T) {
 	const n, per, size = 20_000, 100, 2_000_000
 	var at int64
 	var d docBuf
-	d.sizeFrom(func() int64 { return at }, size, 0)
+	d.sizeFrom(func() int64 { return at }, size, false, 0)
 	growths := 0
 	for i := range n {
 		read := (i*per/(64<<10) + 1) * (64 << 10)
@@ -393,7 +399,7 @@ func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
 	}
 	packed := fuzzGzip(plain.Bytes())
 	body := &countingReader{r: bytes.NewReader(packed)}
-	out, pos, done, err := decode(nil, body, -1, 1<<30, nil)
+	out, pos, _, done, err := decode(nil, body, -1, 1<<30, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,9 +439,9 @@ func TestGzipSmallBodyInflatedInline(t *testing.T) {
 		{"large, size known", large.Bytes(), packedLarge, int64(len(packedLarge)), true},
 	} {
 		body := &stackReader{r: bytes.NewReader(tc.body)}
-		out, _, done, err := decode(nil, body, tc.size, 1<<30, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+		out, _, gzipped, done, err := decode(nil, body, tc.size, 1<<30, nil)
+		if err != nil || !gzipped {
+			t.Fatalf("%s: %v, gzipped %v", tc.name, err, gzipped)
 		}
 		got, err := io.ReadAll(out)
 		wire, decoded := done()
@@ -543,7 +549,7 @@ func TestInternChunksSizedForAloneDocument(t *testing.T) {
 	const n, per, size = 20_000, 100, 20_000 * 100
 	var at int64
 	var b docBuf
-	b.sizeFrom(func() int64 { return at }, size, 0)
+	b.sizeFrom(func() int64 { return at }, size, false, 0)
 	got := make([]string, 0, n)
 	chunks, last := 0, -1
 	for i := range n {
