@@ -299,7 +299,7 @@ func (d *doc) listSitemap(loc, key string, lastmod *LastModTime) {
 // whose turn records the limit (followChild). The room only shrinks while
 // the document is read, so the sitemaps left out would never be fetched.
 func (d *doc) addChild(loc, key string) {
-	if !d.c.followed(loc) || d.childKeys[key] {
+	if !d.follows(loc) || d.childKeys[key] {
 		return
 	}
 	if f := &d.c.fetched; f.limit > 0 && !d.c.isRequested(key) {
@@ -371,7 +371,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return false
 	}
 	d.uncounted++
-	if d.c.emit != nil {
+	if d.c.emit != nil && !d.hold {
 		return d.emitURL(u)
 	}
 	d.buf.addURL(u)
