@@ -73,28 +73,6 @@ func (d *doc) entry(e *rawEntry) bool {
 	return d.pageEntry(e)
 }
 
-// location checks the location of an entry; ok is false when the entry is
-// to be skipped.
-func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
-	raw := textOf(&e.loc)
-	if len(raw) == 0 {
-		if !e.feed {
-			d.invalid(d.baseStr, errNoLoc)
-		}
-		return "", false
-	}
-	written := d.intern(raw)
-	loc, err := d.urls.Loc(written, d.base, d.strict)
-	if err == nil && d.strict && sameSite {
-		err = checkSameSite(loc, d.base)
-	}
-	if err != nil {
-		d.invalid(written, err)
-		return "", false
-	}
-	return loc, true
-}
-
 // date parses the date of an entry: nil when there is none or it is empty,
 // nil and reported when it cannot be parsed (ok is false then).
 func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
