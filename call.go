@@ -63,8 +63,8 @@ type call struct {
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
 
-	// disc is the discovery of a call of S.Discover or S.DiscoverSitemaps,
-	// nil otherwise: the sitemaps read at level 0 are its candidates.
+	// disc is the discovery of a call of S.Discover or S.DiscoverStream,
+	// nil otherwise: the sitemaps read at level 0 are its places.
 	disc *discovery
 
 	lint *linter // the observer of a lint call (lint.go), nil otherwise
@@ -276,21 +276,6 @@ func checkRoot(root string, body io.Reader) error {
 	return nil
 }
 
-// checkRootURL checks the URL passed to Parse before it is fetched.
-func checkRootURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return err
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("unsupported scheme %q", u.Scheme)
-	}
-	if u.Hostname() == "" {
-		return errors.New("missing host")
-	}
-	return nil
-}
-
 // read fetches (unless body is given), decodes and parses the document ch
 // at the given level, commits what it yielded, and returns the sitemaps it
 // lists that are to be followed. The error is the one recorded about the
@@ -320,7 +305,7 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 }
 
 // readSource is read once the body is at hand, from start. p, when not
-// nil, is the candidate of a discovery the document is: see probe.
+// nil, is the place of a discovery the document is: see probe.
 func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
@@ -331,20 +316,21 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 	if robots {
 		d.found = FoundRobots
 	}
-	d.rejectHTML = p != nil
+	p.prepare(d)
 	err := d.parse(src.body, robots, src.size, c.aloneSize(src.size))
 	d.flush()
 	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
 	if err != nil {
 		d.discard()
-		if p.failed(err) {
+		record, st := p.failed(err)
+		if record {
 			c.record(err)
 		}
-		c.parsed(d, start, StatusFailed, err)
+		c.parsed(d, start, st, err)
 		p.unrecorded(c, d.node)
 		return nil, err
 	}
-	if !p.keep(d, src) {
+	if !p.keep(d) {
 		d.discard()
 		return nil, nil
 	}

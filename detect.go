@@ -1,6 +1,8 @@
 package sitemap
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -72,4 +74,20 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 		tr = d.lint.checkUTF8(tr, tr != io.Reader(r))
 	}
 	return d.parseXMLDoc(tr)
+}
+
+// looksLikeHTML reports whether the text at the start of r is an HTML page:
+// it begins, after white space, with an HTML doctype or an <html>, <head>
+// or <body> tag. A soft 404 is one.
+func looksLikeHTML(r *bufio.Reader) bool {
+	head, _ := r.Peek(64)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	for _, start := range []string{"<!doctype html", "<html", "<head", "<body"} {
+		if len(head) > len(start) && bytes.EqualFold(head[:len(start)], []byte(start)) {
+			if c := head[len(start)]; c == '>' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/' {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Tests of discovery (issue 17): S.Discover, S.DiscoverSitemaps and the
-// candidates they try. Every site is an httptest server on loopback that
+// Tests of discovery (issue 17): S.Discover, S.DiscoverStream and the
+// places they try, each a document of GetDocuments. Every site is an httptest server on loopback that
 // counts the requests it answers, by path.
 
 // newDSite returns a loopback site that answers each path of routes with
@@ -41,35 +41,61 @@ func dBody(body string) http.HandlerFunc {
 	}
 }
 
-// dDiscover runs Discover on the site under the guard.
-func dDiscover(t *testing.T, s *sitemap.S, site string) error {
+// dDiscover runs Discover on the site under the guard, with the options
+// given (nil when there are none).
+func dDiscover(t *testing.T, s *sitemap.S, site string, o ...*sitemap.DiscoverOptions) error {
 	t.Helper()
 	var err error
-	guard(t, guardTimeout, func() { _, err = s.Discover(context.Background(), site) })
+	var opt *sitemap.DiscoverOptions
+	if len(o) > 0 {
+		opt = o[0]
+	}
+	guard(t, guardTimeout, func() { _, err = s.Discover(context.Background(), site, opt) })
 	return err
 }
 
-// dFound returns the candidates that were sitemaps, as "found path".
+// fallback is the options of a discovery that tries the well-known paths
+// only when nothing announced is a sitemap.
+var fallback = &sitemap.DiscoverOptions{WellKnownFallback: true}
+
+// dFound returns the places that were found to be sitemaps, as "found
+// path": the documents a discovery came to on its own (not through an
+// index), read as sitemaps.
 func dFound(s *sitemap.S, base string) []string {
 	var out []string
-	for _, c := range s.GetCandidates() {
-		if c.Outcome == sitemap.OutcomeSitemap {
-			out = append(out, string(c.Found)+" "+strings.TrimPrefix(c.URL, base))
+	for _, d := range s.GetDocuments() {
+		if isFoundSitemap(d) {
+			out = append(out, string(d.Found)+" "+strings.TrimPrefix(d.URL, base))
 		}
 	}
 	return out
 }
 
-// dOutcome returns the candidate at url.
-func dOutcome(t *testing.T, s *sitemap.S, url string) sitemap.Candidate {
+// isFoundSitemap tells a sitemap a discovery found: a document it came to
+// on its own, read as a sitemap.
+func isFoundSitemap(d sitemap.Document) bool {
+	switch d.Found {
+	case sitemap.FoundRobots, sitemap.FoundHomePage, sitemap.FoundFeed, sitemap.FoundWellKnown:
+	default:
+		return false
+	}
+	return (d.Status == sitemap.StatusParsed || d.Status == sitemap.StatusPartial) &&
+		d.Format != sitemap.FormatRobots && d.Format != sitemap.FormatHTML
+}
+
+// dPlace returns the document at url, which is there once.
+func dPlace(t *testing.T, s *sitemap.S, url string) sitemap.Document {
 	t.Helper()
-	for _, c := range s.GetCandidates() {
-		if c.URL == url {
-			return c
+	var found []sitemap.Document
+	for _, d := range s.GetDocuments() {
+		if d.URL == url {
+			found = append(found, d)
 		}
 	}
-	t.Fatalf("no candidate %s among %v", url, s.GetCandidates())
-	return sitemap.Candidate{}
+	if len(found) != 1 {
+		t.Fatalf("%d documents %s among %v", len(found), url, s.GetDocuments())
+	}
+	return found[0]
 }
 
 // dLog prints what a discovery found, how, and the requests it took.
@@ -126,14 +152,16 @@ func TestDiscoverWellKnownIndexOnly(t *testing.T) {
 	if got := site.Total(); got != 2+18+2-1 {
 		t.Fatalf("%d requests, want 21", got)
 	}
-	if c := dOutcome(t, s, site.URL+"/sitemap-news.xml"); c.Outcome != sitemap.OutcomeSkipped {
-		t.Fatalf("/sitemap-news.xml: %+v, want skipped, listed by the index", c)
+	// The well-known path the index listed is the index's document, not
+	// tried again.
+	if d := dPlace(t, s, site.URL+"/sitemap-news.xml"); d.Found != sitemap.FoundIndex || d.Status != sitemap.StatusParsed {
+		t.Fatalf("/sitemap-news.xml: %+v, want read through the index", d)
 	}
 }
 
 // Issue 17, show: a site whose only sitemap is named by a <link
 // rel="sitemap"> of its home page, which also announces an RSS feed and an
-// Atom feed. With SetWellKnownFallback(true) the well-known paths are not
+// Atom feed. With WellKnownFallback the well-known paths are not
 // tried: nothing else is requested.
 func TestDiscoverHomePageLinkOnly(t *testing.T) {
 	home := `<!doctype html><html><head>
@@ -149,8 +177,8 @@ func TestDiscoverHomePageLinkOnly(t *testing.T) {
 		"/feed.rss":      `<rss version="2.0"><channel><item><link>{base}/c</link></item></channel></rss>`,
 		"/feed.atom":     `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="{base}/d"/></entry></feed>`,
 	})
-	s := newParser().SetWellKnownFallback(true).SetMultiThread(false)
-	if err := dDiscover(t, s, site.URL+"/some/page?x=1"); err != nil {
+	s := newParser().SetMultiThread(false)
+	if err := dDiscover(t, s, site.URL+"/some/page?x=1", fallback); err != nil {
 		t.Fatal(err)
 	}
 	dLog(t, "home-page link only", s, site)
@@ -181,8 +209,8 @@ func TestDiscoverRobotsAndWellKnown(t *testing.T) {
 	for _, fallback := range []bool{false, true} {
 		t.Run(fmt.Sprintf("fallback=%v", fallback), func(t *testing.T) {
 			site := newDSite(t, routes)
-			s := newParser().SetWellKnownFallback(fallback)
-			if err := dDiscover(t, s, site.URL); err != nil {
+			s := newParser()
+			if err := dDiscover(t, s, site.URL, &sitemap.DiscoverOptions{WellKnownFallback: fallback}); err != nil {
 				t.Fatal(err)
 			}
 			dLog(t, fmt.Sprintf("robots + well-known, fallback=%v", fallback), s, site)
@@ -213,8 +241,8 @@ func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 		"/robots.txt":  "Sitemap: /gone.xml\n",
 		"/sitemap.xml": urlset("{base}/page/1"),
 	})
-	s := newParser().SetWellKnownFallback(true)
-	if err := dDiscover(t, s, site.URL); err != nil {
+	s := newParser()
+	if err := dDiscover(t, s, site.URL, fallback); err != nil {
 		t.Fatal(err)
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"well-known /sitemap.xml"}) {
@@ -225,11 +253,11 @@ func TestDiscoverFallbackWhenAnnouncedFails(t *testing.T) {
 	if len(errs) != 1 || !errors.As(errs[0], &nerr) || nerr.URL != site.URL+"/gone.xml" {
 		t.Fatalf("errors %v, want the one of /gone.xml", errs)
 	}
-	if c := dOutcome(t, s, site.URL+"/gone.xml"); c.Outcome != sitemap.OutcomeFailed || c.Found != sitemap.FoundRobots || c.Err == nil {
-		t.Fatalf("/gone.xml: %+v", c)
+	if d := dPlace(t, s, site.URL+"/gone.xml"); d.Status != sitemap.StatusFailed || d.Found != sitemap.FoundRobots || d.Err == nil || d.Errors != 1 {
+		t.Fatalf("/gone.xml: %+v", d)
 	}
-	if c := dOutcome(t, s, site.URL+"/sitemap_index.xml"); c.Outcome != sitemap.OutcomeFailed || c.Found != sitemap.FoundWellKnown {
-		t.Fatalf("/sitemap_index.xml: %+v", c)
+	if d := dPlace(t, s, site.URL+"/sitemap_index.xml"); d.Status != sitemap.StatusFailed || d.Found != sitemap.FoundWellKnown || d.HTTPStatus != 404 || d.Errors != 0 {
+		t.Fatalf("/sitemap_index.xml: %+v", d)
 	}
 }
 
@@ -252,13 +280,24 @@ func TestDiscoverCatchAllHTML(t *testing.T) {
 	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
-	for _, c := range s.GetCandidates() {
-		if c.Found == sitemap.FoundWellKnown && (c.Outcome != sitemap.OutcomeNotSitemap || c.Err == nil) {
-			t.Fatalf("%+v, want not-sitemap", c)
+	wellKnown := 0
+	for _, d := range s.GetDocuments() {
+		if d.Found != sitemap.FoundWellKnown {
+			continue
+		}
+		wellKnown++
+		if d.Status != sitemap.StatusNotSitemap || d.Err == nil || d.Errors != 0 {
+			t.Fatalf("%+v, want not-sitemap", d)
 		}
 	}
-	if c := dOutcome(t, s, site.URL+"/robots.txt"); c.Outcome != sitemap.OutcomeNotSitemap {
-		t.Fatalf("robots.txt: %+v", c)
+	if wellKnown != 18 {
+		t.Fatalf("%d well-known paths among the documents, want 18", wellKnown)
+	}
+	if d := dPlace(t, s, site.URL+"/robots.txt"); d.Status != sitemap.StatusNotSitemap {
+		t.Fatalf("robots.txt: %+v", d)
+	}
+	if d := dPlace(t, s, site.URL+"/"); d.Status != sitemap.StatusParsed || d.Format != sitemap.FormatHTML {
+		t.Fatalf("home page: %+v", d)
 	}
 }
 
@@ -294,8 +333,8 @@ func dCatchAll(t *testing.T, gzipped bool) {
 	if s.GetURLCount() != 1 || s.GetSitemapCount() != 1 {
 		t.Fatalf("%d URLs, %d sitemaps", s.GetURLCount(), s.GetSitemapCount())
 	}
-	if c := dOutcome(t, s, site.URL+"/sitemap_index.xml"); c.Outcome != sitemap.OutcomeDuplicate {
-		t.Fatalf("/sitemap_index.xml: %+v", c)
+	if d := dPlace(t, s, site.URL+"/sitemap_index.xml"); d.Status != sitemap.StatusDuplicate || d.Err == nil || !strings.Contains(d.Err.Error(), "the same content as") {
+		t.Fatalf("/sitemap_index.xml: %+v", d)
 	}
 }
 
@@ -320,8 +359,8 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	if got := site.Total(); got != 2+18 {
 		t.Fatalf("%d requests, want 20", got)
 	}
-	if c := dOutcome(t, s, site.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
-		t.Fatalf("/sitemap.xml: %+v", c)
+	if d := dPlace(t, s, site.URL+"/sitemap.xml"); d.Status != sitemap.StatusDuplicate {
+		t.Fatalf("/sitemap.xml: %+v", d)
 	}
 
 	site2 := newDSite(t, map[string]string{"/": dHomeHTML})
@@ -335,8 +374,8 @@ func TestDiscoverWellKnownRedirectToHome(t *testing.T) {
 	if got := site2.Total(); got != 1+2*19 {
 		t.Fatalf("%d requests, want 39", got)
 	}
-	if c := dOutcome(t, s, site2.URL+"/sitemap.xml"); c.Outcome != sitemap.OutcomeDuplicate {
-		t.Fatalf("/sitemap.xml: %+v", c)
+	if d := dPlace(t, s, site2.URL+"/sitemap.xml"); d.Status != sitemap.StatusDuplicate {
+		t.Fatalf("/sitemap.xml: %+v", d)
 	}
 }
 
@@ -417,8 +456,8 @@ func TestDiscoverRobotsIsHTML(t *testing.T) {
 		"/trap.xml":    urlset("{base}/trap"),
 		"/sitemap.xml": urlset("{base}/page"),
 	})
-	s := newParser().SetWellKnownFallback(true)
-	if err := dDiscover(t, s, site.URL); err != nil {
+	s := newParser()
+	if err := dDiscover(t, s, site.URL, fallback); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
@@ -440,8 +479,8 @@ func TestDiscoverBaseHref(t *testing.T) {
 		"/sitemap.xml.gz":   "",
 		"/not-used-at-all/": "",
 	})
-	s := newParser().SetWellKnownFallback(true)
-	if err := dDiscover(t, s, site.URL); err != nil {
+	s := newParser()
+	if err := dDiscover(t, s, site.URL, fallback); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
@@ -460,27 +499,27 @@ func TestDiscoverOtherHost(t *testing.T) {
 		"/robots.txt": "Sitemap: " + other.URL + "/cdn.xml\n",
 	})
 	for _, strict := range []bool{false, true} {
-		s := newParser().SetStrict(strict).SetWellKnownFallback(true)
-		if err := dDiscover(t, s, site.URL); err != nil {
+		s := newParser().SetStrict(strict)
+		if err := dDiscover(t, s, site.URL, fallback); err != nil {
 			t.Fatal(err)
 		}
 		dNoErrors(t, s)
 		if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{other.URL + "/on-cdn"}) {
 			t.Fatalf("strict=%v: URLs %v", strict, got)
 		}
-		if c := dOutcome(t, s, other.URL+"/cdn.xml"); c.Found != sitemap.FoundRobots || c.Outcome != sitemap.OutcomeSitemap {
-			t.Fatalf("strict=%v: %+v", strict, c)
+		if d := dPlace(t, s, other.URL+"/cdn.xml"); d.Found != sitemap.FoundRobots || d.Status != sitemap.StatusParsed {
+			t.Fatalf("strict=%v: %+v", strict, d)
 		}
 	}
-	s := newParser().SetFollow([]string{"^" + site.URL}).SetWellKnownFallback(true)
-	if err := dDiscover(t, s, site.URL); err != nil {
+	s := newParser().SetFollow([]string{"^" + site.URL})
+	if err := dDiscover(t, s, site.URL, fallback); err != nil {
 		t.Fatal(err)
 	}
 	if s.GetSitemapCount() != 1 || s.GetURLCount() != 0 {
 		t.Fatalf("follow rules: %d sitemaps, %d URLs", s.GetSitemapCount(), s.GetURLCount())
 	}
-	if c := dOutcome(t, s, other.URL+"/cdn.xml"); c.Outcome != sitemap.OutcomeSkipped {
-		t.Fatalf("follow rules: %+v", c)
+	if d := dPlace(t, s, other.URL+"/cdn.xml"); d.Status != sitemap.StatusNotFollowed {
+		t.Fatalf("follow rules: %+v", d)
 	}
 	if other.Hits("/cdn.xml") != 2 {
 		t.Fatalf("/cdn.xml requested %d times over three calls, want 2", other.Hits("/cdn.xml"))
@@ -545,51 +584,67 @@ func TestDiscoverDepth(t *testing.T) {
 // skipped.
 func TestDiscoverBudget(t *testing.T) {
 	site := newDSite(t, map[string]string{"/sitemap_index.xml": urlset("{base}/a")})
-	s := newParser().SetMaxDiscoveryRequests(3)
-	if err := dDiscover(t, s, site.URL); err != nil {
+	s := newParser()
+	if err := dDiscover(t, s, site.URL, &sitemap.DiscoverOptions{MaxRequests: 3}); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
 	if got := site.Total(); got != 3 {
 		t.Fatalf("%d requests, want 3", got)
 	}
-	c := dOutcome(t, s, site.URL+"/sitemap_index.xml")
-	if c.Outcome != sitemap.OutcomeSkipped || c.Err == nil || !strings.Contains(c.Err.Error(), "budget of 3") {
-		t.Fatalf("%+v", c)
+	d := dPlace(t, s, site.URL+"/sitemap_index.xml")
+	if d.Status != sitemap.StatusLimited || d.Err == nil || !strings.Contains(d.Err.Error(), "budget of 3") {
+		t.Fatalf("%+v", d)
 	}
-	if s.SetMaxDiscoveryRequests(-1); len(s.GetErrors()) != 1 || s.GetMaxDiscoveryRequests() != 3 {
-		t.Fatalf("a negative budget: %v", s.GetErrors())
+	// A negative budget is refused before anything is requested, by the
+	// discovery and its streaming form.
+	err := dDiscover(t, s, site.URL, &sitemap.DiscoverOptions{MaxRequests: -1})
+	var cerr *sitemap.ConfigError
+	if !errors.As(err, &cerr) || cerr.Field != "discover.maxRequests" || site.Total() != 3 {
+		t.Fatalf("a negative budget: %v, %d requests", err, site.Total())
+	}
+	for _, err := range s.DiscoverStream(context.Background(), site.URL, &sitemap.DiscoverOptions{MaxRequests: -1}) {
+		if !errors.As(err, &cerr) || site.Total() != 3 {
+			t.Fatalf("a negative budget, streaming: %v, %d requests", err, site.Total())
+		}
 	}
 }
 
-// DiscoverSitemaps finds without reading further: the candidates, the
-// sitemaps found listed, no URLs, nothing an index lists requested.
-func TestDiscoverSitemapsFindsOnly(t *testing.T) {
+// Discover with SetNoFollow finds without reading further: each place is
+// read to tell whether it is a sitemap, and nothing the sitemaps found
+// list is requested; it is listed, not followed.
+func TestDiscoverRootOnlyFindsOnly(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/robots.txt":  "Sitemap: /index.xml\n",
 		"/index.xml":   index("{base}/child.xml"),
 		"/child.xml":   urlset("{base}/a"),
 		"/sitemap.txt": "{base}/b\n{base}/c\n",
 	})
-	s := newParser()
-	var cands []sitemap.Candidate
-	var err error
-	guard(t, guardTimeout, func() { cands, err = s.DiscoverSitemaps(context.Background(), site.URL) })
-	if err != nil {
+	s := newParser().SetNoFollow(true)
+	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}
 	dNoErrors(t, s)
-	if site.Hits("/child.xml") != 0 || s.GetURLCount() != 0 {
-		t.Fatalf("read on: child %d, %d URLs", site.Hits("/child.xml"), s.GetURLCount())
+	if site.Hits("/child.xml") != 0 {
+		t.Fatalf("read on: child requested %d times", site.Hits("/child.xml"))
+	}
+	if got := locsOf(s.GetURLs()); !slices.Equal(got, []string{site.URL + "/b", site.URL + "/c"}) {
+		t.Fatalf("URLs %v, want those of the sitemaps found", got)
 	}
 	if got := dFound(s, site.URL); !slices.Equal(got, []string{"robots /index.xml", "well-known /sitemap.txt"}) {
 		t.Fatalf("found %v", got)
 	}
-	if len(cands) != 2+1+18 || s.GetSitemapCount() != 2 {
-		t.Fatalf("%d candidates, %d sitemaps", len(cands), s.GetSitemapCount())
+	docs := s.GetDocuments()
+	// The site, its home page, robots.txt, the index, the sitemap it
+	// lists and the 18 well-known paths.
+	if len(docs) != 3+2+18 || s.GetSitemapCount() != 3 {
+		t.Fatalf("%d documents, %d sitemaps", len(docs), s.GetSitemapCount())
 	}
-	if cands[0].Found != sitemap.FoundHomePage || cands[1].Found != sitemap.FoundRobots || cands[1].Outcome != sitemap.OutcomeRead {
-		t.Fatalf("first candidates %+v", cands[:2])
+	if docs[1].Found != sitemap.FoundHomePage || docs[2].Found != sitemap.FoundRobots || docs[2].Status != sitemap.StatusParsed {
+		t.Fatalf("first places %+v", docs[1:3])
+	}
+	if d := dPlace(t, s, site.URL+"/child.xml"); d.Status != sitemap.StatusNotFollowed || d.Found != sitemap.FoundIndex {
+		t.Fatalf("/child.xml: %+v", d)
 	}
 }
 
@@ -597,7 +652,7 @@ func TestDiscoverSitemapsFindsOnly(t *testing.T) {
 // nothing is requested.
 func TestDiscoverBadSite(t *testing.T) {
 	for _, site := range []string{"", "ftp://example.com", "https://", "not a url", "http://[::1"} {
-		_, err := sitemap.New().Discover(context.Background(), site)
+		_, err := sitemap.New().Discover(context.Background(), site, nil)
 		var verr *sitemap.ValidationError
 		if !errors.As(err, &verr) {
 			t.Fatalf("%q: %v", site, err)
@@ -671,7 +726,7 @@ func TestDiscoverContextEnds(t *testing.T) {
 	}
 	s := newParser()
 	var err error
-	guard(t, guardTimeout, func() { _, err = s.Discover(ctx, site.URL) })
+	guard(t, guardTimeout, func() { _, err = s.Discover(ctx, site.URL, nil) })
 	var perr *sitemap.ParseError
 	if !errors.As(err, &perr) || perr.URL != site.URL || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v", err)
@@ -683,8 +738,9 @@ func TestDiscoverContextEnds(t *testing.T) {
 
 // The tree of a discovery: the site is the root; its home page and its
 // robots.txt are its children, and the sitemaps each announces theirs;
-// a well-known path found is a child of the site, and what an index lists
-// is found through the index. Every sitemap found says how, in Found.
+// each well-known path tried is a child of the site, and what an index
+// lists is found through the index. Every place says how it was found, in
+// Found, and what came of it, in Status.
 func TestDiscoverTree(t *testing.T) {
 	site := newDSite(t, map[string]string{
 		"/":                  `<html><head><link rel="sitemap" href="/linked.xml"><link rel="alternate" type="application/atom+xml" href="/feed.atom"></head></html>`,
@@ -712,14 +768,27 @@ func TestDiscoverTree(t *testing.T) {
 	}
 	want := []string{
 		"0 root parsed   (parent -)",
-		"1 home-page parsed  / (parent )",
+		"1 home-page parsed html / (parent )",
 		"1 robots parsed robots /robots.txt (parent )",
 		"2 robots parsed urlset /named.xml (parent /robots.txt)",
 		"2 robots failed  /gone.xml (parent /robots.txt)",
 		"2 home-page parsed urlset /linked.xml (parent /)",
 		"2 feed parsed atom /feed.atom (parent /)",
+		"1 well-known failed  /sitemap.xml (parent )",
 		"1 well-known parsed index /sitemap_index.xml (parent )",
 		"2 index parsed urlset /child.xml (parent /sitemap_index.xml)",
+	}
+	// Every other well-known path is a place tried: not there, or, for
+	// /sitemap, an HTML page.
+	for _, path := range []string{"/sitemap-index.xml", "/sitemap.xml.gz", "/sitemap_index.xml.gz",
+		"/sitemap-index.xml.gz", "/wp-sitemap.xml", "/sitemap.txt", "/sitemaps.xml", "/sitemap/sitemap.xml",
+		"/sitemap/sitemap-index.xml", "/.sitemap.xml", "/sitemap", "/admin/config/search/xmlsitemap",
+		"/sitemap_news.xml", "/sitemap-news.xml", "/sitemap_news.xml.gz", "/sitemap-news.xml.gz"} {
+		st := "failed"
+		if path == "/sitemap" {
+			st = "not-sitemap"
+		}
+		want = append(want, fmt.Sprintf("1 well-known %s  %s (parent )", st, path))
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tree:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -779,7 +848,93 @@ func TestDiscoverOriginRedirectToHTTPS(t *testing.T) {
 	if !slices.Equal(plain, []string{"/"}) {
 		t.Fatalf("requested over http: %v", plain)
 	}
-	if c := dOutcome(t, s, "http://example.com/"); c.FinalURL != "https://example.com/" {
-		t.Fatalf("home page %+v", c)
+	if d := dPlace(t, s, "http://example.com/"); d.FinalURL != "https://example.com/" {
+		t.Fatalf("home page %+v", d)
+	}
+}
+
+// dStream ranges over DiscoverStream under the guard, and returns the URLs
+// and the errors it hands on; it leaves the loop after stopAfter URLs when
+// that is above 0.
+func dStream(t *testing.T, s *sitemap.S, site string, o *sitemap.DiscoverOptions, stopAfter int) (locs []string, errs []error) {
+	t.Helper()
+	guard(t, guardTimeout, func() {
+		for u, err := range s.DiscoverStream(context.Background(), site, o) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			locs = append(locs, u.Loc)
+			if len(locs) == stopAfter {
+				break
+			}
+		}
+	})
+	return locs, errs
+}
+
+// DiscoverStream hands on what Discover keeps, in the same order when one
+// sitemap is read at a time, and records the same places.
+func TestDiscoverStreamAsDiscover(t *testing.T) {
+	site := newDSite(t, map[string]string{
+		"/":                  `<html><head><link rel="sitemap" href="/linked.xml"></head></html>`,
+		"/robots.txt":        "Sitemap: {base}/named.xml\nSitemap: {base}/gone.xml\n",
+		"/named.xml":         urlset("{base}/1", "{base}/2"),
+		"/linked.xml":        urlset("{base}/3"),
+		"/sitemap_index.xml": index("{base}/child.xml"),
+		"/child.xml":         urlset("{base}/4"),
+	})
+	s := newParser().SetMultiThread(false)
+	if err := dDiscover(t, s, site.URL); err != nil {
+		t.Fatal(err)
+	}
+	wantLocs, wantDocs := locsOf(s.GetURLs()), dFound(s, site.URL)
+	locs, errs := dStream(t, s, site.URL, nil, 0)
+	if !slices.Equal(locs, wantLocs) || len(wantLocs) != 4 {
+		t.Fatalf("streamed %v, kept %v", locs, wantLocs)
+	}
+	if len(errs) != 1 || s.GetURLCount() != 0 || !slices.Equal(dFound(s, site.URL), wantDocs) {
+		t.Fatalf("errors %v, %d URLs kept, found %v (want %v)", errs, s.GetURLCount(), dFound(s, site.URL), wantDocs)
+	}
+}
+
+// Bad input, streaming: a catch-all server that answers every path with
+// the same sitemap hands its URLs on once: a sitemap found holds its URLs
+// until it is compared with those found before it.
+func TestDiscoverStreamCatchAllSitemap(t *testing.T) {
+	site := newDSite(t, nil)
+	site.fallback = dBody(urlset("{base}/only", "{base}/other"))
+	s := newParser()
+	locs, errs := dStream(t, s, site.URL, nil, 0)
+	if len(errs) != 0 || !slices.Equal(locs, []string{site.URL + "/only", site.URL + "/other"}) {
+		t.Fatalf("URLs %v, errors %v", locs, errs)
+	}
+	if d := dPlace(t, s, site.URL+"/sitemap_index.xml"); d.Status != sitemap.StatusDuplicate || d.URLs != 0 {
+		t.Fatalf("/sitemap_index.xml: %+v", d)
+	}
+	if d := dPlace(t, s, site.URL+"/sitemap.xml"); d.Status != sitemap.StatusParsed || d.URLs != 2 {
+		t.Fatalf("/sitemap.xml: %+v", d)
+	}
+}
+
+// Leaving the loop of DiscoverStream ends the discovery: no well-known
+// path is requested after it, and no place is left queued or reading.
+func TestDiscoverStreamBreak(t *testing.T) {
+	site := newDSite(t, map[string]string{
+		"/robots.txt": "Sitemap: {base}/named.xml\n",
+		"/named.xml":  urlset("{base}/1", "{base}/2"),
+	})
+	s := newParser()
+	locs, _ := dStream(t, s, site.URL, nil, 1)
+	if len(locs) != 1 {
+		t.Fatalf("URLs %v", locs)
+	}
+	if got := site.Total(); got > 3 {
+		t.Fatalf("%d requests (%v) after the loop was left", got, site.Log())
+	}
+	for _, d := range s.GetDocuments() {
+		if d.Status == sitemap.StatusQueued || d.Status == sitemap.StatusReading {
+			t.Fatalf("left %s: %+v", d.Status, d)
+		}
 	}
 }

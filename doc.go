@@ -35,8 +35,9 @@
 // sitemaps that the site's robots.txt names, that its home page links to
 // or announces as feeds, and that lie at the paths sitemap generators write
 // to, then reads them as the sitemaps a robots.txt names;
-// [S.GetCandidates] tells what each place it tried came to, and
-// [S.DiscoverSitemaps] finds without reading further.
+// every place it tried is a document of [S.GetDocuments], whose Status
+// tells what came of it, and [S.DiscoverStream] is its streaming form.
+// With [S.SetNoFollow] a discovery finds without reading further.
 //
 // # Formats
 //

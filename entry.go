@@ -35,7 +35,10 @@ type doc struct {
 	// to the loop of a streaming call).
 	wire, decoded, kept int64
 
-	rejectHTML bool // an HTML page is no sitemap (a candidate of a discovery)
+	// A place of a discovery (discover_read.go): an HTML page is no
+	// sitemap; a sitemap found by a streaming call holds its URLs until it
+	// is kept (handOn); with SetNoFollow, what it lists is not fetched.
+	rejectHTML, hold, noFollow bool
 
 	buf      docBuf // its URLs, and the memory of their values
 	sitemaps []Sitemap
@@ -178,3 +181,7 @@ func (d *doc) begin() bool {
 	}
 	return true
 }
+
+// follows reports whether the sitemap at loc, which d lists, may be
+// fetched: the follow rules, SetNoFollow, and the document's own noFollow.
+func (d *doc) follows(loc string) bool { return !d.noFollow && d.c.followed(loc) }

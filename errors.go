@@ -2,11 +2,8 @@ package sitemap
 
 import (
 	"fmt"
-	"net/url"
 	"runtime"
 	"strings"
-
-	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // A ConfigError records a value that a Set* method rejected. It belongs to
@@ -208,28 +205,4 @@ func (e *PanicError) raise() {
 		runtime.Goexit()
 	}
 	panic(e)
-}
-
-// siteMismatchError is the cause of a URL that strict mode finds on another
-// protocol or host than the sitemap that lists it (HOST-4, HOST-5), in the
-// words of the spec; it wraps what urlnorm.SameSite found.
-type siteMismatchError struct{ site *urlnorm.SiteError }
-
-func (e *siteMismatchError) Error() string {
-	s := e.site
-	return fmt.Sprintf("strict mode: %s %q does not match sitemap %s %q", s.Part, s.Got, s.Part, s.Want)
-}
-
-func (e *siteMismatchError) Unwrap() error { return e.site }
-
-// checkSameSite is strict mode's rule that a page or a sitemap that a
-// sitemap (index) lists is on the protocol and the host of that sitemap,
-// base being the URL the sitemap was served from (STRICT-3, HOST,
-// REDIRECT-3). loc has passed urlnorm.Loc in strict mode.
-func checkSameSite(loc string, base *url.URL) error {
-	err := urlnorm.SameSite(loc, base)
-	if site, ok := err.(*urlnorm.SiteError); ok {
-		return &siteMismatchError{site}
-	}
-	return err
 }

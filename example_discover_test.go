@@ -23,14 +23,17 @@ func ExampleS_Discover() {
 	defer srv.Close()
 
 	// One sitemap after the other, so that the output is always the same.
-	s, err := sitemap.New().SetMultiThread(false).Discover(context.Background(), srv.URL)
+	s, err := sitemap.New().SetMultiThread(false).Discover(context.Background(), srv.URL, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, c := range s.GetCandidates() {
-		if c.Outcome == sitemap.OutcomeSitemap {
-			fmt.Println(c.Found, exampleHost(srv, c.URL))
+	// The places tried are documents of the call: those found directly
+	// under the site or under what names them, read as sitemaps.
+	for _, d := range s.GetDocuments() {
+		if d.Depth > 0 && d.Status == sitemap.StatusParsed && d.Found != sitemap.FoundIndex &&
+			d.Format != sitemap.FormatRobots && d.Format != sitemap.FormatHTML {
+			fmt.Println(d.Found, exampleHost(srv, d.URL))
 		}
 	}
 	for _, u := range s.GetURLs() {
@@ -47,10 +50,12 @@ func ExampleS_Discover() {
 	// 0 errors
 }
 
-// DiscoverSitemaps tells what each candidate came to, without reading the
-// sitemaps further: here the well-known paths that are not there, and one
-// that answers with an HTML page.
-func ExampleS_DiscoverSitemaps() {
+// DiscoverStream hands the URLs of the sitemaps found to the loop; with
+// SetNoFollow it reads each place only to tell whether it is a sitemap.
+// GetDocuments tells what came of every place tried: here the robots.txt,
+// the sitemap it names, and a well-known path that answers with an HTML
+// page (the home page and the other paths are not there).
+func ExampleS_DiscoverStream() {
 	srv := serveDocs(nil, map[string]string{
 		"/robots.txt":  "Sitemap: /sitemap.xml\n",
 		"/sitemap.xml": urlset("https://example.com/"),
@@ -58,18 +63,22 @@ func ExampleS_DiscoverSitemaps() {
 	})
 	defer srv.Close()
 
-	cands, err := sitemap.New().DiscoverSitemaps(context.Background(), srv.URL)
-	if err != nil {
-		fmt.Println(err)
-		return
+	s := sitemap.New().SetNoFollow(true)
+	for u, err := range s.DiscoverStream(context.Background(), srv.URL, nil) {
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(u.Loc)
 	}
-	for _, c := range cands {
-		if c.Outcome != sitemap.OutcomeFailed {
-			fmt.Println(c.Outcome, c.Found, strings.TrimPrefix(c.URL, srv.URL))
+	for _, d := range s.GetDocuments()[1:] {
+		if d.Status != sitemap.StatusFailed {
+			fmt.Println(d.Status, d.Found, strings.TrimPrefix(d.URL, srv.URL))
 		}
 	}
 	// Output:
-	// read robots /robots.txt
-	// sitemap robots /sitemap.xml
+	// https://example.com/
+	// parsed robots /robots.txt
+	// parsed robots /sitemap.xml
 	// not-sitemap well-known /sitemap
 }

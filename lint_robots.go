@@ -44,11 +44,10 @@ func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
 	if l.opt.NoRobots {
 		return nil
 	}
-	u, err := url.Parse(loc)
-	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+	origin, err := urlnorm.Origin(loc)
+	if err != nil {
 		return nil
 	}
-	origin := strings.ToLower(u.Scheme + "://" + u.Host)
 	rc := &l.robotsTxt
 	rc.mu.Lock()
 	e, ok := rc.hosts[origin]

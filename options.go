@@ -39,7 +39,8 @@ const (
 	DefaultMaxValidationErrors = 100000
 	// DefaultMaxDiscoveryRequests is how many requests a discovery makes of
 	// its own (the home page, robots.txt and the well-known paths) at
-	// most: room for all of them, which are 20.
+	// most when DiscoverOptions.MaxRequests is 0: room for all of them,
+	// which are 20.
 	DefaultMaxDiscoveryRequests = 32
 )
 
@@ -66,10 +67,6 @@ type config struct {
 	httpClient          *http.Client
 	polite              politeConfig // retries, host limits and the guard: politeness.go
 	cond                condConfig   // conditional fetching and Since: conditional.go
-
-	// Discovery (discover.go).
-	maxDiscoveryRequests int
-	wellKnownFallback    bool
 }
 
 func defaultConfig() config {
@@ -83,8 +80,6 @@ func defaultConfig() config {
 		maxURLs:             DefaultMaxURLs,
 		maxValidationErrors: DefaultMaxValidationErrors,
 		multiThread:         true,
-
-		maxDiscoveryRequests: DefaultMaxDiscoveryRequests,
 	}
 }
 

@@ -14,7 +14,6 @@ func (s *S) reset() {
 	s.callErrs = nil
 	s.sitemaps = []Sitemap{}
 	s.sitemapPos = map[string]int{}
-	s.candidates = nil
 	s.docs = docTree{}
 	s.docPos = map[string]int{}
 	s.rebuildErrs()
@@ -334,26 +333,4 @@ func (s *S) GetErrorsCount() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return int64(len(s.errs))
-}
-
-// setCandidates keeps the candidates of the discovery of the latest call.
-func (s *S) setCandidates(cands []Candidate) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.candidates = cands
-}
-
-// GetCandidates returns the candidates that the latest call of
-// [S.Discover] or [S.DiscoverSitemaps] tried, in the order it came to
-// them: the home page and the robots.txt of the site, the sitemaps they
-// announce and the well-known paths, each with how it was found and what
-// came of it. It is empty until the call has ended, and after a call of
-// Parse. The slice is the caller's own.
-func (s *S) GetCandidates() []Candidate {
-	if s == nil {
-		return []Candidate{}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Candidate{}, s.candidates...)
 }

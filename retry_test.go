@@ -401,7 +401,7 @@ func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := sitemap.New().SetRetries(1).SetFetchTimeout(60)
-	if _, err := s.Discover(context.Background(), srv.URL); err != nil {
+	if _, err := s.Discover(context.Background(), srv.URL, nil); err != nil {
 		t.Logf("Discover: %v", err)
 	}
 	if n.Load() < 4 || n.Load()%2 != 0 {

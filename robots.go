@@ -3,31 +3,10 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
-	"net/url"
-	"strings"
 )
 
-// This file recognises a robots.txt by its URL and reads its Sitemap: lines.
-
-// isRobotsURL reports whether the document at rawURL is read as a
-// robots.txt: the last segment of its path is robots.txt, in any letter
-// case. A query or a fragment is no part of the path, and neither is the
-// host; the segment is compared unescaped.
-func isRobotsURL(rawURL string) bool {
-	path := rawURL
-	if u, err := url.Parse(rawURL); err == nil {
-		path = u.EscapedPath()
-	} else if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
-	}
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		path = path[i+1:]
-	}
-	if seg, err := url.PathUnescape(path); err == nil {
-		path = seg
-	}
-	return strings.EqualFold(path, "robots.txt")
-}
+// This file reads the Sitemap: lines of a robots.txt (which one is, by its
+// URL, is urlnorm.go's isRobotsURL).
 
 // parseRobots hands the value of every Sitemap: line of a robots.txt to
 // sink as the location of a sitemap. The name of the directive is matched

@@ -37,7 +37,6 @@ type S struct {
 	errs       []error // configErrs then callErrs, as GetErrors returns them
 	sitemaps   []Sitemap
 	sitemapPos map[string]int // sitemap key → index in sitemaps
-	candidates []Candidate    // what the latest discovery tried, see GetCandidates
 	docs       docTree        // the tree of the call, see tree.go
 	docPos     map[string]int // request key → index in docs
 }

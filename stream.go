@@ -45,7 +45,7 @@ import (
 // call on s. The getters may be called from it. A nil ctx is taken as
 // [context.Background], as ParseContext takes it.
 func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq2[URL, error] {
-	return s.stream(ctx, url, func() io.Reader { return contentReader(urlContent) })
+	return s.stream(ctx, url, func() io.Reader { return contentReader(urlContent) }, nil)
 }
 
 // StreamReader is [S.Stream] for a document the caller has at hand: r is
@@ -55,13 +55,14 @@ func (s *S) StreamReader(ctx context.Context, url string, r io.Reader) iter.Seq2
 	if r == nil {
 		r = nilReader{}
 	}
-	return s.stream(ctx, url, func() io.Reader { return r })
+	return s.stream(ctx, url, func() io.Reader { return r }, nil)
 }
 
-// stream is the call of Stream and StreamReader: body returns the document
-// given, nil when it is to be fetched, each time the sequence is ranged
-// over.
-func (s *S) stream(ctx context.Context, url string, body func() io.Reader) iter.Seq2[URL, error] {
+// stream is the call of Stream, StreamReader and DiscoverStream: body
+// returns the document given, nil when it is to be fetched, each time the
+// sequence is ranged over; prep, when not nil, makes the call begun one of
+// a feature (a discovery).
+func (s *S) stream(ctx context.Context, url string, body func() io.Reader, prep func(*call)) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
 		c, err := s.begin(ctx, url)
 		defer s.parsing.Unlock()
@@ -70,6 +71,9 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader) iter.
 			return
 		}
 
+		if prep != nil {
+			prep(c)
+		}
 		out := make(chan []item, 16)
 		c.emit = out
 		c.f.chargeServerOnly()

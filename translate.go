@@ -73,28 +73,6 @@ func (d *doc) entry(e *rawEntry) bool {
 	return d.pageEntry(e)
 }
 
-// location checks the location of an entry; ok is false when the entry is
-// to be skipped.
-func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
-	raw := textOf(&e.loc)
-	if len(raw) == 0 {
-		if !e.feed {
-			d.invalid(d.baseStr, errNoLoc)
-		}
-		return "", false
-	}
-	written := d.intern(raw)
-	loc, err := d.urls.Loc(written, d.base, d.strict)
-	if err == nil && d.strict && sameSite {
-		err = checkSameSite(loc, d.base)
-	}
-	if err != nil {
-		d.invalid(written, err)
-		return "", false
-	}
-	return loc, true
-}
-
 // date parses the date of an entry: nil when there is none or it is empty,
 // nil and reported when it cannot be parsed (ok is false then).
 func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastModTime, ok bool) {
@@ -299,7 +277,7 @@ func (d *doc) listSitemap(loc, key string, lastmod *LastModTime) {
 // whose turn records the limit (followChild). The room only shrinks while
 // the document is read, so the sitemaps left out would never be fetched.
 func (d *doc) addChild(loc, key string) {
-	if !d.c.followed(loc) || d.childKeys[key] {
+	if !d.follows(loc) || d.childKeys[key] {
 		return
 	}
 	if f := &d.c.fetched; f.limit > 0 && !d.c.isRequested(key) {
@@ -371,7 +349,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return false
 	}
 	d.uncounted++
-	if d.c.emit != nil {
+	if d.c.emit != nil && !d.hold {
 		return d.emitURL(u)
 	}
 	d.buf.addURL(u)

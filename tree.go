@@ -44,19 +44,29 @@ const (
 	// *ParseError or *ValidationError.
 	StatusFailed Status = "failed"
 	// StatusNotFollowed: listed, and not fetched because of a follow rule
-	// ([S.SetFollow]) or [S.SetNoFollow].
+	// ([S.SetFollow]) or [S.SetNoFollow]; for a well-known path of a
+	// discovery, not requested because of a follow rule.
 	StatusNotFollowed Status = "not-followed"
 	// StatusLimited: listed, and not fetched because of a limit: the depth
 	// ([S.SetMaxDepth]), the sitemaps ([S.SetMaxSitemaps]) or the URLs
-	// ([S.SetMaxURLs]). Err names the limit when the call recorded it.
+	// ([S.SetMaxURLs]), or for a place of a discovery its budget
+	// ([DiscoverOptions] MaxRequests). Err names the limit when the call
+	// recorded it.
 	StatusLimited Status = "limited"
 	// StatusNotReached: listed, and not fetched because the call ended
 	// first: its context ended, or the loop of a Stream was left.
 	StatusNotReached Status = "not-reached"
 	// StatusDuplicate: not read on its own because it is another document
 	// of the call: its request was redirected to a sitemap the call had
-	// requested already, or another request was redirected to it first.
+	// requested already, or another request was redirected to it first. A
+	// place of a discovery is one as well when it is a sitemap with the
+	// content of one found before it, or is listed or requested by another
+	// document already; Err says which.
 	StatusDuplicate Status = "duplicate"
+	// StatusNotSitemap: a place a discovery tried ([S.Discover]) that
+	// answered with something that is no sitemap: an HTML page (a soft
+	// 404, say), or a document that does not parse. Err says why.
+	StatusNotSitemap Status = "not-sitemap"
 	// StatusUnchanged: not read again because the server or the store of
 	// an earlier run says it has not changed (conditional fetching).
 	StatusUnchanged Status = "unchanged"
@@ -78,6 +88,7 @@ const (
 	FormatAtom   Format = "atom"   // Atom 1.0 or 0.3
 	FormatText   Format = "text"   // a text sitemap, a URL a line
 	FormatRobots Format = "robots" // a robots.txt
+	FormatHTML   Format = "html"   // a home page, read by a discovery for the sitemaps it links to
 )
 
 // Document is one document of a call, as [S.GetDocuments] reports it: the
@@ -321,7 +332,7 @@ func (c *call) parsed(d *doc, start time.Time, st Status, err error) {
 		d.lint.end(st, err)
 	}
 	errs := len(d.errs)
-	if st == StatusFailed {
+	if st == StatusFailed || st == StatusNotSitemap {
 		errs = 0 // a document that failed records nothing but its error
 	}
 	if err != nil {
@@ -356,7 +367,7 @@ func (c *call) leaveOut(list []child, st Status, err error) {
 func (d *doc) listedStatus(deep bool) func(key, loc string) (Status, error) {
 	return func(key, loc string) (Status, error) {
 		switch {
-		case !d.c.followed(loc):
+		case !d.follows(loc):
 			return StatusNotFollowed, nil
 		case deep:
 			return StatusLimited, errDepthLimit(d.c.cfg.maxDepth)

@@ -34,9 +34,10 @@ func discoverSite(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// sitemap discover prints every candidate tried, with its outcome and how
-// it was found, the announced one that failed among the errors, and exits
-// 0 when a sitemap was found.
+// sitemap discover prints on standard output the sitemaps found, one a
+// line with how each was found, and nothing else; the announced one that
+// failed is among the errors; with -v every place tried goes to standard
+// error; it exits 0 when a sitemap was found.
 func TestDiscoverCommand(t *testing.T) {
 	srv := discoverSite(t)
 	res := runCLI(t, "", "discover", "-sequential", srv.URL+"/any/page")
@@ -45,41 +46,66 @@ func TestDiscoverCommand(t *testing.T) {
 	}
 	t.Logf("sitemap discover:\n%s%s", res.stdout, res.stderr)
 	out := lines(strings.ReplaceAll(res.stdout, srv.URL, "https://example.com"))
-	if len(out) != 2+3+18 {
-		t.Fatalf("%d lines:\n%s", len(out), res.stdout)
+	want := []string{
+		"robots     https://example.com/news.xml",
+		"feed       https://example.com/feed.rss",
+		"well-known https://example.com/sitemap.xml",
 	}
-	for _, want := range []string{
-		"read        home-page  https://example.com/",
-		"read        robots     https://example.com/robots.txt",
-		"sitemap     robots     https://example.com/news.xml",
-		"failed      robots     https://example.com/gone.xml\tunexpected HTTP status 404 Not Found",
-		"sitemap     feed       https://example.com/feed.rss",
-		"sitemap     well-known https://example.com/sitemap.xml",
-		"not-sitemap well-known https://example.com/sitemap\t",
-		"failed      well-known https://example.com/sitemap_index.xml\t",
-	} {
-		if !strings.Contains(strings.Join(out, "\n")+"\n", want) {
-			t.Errorf("no line %q in\n%s", want, strings.Join(out, "\n"))
-		}
+	if strings.Join(out, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("stdout:\n%s\nwant:\n%s", strings.Join(out, "\n"), strings.Join(want, "\n"))
 	}
 	errs := lines(res.stderr)
 	if len(errs) != 2 || !strings.HasPrefix(errs[0], "NetworkError: ") || !strings.Contains(errs[0], "/gone.xml") {
 		t.Fatalf("stderr:\n%s", res.stderr)
 	}
-	if want := "Summary: 23 candidates tried, 3 sitemaps found, "; !strings.HasPrefix(errs[1], want) {
+	if want := "Summary: 23 places tried, 3 sitemaps found, "; !strings.HasPrefix(errs[1], want) {
 		t.Fatalf("summary %q", errs[1])
 	}
 
+	// -v: the places tried, on standard error; standard output is the same.
+	res = runCLI(t, "", "discover", "-v", "-sequential", srv.URL)
+	if res.code != exitOK || len(lines(res.stdout)) != 3 {
+		t.Fatalf("-v: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	stderr := strings.ReplaceAll(res.stderr, srv.URL, "https://example.com")
+	for _, want := range []string{
+		"parsed       home-page  https://example.com/\n",
+		"parsed       robots     https://example.com/robots.txt\n",
+		"parsed       robots     https://example.com/news.xml\n",
+		"failed       robots     https://example.com/gone.xml\tunexpected HTTP status 404 Not Found\n",
+		"parsed       feed       https://example.com/feed.rss\n",
+		"parsed       well-known https://example.com/sitemap.xml\n",
+		"not-sitemap  well-known https://example.com/sitemap\tnot a sitemap: an HTML page\n",
+		"failed       well-known https://example.com/sitemap_index.xml\t",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("no line %q in\n%s", want, stderr)
+		}
+	}
+
+	// jsonl: every place, with its status.
 	res = runCLI(t, "", "discover", "-format", "jsonl", "-well-known-fallback", srv.URL)
 	if res.code != exitOK {
 		t.Fatalf("jsonl: exit %d: %s", res.code, res.stderr)
 	}
-	var first jsonCandidate
-	if err := json.Unmarshal([]byte(lines(res.stdout)[2]), &first); err != nil || first.Outcome != "sitemap" || first.Found != "robots" {
-		t.Fatalf("jsonl %q: %+v %v", lines(res.stdout)[2], first, err)
+	var places []jsonPlace
+	for _, line := range lines(res.stdout) {
+		var p jsonPlace
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("jsonl %q: %v", line, err)
+		}
+		places = append(places, p)
 	}
-	if n := len(lines(res.stdout)); n != 5 {
-		t.Fatalf("with -well-known-fallback: %d candidates, want 5", n)
+	// The home page, robots.txt, the two sitemaps it names and the feed:
+	// with -well-known-fallback no well-known path is tried.
+	if len(places) != 5 {
+		t.Fatalf("with -well-known-fallback: %d places, want 5:\n%s", len(places), res.stdout)
+	}
+	if p := places[2]; p.Status != "parsed" || p.Found != "robots" || !p.Sitemap || p.Format != "urlset" {
+		t.Fatalf("jsonl %+v", p)
+	}
+	if p := places[3]; p.Status != "failed" || p.HTTPStatus != 404 || p.Sitemap || p.Error == "" {
+		t.Fatalf("jsonl %+v", p)
 	}
 }
 
@@ -87,8 +113,10 @@ func TestDiscoverCommand(t *testing.T) {
 func TestDiscoverCommandNothing(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	if res := runCLI(t, "", "discover", srv.URL); res.code != exitFailed || !strings.Contains(res.stderr, "0 sitemaps found") {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	// Nothing on standard output: the places tried are not sitemaps.
+	if res := runCLI(t, "", "discover", srv.URL); res.code != exitFailed || res.stdout != "" ||
+		!strings.Contains(res.stderr, "20 places tried, 0 sitemaps found") || len(lines(res.stderr)) != 2 {
+		t.Fatalf("exit %d:\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	if res := runCLI(t, "", "discover", "example.com"); res.code != exitUsage {
 		t.Fatalf("no URL: exit %d: %s", res.code, res.stderr)

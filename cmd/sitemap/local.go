@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // localHost is the host of the URLs a local file and the sitemaps it
@@ -247,14 +248,18 @@ func readHead(r io.Reader, n int) ([]byte, io.Reader, error) {
 
 // firstSite finds the first absolute location in the start of a document:
 // a <loc>, an RSS <link>, an Atom href, a Sitemap: line or a line of a
-// text sitemap. It returns its scheme and host, such as
-// https://example.com, or "" when there is none.
+// text sitemap. It returns its origin, such as https://example.com, as the
+// library builds one (urlnorm.Origin), or "" when there is none.
 func firstSite(head []byte) string {
 	m := firstLocation.FindSubmatch(head)
 	if m == nil {
 		return ""
 	}
-	return strings.ToLower(string(m[1])) + "://" + string(m[2])
+	site, err := urlnorm.Origin(string(m[1]) + "://" + string(m[2]))
+	if err != nil {
+		return ""
+	}
+	return site
 }
 
 var firstLocation = regexp.MustCompile(`(?im)(?:<loc>\s*|<link>\s*|href=["']|^sitemap:\s*|^)(https?)://([^\s<>"'/?#]+)`)

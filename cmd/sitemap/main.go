@@ -68,6 +68,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // stdinBase is where standard input is located when -base is not given.
@@ -489,7 +490,7 @@ func (c *command) input(target string, o *options) (in *input, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if !o.robots && !isRobotsURL(loc) && looksLikeRobots(head[:min(len(head), 4<<10)]) {
+	if !o.robots && !urlnorm.IsRobots(loc) && looksLikeRobots(head[:min(len(head), 4<<10)]) {
 		c.note(fmt.Sprintf("%s reads as a robots.txt, which is read as one when it is named robots.txt, or with -robots", name))
 	}
 	in = &input{loc: loc, r: r, close: func() {}}
@@ -527,13 +528,6 @@ func robotsURL(loc string) string {
 	u.Path = path.Join(path.Dir(u.Path), "robots.txt")
 	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
 	return u.String()
-}
-
-// isRobotsURL reports whether the library reads the document at loc as a
-// robots.txt: its last path segment is robots.txt, in any letter case.
-func isRobotsURL(loc string) bool {
-	u, err := url.Parse(loc)
-	return err == nil && strings.EqualFold(path.Base(u.Path), "robots.txt")
 }
 
 // isHTTPURL reports whether the argument is a URL to fetch rather than the

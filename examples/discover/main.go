@@ -1,8 +1,8 @@
 // Discover finds the sitemaps of a site that its robots.txt does not name
 // (all of them, here): one its home page links to, a feed the home page
 // announces, and one at a path sitemap generators write to. It prints each
-// place it looked at, how it came to it and what it found there, then the
-// URLs of the sitemaps found.
+// place it looked at (a document of GetDocuments), how it came to it and
+// what it found there, then the URLs of the sitemaps found.
 package main
 
 import (
@@ -39,19 +39,20 @@ func main() {
 	defer srv.Close()
 
 	// One sitemap after the other, so that the output is always the same.
-	s, err := sitemap.New().SetMultiThread(false).Discover(context.Background(), srv.URL)
+	s, err := sitemap.New().SetMultiThread(false).Discover(context.Background(), srv.URL, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	found := 0
-	for _, c := range s.GetCandidates() {
-		if c.Outcome == sitemap.OutcomeFailed {
+	for _, d := range s.GetDocuments()[1:] { // the first is the site
+		if d.Status == sitemap.StatusFailed {
 			continue // a path that is not there: 404
 		}
-		if c.Outcome == sitemap.OutcomeSitemap {
+		isSitemap := d.Format != sitemap.FormatRobots && d.Format != sitemap.FormatHTML
+		if d.Status == sitemap.StatusParsed && isSitemap {
 			found++
 		}
-		fmt.Printf("%-12s %-10s %s\n", c.Outcome, c.Found, strings.TrimPrefix(c.URL, srv.URL))
+		fmt.Printf("%-12s %-10s %-7s %s\n", d.Status, d.Found, d.Format, strings.TrimPrefix(d.URL, srv.URL))
 	}
 	for _, u := range s.GetURLs() {
 		fmt.Println("URL:", u.Loc)
