@@ -44,7 +44,7 @@ const (
 	// *ParseError or *ValidationError.
 	StatusFailed Status = "failed"
 	// StatusNotFollowed: listed, and not fetched because of a follow rule
-	// ([S.SetFollow]) or [S.SetNoFollow].
+	// ([S.SetFollow]) or [Selection.RootOnly].
 	StatusNotFollowed Status = "not-followed"
 	// StatusLimited: listed, and not fetched because of a limit: the depth
 	// ([S.SetMaxDepth]), the sitemaps ([S.SetMaxSitemaps]) or the URLs

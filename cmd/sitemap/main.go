@@ -401,7 +401,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	if o.state != "" {
 		s.SetStateFile(o.state, o.stateReset)
 	}
-	s.SetNoFollow(o.noFollow)
+	s.SetSelection(sitemap.Selection{RootOnly: o.noFollow})
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
