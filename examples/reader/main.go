@@ -1,7 +1,7 @@
 // Reader shows a crawler's frontier that fetches every document itself and
 // hands the bytes to the library: ParseReader for the entries, the child
-// sitemaps and their lastmod, with SetNoFollow so that nothing at all is
-// fetched, and StreamReader to read a large document in flat memory.
+// sitemaps and their lastmod, with Selection.RootOnly so that nothing at
+// all is fetched, and StreamReader to read a large document in flat memory.
 package main
 
 import (
