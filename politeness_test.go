@@ -14,8 +14,8 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
-// SetCrawlDelay. The waits for a host's pace run on a test clock.
+// Politeness per host (issue 16): Politeness.Host, its MaxConcurrency, Rate and
+// CrawlDelay. The waits for a host's pace run on a test clock.
 
 const plNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
 

@@ -18,7 +18,7 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
+// Retries and Retry-After (issue 16): Politeness.Retry, Max and MaxWait. The
 // waits run on a test clock (SetClockForTest) that records them and
 // returns at once, or blocks on a gate: no test sleeps.
 
