@@ -559,7 +559,7 @@ func (c *call) noteCut() {
 	}
 }
 
-// followed reports whether the follow rules, and SetNoFollow, let the
+// followed reports whether the follow rules, and Selection.RootOnly, let the
 // sitemap at loc be fetched.
 func (c *call) followed(loc string) bool {
 	return !c.cfg.noFollow && (len(c.cfg.followRE) == 0 || matchAny(c.cfg.followRE, loc))

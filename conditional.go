@@ -10,8 +10,8 @@ import (
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
-// This file is conditional fetching and Since: the settings, and the
-// call's side of them. A call with a store looks up the record of each
+// This file is the call's side of conditional fetching and of Since (their
+// settings are in settings.go). A call with a store looks up the record of each
 // sitemap before its request, sends its validators, reads a 304 Not
 // Modified as "unchanged" (and follows what an unchanged index listed from
 // the record), and puts a new record for each document it read whole.
@@ -23,79 +23,6 @@ type condConfig struct {
 	since        time.Time
 	trustLastmod bool
 }
-
-// fieldStore is the name of the setting of SetStore and SetStateFile.
-const fieldStore = "store"
-
-// SetStore sets the store of conditional fetching; nil, the default, turns
-// it off. With a store set, a call looks up the [Record] of each sitemap it
-// is to fetch (by its request key, a password redacted), sends its ETag in
-// If-None-Match and its Last-Modified in If-Modified-Since, and takes a 304
-// Not Modified for an answer: the sitemap's status in [S.GetDocuments] is
-// [StatusUnchanged], its URLs are not read again, and the sitemaps an
-// unchanged index listed are followed from the record, each checked in
-// turn. A 304 to a request sent without validators is the *NetworkError of
-// any status other than 200.
-//
-// A document updates its record only when it was read to its end with no
-// error and every URL of it was delivered: one cut short by
-// [S.SetMaxURLs], the listing limit, the context, a break out of the loop of
-// [S.Stream], or a truncation keeps its old record, so that the next run
-// reads it again rather than receiving a 304 for URLs nobody got. A store
-// that fails to get or put a record is reported as a *ParseError naming
-// the sitemap, wrapping its error; the sitemap is read as with no store. A
-// store that is a [Flusher] is flushed when the call ends. The document
-// given as content or a reader is never looked up.
-func (s *S) SetStore(st Store) *S {
-	return s.set(fieldStore, func() error { return nil }, func(c *config) { c.cond.store = st })
-}
-
-// SetStateFile sets as the store a [FileStore] on the file at path, opened
-// now (see [OpenFileStore]). A file that cannot be opened, or is corrupt or
-// foreign while discardCorrupt is false, is rejected with a *ConfigError
-// naming the file, and the store stays as it was; while that error is
-// outstanding, Parse parses nothing.
-func (s *S) SetStateFile(path string, discardCorrupt bool) *S {
-	var fs *FileStore
-	return s.set(fieldStore, func() (err error) { fs, err = OpenFileStore(path, discardCorrupt); return err },
-		func(c *config) { c.cond.store = fs })
-}
-
-// GetStore returns the store of conditional fetching, nil when none is set.
-func (s *S) GetStore() Store { return get(s, func(c *config) Store { return c.cond.store }) }
-
-// SetTrustIndexLastmod turns on or off the trust in the <lastmod> of a
-// sitemap index; it is off by default, and needs a store ([S.SetStore]).
-// With it on, a sitemap whose index gives it the same <lastmod> as the one
-// the record of its last reading holds is not fetched at all: its status is
-// [StatusUnchanged], and, for an index, what it listed is followed from the
-// record. It saves the request of every unchanged sitemap, and trusts the
-// index to move a <lastmod> when the sitemap changes.
-func (s *S) SetTrustIndexLastmod(on bool) *S {
-	return s.set("trustIndexLastmod", func() error { return nil }, func(c *config) { c.cond.trustLastmod = on })
-}
-
-// GetTrustIndexLastmod reports whether the <lastmod> of an index is
-// trusted, see [S.SetTrustIndexLastmod].
-func (s *S) GetTrustIndexLastmod() bool {
-	return get(s, func(c *config) bool { return c.cond.trustLastmod })
-}
-
-// SetSince sets the time a call asks for changes since; the zero time, the
-// default, asks for everything. With a time set, a URL whose lastmod is
-// older is left out, and does not count towards [S.SetMaxURLs], as with
-// [S.SetRules]; a sitemap whose index gives it a <lastmod> older than the
-// time is listed by [S.GetSitemaps] but not fetched, with the status
-// [StatusNotModifiedSince]. A URL or sitemap with no date, or a date that
-// cannot be read, is kept. A date without a time is compared at its own
-// precision: 2024-01-15 is kept for a time of 2024-01-15T12:00, as 2024-01
-// is for any time in January 2024.
-func (s *S) SetSince(t time.Time) *S {
-	return s.set("since", func() error { return nil }, func(c *config) { c.cond.since = t })
-}
-
-// GetSince returns the time a call asks for changes since, zero when none.
-func (s *S) GetSince() time.Time { return get(s, func(c *config) time.Time { return c.cond.since }) }
 
 // condState is the state of conditional fetching in one call.
 type condState struct {
@@ -146,14 +73,14 @@ func (c *call) lookup(ch child) (Record, bool) {
 
 // readUnchanged is the start of the read of the sitemap ch with a store:
 // it looks up its record, and when the <lastmod> its index gives it is the
-// record's and SetTrustIndexLastmod is on, reads it from the record instead
+// record's and Incremental.TrustIndexLastMod is on, reads it from the record instead
 // of fetching it (done).
 func (c *call) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
 	if c.cond == nil || c.cond.cfg.store == nil {
 		return nil, nil, false
 	}
 	rec, ok := c.lookup(ch)
-	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastmod, ch.lastmod) {
+	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastMod, ch.lastmod) {
 		return nil, nil, false
 	}
 	c.fetched.giveBack(1) // it is not fetched
@@ -187,9 +114,9 @@ func (c *call) replay(ch child, rec Record, level int, robots bool, resp respons
 	var e rawEntry
 	for _, sc := range rec.Children {
 		e.reset(true, false)
-		e.loc.set, e.lastmod.set = true, sc.Lastmod != ""
+		e.loc.set, e.lastmod.set = true, sc.LastMod != ""
 		e.loc.append([]byte(sc.Loc))
-		e.lastmod.append([]byte(sc.Lastmod))
+		e.lastmod.append([]byte(sc.LastMod))
 		d.entry(&e)
 	}
 	deep := level+1 > c.cfg.maxDepth
@@ -199,19 +126,19 @@ func (c *call) replay(ch child, rec Record, level int, robots bool, resp respons
 		n.ContentType, n.ETag, n.LastModified = resp.contentType, resp.etag, resp.lastModified
 	})
 	c.parsed(d, start, StatusUnchanged, nil)
-	if ch.lastmod != "" && ch.lastmod != rec.IndexLastmod && resp.status != 0 {
+	if ch.lastmod != "" && ch.lastmod != rec.IndexLastMod && resp.status != 0 {
 		// The server says it is unchanged, though the index moved its
 		// date: the record takes the new one.
-		rec.IndexLastmod = ch.lastmod
+		rec.IndexLastMod = ch.lastmod
 		c.put(ch.loc, rec)
 	}
 	return c.toFollow(d, deep, final)
 }
 
 // docFormatOf is the docFormat of a Format kept in a record.
-func docFormatOf(f string) docFormat {
+func docFormatOf(f Format) docFormat {
 	for df := formatURLSet; df <= formatRobots; df++ {
-		if string(formatOf(df)) == f {
+		if formatOf(df) == f {
 			return df
 		}
 	}
@@ -226,11 +153,11 @@ func (c *call) remember(ch child, d *doc, resp response) {
 	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
-	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))}
+	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)}
 	for i, sm := range d.sitemaps {
-		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, Lastmod: d.lastmodRaw[d.keys[i]]})
+		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, LastMod: d.lastmodRaw[d.keys[i]]})
 	}
-	if rec.ETag == "" && rec.LastModified == "" && rec.IndexLastmod == "" && len(rec.Children) == 0 {
+	if rec.ETag == "" && rec.LastModified == "" && rec.IndexLastMod == "" && len(rec.Children) == 0 {
 		return // nothing a later run could use
 	}
 	c.put(ch.loc, rec)
@@ -255,14 +182,14 @@ func (c *call) put(loc string, rec Record) {
 	}
 }
 
-// endStore flushes the store of the call when it is a Flusher. An error is
+// endStore syncs the store of the call when it is a Syncer. An error is
 // recorded in the results, about the document given.
 func (c *call) endStore() {
 	if c.cond == nil || c.cond.cfg.store == nil {
 		return
 	}
-	if f, ok := c.cond.cfg.store.(Flusher); ok {
-		if err := f.Flush(); err != nil {
+	if sy, ok := c.cond.cfg.store.(Syncer); ok {
+		if err := sy.Sync(); err != nil {
 			c.s.record(&ParseError{URL: c.root, Err: fmt.Errorf("state store: %w", err)})
 		}
 	}

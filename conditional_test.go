@@ -15,10 +15,11 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
 )
 
-// Conditional fetching and Since (issue 16): SetStore, SetStateFile,
-// SetTrustIndexLastmod and SetSince.
+// Conditional fetching and Since (issue 16): SetStore, store.OpenFile, and
+// SetIncremental's TrustIndexLastMod and Since.
 
 // cdSite is a loopback site whose documents carry validators and answer
 // conditional requests, and count what they were asked and gave.
@@ -153,15 +154,15 @@ func TestConditionalRuns(t *testing.T) {
 			for i := range n {
 				st.set(fmt.Sprintf("/s%d.xml", i), cdURLSet(fmt.Sprintf("https://example.com/%d", i)))
 			}
-			store := sitemap.NewMemoryStore()
-			s := sitemap.New().SetFetchTimeout(60).SetStore(store)
+			mem := store.NewMemory()
+			s := sitemap.New().SetFetchTimeout(60).SetStore(mem)
 
 			cdParse(t, s, st.URL+"/index.xml")
 			if got, _, _, bodies := st.counts(); got != n+1 || bodies != n+1 || s.GetURLCount() != n {
 				t.Fatalf("first run: %d requests, %d bodies, %d URLs", got, bodies, s.GetURLCount())
 			}
-			if store.Len() != n+1 {
-				t.Fatalf("%d records, want %d", store.Len(), n+1)
+			if mem.Len() != n+1 {
+				t.Fatalf("%d records, want %d", mem.Len(), n+1)
 			}
 
 			cdParse(t, s, st.URL+"/index.xml")
@@ -198,7 +199,7 @@ func TestConditionalRuns(t *testing.T) {
 	}
 }
 
-// With the index's lastmod alone, and SetTrustIndexLastmod: the second run
+// With the index's lastmod alone, and Incremental.TrustIndexLastMod: the second run
 // requests the index alone; the sitemap whose lastmod moved is read.
 func TestConditionalIndexLastmod(t *testing.T) {
 	st := newCDSite(t, false, false)
@@ -207,7 +208,7 @@ func TestConditionalIndexLastmod(t *testing.T) {
 	for i := range lastmods {
 		st.set(fmt.Sprintf("/s%d.xml", i), cdURLSet(fmt.Sprintf("https://example.com/%d", i)))
 	}
-	s := sitemap.New().SetFetchTimeout(60).SetStore(sitemap.NewMemoryStore()).SetTrustIndexLastmod(true)
+	s := sitemap.New().SetFetchTimeout(60).SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{TrustIndexLastMod: true})
 	cdParse(t, s, st.URL+"/index.xml")
 	if req, _, _, _ := st.counts(); req != 5 {
 		t.Fatalf("first run: %d requests", req)
@@ -238,7 +239,7 @@ func TestConditionalIndexLastmod(t *testing.T) {
 		t.Errorf("URLs %v lack the changed sitemap's", locsOf(s.GetURLs()))
 	}
 	// Off, every sitemap is requested.
-	s.SetTrustIndexLastmod(false)
+	s.SetIncremental(sitemap.Incremental{TrustIndexLastMod: false})
 	cdParse(t, s, st.URL+"/index.xml")
 	if req, _, _, _ := st.counts(); req != 5 {
 		t.Errorf("without the trust: %d requests, want 5", req)
@@ -253,7 +254,7 @@ func TestConditionalNestedIndexes(t *testing.T) {
 	st.set("/inner.xml", cdIndex("", ""))
 	st.set("/s0.xml", cdURLSet("https://example.com/0"))
 	st.set("/s1.xml", cdURLSet("https://example.com/1"))
-	s := sitemap.New().SetFetchTimeout(60).SetStore(sitemap.NewMemoryStore())
+	s := sitemap.New().SetFetchTimeout(60).SetStore(store.NewMemory())
 	cdParse(t, s, st.URL+"/index.xml")
 	st.counts()
 	st.set("/s1.xml", cdURLSet("https://example.com/1-new"))
@@ -273,7 +274,7 @@ func TestConditional304WithoutValidators(t *testing.T) {
 	st.set("/s.xml", cdURLSet("https://example.com/a"))
 	for name, s := range map[string]*sitemap.S{
 		"no store":    sitemap.New().SetFetchTimeout(60),
-		"empty store": sitemap.New().SetFetchTimeout(60).SetStore(sitemap.NewMemoryStore()),
+		"empty store": sitemap.New().SetFetchTimeout(60).SetStore(store.NewMemory()),
 	} {
 		_, err := s.Parse(st.URL+"/s.xml", nil)
 		var nerr *sitemap.NetworkError
@@ -283,7 +284,7 @@ func TestConditional304WithoutValidators(t *testing.T) {
 	}
 }
 
-// Only a document read whole, every URL of it delivered, updates the store.
+// Only a document read whole, every URL of it delivered, updates the mem.
 func TestConditionalStoreKeepsOldRecord(t *testing.T) {
 	st := newCDSite(t, true, false)
 	st.set("/s.xml", cdURLSet("https://example.com/a", "https://example.com/b"))
@@ -304,42 +305,42 @@ func TestConditionalStoreKeepsOldRecord(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			store := sitemap.NewMemoryStore()
-			run(sitemap.New().SetFetchTimeout(60).SetStore(store))
-			if _, ok, _ := store.Get(t.Context(), key); ok {
+			mem := store.NewMemory()
+			run(sitemap.New().SetFetchTimeout(60).SetStore(mem))
+			if _, ok, _ := mem.Get(t.Context(), key); ok {
 				t.Error("the store has a record of a document not delivered whole")
 			}
 		})
 	}
 	t.Run("truncated", func(t *testing.T) {
-		store := sitemap.NewMemoryStore()
-		sitemap.New().SetFetchTimeout(60).SetStore(store).Parse(st.URL+"/cut.xml", nil)
-		if store.Len() != 0 {
+		mem := store.NewMemory()
+		sitemap.New().SetFetchTimeout(60).SetStore(mem).Parse(st.URL+"/cut.xml", nil)
+		if mem.Len() != 0 {
 			t.Error("the store has a record of a truncated document")
 		}
 	})
 	t.Run("stream to its end", func(t *testing.T) {
-		store := sitemap.NewMemoryStore()
+		mem := store.NewMemory()
 		n := 0
-		for _, err := range sitemap.New().SetFetchTimeout(60).SetStore(store).Stream(t.Context(), st.URL+"/s.xml", nil) {
+		for _, err := range sitemap.New().SetFetchTimeout(60).SetStore(mem).Stream(t.Context(), st.URL+"/s.xml", nil) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			n++
 		}
-		if _, ok, _ := store.Get(t.Context(), key); !ok || n != 2 {
+		if _, ok, _ := mem.Get(t.Context(), key); !ok || n != 2 {
 			t.Errorf("%d URLs, record %v; want 2 and a record", n, ok)
 		}
 	})
 	// A record made before stays when a later run is cut short.
 	t.Run("old record kept", func(t *testing.T) {
-		store := sitemap.NewMemoryStore()
-		s := sitemap.New().SetFetchTimeout(60).SetStore(store)
+		mem := store.NewMemory()
+		s := sitemap.New().SetFetchTimeout(60).SetStore(mem)
 		cdParse(t, s, st.URL+"/s.xml")
-		old, _, _ := store.Get(t.Context(), key)
+		old, _, _ := mem.Get(t.Context(), key)
 		st.set("/s.xml", cdURLSet("https://example.com/a", "https://example.com/b", "https://example.com/c"))
 		s.SetMaxURLs(1).Parse(st.URL+"/s.xml", nil)
-		if now, _, _ := store.Get(t.Context(), key); now.ETag != old.ETag {
+		if now, _, _ := mem.Get(t.Context(), key); now.ETag != old.ETag {
 			t.Errorf("record %q, want the old %q", now.ETag, old.ETag)
 		}
 	})
@@ -349,11 +350,11 @@ func TestConditionalStoreKeepsOldRecord(t *testing.T) {
 func TestConditionalStoreKeys(t *testing.T) {
 	st := newCDSite(t, true, false)
 	st.set("/s.xml", cdURLSet("https://example.com/a"))
-	store := sitemap.NewMemoryStore()
+	mem := store.NewMemory()
 	loc := strings.Replace(st.URL, "http://", "http://user:secret@", 1) + "/s.xml#frag"
-	cdParse(t, sitemap.New().SetFetchTimeout(60).SetStore(store), loc)
+	cdParse(t, sitemap.New().SetFetchTimeout(60).SetStore(mem), loc)
 	want := strings.Replace(st.URL, "http://", "http://user:xxxxx@", 1) + "/s.xml"
-	if _, ok, _ := store.Get(t.Context(), want); !ok {
+	if _, ok, _ := mem.Get(t.Context(), want); !ok {
 		t.Errorf("no record under %q", want)
 	}
 }
@@ -380,9 +381,9 @@ func (f failingStore) Put(context.Context, string, sitemap.Record) error {
 func TestConditionalStoreErrors(t *testing.T) {
 	st := newCDSite(t, true, false)
 	st.set("/s.xml", cdURLSet("https://example.com/a"))
-	for name, store := range map[string]sitemap.Store{"get": failingStore{get: true}, "put": failingStore{put: true}} {
+	for name, failing := range map[string]sitemap.Store{"get": failingStore{get: true}, "put": failingStore{put: true}} {
 		t.Run(name, func(t *testing.T) {
-			s := sitemap.New().SetFetchTimeout(60).SetStore(store)
+			s := sitemap.New().SetFetchTimeout(60).SetStore(failing)
 			s.Parse(st.URL+"/s.xml", nil)
 			if s.GetURLCount() != 1 {
 				t.Errorf("%d URLs, want the document read as with no store", s.GetURLCount())
@@ -396,35 +397,34 @@ func TestConditionalStoreErrors(t *testing.T) {
 	}
 }
 
-// The state file: kept across instances, and a corrupt one a *ConfigError
-// naming it, with nothing parsed.
+// The state file: kept across instances through store.OpenFile and
+// SetStore; a corrupt one is an error of OpenFile naming it, and is written
+// anew when opened with DiscardCorrupt.
 func TestConditionalStateFile(t *testing.T) {
 	st := newCDSite(t, true, false)
 	st.set("/s.xml", cdURLSet("https://example.com/a"))
 	path := filepath.Join(t.TempDir(), "state.json")
-	cdParse(t, sitemap.New().SetFetchTimeout(60).SetStateFile(path, false), st.URL+"/s.xml")
+	open := func(o *store.FileOptions) *sitemap.S {
+		t.Helper()
+		f, err := store.OpenFile(path, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sitemap.New().SetFetchTimeout(60).SetStore(f)
+	}
+	cdParse(t, open(nil), st.URL+"/s.xml")
 	st.counts()
-	s := sitemap.New().SetFetchTimeout(60).SetStateFile(path, false)
-	cdParse(t, s, st.URL+"/s.xml")
+	cdParse(t, open(nil), st.URL+"/s.xml")
 	if _, _, nm, _ := st.counts(); nm != 1 {
 		t.Errorf("a new instance on the file: %d 304, want 1", nm)
 	}
 
 	os.WriteFile(path, []byte("garbage"), 0o644)
-	s = sitemap.New().SetFetchTimeout(60).SetStateFile(path, false)
-	_, err := s.Parse(st.URL+"/s.xml", nil)
-	errs := s.GetErrors()
-	var cerr *sitemap.ConfigError
-	if err == nil || len(errs) != 1 || !errors.As(errs[0], &cerr) || !strings.Contains(errs[0].Error(), path) ||
-		!errors.Is(errs[0], sitemap.ErrCorruptState) {
-		t.Errorf("errors %v, want a *ConfigError naming %s", errs, path)
+	if _, err := store.OpenFile(path, nil); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Errorf("OpenFile of a corrupt file: %v, want ErrCorrupt naming %s", err, path)
 	}
-	if req, _, _, _ := st.counts(); req != 0 {
-		t.Errorf("%d requests with a corrupt state file, want 0", req)
-	}
-	s = sitemap.New().SetFetchTimeout(60).SetStateFile(path, true)
-	cdParse(t, s, st.URL+"/s.xml")
-	if _, err := sitemap.OpenFileStore(path, false); err != nil {
+	cdParse(t, open(&store.FileOptions{DiscardCorrupt: true}), st.URL+"/s.xml")
+	if _, err := store.OpenFile(path, nil); err != nil {
 		t.Errorf("the state file was not written anew: %v", err)
 	}
 }
@@ -454,7 +454,7 @@ func TestSinceURLs(t *testing.T) {
 	}
 	b.WriteString("</urlset>")
 	doc := b.String()
-	s := sitemap.New().SetSince(since).SetMaxURLs(len(want))
+	s := sitemap.New().SetIncremental(sitemap.Incremental{Since: since}).SetMaxURLs(len(want))
 	s.Parse("https://example.com/sitemap.xml", &doc)
 	if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
 		t.Errorf("URLs %v, want %v", got, want)
@@ -464,8 +464,8 @@ func TestSinceURLs(t *testing.T) {
 			t.Error("the URLs left out counted towards the URL limit")
 		}
 	}
-	if !s.GetSince().Equal(since) {
-		t.Errorf("GetSince() = %v", s.GetSince())
+	if !s.GetIncremental().Since.Equal(since) {
+		t.Errorf("GetIncremental().Since = %v", s.GetIncremental().Since)
 	}
 	s = sitemap.New()
 	s.Parse("https://example.com/sitemap.xml", &doc)
@@ -481,7 +481,7 @@ func TestSinceSitemaps(t *testing.T) {
 	for i := range 4 {
 		st.set(fmt.Sprintf("/s%d.xml", i), cdURLSet(fmt.Sprintf("https://example.com/%d", i)))
 	}
-	s := sitemap.New().SetFetchTimeout(60).SetSince(time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC))
+	s := sitemap.New().SetFetchTimeout(60).SetIncremental(sitemap.Incremental{Since: time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC)})
 	cdParse(t, s, st.URL+"/index.xml")
 	if req, _, _, _ := st.counts(); req != 4 {
 		t.Errorf("%d requests, want 4 (the index and three sitemaps)", req)
@@ -505,15 +505,15 @@ func TestSinceSitemaps(t *testing.T) {
 func TestConditionalSinceKeepsRecord(t *testing.T) {
 	st := newCDSite(t, true, false)
 	st.set("/s.xml", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/old</loc><lastmod>2020-01-01</lastmod></url><url><loc>https://example.com/new</loc><lastmod>2026-01-01</lastmod></url></urlset>`)
-	store := sitemap.NewMemoryStore()
-	s := sitemap.New().SetFetchTimeout(60).SetStore(store).SetSince(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	mem := store.NewMemory()
+	s := sitemap.New().SetFetchTimeout(60).SetStore(mem).SetIncremental(sitemap.Incremental{Since: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
 	cdParse(t, s, st.URL+"/s.xml")
-	if s.GetURLCount() != 1 || store.Len() != 0 {
-		t.Errorf("%d URLs, %d records; want 1 and none", s.GetURLCount(), store.Len())
+	if s.GetURLCount() != 1 || mem.Len() != 0 {
+		t.Errorf("%d URLs, %d records; want 1 and none", s.GetURLCount(), mem.Len())
 	}
-	s.SetSince(time.Time{})
+	s.SetIncremental(sitemap.Incremental{Since: time.Time{}})
 	cdParse(t, s, st.URL+"/s.xml")
-	if s.GetURLCount() != 2 || store.Len() != 1 {
-		t.Errorf("without Since: %d URLs, %d records; want 2 and 1", s.GetURLCount(), store.Len())
+	if s.GetURLCount() != 2 || mem.Len() != 1 {
+		t.Errorf("without Since: %d URLs, %d records; want 2 and 1", s.GetURLCount(), mem.Len())
 	}
 }

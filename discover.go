@@ -136,7 +136,7 @@ func (e errBudgetSpent) Error() string {
 // request that failed, StatusNotSitemap for an HTML page or a document
 // that does not parse, StatusDuplicate for a sitemap found already,
 // StatusLimited or StatusNotFollowed for one not requested. With
-// [S.SetNoFollow] the discovery finds without reading further: each place
+// [Selection.RootOnly] the discovery finds without reading further: each place
 // is read to tell whether it is a sitemap, and what the sitemaps found
 // list is listed, not fetched.
 //
@@ -186,7 +186,7 @@ type discovery struct {
 	budget   counter // the discovery's own requests
 	maxReq   int
 	fallback bool
-	rootOnly bool // SetNoFollow: read the places, follow nothing they list
+	rootOnly bool // Selection.RootOnly: read the places, follow nothing they list
 
 	mu     sync.Mutex
 	hashes map[[sha256.Size]byte]string // content of a sitemap found → its URL

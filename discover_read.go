@@ -33,7 +33,7 @@ type probe struct {
 
 // prepare sets up d, the document of p, before it is parsed: an HTML page
 // is no sitemap; in a streaming call a sitemap found holds its URLs until
-// keep has compared it with those found before; with SetNoFollow what it
+// keep has compared it with those found before; with Selection.RootOnly what it
 // lists is listed, not fetched.
 func (p *probe) prepare(d *doc) {
 	if p == nil {

@@ -610,7 +610,7 @@ func TestDiscoverBudget(t *testing.T) {
 	}
 }
 
-// Discover with SetNoFollow finds without reading further: each place is
+// Discover with Selection.RootOnly finds without reading further: each place is
 // read to tell whether it is a sitemap, and nothing the sitemaps found
 // list is requested; it is listed, not followed.
 func TestDiscoverRootOnlyFindsOnly(t *testing.T) {
@@ -620,7 +620,7 @@ func TestDiscoverRootOnlyFindsOnly(t *testing.T) {
 		"/child.xml":   urlset("{base}/a"),
 		"/sitemap.txt": "{base}/b\n{base}/c\n",
 	})
-	s := newParser().SetNoFollow(true)
+	s := newParser().SetSelection(sitemap.Selection{RootOnly: true})
 	if err := dDiscover(t, s, site.URL); err != nil {
 		t.Fatal(err)
 	}

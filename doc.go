@@ -26,18 +26,30 @@
 // [S.Errors]. A call never fails over one bad sitemap or one bad entry.
 //
 // [S.ParseReader] and [S.StreamReader] read a document the caller fetched
-// itself, from an io.Reader, and never fetch it; with [S.SetNoFollow] they
-// fetch nothing at all. Every URL tells the sitemap it came from
+// itself, from an io.Reader, and never fetch it; with [Selection.RootOnly]
+// they fetch nothing at all. Every URL tells the sitemap it came from
 // ([URL.Source]), and [S.GetDocuments] is the tree of a call: every
 // document it came to know of, how it was found and what became of it.
 //
-// [S.Discover] starts from a site rather than a document: it finds the
-// sitemaps that the site's robots.txt names, that its home page links to
-// or announces as feeds, and that lie at the paths sitemap generators write
-// to, then reads them as the sitemaps a robots.txt names;
-// every place it tried is a document of [S.GetDocuments], whose Status
-// tells what came of it, and [S.DiscoverStream] is its streaming form.
-// With [S.SetNoFollow] a discovery finds without reading further.
+// [S.Discover] and [S.DiscoverStream] start from a site rather than a
+// document: they find the sitemaps that the site's robots.txt names, that
+// its home page links to or announces as feeds, and that lie at the paths
+// sitemap generators write to, then read them as the sitemaps a robots.txt
+// names. Every place tried is a document of [S.GetDocuments]; with
+// [Selection.RootOnly] discovery finds without reading further.
+//
+// # Beyond the spec
+//
+// What the package does beyond the sitemaps.org protocol is off by
+// default, and each feature is set with one value: [Politeness] (the
+// limits per host and the retries, [S.SetPoliteness]), [Incremental] (what
+// changed since a time or since the last run, [S.SetIncremental]),
+// [Selection] (which documents are read, [S.SetSelection]), the guard
+// against internal addresses ([S.SetBlockPrivate], and
+// [BlockPrivateDialer] for a client of one's own) and the [Store] of
+// conditional fetching ([S.SetStore]; the package store holds one in
+// memory and one in a file). A value that cannot be used is a
+// *ConfigError naming its field, as for the other setters.
 //
 // # Formats
 //

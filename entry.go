@@ -37,7 +37,7 @@ type doc struct {
 
 	// A place of a discovery (discover_read.go): an HTML page is no
 	// sitemap; a sitemap found by a streaming call holds its URLs until it
-	// is kept (handOn); with SetNoFollow, what it lists is not fetched.
+	// is kept (handOn); with Selection.RootOnly, what it lists is not fetched.
 	rejectHTML, hold, noFollow bool
 
 	buf      docBuf // its URLs, and the memory of their values
@@ -183,5 +183,5 @@ func (d *doc) begin() bool {
 }
 
 // follows reports whether the sitemap at loc, which d lists, may be
-// fetched: the follow rules, SetNoFollow, and the document's own noFollow.
+// fetched: the follow rules, Selection.RootOnly, and the document's own noFollow.
 func (d *doc) follows(loc string) bool { return !d.noFollow && d.c.followed(loc) }

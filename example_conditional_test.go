@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
 )
 
 // exETagServer serves an index of two sitemaps, each with an ETag, and
@@ -38,7 +37,7 @@ func ExampleS_SetStore() {
 	srv := exETagServer()
 	defer srv.Close()
 
-	s := sitemap.New().SetStore(sitemap.NewMemoryStore())
+	s := sitemap.New().SetStore(store.NewMemory())
 	for run := 1; run <= 2; run++ {
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			fmt.Println(err)
@@ -55,37 +54,9 @@ func ExampleS_SetStore() {
 	// run 2: 0 URLs, unchanged unchanged unchanged
 }
 
-func ExampleOpenFileStore() {
-	srv := exETagServer()
-	defer srv.Close()
-	dir, err := os.MkdirTemp("", "state")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "state.json")
-
-	// Two instances, as two runs of a crawler would be, share the file.
-	for run := 1; run <= 2; run++ {
-		s := sitemap.New().SetStateFile(path, false)
-		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Printf("run %d: %d URLs\n", run, s.GetURLCount())
-	}
-	// A file that is no state file is refused, named in the error.
-	os.WriteFile(path, []byte("not a state file"), 0o644)
-	_, err = sitemap.OpenFileStore(path, false)
-	fmt.Println(strings.Contains(err.Error(), path))
-	// Output:
-	// run 1: 2 URLs
-	// run 2: 0 URLs
-	// true
-}
-
-func ExampleS_SetTrustIndexLastmod() {
+// TrustIndexLastMod: a sitemap whose index gives it the <lastmod> of the
+// last run is not fetched again.
+func ExampleIncremental() {
 	requests := 0
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -99,7 +70,7 @@ func ExampleS_SetTrustIndexLastmod() {
 	}))
 	defer srv.Close()
 
-	s := sitemap.New().SetMultiThread(false).SetStore(sitemap.NewMemoryStore()).SetTrustIndexLastmod(true)
+	s := sitemap.New().SetMultiThread(false).SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{TrustIndexLastMod: true})
 	for run := 1; run <= 2; run++ {
 		requests = 0
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
@@ -113,7 +84,8 @@ func ExampleS_SetTrustIndexLastmod() {
 	// run 2: 1 requests, a.xml unchanged
 }
 
-func ExampleS_SetSince() {
+// Since: what is older is left out; what has no date is kept.
+func ExampleS_SetIncremental() {
 	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <url><loc>https://example.com/old</loc><lastmod>2024-01-14</lastmod></url>
 <url><loc>https://example.com/same-day</loc><lastmod>2024-01-15</lastmod></url>
@@ -121,7 +93,7 @@ func ExampleS_SetSince() {
 <url><loc>https://example.com/new</loc><lastmod>2024-02-01T10:00:00Z</lastmod></url>
 <url><loc>https://example.com/undated</loc></url>
 </urlset>`
-	s := sitemap.New().SetSince(time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC))
+	s := sitemap.New().SetIncremental(sitemap.Incremental{Since: time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC)})
 	if _, err := s.Parse("https://example.com/sitemap.xml", &doc); err != nil {
 		fmt.Println(err)
 		return

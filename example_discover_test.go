@@ -51,7 +51,7 @@ func ExampleS_Discover() {
 }
 
 // DiscoverStream hands the URLs of the sitemaps found to the loop; with
-// SetNoFollow it reads each place only to tell whether it is a sitemap.
+// Selection.RootOnly it reads each place only to tell whether it is a sitemap.
 // GetDocuments tells what came of every place tried: here the robots.txt,
 // the sitemap it names, and a well-known path that answers with an HTML
 // page (the home page and the other paths are not there).
@@ -63,7 +63,7 @@ func ExampleS_DiscoverStream() {
 	})
 	defer srv.Close()
 
-	s := sitemap.New().SetNoFollow(true)
+	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true})
 	for u, err := range s.DiscoverStream(context.Background(), srv.URL, nil) {
 		if err != nil {
 			fmt.Println(err)

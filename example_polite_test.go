@@ -61,12 +61,12 @@ func ExampleIsBlockedAddress() {
 	// 2606:4700::1111 allowed
 }
 
-func ExampleGuardControl() {
+func ExampleBlockPrivateDialer() {
 	srv, _ := exPoliteServer(0)
 	defer srv.Close()
 
 	// A client of one's own is guarded by the dialer of its transport.
-	dialer := &net.Dialer{Timeout: 30 * time.Second, Control: sitemap.GuardControl}
+	dialer := sitemap.BlockPrivateDialer(&net.Dialer{Timeout: 30 * time.Second})
 	transport := &http.Transport{DialContext: dialer.DialContext}
 	defer transport.CloseIdleConnections()
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: transport, Timeout: 30 * time.Second})
@@ -76,13 +76,13 @@ func ExampleGuardControl() {
 	// true
 }
 
-func ExampleS_SetRetries() {
+func ExampleRetry() {
 	// The server is overloaded for two requests, and asks to come back at
 	// once (Retry-After: 0).
 	srv, n := exPoliteServer(2)
 	defer srv.Close()
 
-	s := sitemap.New().SetRetries(3).SetRetryMaxWait(10 * time.Second)
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3, MaxWait: 10 * time.Second}})
 	if _, err := s.Parse(srv.URL+"/sitemap.xml", nil); err != nil {
 		fmt.Println(err)
 		return
@@ -92,7 +92,7 @@ func ExampleS_SetRetries() {
 	// 1 URL after 3 requests
 }
 
-func ExampleS_SetMaxHostConcurrency() {
+func ExampleHostLimits() {
 	var inFlight, most atomic.Int32
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -109,7 +109,7 @@ func ExampleS_SetMaxHostConcurrency() {
 	}))
 	defer srv.Close()
 
-	s := sitemap.New().SetMaxHostConcurrency(1)
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{MaxConcurrency: 1}})
 	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 		fmt.Println(err)
 		return
@@ -119,24 +119,24 @@ func ExampleS_SetMaxHostConcurrency() {
 	// 3 URLs, at most 1 request in flight
 }
 
-func ExampleS_SetHostRate() {
+func ExampleS_SetPoliteness() {
 	srv, n := exPoliteServer(0)
 	defer srv.Close()
 
 	// 50 requests a second: each request to the host after its first
 	// waits its turn, 20 ms.
-	s := sitemap.New().SetHostRate(50)
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 50}})
 	for _, path := range []string{"/a.xml", "/b.xml"} {
 		if _, err := s.Parse(srv.URL+path, nil); err != nil {
 			fmt.Println(err)
 		}
 	}
-	fmt.Println(n.Load(), "requests;", s.GetHostRate(), "a second per host")
+	fmt.Println(n.Load(), "requests;", s.GetPoliteness().Host.Rate, "a second per host")
 	// Output:
 	// 2 requests; 50 a second per host
 }
 
-func ExampleS_SetCrawlDelay() {
+func ExampleHostLimits_crawlDelay() {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
@@ -149,7 +149,7 @@ func ExampleS_SetCrawlDelay() {
 
 	// teabot's group asks for 10 ms between requests; the others' would be
 	// 5 s.
-	s := sitemap.New().SetUserAgent("teabot/1.0").SetCrawlDelay(true)
+	s := sitemap.New().SetUserAgent("teabot/1.0").SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{CrawlDelay: true}})
 	start := time.Now()
 	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
 		fmt.Println(err)

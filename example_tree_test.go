@@ -10,7 +10,7 @@ import (
 )
 
 // A crawler's frontier that fetches every document itself hands the bytes
-// to ParseReader, and with SetNoFollow nothing is fetched: it gets the
+// to ParseReader, and with Selection.RootOnly nothing is fetched: it gets the
 // document's URLs, the child sitemaps it lists, and their lastmod, to
 // schedule them itself.
 func ExampleS_ParseReader() {
@@ -18,7 +18,7 @@ func ExampleS_ParseReader() {
   <sitemap><loc>/sitemap-products.xml</loc><lastmod>2024-03-01</lastmod></sitemap>
   <sitemap><loc>/sitemap-blog.xml</loc></sitemap>
 </sitemapindex>`)
-	s, err := sitemap.New().SetNoFollow(true).
+	s, err := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true}).
 		ParseReader(context.Background(), "https://example.com/sitemap-index.xml", bytes.NewReader(fetched))
 	if err != nil {
 		fmt.Println(err)
@@ -90,14 +90,15 @@ func ExampleS_GetDocuments() {
 	//     /gone.xml failed (index, ): 0 URLs, 1 errors
 }
 
-// SetNoFollow fetches the URL given and lists what it names, nothing more.
-func ExampleS_SetNoFollow() {
+// Selection.RootOnly fetches the URL given and lists what it names,
+// nothing more.
+func ExampleS_SetSelection() {
 	srv := serveDocs(nil, map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\nSitemap: /b.xml\n",
 		"/a.xml":      urlset("https://example.com/a"),
 	})
 	defer srv.Close()
-	s, _ := sitemap.New().SetNoFollow(true).Parse(srv.URL+"/robots.txt", nil)
+	s, _ := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true}).Parse(srv.URL+"/robots.txt", nil)
 	for _, d := range s.GetDocuments()[1:] {
 		fmt.Println(strings.TrimPrefix(d.URL, srv.URL), d.Status)
 	}

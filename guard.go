@@ -17,7 +17,7 @@ import (
 // ErrBlockedAddress is wrapped by the *NetworkError of a request refused
 // because the address it was to connect to is internal: loopback, private,
 // link-local, shared (CGNAT), unique-local, unspecified, multicast or
-// reserved. See [S.SetBlockPrivate] and [GuardControl].
+// reserved. See [S.SetBlockPrivate] and [BlockPrivateDialer].
 var ErrBlockedAddress = errors.New("sitemap: connection to an internal address refused")
 
 // blockedError is the cause of a refused connection: the address and the
@@ -152,28 +152,52 @@ func v6Class(a netip.Addr) string {
 	return "reserved"
 }
 
-// GuardControl is the check of [S.SetBlockPrivate], in the form of the
-// Control function of a net.Dialer: it fails with an error wrapping
-// [ErrBlockedAddress] when the address about to be connected to, resolved
-// already, is one that [IsBlockedAddress] refuses. Since it runs on every
-// connection the dialer makes, after the name of the host has been
-// resolved, neither a redirect nor a name that resolves to an internal
-// address (DNS rebinding included) gets past it.
+// BlockPrivateDialer returns a copy of d, or a new dialer with the
+// timeouts of net/http's default transport when d is nil, that refuses to
+// connect to the addresses [IsBlockedAddress] refuses: the check of
+// [S.SetBlockPrivate], for a client of one's own. Its ControlContext runs
+// d's own (or d's Control, when d has no ControlContext) first, then fails
+// with an error wrapping [ErrBlockedAddress] when the address about to be
+// connected to is internal. Since it runs on every connection the dialer
+// makes, after the name of the host has been resolved, neither a redirect
+// nor a name that resolves to an internal address (DNS rebinding included)
+// gets past it. d is not changed.
 //
-// The default client of an instance uses it once SetBlockPrivate is on. To
-// guard a client of your own, set with [S.SetHTTPClient], give its
-// transport a dialer with this check:
+// The default client of an instance guards itself once SetBlockPrivate is
+// on. To guard a client of your own, set with [S.SetHTTPClient], give its
+// transport such a dialer:
 //
-//	dialer := &net.Dialer{Timeout: 30 * time.Second, Control: sitemap.GuardControl}
+//	dialer := sitemap.BlockPrivateDialer(&net.Dialer{Timeout: 30 * time.Second})
 //	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
 //
 // Through a proxy, the address dialled is the proxy's: the guard checks the
 // proxy, not the host a request names, which the proxy connects to.
-func GuardControl(network, address string, _ syscall.RawConn) error {
-	return guardCheck(network, address, nil)
+func BlockPrivateDialer(d *net.Dialer) *net.Dialer {
+	var out net.Dialer
+	if d != nil {
+		out = *d
+	} else {
+		out = net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	}
+	own, ownCtx := out.Control, out.ControlContext
+	out.Control = nil
+	out.ControlContext = func(ctx context.Context, network, address string, c syscall.RawConn) error {
+		var err error
+		switch {
+		case ownCtx != nil:
+			err = ownCtx(ctx, network, address, c)
+		case own != nil:
+			err = own(network, address, c)
+		}
+		if err != nil {
+			return err
+		}
+		return guardCheck(network, address, nil)
+	}
+	return &out
 }
 
-// guardCheck is GuardControl, with allow, when not nil, letting through
+// guardCheck is the check of BlockPrivateDialer, with allow, when not nil, letting through
 // the addresses it accepts: the tests' way to reach a loopback server
 // through the guard.
 func guardCheck(network, address string, allow func(netip.AddrPort) bool) error {
@@ -214,11 +238,11 @@ func guardDialer(allow func(netip.AddrPort) bool) *net.Dialer {
 //
 // The guard is part of the default client. A client set with
 // [S.SetHTTPClient] is used as it is, and is guarded only if its dialer
-// runs [GuardControl]. The default client honours HTTP_PROXY, HTTPS_PROXY
-// and NO_PROXY: through a proxy, the address dialled is the proxy's, so the
-// guard checks the proxy (a proxy on an internal address is refused) and
-// cannot see where the proxy connects; leave the proxy variables unset for
-// the guard to check every host.
+// is one [BlockPrivateDialer] returned. The default client honours
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY: through a proxy, the address
+// dialled is the proxy's, so the guard checks the proxy (a proxy on an
+// internal address is refused) and cannot see where the proxy connects;
+// leave the proxy variables unset for the guard to check every host.
 func (s *S) SetBlockPrivate(on bool) *S {
 	return s.set("blockPrivate", func() error { return nil }, func(c *config) { c.polite.blockPrivate = on })
 }

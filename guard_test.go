@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -16,7 +17,7 @@ import (
 )
 
 // The guard against internal addresses (issue 16): SetBlockPrivate,
-// GuardControl and IsBlockedAddress.
+// BlockPrivateDialer and IsBlockedAddress.
 
 // gdServe starts a loopback server of one urlset at /sitemap.xml, and
 // counts the requests it gets.
@@ -149,10 +150,15 @@ func TestGuardRefusesListedSitemap(t *testing.T) {
 	}
 }
 
-// GuardControl guards a client of one's own.
-func TestGuardControlOnOwnClient(t *testing.T) {
+// gdControl runs the check of BlockPrivateDialer on address.
+func gdControl(network, address string) error {
+	return sitemap.BlockPrivateDialer(nil).ControlContext(context.Background(), network, address, nil)
+}
+
+// BlockPrivateDialer guards a client of one's own.
+func TestBlockPrivateDialerOnOwnClient(t *testing.T) {
 	srv, hits := gdServe(t)
-	dialer := &net.Dialer{Timeout: 60 * time.Second, Control: sitemap.GuardControl}
+	dialer := sitemap.BlockPrivateDialer(&net.Dialer{Timeout: 60 * time.Second})
 	tr := &http.Transport{DialContext: dialer.DialContext}
 	defer tr.CloseIdleConnections()
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: tr, Timeout: 60 * time.Second})
@@ -161,17 +167,17 @@ func TestGuardControlOnOwnClient(t *testing.T) {
 	if hits.Load() != 0 {
 		t.Error("the server was requested")
 	}
-	if err := sitemap.GuardControl("tcp", "8.8.8.8:443", nil); err != nil {
-		t.Errorf("GuardControl(8.8.8.8:443) = %v, want nil", err)
+	if err := gdControl("tcp", "8.8.8.8:443"); err != nil {
+		t.Errorf("BlockPrivateDialer check(8.8.8.8:443) = %v, want nil", err)
 	}
-	if err := sitemap.GuardControl("unix", "/tmp/sock", nil); !errors.Is(err, sitemap.ErrBlockedAddress) {
-		t.Errorf("GuardControl(unix socket) = %v, want ErrBlockedAddress", err)
+	if err := gdControl("unix", "/tmp/sock"); !errors.Is(err, sitemap.ErrBlockedAddress) {
+		t.Errorf("BlockPrivateDialer check(unix socket) = %v, want ErrBlockedAddress", err)
 	}
 }
 
 // The message names the address and its range, once.
 func TestGuardMessage(t *testing.T) {
-	err := sitemap.GuardControl("tcp", "[::ffff:169.254.169.254]:80", nil)
+	err := gdControl("tcp", "[::ffff:169.254.169.254]:80")
 	if err == nil || !strings.Contains(err.Error(), "169.254.169.254") || !strings.Contains(err.Error(), "link-local") {
 		t.Errorf("message = %v, want the address and link-local", err)
 	}
@@ -209,8 +215,8 @@ func TestIsBlockedAddress(t *testing.T) {
 		if ok, class := sitemap.IsBlockedAddress(addr); !ok || class == "" {
 			t.Errorf("IsBlockedAddress(%s) = %v, %q; want blocked, with its range", a, ok, class)
 		}
-		if err := sitemap.GuardControl("tcp", netip.AddrPortFrom(addr, 80).String(), nil); !errors.Is(err, sitemap.ErrBlockedAddress) {
-			t.Errorf("GuardControl(%s) = %v, want ErrBlockedAddress", a, err)
+		if err := gdControl("tcp", netip.AddrPortFrom(addr, 80).String()); !errors.Is(err, sitemap.ErrBlockedAddress) {
+			t.Errorf("BlockPrivateDialer check(%s) = %v, want ErrBlockedAddress", a, err)
 		}
 	}
 	for _, a := range allowed {

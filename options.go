@@ -260,18 +260,6 @@ func (s *S) SetRules(patterns []string) *S {
 		func(c *config) { c.rules, c.rulesRE = slices.Clone(patterns), res })
 }
 
-// SetNoFollow, when on, makes a call read the document it is given and
-// fetch none of the sitemaps that document lists: a robots.txt's Sitemap:
-// lines and an index's entries are listed by [S.GetSitemaps] (and in
-// [S.GetDocuments], with the status [StatusNotFollowed]) and not fetched.
-// It is off by default. The document given is read all the same: fetched
-// when it is a URL, as always, or read from the content or reader given,
-// which fetches nothing at all. It is the setting of a crawler frontier
-// that fetches every document itself.
-func (s *S) SetNoFollow(on bool) *S {
-	return s.set("noFollow", func() error { return nil }, func(c *config) { c.noFollow = on })
-}
-
 func compilePatterns(patterns []string) ([]*regexp.Regexp, error) {
 	var res []*regexp.Regexp
 	var errs []error
@@ -356,10 +344,6 @@ func (s *S) GetHTTPClient() *http.Client {
 
 // GetStrict reports whether strict mode is on.
 func (s *S) GetStrict() bool { return get(s, func(c *config) bool { return c.strict }) }
-
-// GetNoFollow returns whether the sitemaps the document given lists are
-// left unfetched: see [S.SetNoFollow].
-func (s *S) GetNoFollow() bool { return get(s, func(c *config) bool { return c.noFollow }) }
 
 // get reads a setting under the lock: the zero value of T for a nil *S,
 // the default for a zero S.

@@ -245,6 +245,61 @@ func TestSetterValues(t *testing.T) {
 		field: "strict", set: (*sitemap.S).SetStrict, get: (*sitemap.S).GetStrict,
 		prev: true, accepted: []bool{false, true},
 	}.run)
+	// The settings beyond the spec, one value each: a field of Politeness
+	// is refused on its own, under its own name.
+	prev := sitemap.Politeness{Host: sitemap.HostLimits{Rate: 2, MaxConcurrency: 3, CrawlDelay: true}, Retry: sitemap.Retry{Max: 4, MaxWait: time.Minute}}
+	with := func(f func(*sitemap.Politeness)) sitemap.Politeness { p := prev; f(&p); return p }
+	for field, rejected := range map[string][]sitemap.Politeness{
+		"politeness.host.rate": {
+			with(func(p *sitemap.Politeness) { p.Host.Rate = -1 }),
+			with(func(p *sitemap.Politeness) { p.Host.Rate = math.NaN() }),
+			with(func(p *sitemap.Politeness) { p.Host.Rate = math.Inf(1) }),
+		},
+		"politeness.host.maxConcurrency": {with(func(p *sitemap.Politeness) { p.Host.MaxConcurrency = -1 })},
+		"politeness.retry.max": {
+			with(func(p *sitemap.Politeness) { p.Retry.Max = -1 }),
+			with(func(p *sitemap.Politeness) { p.Retry.Max = 101 }),
+		},
+		"politeness.retry.maxWait": {with(func(p *sitemap.Politeness) { p.Retry.MaxWait = -time.Second })},
+	} {
+		t.Run(field, setting[sitemap.Politeness]{
+			field: field, set: (*sitemap.S).SetPoliteness, get: (*sitemap.S).GetPoliteness,
+			prev: prev, rejected: rejected,
+			accepted: []sitemap.Politeness{
+				{Retry: sitemap.Retry{MaxWait: sitemap.DefaultRetryMaxWait}},
+				{Host: sitemap.HostLimits{Rate: 0.5, MaxConcurrency: 1}, Retry: sitemap.Retry{Max: 100, MaxWait: time.Nanosecond}},
+			},
+		}.run)
+	}
+	since := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	t.Run("incremental", setting[sitemap.Incremental]{
+		field: "incremental", set: (*sitemap.S).SetIncremental, get: (*sitemap.S).GetIncremental,
+		prev:     sitemap.Incremental{Since: since.Add(time.Hour)},
+		accepted: []sitemap.Incremental{{}, {Since: since, TrustIndexLastMod: true}},
+	}.run)
+	t.Run("selection", setting[sitemap.Selection]{
+		field: "selection", set: (*sitemap.S).SetSelection, get: (*sitemap.S).GetSelection,
+		prev: sitemap.Selection{RootOnly: true}, accepted: []sitemap.Selection{{}, {RootOnly: true}},
+	}.run)
+	t.Run("blockPrivate", setting[bool]{
+		field: "blockPrivate", set: (*sitemap.S).SetBlockPrivate, get: (*sitemap.S).GetBlockPrivate,
+		prev: true, accepted: []bool{false, true},
+	}.run)
+}
+
+// The fields of Politeness are set one by one: a valid one is set beside an
+// invalid one, and a later valid value clears the invalid one's error.
+func TestSetPolitenessFields(t *testing.T) {
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: -1}, Retry: sitemap.Retry{Max: 2}})
+	if p := s.GetPoliteness(); p.Retry.Max != 2 || p.Host.Rate != 0 {
+		t.Errorf("after a rate of -1 beside 2 retries: %+v, want the retries set and the rate as it was", p)
+	}
+	if errs := s.GetErrors(); len(errs) != 1 || !strings.Contains(errs[0].Error(), `config "politeness.host.rate": host rate must be`) {
+		t.Errorf("errors %q", messagesOf(errs))
+	}
+	if s.SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1}}); s.GetErrorsCount() != 0 || s.GetPoliteness().Host.Rate != 1 {
+		t.Errorf("a valid rate left %q, rate %v", messagesOf(s.GetErrors()), s.GetPoliteness().Host.Rate)
+	}
 }
 
 // patternSetter is SetFollow or SetRules with its getter.

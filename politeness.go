@@ -2,8 +2,6 @@ package sitemap
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -21,7 +19,7 @@ import (
 // state that fetcher.send consults before each try.
 
 // MaxCrawlDelay is the longest Crawl-delay of a robots.txt that
-// [S.SetCrawlDelay] honours: a longer one is taken as this.
+// [HostLimits.CrawlDelay] honours: a longer one is taken as this.
 const MaxCrawlDelay = 30 * time.Second
 
 // politeConfig is the configuration of retries, of the limits per host and
@@ -42,58 +40,6 @@ type politeConfig struct {
 	allow func(netip.AddrPort) bool
 	clock clock
 }
-
-// SetMaxHostConcurrency sets how many requests of a call may be in flight
-// to one host at the same time, each from its start to the end of its body;
-// the default is 0, no limit beyond [S.SetMaxConcurrency]. A host is the
-// host and port of the URL requested (not of a redirect's target). A
-// request waiting for its host holds none of the call's slots. Negative
-// values are rejected with a *ConfigError.
-func (s *S) SetMaxHostConcurrency(n int) *S {
-	return s.set("maxHostConcurrency", nonNegative("max host concurrency", n), func(c *config) { c.polite.hostConcurrency = n })
-}
-
-// GetMaxHostConcurrency returns how many requests may be in flight to one
-// host; 0 is no limit.
-func (s *S) GetMaxHostConcurrency() int {
-	return get(s, func(c *config) int { return c.polite.hostConcurrency })
-}
-
-// SetHostRate sets how many requests a second a call sends to one host at
-// most, a retry included, as a steady pace with no burst beyond one; the
-// default is 0, no limit. 0.5 is one request every two seconds. A request
-// waiting for its turn holds none of the call's slots, and the wait ends
-// when the context does. A negative, infinite or NaN value is rejected
-// with a *ConfigError.
-func (s *S) SetHostRate(perSecond float64) *S {
-	return s.set("hostRate", func() error {
-		if perSecond < 0 || math.IsInf(perSecond, 0) || math.IsNaN(perSecond) {
-			return fmt.Errorf("host rate must be a finite number of requests a second from 0 up, got %v", perSecond)
-		}
-		return nil
-	}, func(c *config) { c.polite.hostRate = perSecond })
-}
-
-// GetHostRate returns how many requests a second a call sends to one host
-// at most; 0 is no limit.
-func (s *S) GetHostRate() float64 {
-	return get(s, func(c *config) float64 { return c.polite.hostRate })
-}
-
-// SetCrawlDelay turns on or off the use of the Crawl-delay of a robots.txt
-// that a call reads; it is off by default. With it on, the requests of the
-// call to the host of the robots.txt are spaced by the delay of the group
-// of the robots.txt that names the product token of the user agent (its
-// first word, up to a /, in any letter case), or else of the group of *,
-// capped at [MaxCrawlDelay]. Where [S.SetHostRate] sets a slower pace, that
-// one holds. Only a robots.txt passed to Parse or fetched by it counts: a
-// call that starts from a sitemap reads none.
-func (s *S) SetCrawlDelay(on bool) *S {
-	return s.set("crawlDelay", func() error { return nil }, func(c *config) { c.polite.crawlDelay = on })
-}
-
-// GetCrawlDelay reports whether the Crawl-delay of a robots.txt is used.
-func (s *S) GetCrawlDelay() bool { return get(s, func(c *config) bool { return c.polite.crawlDelay }) }
 
 // politeState is the retry policy and the state per host of one call.
 type politeState struct {

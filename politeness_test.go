@@ -14,8 +14,8 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Politeness per host (issue 16): SetMaxHostConcurrency, SetHostRate and
-// SetCrawlDelay. The waits for a host's pace run on a test clock.
+// Politeness per host (issue 16): Politeness.Host, its MaxConcurrency, Rate and
+// CrawlDelay. The waits for a host's pace run on a test clock.
 
 const plNS = `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
 
@@ -76,7 +76,7 @@ func TestHostConcurrencyPerHost(t *testing.T) {
 		}
 		plURLSet(w, r.URL.Path)
 	})
-	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2).SetMaxHostConcurrency(1)
+	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(2).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{MaxConcurrency: 1}})
 	guard(t, 60*time.Second, func() {
 		if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
 			t.Errorf("Parse: %v", err)
@@ -88,8 +88,8 @@ func TestHostConcurrencyPerHost(t *testing.T) {
 	if p := a.peak(); p != 1 {
 		t.Errorf("host A had %d requests in flight at once, want 1", p)
 	}
-	if s.GetMaxHostConcurrency() != 1 {
-		t.Errorf("GetMaxHostConcurrency() = %d", s.GetMaxHostConcurrency())
+	if s.GetPoliteness().Host.MaxConcurrency != 1 {
+		t.Errorf("GetPoliteness().Host.MaxConcurrency = %d", s.GetPoliteness().Host.MaxConcurrency)
 	}
 }
 
@@ -141,7 +141,7 @@ func TestHostRatePerHost(t *testing.T) {
 		plURLSet(w, r.URL.Path)
 	})
 	k := newRTClock()
-	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetHostRate(2)
+	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 2}})
 	sitemap.SetClockForTest(s, k.clock())
 	if _, err := s.Parse(a.URL+"/index.xml", nil); err != nil {
 		t.Fatalf("Parse: %v", err)
@@ -151,8 +151,8 @@ func TestHostRatePerHost(t *testing.T) {
 	}
 	half := 500 * time.Millisecond
 	rtWaits(t, k.got(), half, half, half) // a1, a2, a3; b1 is its host's first
-	if s.GetHostRate() != 2 {
-		t.Errorf("GetHostRate() = %v", s.GetHostRate())
+	if s.GetPoliteness().Host.Rate != 2 {
+		t.Errorf("GetPoliteness().Host.Rate = %v", s.GetPoliteness().Host.Rate)
 	}
 
 	k = newRTClock()
@@ -207,7 +207,7 @@ func TestCrawlDelay(t *testing.T) {
 				plURLSet(w, r.URL.Path)
 			})
 			k := newRTClock()
-			s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetUserAgent(tc.agent).SetCrawlDelay(tc.on).SetHostRate(tc.rate)
+			s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false).SetUserAgent(tc.agent).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{CrawlDelay: tc.on, Rate: tc.rate}})
 			sitemap.SetClockForTest(s, k.clock())
 			if _, err := s.Parse(h.URL+"/robots.txt", nil); err != nil {
 				t.Fatalf("Parse: %v", err)
@@ -225,18 +225,22 @@ func TestCrawlDelay(t *testing.T) {
 }
 
 func TestHostSettingsRejected(t *testing.T) {
-	for name, s := range map[string]*sitemap.S{
-		"host concurrency -1": sitemap.New().SetMaxHostConcurrency(-1),
-		"host rate -1":        sitemap.New().SetHostRate(-1),
-		"host rate NaN":       sitemap.New().SetHostRate(math.NaN()),
-		"host rate +Inf":      sitemap.New().SetHostRate(math.Inf(1)),
+	for name, tc := range map[string]struct {
+		h     sitemap.HostLimits
+		field string
+	}{
+		"host concurrency -1": {sitemap.HostLimits{MaxConcurrency: -1}, "politeness.host.maxConcurrency"},
+		"host rate -1":        {sitemap.HostLimits{Rate: -1}, "politeness.host.rate"},
+		"host rate NaN":       {sitemap.HostLimits{Rate: math.NaN()}, "politeness.host.rate"},
+		"host rate +Inf":      {sitemap.HostLimits{Rate: math.Inf(1)}, "politeness.host.rate"},
 	} {
+		s := sitemap.New().SetPoliteness(sitemap.Politeness{Host: tc.h})
 		var cerr *sitemap.ConfigError
-		if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &cerr) {
-			t.Errorf("%s: errors = %v, want one *ConfigError", name, errs)
+		if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &cerr) || cerr.Field != tc.field {
+			t.Errorf("%s: errors = %v, want one *ConfigError for %s", name, errs, tc.field)
 		}
 	}
-	if s := sitemap.New(); s.GetCrawlDelay() || s.GetHostRate() != 0 || s.GetMaxHostConcurrency() != 0 {
+	if s := sitemap.New(); s.GetPoliteness().Host.CrawlDelay || s.GetPoliteness().Host.Rate != 0 || s.GetPoliteness().Host.MaxConcurrency != 0 {
 		t.Error("a host limit is on by default")
 	}
 }

@@ -105,7 +105,7 @@ func TestURLSourceEncodings(t *testing.T) {
 }
 
 // A document given as a reader is never fetched, nor is anything else
-// with SetNoFollow; GetSitemaps lists what it names, and the URLs of a
+// with Selection.RootOnly; GetSitemaps lists what it names, and the URLs of a
 // gzipped one are read.
 func TestParseReaderFetchesNothing(t *testing.T) {
 	site := serveDocs(t, nil)
@@ -113,9 +113,9 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 		"/a.xml": urlset("https://example.com/a"),
 	}
 	index := []byte(index(site.URL+"/a.xml", site.URL+"/b.xml"))
-	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
-	if !s.GetNoFollow() {
-		t.Error("GetNoFollow: false after SetNoFollow(true)")
+	s := sitemap.New().SetFetchTimeout(60).SetSelection(sitemap.Selection{RootOnly: true})
+	if !s.GetSelection().RootOnly {
+		t.Error("GetSelection().RootOnly: false after SetSelection(RootOnly: true)")
 	}
 	if _, err := s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index)); err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 		t.Errorf("errors: %v", s.GetErrors())
 	}
 
-	// Without SetNoFollow, the children are the settings' to fetch.
+	// Without RootOnly, the children are the settings' to fetch.
 	s = sitemap.New().SetFetchTimeout(60)
 	s.ParseReader(context.Background(), site.URL+"/index.xml", bytes.NewReader(index))
 	if s.GetURLCount() != 1 || site.Total() != 2 {
@@ -154,14 +154,14 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	}
 }
 
-// SetNoFollow on a URL: the URL is fetched, what it lists is not.
-func TestSetNoFollowFetchesTheRootOnly(t *testing.T) {
+// Selection.RootOnly on a URL: the URL is fetched, what it lists is not.
+func TestRootOnlyFetchesTheRootOnly(t *testing.T) {
 	site := serveDocs(t, nil)
 	site.docs = map[string]string{
 		"/robots.txt": "Sitemap: /a.xml\n",
 		"/a.xml":      urlset("https://example.com/a"),
 	}
-	s := sitemap.New().SetFetchTimeout(60).SetNoFollow(true)
+	s := sitemap.New().SetFetchTimeout(60).SetSelection(sitemap.Selection{RootOnly: true})
 	if _, err := s.Parse(site.URL+"/robots.txt", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Retries and Retry-After (issue 16): SetRetries and SetRetryMaxWait. The
+// Retries and Retry-After (issue 16): Politeness.Retry, Max and MaxWait. The
 // waits run on a test clock (SetClockForTest) that records them and
 // returns at once, or blocks on a gate: no test sleeps.
 
@@ -98,7 +98,7 @@ func rtWaits(t *testing.T, got []time.Duration, want ...time.Duration) {
 func TestRetry429RetryAfterSeconds(t *testing.T) {
 	srv, n := rtServe(t, rtStatus(429, "1"), rtStatus(429, "1"))
 	k := newRTClock()
-	s := rtNew(k).SetRetries(3)
+	s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3}})
 	if _, err := s.Parse(srv.URL, nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -118,7 +118,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 	k := newRTClock()
 	at := k.t.Add(7 * time.Second).Format(http.TimeFormat)
 	srv, _ := rtServe(t, rtStatus(503, at), rtStatus(503, "Sun, 01 Mar 2020 00:00:00 GMT"))
-	s := rtNew(k).SetRetries(2)
+	s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 2}})
 	if _, err := s.Parse(srv.URL, nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -132,7 +132,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 func TestRetryBackoffCapped(t *testing.T) {
 	srv, n := rtServe(t, rtStatus(502, ""), rtStatus(504, ""), rtStatus(503, "soon"), rtStatus(503, ""))
 	k := newRTClock()
-	s := rtNew(k).SetRetries(4).SetRetryMaxWait(1500 * time.Millisecond)
+	s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 4, MaxWait: 1500 * time.Millisecond}})
 	if _, err := s.Parse(srv.URL, nil); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -149,7 +149,7 @@ func TestRetryAfterBeyondCapGivesUp(t *testing.T) {
 		t.Run(after, func(t *testing.T) {
 			srv, n := rtServe(t, rtStatus(429, after))
 			k := newRTClock()
-			s := rtNew(k).SetRetries(3).SetRetryMaxWait(time.Minute)
+			s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3, MaxWait: time.Minute}})
 			_, err := s.Parse(srv.URL, nil)
 			var nerr *sitemap.NetworkError
 			if !errors.As(err, &nerr) || !strings.Contains(err.Error(), "429") {
@@ -166,7 +166,7 @@ func TestRetryAfterBeyondCapGivesUp(t *testing.T) {
 func TestRetryExhaustedLastResponse(t *testing.T) {
 	srv, n := rtServe(t, rtStatus(503, "1"), rtStatus(503, "1"), rtStatus(502, "1"))
 	k := newRTClock()
-	s := rtNew(k).SetRetries(2)
+	s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 2}})
 	_, err := s.Parse(srv.URL, nil)
 	var nerr *sitemap.NetworkError
 	if !errors.As(err, &nerr) || nerr.URL != srv.URL || !strings.Contains(err.Error(), "502") {
@@ -185,7 +185,7 @@ func TestRetryNotOtherStatuses(t *testing.T) {
 	for _, code := range []int{400, 401, 403, 404, 410, 500, 501} {
 		srv, n := rtServe(t, rtStatus(code, "1"))
 		k := newRTClock()
-		if _, err := rtNew(k).SetRetries(3).Parse(srv.URL, nil); err == nil {
+		if _, err := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3}}).Parse(srv.URL, nil); err == nil {
 			t.Errorf("%d: no error", code)
 		}
 		if n.Load() != 1 || len(k.got()) != 0 {
@@ -198,8 +198,8 @@ func TestRetryNotOtherStatuses(t *testing.T) {
 	if _, err := s.Parse(srv.URL, nil); err == nil || n.Load() != 1 {
 		t.Errorf("by default: %v after %d requests; want the 503 after one", err, n.Load())
 	}
-	if s.GetRetries() != 0 {
-		t.Errorf("GetRetries() = %d by default", s.GetRetries())
+	if s.GetPoliteness().Retry.Max != 0 {
+		t.Errorf("GetPoliteness().Retry.Max = %d by default", s.GetPoliteness().Retry.Max)
 	}
 }
 
@@ -251,7 +251,7 @@ func TestRetryConnectionFailures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rt := &rtTransport{errs: []error{tc.err}}
 			k := newRTClock()
-			s := rtNew(k).SetRetries(1).SetHTTPClient(&http.Client{Transport: rt})
+			s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}}).SetHTTPClient(&http.Client{Transport: rt})
 			_, err := s.Parse("http://example.test/sitemap.xml", nil)
 			if rt.count() != tc.want {
 				t.Errorf("%d tries, want %d", rt.count(), tc.want)
@@ -281,7 +281,7 @@ func (b *rtBrokenBody) Close() error { return nil }
 func TestRetryNotOnceBodyRead(t *testing.T) {
 	rt := &rtTransport{body: func() io.ReadCloser { return &rtBrokenBody{} }}
 	k := newRTClock()
-	s := rtNew(k).SetRetries(3).SetHTTPClient(&http.Client{Transport: rt})
+	s := rtNew(k).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3}}).SetHTTPClient(&http.Client{Transport: rt})
 	var urls []string
 	var errs []error
 	for u, err := range s.Stream(t.Context(), "http://example.test/sitemap.xml", nil) {
@@ -326,7 +326,7 @@ func TestRetryWaitHoldsNoSlot(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(1).SetRetries(1)
+	s := sitemap.New().SetFetchTimeout(60).SetMaxConcurrency(1).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}})
 	sitemap.SetClockForTest(s, &sitemap.TestClock{Sleep: func(ctx context.Context, d time.Duration) error {
 		select {
 		case <-bAsked:
@@ -351,7 +351,7 @@ func TestRetryWaitEndsWithContext(t *testing.T) {
 	srv, n := rtServe(t, rtStatus(503, "3000"))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	s := sitemap.New().SetFetchTimeout(60).SetRetries(1).SetRetryMaxWait(time.Hour)
+	s := sitemap.New().SetFetchTimeout(60).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1, MaxWait: time.Hour}})
 	sitemap.SetClockForTest(s, &sitemap.TestClock{Sleep: func(c context.Context, d time.Duration) error {
 		cancel()
 		return sitemap.RealSleep(c, d)
@@ -368,23 +368,30 @@ func TestRetryWaitEndsWithContext(t *testing.T) {
 }
 
 func TestRetrySettingsRejected(t *testing.T) {
-	for name, s := range map[string]*sitemap.S{
-		"retries -1":   sitemap.New().SetRetries(-1),
-		"retries 101":  sitemap.New().SetRetries(101),
-		"max wait 0":   sitemap.New().SetRetryMaxWait(0),
-		"max wait -1s": sitemap.New().SetRetryMaxWait(-time.Second),
+	for name, tc := range map[string]struct {
+		r     sitemap.Retry
+		field string
+	}{
+		"retries -1":   {sitemap.Retry{Max: -1}, "politeness.retry.max"},
+		"retries 101":  {sitemap.Retry{Max: 101}, "politeness.retry.max"},
+		"max wait -1s": {sitemap.Retry{MaxWait: -time.Second}, "politeness.retry.maxWait"},
 	} {
+		s := sitemap.New().SetPoliteness(sitemap.Politeness{Retry: tc.r})
 		var cerr *sitemap.ConfigError
-		if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &cerr) {
-			t.Errorf("%s: errors = %v, want one *ConfigError", name, errs)
+		if errs := s.GetErrors(); len(errs) != 1 || !errors.As(errs[0], &cerr) || cerr.Field != tc.field {
+			t.Errorf("%s: errors = %v, want one *ConfigError for %s", name, errs, tc.field)
 		}
 	}
 	s := sitemap.New()
-	if s.GetRetryMaxWait() != sitemap.DefaultRetryMaxWait {
-		t.Errorf("GetRetryMaxWait() = %v by default", s.GetRetryMaxWait())
+	if s.GetPoliteness().Retry.MaxWait != sitemap.DefaultRetryMaxWait {
+		t.Errorf("GetPoliteness().Retry.MaxWait = %v by default", s.GetPoliteness().Retry.MaxWait)
 	}
-	if s.SetRetries(3).SetRetryMaxWait(time.Second); s.GetRetries() != 3 || s.GetRetryMaxWait() != time.Second {
-		t.Errorf("got %d, %v", s.GetRetries(), s.GetRetryMaxWait())
+	if s.SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3, MaxWait: time.Second}}); s.GetPoliteness().Retry != (sitemap.Retry{Max: 3, MaxWait: time.Second}) {
+		t.Errorf("got %+v", s.GetPoliteness().Retry)
+	}
+	// A MaxWait of 0 is the default.
+	if s.SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}}); len(s.GetErrors()) != 0 || s.GetPoliteness().Retry.MaxWait != sitemap.DefaultRetryMaxWait {
+		t.Errorf("MaxWait 0: errors %v, MaxWait %v", s.GetErrors(), s.GetPoliteness().Retry.MaxWait)
 	}
 }
 
@@ -400,7 +407,7 @@ func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	s := sitemap.New().SetRetries(1).SetFetchTimeout(60)
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}}).SetFetchTimeout(60)
 	if _, err := s.Discover(context.Background(), srv.URL, nil); err != nil {
 		t.Logf("Discover: %v", err)
 	}
@@ -426,7 +433,7 @@ func TestRetryStreamTimeoutBeforeResponse(t *testing.T) {
 	}))
 	defer srv.Close()
 	k := newRTClock()
-	s := sitemap.New().SetFetchTimeout(1).SetRetries(1)
+	s := sitemap.New().SetFetchTimeout(1).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}})
 	sitemap.SetClockForTest(s, k.clock())
 	urls := 0
 	for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {

@@ -107,7 +107,7 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 // r is the document located at url, read to its end or to the size limit
 // ([S.SetMaxResponseSize], which caps what r yields, compressed or not, so
 // an endless reader ends), and never fetched. Whether the sitemaps it lists
-// are fetched is the configuration's: [S.SetNoFollow] lists them in
+// are fetched is the configuration's: [Selection.RootOnly] lists them in
 // [S.GetSitemaps] and fetches none. r may be gzipped; bytes go in without a
 // copy with [bytes.NewReader].
 //

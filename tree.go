@@ -44,7 +44,7 @@ const (
 	// *ParseError or *ValidationError.
 	StatusFailed Status = "failed"
 	// StatusNotFollowed: listed, and not fetched because of a follow rule
-	// ([S.SetFollow]) or [S.SetNoFollow]; for a well-known path of a
+	// ([S.SetFollow]) or [Selection.RootOnly]; for a well-known path of a
 	// discovery, not requested because of a follow rule.
 	StatusNotFollowed Status = "not-followed"
 	// StatusLimited: listed, and not fetched because of a limit: the depth

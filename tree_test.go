@@ -14,7 +14,7 @@ import (
 
 // The tree of a call (GetDocuments), the source of every URL (URL.Source),
 // and the documents given as readers (ParseReader, StreamReader,
-// SetNoFollow): issue 15.
+// Selection.RootOnly): issue 15.
 
 // treeByURL returns the documents by URL, less the server's address.
 func treeByURL(srv *httptest.Server, docs []sitemap.Document) map[string]sitemap.Document {
@@ -304,7 +304,7 @@ func TestGetDocumentsIsACopy(t *testing.T) {
 		t.Errorf("new: %v", d)
 	}
 	doc := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/a.xml</loc><lastmod>2024-01-02</lastmod></sitemap></sitemapindex>`
-	s := sitemap.New().SetNoFollow(true)
+	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true})
 	s.Parse("https://example.com/index.xml", &doc)
 	docs := s.GetDocuments()
 	if len(docs) != 2 || docs[1].LastMod == nil || docs[1].LastMod.Year() != 2024 {

@@ -97,7 +97,7 @@ func (c *command) runDiscover(ctx context.Context, args []string) int {
 	}
 	// Find without reading further: each place is read to tell whether it
 	// is a sitemap, and nothing the sitemaps found list is fetched.
-	s.SetNoFollow(true)
+	s.SetSelection(sitemap.Selection{RootOnly: true})
 	if s.GetErrorsCount() > 0 {
 		for err := range s.Errors() {
 			c.printError(err)

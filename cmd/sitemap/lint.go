@@ -77,7 +77,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
 		return exitUsage
 	}
-	s := sitemap.New().SetNoFollow(o.noFollow).SetMaxResponseSize(o.maxResponseSize).
+	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent)
 	s.SetHTTPClient(&http.Client{Timeout: time.Duration(o.timeout) * time.Second})
 	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings}

@@ -164,7 +164,9 @@ func (t *localTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.RawQuery != "" {
 		return nil, fmt.Errorf("open %s: a local file has no query (?%s)", shown, req.URL.RawQuery)
 	}
-	f, err := t.l.root.Open(filepath.FromSlash(rel))
+	// The file is opened without waiting (a named pipe would wait for a
+	// writer in open(2)) and read only when it is a regular file.
+	f, err := t.l.root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		// os.Root names no sentinel for a path that leads out of it;
 		// its message is "path escapes from parent".
@@ -174,8 +176,12 @@ func (t *localTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("open %s: %w", shown, errors.Unwrap(err))
 	}
 	fi, err := f.Stat()
-	if err == nil && fi.IsDir() {
+	switch {
+	case err != nil:
+	case fi.IsDir():
 		err = errors.New("is a directory")
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("is not a regular file (%v)", fi.Mode().Type())
 	}
 	if err != nil {
 		f.Close()

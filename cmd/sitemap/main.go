@@ -394,15 +394,11 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules).
-		SetRetries(o.retries).
-		SetHostRate(o.hostRate).
+		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}}).
 		SetBlockPrivate(o.blockPrivate).
-		SetSince(o.since.t).
-		SetTrustIndexLastmod(o.trustLastmod)
-	if o.state != "" {
-		s.SetStateFile(o.state, o.stateReset)
-	}
-	s.SetNoFollow(o.noFollow)
+		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod}).
+		SetSelection(sitemap.Selection{RootOnly: o.noFollow})
+	stateErr := c.openState(s, o) // polite.go
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
@@ -411,11 +407,14 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,
 	})
-	if s.GetErrorsCount() == 0 {
+	if s.GetErrorsCount() == 0 && stateErr == nil {
 		return s, true
 	}
 	for err := range s.Errors() {
 		c.printError(err)
+	}
+	if stateErr != nil {
+		c.printError(stateErr)
 	}
 	fmt.Fprintln(c.stderr, "Run 'sitemap -h' for usage.")
 	return s, false

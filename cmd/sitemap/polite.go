@@ -11,6 +11,7 @@ import (
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/dates"
+	"github.com/gositemap/sitemap/store"
 )
 
 // The flags of retries, of the pace per host, of the guard against
@@ -24,6 +25,22 @@ func politeFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
 	fs.Var(&o.since, "since", "leave out the URLs, and do not fetch the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z; a lastmod without a time is compared at its own precision)")
 	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses,\nafter DNS and on every redirect (through a proxy, the proxy's address is checked)")
+}
+
+// openState sets the store of -state on s: the state file, opened with
+// -state-reset's leave to start afresh from one that cannot be read. A
+// file that cannot be opened is a *ConfigError of the setting "store",
+// naming the file, which the caller prints; nothing is fetched then.
+func (c *command) openState(s *sitemap.S, o *options) error {
+	if o.state == "" {
+		return nil
+	}
+	f, err := store.OpenFile(o.state, &store.FileOptions{DiscardCorrupt: o.stateReset})
+	if err != nil {
+		return &sitemap.ConfigError{Field: "store", Err: err}
+	}
+	s.SetStore(f)
+	return nil
 }
 
 // sinceFlag is the value of -since: a W3C datetime.
@@ -77,7 +94,7 @@ func (c *command) baseTransport(o *options) http.RoundTripper {
 		}
 	}
 	t := def.Clone()
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: sitemap.GuardControl}
+	dialer := sitemap.BlockPrivateDialer(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second})
 	t.DialContext = dialer.DialContext
 	return t
 }

@@ -84,8 +84,8 @@ func TestPoliteFlagsReachSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, ok := c.configure(&o)
-	if !ok || s.GetRetries() != 4 || s.GetHostRate() != 0.5 || !s.GetBlockPrivate() {
-		t.Errorf("settings %d, %v, %v", s.GetRetries(), s.GetHostRate(), s.GetBlockPrivate())
+	if !ok || s.GetPoliteness().Retry.Max != 4 || s.GetPoliteness().Host.Rate != 0.5 || !s.GetBlockPrivate() {
+		t.Errorf("settings %d, %v, %v", s.GetPoliteness().Retry.Max, s.GetPoliteness().Host.Rate, s.GetBlockPrivate())
 	}
 	for _, args := range [][]string{{"-retries", "-1"}, {"-host-rate", "-2"}} {
 		r := runCLI(t, "", append(args, "x.xml")...)

@@ -45,9 +45,11 @@ func main() {
 
 	s := sitemap.New().
 		SetUserAgent("examplebot/1.0 (+https://example.org/bot)").
-		SetMaxHostConcurrency(1). // requests in flight to one host
-		SetHostRate(20).          // requests a second to one host
-		SetCrawlDelay(true)       // and the robots.txt's Crawl-delay, when slower
+		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{
+			MaxConcurrency: 1,    // requests in flight to one host
+			Rate:           20,   // requests a second to one host
+			CrawlDelay:     true, // and the robots.txt's Crawl-delay, when slower
+		}})
 	start := time.Now()
 	if _, err := s.Parse(srv.URL+"/robots.txt", nil); err != nil {
 		log.Fatal(err)

@@ -1,7 +1,7 @@
 // Reader shows a crawler's frontier that fetches every document itself and
 // hands the bytes to the library: ParseReader for the entries, the child
-// sitemaps and their lastmod, with SetNoFollow so that nothing at all is
-// fetched, and StreamReader to read a large document in flat memory.
+// sitemaps and their lastmod, with Selection.RootOnly so that nothing at
+// all is fetched, and StreamReader to read a large document in flat memory.
 package main
 
 import (
@@ -24,7 +24,7 @@ func main() {
   <sitemap><loc>/sitemap-1.xml.gz</loc><lastmod>2024-05-01T10:00:00Z</lastmod></sitemap>
   <sitemap><loc>/sitemap-2.xml.gz</loc><lastmod>2024-04-01</lastmod></sitemap>
 </sitemapindex>`)
-	s, err := sitemap.New().SetNoFollow(true).ParseReader(ctx, "https://example.com/sitemap-index.xml", bytes.NewReader(index))
+	s, err := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true}).ParseReader(ctx, "https://example.com/sitemap-index.xml", bytes.NewReader(index))
 	if err != nil {
 		log.Fatal(err)
 	}

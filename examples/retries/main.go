@@ -29,7 +29,7 @@ func main() {
 	defer srv.Close()
 
 	// Up to 3 more tries; a Retry-After over 10 s would end them instead.
-	s := sitemap.New().SetRetries(3).SetRetryMaxWait(10 * time.Second)
+	s := sitemap.New().SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3, MaxWait: 10 * time.Second}})
 	start := time.Now()
 	if _, err := s.Parse(srv.URL+"/sitemap.xml", nil); err != nil {
 		log.Fatal(err)

@@ -32,7 +32,7 @@ func main() {
 	defer srv.Close()
 
 	since := time.Date(2024, 3, 1, 18, 0, 0, 0, time.UTC)
-	s := sitemap.New().SetSince(since)
+	s := sitemap.New().SetIncremental(sitemap.Incremental{Since: since})
 	if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 		log.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/examples/internal/demo"
+	"github.com/gositemap/sitemap/store"
 )
 
 func main() {
@@ -59,7 +60,11 @@ func main() {
 		bodies.Store(0)
 		// Each run is a new instance, as a crawler started again would be:
 		// what the last run learnt is in the file.
-		s := sitemap.New().SetStateFile(state, false)
+		f, err := store.OpenFile(state, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		s := sitemap.New().SetStore(f)
 		if _, err := s.Parse(srv.URL+"/index.xml", nil); err != nil {
 			log.Fatal(err)
 		}

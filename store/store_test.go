@@ -1,4 +1,4 @@
-package sitemap_test
+package store_test
 
 import (
 	"errors"
@@ -11,18 +11,18 @@ import (
 	"testing"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
 )
 
-// The stores of conditional fetching (issue 16): MemoryStore and
-// FileStore.
+// The stores of conditional fetching (issue 16): Memory and File.
 
-func TestMemoryStore(t *testing.T) {
+func TestMemory(t *testing.T) {
 	ctx := t.Context()
-	m := sitemap.NewMemoryStore()
+	m := store.NewMemory()
 	if _, ok, err := m.Get(ctx, "https://example.com/s.xml"); ok || err != nil {
 		t.Fatalf("Get of an empty store = %v, %v", ok, err)
 	}
-	r := sitemap.Record{ETag: `"x"`, Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", Lastmod: "2024-01-01"}}}
+	r := sitemap.Record{ETag: `"x"`, Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", LastMod: "2024-01-01"}}}
 	if err := m.Put(ctx, "k", r); err != nil {
 		t.Fatal(err)
 	}
@@ -36,23 +36,23 @@ func TestMemoryStore(t *testing.T) {
 	}
 }
 
-func TestFileStoreRoundTrip(t *testing.T) {
+func TestFileRoundTrip(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "state.json")
-	fs, err := sitemap.OpenFileStore(path, false)
+	fs, err := store.OpenFile(path, nil)
 	if err != nil {
 		t.Fatalf("open of a missing file: %v", err)
 	}
-	want := sitemap.Record{ETag: `"e1"`, LastModified: "Tue, 01 Dec 2026 10:00:00 GMT", IndexLastmod: "2026-12-01",
-		Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", Lastmod: "2026-11-30"}}}
+	want := sitemap.Record{ETag: `"e1"`, LastModified: "Tue, 01 Dec 2026 10:00:00 GMT", IndexLastMod: "2026-12-01",
+		Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", LastMod: "2026-11-30"}}}
 	fs.Put(ctx, "https://example.com/index.xml", want)
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the file was written before the flush: %v", err)
+		t.Errorf("the file was written before the sync: %v", err)
 	}
-	if err := fs.Flush(); err != nil {
+	if err := fs.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := sitemap.OpenFileStore(path, false)
+	again, err := store.OpenFile(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +73,8 @@ func TestFileStoreRoundTrip(t *testing.T) {
 }
 
 // A corrupt or foreign file is an error naming it, or, when asked, an
-// empty store whose flush writes the file anew.
-func TestFileStoreCorrupt(t *testing.T) {
+// empty store whose sync writes the file anew.
+func TestFileCorrupt(t *testing.T) {
 	for name, content := range map[string]string{
 		"not JSON":      "{\"format\": \"gositemap-state/1\", \"records\": {",
 		"foreign JSON":  `{"name": "some other program", "records": []}`,
@@ -86,13 +86,13 @@ func TestFileStoreCorrupt(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")
 			os.WriteFile(path, []byte(content), 0o644)
-			_, err := sitemap.OpenFileStore(path, false)
-			if !errors.Is(err, sitemap.ErrCorruptState) || !strings.Contains(err.Error(), path) {
-				t.Fatalf("error = %v, want ErrCorruptState naming %s", err, path)
+			_, err := store.OpenFile(path, nil)
+			if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error = %v, want ErrCorrupt naming %s", err, path)
 			}
-			fs, err := sitemap.OpenFileStore(path, true)
+			fs, err := store.OpenFile(path, &store.FileOptions{DiscardCorrupt: true})
 			if err != nil {
-				t.Fatalf("with discardCorrupt: %v", err)
+				t.Fatalf("with DiscardCorrupt: %v", err)
 			}
 			if _, ok, _ := fs.Get(t.Context(), "k"); ok {
 				t.Error("a record in a discarded state")
@@ -101,46 +101,46 @@ func TestFileStoreCorrupt(t *testing.T) {
 			if err := fs.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := sitemap.OpenFileStore(path, false); err != nil {
+			if _, err := store.OpenFile(path, nil); err != nil {
 				t.Errorf("the file was not written anew: %v", err)
 			}
 		})
 	}
 }
 
-func TestFileStoreCannotBeOpened(t *testing.T) {
+func TestFileCannotBeOpened(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{dir, filepath.Join(dir, "missing-dir", "state.json")} {
-		if _, err := sitemap.OpenFileStore(path, true); err == nil || !strings.Contains(err.Error(), path) {
-			t.Errorf("OpenFileStore(%s) = %v, want an error naming it", path, err)
+		if _, err := store.OpenFile(path, &store.FileOptions{DiscardCorrupt: true}); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("OpenFile(%s) = %v, want an error naming it", path, err)
 		}
 	}
 }
 
-// Stores that flush one file at the same time, each with a file
+// Stores that sync one file at the same time, each with a file
 // descriptor of its own as two processes would have, keep each other's
 // records, and the file stays readable.
-func TestFileStoreConcurrentFlushes(t *testing.T) {
+func TestFileConcurrentFlushes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
 	const writers, each = 8, 20
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Go(func() {
-			fs, err := sitemap.OpenFileStore(path, false)
+			fs, err := store.OpenFile(path, nil)
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			for i := range each {
 				fs.Put(t.Context(), fmt.Sprintf("w%d/k%d", w, i), sitemap.Record{ETag: fmt.Sprint(i)})
-				if err := fs.Flush(); err != nil {
+				if err := fs.Sync(); err != nil {
 					t.Error(err)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	fs, err := sitemap.OpenFileStore(path, false)
+	fs, err := store.OpenFile(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,16 +154,16 @@ func TestFileStoreConcurrentFlushes(t *testing.T) {
 }
 
 // Two processes: the test binary runs itself as writers on one file.
-func TestFileStoreTwoProcesses(t *testing.T) {
+func TestFileTwoProcesses(t *testing.T) {
 	if path := os.Getenv("SITEMAP_STORE_WRITER"); path != "" {
-		fs, err := sitemap.OpenFileStore(path, false)
+		fs, err := store.OpenFile(path, nil)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		for i := range 30 {
 			fs.Put(t.Context(), fmt.Sprintf("%s/k%d", os.Getenv("SITEMAP_STORE_NAME"), i), sitemap.Record{ETag: fmt.Sprint(i)})
-			if err := fs.Flush(); err != nil {
+			if err := fs.Sync(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
@@ -178,7 +178,7 @@ func TestFileStoreTwoProcesses(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, name := range []string{"p1", "p2", "p3"} {
 		wg.Go(func() {
-			cmd := exec.CommandContext(t.Context(), exe, "-test.run=^TestFileStoreTwoProcesses$", "-test.count=1")
+			cmd := exec.CommandContext(t.Context(), exe, "-test.run=^TestFileTwoProcesses$", "-test.count=1")
 			cmd.Env = append(os.Environ(), "SITEMAP_STORE_WRITER="+path, "SITEMAP_STORE_NAME="+name)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("%s: %v\n%s", name, err, out)
@@ -186,7 +186,7 @@ func TestFileStoreTwoProcesses(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	fs, err := sitemap.OpenFileStore(path, false)
+	fs, err := store.OpenFile(path, nil)
 	if err != nil {
 		t.Fatalf("the file after three processes: %v", err)
 	}

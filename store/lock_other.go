@@ -1,7 +1,12 @@
 //go:build !unix
 
-package sitemap
+package store
+
+import "os"
+
+// openFlags open a state file for reading.
+const openFlags = os.O_RDONLY
 
 // lockState locks nothing where flock is not at hand: the writes of a
-// state file are atomic all the same, and the last flush wins.
+// state file are atomic all the same, and the last sync wins.
 func lockState(string) (unlock func(), err error) { return func() {}, nil }
