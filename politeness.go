@@ -79,12 +79,17 @@ func (s *S) GetHostRate() float64 {
 
 // SetCrawlDelay turns on or off the use of the Crawl-delay of a robots.txt
 // that a call reads; it is off by default. With it on, the requests of the
-// call to the host of the robots.txt are spaced by the delay of the group
-// of the robots.txt that names the product token of the user agent (its
-// first word, up to a /, in any letter case), or else of the group of *,
-// capped at [MaxCrawlDelay]. Where [S.SetHostRate] sets a slower pace, that
-// one holds. Only a robots.txt passed to Parse or fetched by it counts: a
-// call that starts from a sitemap reads none.
+// call to the host of the robots.txt are spaced by the Crawl-delay of the
+// groups that name the product token of the user agent, or else of the
+// groups of *, capped at [MaxCrawlDelay]. The product token is the first
+// word of the user agent, up to a / and to its first character that is not
+// a letter, - or _; a User-agent line names it when the token it begins
+// with is the same in any letter case (RFC 9309, as Google reads it: a
+// group of "test" is not one of "testbot"). Where several groups apply,
+// the longest delay holds; a group that applies and gives none asks for
+// none. Where [S.SetHostRate] sets a slower pace, that one holds. Only a
+// robots.txt passed to Parse or fetched by it counts: a call that starts
+// from a sitemap reads none.
 func (s *S) SetCrawlDelay(on bool) *S {
 	return s.set("crawlDelay", func() error { return nil }, func(c *config) { c.polite.crawlDelay = on })
 }

@@ -41,9 +41,6 @@ func NewAgent(ua string) Agent {
 	return Agent{token: string(productToken([]byte(word)))}
 }
 
-// Token returns the product token of a.
-func (a Agent) Token() string { return a.token }
-
 // productToken returns the product token that value begins with.
 func productToken(value []byte) []byte {
 	i := 0

@@ -19,7 +19,7 @@ func TestNewAgent(t *testing.T) {
 		"":                                   "",
 		"2bot":                               "",
 	} {
-		if got := NewAgent(ua).Token(); got != want {
+		if got := NewAgent(ua).token; got != want {
 			t.Errorf("NewAgent(%q) = %q, want %q", ua, got, want)
 		}
 	}
