@@ -26,10 +26,12 @@ type BlockedError struct {
 	Class string
 }
 
+// Error names the address, its range and ErrBlocked.
 func (e *BlockedError) Error() string {
 	return fmt.Sprintf("address %s is %s: %v", e.Addr, e.Class, ErrBlocked)
 }
 
+// Unwrap returns ErrBlocked.
 func (e *BlockedError) Unwrap() error { return ErrBlocked }
 
 // addrRange is a range of addresses the guard refuses, with its name.
