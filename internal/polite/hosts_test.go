@@ -60,7 +60,7 @@ func TestCrawlDelayPace(t *testing.T) {
 		name  string
 		rate  float64
 		notes []note
-		want time.Duration
+		want  time.Duration
 	}{
 		{"star", 0, notes(Star, 2), 2 * time.Second},
 		{"named over star", 0, notes(Star, 2, Named, 3), 3 * time.Second},
