@@ -84,37 +84,36 @@ func (r *Robots) Allowed(path string) bool {
 
 // matches reports whether path matches pattern from its start: a * in the
 // pattern stands for any run of bytes, a $ at its end for the end of path.
+// The pieces between the *s are found in turn, each at its first place
+// after the one before, which is where a match is found if there is one:
+// a pattern of any number of *s costs a few scans of path.
 func matches(path, pattern string) bool {
-	if !strings.ContainsAny(pattern, "*$") {
-		return strings.HasPrefix(path, pattern)
+	anchored := strings.HasSuffix(pattern, "$")
+	if anchored {
+		pattern = pattern[:len(pattern)-1]
 	}
-	// The positions in path that the pattern read so far can end at, in
-	// increasing order.
-	pos := make([]int, 1, len(path)+1)
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		switch {
-		case c == '$' && i == len(pattern)-1:
-			return pos[len(pos)-1] == len(path)
-		case c == '*':
-			from := pos[0]
-			pos = pos[:0]
-			for p := from; p <= len(path); p++ {
-				pos = append(pos, p)
+	first, rest, starred := strings.Cut(pattern, "*")
+	if !strings.HasPrefix(path, first) {
+		return false
+	}
+	if !starred {
+		return !anchored || len(path) == len(first)
+	}
+	at := len(first)
+	for {
+		piece, more, starred := strings.Cut(rest, "*")
+		if !starred { // the last piece
+			if anchored {
+				return len(path)-at >= len(piece) && strings.HasSuffix(path, piece)
 			}
-		default:
-			next := pos[:0]
-			for _, p := range pos {
-				if p < len(path) && path[p] == c {
-					next = append(next, p+1)
-				}
-			}
-			if pos = next; len(pos) == 0 {
-				return false
-			}
+			return strings.Contains(path[at:], piece)
 		}
+		i := strings.Index(path[at:], piece)
+		if i < 0 {
+			return false
+		}
+		at, rest = at+i+len(piece), more
 	}
-	return true
 }
 
 // normalizeEscapes returns s with the hex digits of its %-escapes in
