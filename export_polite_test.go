@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/netip"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/polite"
 )
 
 // The hooks of the tests of retries, host limits and the guard.
@@ -22,32 +24,35 @@ type TestClock struct {
 	Jitter func(n int64) int64
 }
 
-func (k *TestClock) now() time.Time {
-	if k.Now == nil {
+// testClock is a TestClock as the polite.Clock of a call.
+type testClock struct{ k *TestClock }
+
+func (c testClock) Now() time.Time {
+	if c.k.Now == nil {
 		return time.Now()
 	}
-	return k.Now()
+	return c.k.Now()
 }
 
-func (k *TestClock) sleep(ctx context.Context, d time.Duration) error {
-	if k.Sleep == nil {
-		return realClock{}.sleep(ctx, d)
+func (c testClock) Sleep(ctx context.Context, d time.Duration) error {
+	if c.k.Sleep == nil {
+		return polite.Real{}.Sleep(ctx, d)
 	}
-	return k.Sleep(ctx, d)
+	return c.k.Sleep(ctx, d)
 }
 
-func (k *TestClock) jitter(n int64) int64 {
-	if k.Jitter == nil {
-		return realClock{}.jitter(n)
+func (c testClock) Jitter(n int64) int64 {
+	if c.k.Jitter == nil {
+		return polite.Real{}.Jitter(n)
 	}
-	return k.Jitter(n)
+	return c.k.Jitter(n)
 }
 
 // SetClockForTest makes the waits of the calls of s for retries and host
 // limits run on k.
 func SetClockForTest(s *S, k *TestClock) {
-	s.set("test.clock", func() error { return nil }, func(c *config) { c.polite.clock = k })
+	s.set("test.clock", func() error { return nil }, func(c *config) { c.polite.clock = testClock{k} })
 }
 
 // RealSleep is the real clock's sleep.
-func RealSleep(ctx context.Context, d time.Duration) error { return realClock{}.sleep(ctx, d) }
+func RealSleep(ctx context.Context, d time.Duration) error { return polite.Real{}.Sleep(ctx, d) }

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/guard"
+	"github.com/gositemap/sitemap/internal/polite"
 )
 
 // fetcher sends the requests of one call.
@@ -88,7 +91,7 @@ func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
 		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100,
 			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second}
 	}
-	t.DialContext = guardDialer(allow).DialContext
+	t.DialContext = guard.Dialer(allow).DialContext
 	return t
 }
 
@@ -225,12 +228,12 @@ func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *htt
 			return resp, req, clock, err
 		}
 		if resp != nil {
-			io.CopyN(io.Discard, resp.Body, retryDrain)
+			io.CopyN(io.Discard, resp.Body, polite.Drain)
 			resp.Body.Close()
 		}
 		clock.end()
 		release()
-		if err := f.outside(rawURL, func() error { return p.clock.sleep(ctx, wait) }); err != nil {
+		if err := f.outside(rawURL, func() error { return p.clock.Sleep(ctx, wait) }); err != nil {
 			return nil, nil, nil, err
 		}
 	}

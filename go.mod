@@ -3,7 +3,6 @@ module github.com/gositemap/sitemap
 go 1.26.0
 
 require (
-	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0

@@ -2763,3 +2763,107 @@ func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// --- robots.txt read for its Crawl-delay (issue 31, bug 5) ------------------
+
+// byteRun is a reader of n bytes c, made as it goes.
+type byteRun struct {
+	c byte
+	n int64
+}
+
+func (r *byteRun) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), r.n)]
+	for i := range p {
+		p[i] = r.c
+	}
+	r.n -= int64(len(p))
+	return len(p), nil
+}
+
+// robotsAttacks are robots.txt files of 16 MiB, made as they are
+// read, each with a Sitemap: line at its end, and the Crawl-delay that a
+// call with the user agent TestBot/1.0 must wait before that sitemap.
+func robotsAttacks() []struct {
+	name string
+	body func() io.Reader
+	wait time.Duration
+} {
+	size := 16 * mib
+	if raceEnabled {
+		size = 10 * mib // the agents kept cost 22 to 27 MiB
+	}
+	const tail = "Sitemap: https://example.com/s.xml\n"
+	gen := func(head, format, tail string) func() io.Reader {
+		lines := size / len(fmt.Sprintf(format, 1_000_000))
+		return func() io.Reader { return &linesReader{head: head, format: format, tail: tail, n: lines} }
+	}
+	return []struct {
+		name string
+		body func() io.Reader
+		wait time.Duration
+	}{
+		// The attack: one group whose User-agent lines never end, naming
+		// others. The delay of * given first is the one that applies.
+		{"a group of endless User-agent lines", gen("User-agent: *\nCrawl-delay: 3\n\n", "User-agent: x%07d\n", tail), 3 * time.Second},
+		// The same, naming the user agent in every line: the delay of its
+		// group, given after it, holds over that of *.
+		{"an endless group naming the agent", gen("User-agent: *\nCrawl-delay: 3\n", "User-agent: TestBot/%d\n", "Crawl-delay: 2\n"+tail), 2 * time.Second},
+		// Groups that each name the agent, each with a delay: the longest.
+		{"many groups each naming the agent", gen("", "User-agent: testbot\nCrawl-delay: %d\n", tail), sitemap.MaxCrawlDelay},
+		// One line of 16 MiB: the reader sees its first 64 KiB.
+		{"an endless line", func() io.Reader {
+			return io.MultiReader(strings.NewReader("User-agent: TestBot\nCrawl-delay: 1\nUser-agent: "),
+				&byteRun{'x', int64(size)}, strings.NewReader("\n"+tail))
+		}, time.Second},
+		// A Crawl-delay of 16 million digits is beyond the cap.
+		{"a Crawl-delay of millions of digits", func() io.Reader {
+			return io.MultiReader(strings.NewReader("User-agent: TestBot\nCrawl-delay: 1"),
+				&byteRun{'0', int64(size)}, strings.NewReader("\n"+tail))
+		}, sitemap.MaxCrawlDelay},
+	}
+}
+
+// Issue 31 bug 5: read with Crawl-delay on, a robots.txt of 40 MiB of
+// User-agent lines that never end their group peaked at 177 MiB of heap
+// (5 times the bytes read): every agent of the group was kept, to be
+// matched at its first rule. The reader keeps only the rank of the group
+// it is in, so the heap stays flat whatever the file; the siblings (the
+// group names the agent, endless groups that each name it, an endless
+// line, a delay of millions of digits) are held to the same bound, and
+// each still gives the delay that applies.
+func TestHostileRobotsEndlessUserAgentGroup(t *testing.T) {
+	for _, c := range robotsAttacks() {
+		t.Run(c.name, func(t *testing.T) {
+			// As in TestHostileMillionsOfSitemapsListed: the least of
+			// three tries is the call's, under a bound that the leftovers
+			// of other tests stay under and the agents kept (100 MiB for
+			// the issue's 40 MiB of lines, 35 to 43 for these 16) do not.
+			const limit = 16 * mib
+			heap := uint64(1 << 62)
+			var s *sitemap.S
+			var k *rtClock
+			for try := 0; try < 3 && heap > limit; try++ {
+				tr := &generated{path: "/robots.txt", gen: c.body}
+				k = newRTClock()
+				s = newParser().SetMultiThread(false).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{CrawlDelay: true}}).SetUserAgent("TestBot/1.0").SetHTTPClient(&http.Client{Transport: tr})
+				sitemap.SetClockForTest(s, k.clock())
+				h, err := parseLive(t, s, "https://example.com/robots.txt", nil)
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				heap = min(heap, h)
+			}
+			if sms := s.GetSitemaps(); len(sms) != 1 || s.GetURLCount() != 1 {
+				t.Errorf("%d sitemaps, %d URLs; want the one listed, with its URL (errors %v)", len(sms), s.GetURLCount(), s.GetErrors())
+			}
+			rtWaits(t, k.got(), c.wait)
+			if heap > limit {
+				t.Errorf("peak live heap %.1f MiB, want under %d MiB", float64(heap)/mib, limit/mib)
+			}
+		})
+	}
+}

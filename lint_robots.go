@@ -8,8 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/temoto/robotstxt"
-
+	"github.com/gositemap/sitemap/internal/polite"
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
@@ -17,9 +16,9 @@ import (
 // cross-submission of a sitemap, which the robots.txt of a host allows to
 // list URLs of that host by naming the sitemap in a Sitemap: line. The
 // robots.txt of each host is fetched once, through the call's fetcher,
-// for at most DefaultLintMaxRobots hosts, and read by
-// github.com/temoto/robotstxt (groups by product token, longest match of
-// Allow and Disallow, * and $).
+// for at most DefaultLintMaxRobots hosts, and read by internal/polite, the
+// reader of groups that Crawl-delay goes through too (groups by product
+// token, longest match of Allow and Disallow, * and $).
 
 // maxRobotsSize is how much of a robots.txt is read: Google reads 500 KiB.
 const maxRobotsSize = 500 << 10
@@ -34,13 +33,13 @@ type robotsCache struct {
 // robotsEntry is the robots.txt of one host, fetched once.
 type robotsEntry struct {
 	once sync.Once
-	data *robotstxt.RobotsData // nil when it could not be had
+	data *polite.Robots // nil when it could not be had
 }
 
 // robots returns the robots.txt of the host of loc, nil when there is none
 // to be had: robots.txt is off, loc does not parse, the cap of hosts is
 // reached or the fetch failed.
-func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
+func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 	if l.opt.NoRobots {
 		return nil
 	}
@@ -77,13 +76,12 @@ func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
 // fetchRobots fetches and reads the robots.txt at loc. A status of 4xx
 // is a robots.txt that allows everything, as Google reads it; any other
 // failure leaves it unknown.
-func (l *linter) fetchRobots(loc string) *robotstxt.RobotsData {
+func (l *linter) fetchRobots(loc string) *polite.Robots {
 	rc, _, err := l.c.f.get(l.c.ctx, loc)
 	var es errStatus
 	switch {
 	case errors.As(err, &es) && es.code >= 400 && es.code < 500:
-		data, _ := robotstxt.FromStatusAndBytes(es.code, nil)
-		return data
+		return &polite.Robots{}
 	case err != nil:
 		return nil
 	}
@@ -92,11 +90,7 @@ func (l *linter) fetchRobots(loc string) *robotstxt.RobotsData {
 	if err != nil {
 		return nil
 	}
-	data, err := robotstxt.FromBytes(body)
-	if err != nil {
-		return nil
-	}
-	return data
+	return polite.ReadRobots(body, polite.NewAgent(l.c.cfg.userAgent))
 }
 
 // crossSubmitted reports whether the robots.txt of the host of loc lists
@@ -134,7 +128,7 @@ func (l *linter) robotsCheck(ld *lintDoc, raw, loc string) {
 	if u.RawQuery != "" {
 		path += "?" + u.RawQuery
 	}
-	if !data.TestAgent(path, l.c.cfg.userAgent) {
+	if !data.Allowed(path) {
 		ld.entryFinding(CodeRobotsDisallowed, raw, "the robots.txt of %s disallows it for the user agent %q", u.Host, l.c.cfg.userAgent)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/polite"
 )
 
 // This file is the configuration beyond the spec, as data: one value per
@@ -91,8 +93,8 @@ func (s *S) SetPoliteness(p Politeness) *S {
 		rateErr = fmt.Errorf("host rate must be a finite number of requests a second from 0 up, got %v", h.Rate)
 	}
 	hostErr = nonNegative("max host concurrency", h.MaxConcurrency)()
-	if r.Max < 0 || r.Max > maxRetries {
-		maxErr = fmt.Errorf("retries must be from 0 to %d, got %d", maxRetries, r.Max)
+	if r.Max < 0 || r.Max > polite.MaxRetries {
+		maxErr = fmt.Errorf("retries must be from 0 to %d, got %d", polite.MaxRetries, r.Max)
 	}
 	if r.MaxWait < 0 {
 		waitErr = fmt.Errorf("retry max wait must not be negative, got %v", r.MaxWait)
