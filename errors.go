@@ -225,11 +225,17 @@ func (e *siteMismatchError) Unwrap() error { return e.site }
 // checkSameSite is strict mode's rule that a page or a sitemap that a
 // sitemap (index) lists is on the protocol and the host of that sitemap,
 // base being the URL the sitemap was served from (STRICT-3, HOST,
-// REDIRECT-3). loc has passed urlnorm.Loc in strict mode.
+// REDIRECT-3): loc-other-scheme or loc-other-host, and loc-invalid for a
+// loc that does not parse. loc has passed urlnorm.Loc in strict mode.
+// Lint checks it too, and lets a cross-submission through.
 func checkSameSite(loc string, base *url.URL) error {
 	err := urlnorm.SameSite(loc, base)
 	if site, ok := err.(*urlnorm.SiteError); ok {
-		return &siteMismatchError{site}
+		code := CodeLocOtherHost
+		if site.Part == "protocol" {
+			code = CodeLocOtherScheme
+		}
+		return broke(code, &siteMismatchError{site})
 	}
-	return err
+	return broke(CodeLocInvalid, err)
 }
