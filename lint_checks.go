@@ -455,7 +455,7 @@ func (ld *lintDoc) entry(e *rawEntry) {
 	raw := string(e.loc.text())
 	if raw == "" {
 		if !e.feed {
-			ld.broke("", "", broke(CodeLocMissing, errNoLoc))
+			ld.broke("", "", errNoLoc)
 		}
 		return
 	}
@@ -509,7 +509,7 @@ func (ld *lintDoc) checkLoc(raw string, cut bool) (string, bool) {
 	}
 	if fail != nil {
 		fail = checkLoc(fail)
-		if err == nil {
+		if err == nil && ruleOf(fail) == CodeLocInvalid {
 			fail = fmt.Errorf("%w (read as %s)", fail, loc)
 		}
 		ld.broke(raw, "", fail)
