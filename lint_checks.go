@@ -445,6 +445,12 @@ func (ld *lintDoc) docError(err error) {
 func (ld *lintDoc) entry(e *rawEntry) {
 	d := ld.d
 	if d.format == formatRobots {
+		// A Sitemap: value the call refuses, and does not request, is
+		// listed as the call reads it (tolerant).
+		if raw := string(e.loc.text()); raw != "" {
+			_, err := urlnorm.Loc(raw, d.base, false)
+			ld.broke(raw, "", checkLoc(err))
+		}
 		return
 	}
 	ld.entries++

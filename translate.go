@@ -105,6 +105,8 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 // percent-encoded) or loc-invalid.
 func checkLoc(err error) error {
 	switch {
+	case err == nil:
+		return nil
 	case errors.Is(err, urlnorm.ErrTooLong):
 		return broke(CodeLocTooLong, err)
 	case urlnorm.IsUnescaped(err):
