@@ -377,7 +377,8 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	}
 	keep := ok || !strictURL
 	if raw := textOf(&e.changefreq); len(raw) > 0 {
-		if cf, i, err := checkChangefreq(raw, d.strict); err != nil {
+		cf, i := changeFreqOf(raw, d.strict)
+		if err := changefreqRule(raw, i, d.strict); err != nil {
 			d.invalid(loc, err)
 			keep = false
 		} else {
@@ -385,8 +386,9 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		}
 	}
 	if e.priority.set {
-		p, read, err := checkPriority(textOf(&e.priority), d.strict)
-		switch {
+		raw := textOf(&e.priority)
+		p, read := parseFloat32(raw)
+		switch err := priorityRule(raw, p, read, d.strict); {
 		case !read:
 			d.invalid(loc, err)
 			keep = keep && !strictURL
@@ -421,10 +423,21 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 // in strict mode a failure when it is none of the protocol's.
 func checkChangefreq(raw []byte, strict bool) (cf string, i int, err error) {
 	cf, i = changeFreqOf(raw, strict)
-	if i < 0 && strict {
-		err = broke(CodeChangefreqInvalid, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
+	return cf, i, changefreqRule(raw, i, strict)
+}
+
+// changefreqRule is checkChangefreq's rule, of the index changeFreqOf gave
+// raw; small enough that the translate stage pays no call for a
+// <changefreq> that passes.
+func changefreqRule(raw []byte, i int, strict bool) error {
+	if i >= 0 || !strict {
+		return nil
 	}
-	return cf, i, err
+	return changefreqFailure(raw)
+}
+
+func changefreqFailure(raw []byte) error {
+	return broke(CodeChangefreqInvalid, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
 }
 
 // checkPriority is the rule priority-invalid of the <priority> written
@@ -432,10 +445,17 @@ func checkChangefreq(raw []byte, strict bool) (cf string, i int, err error) {
 // not (in both modes) or, in strict mode, when it is not from 0.0 to 1.0.
 func checkPriority(raw []byte, strict bool) (p float32, read bool, err error) {
 	p, read = parseFloat32(raw)
+	return p, read, priorityRule(raw, p, read, strict)
+}
+
+// priorityRule is checkPriority's rule, of p, which parseFloat32 read from
+// raw (read) or not; small enough that the translate stage pays no call
+// for a priority that passes.
+func priorityRule(raw []byte, p float32, read, strict bool) error {
 	if read && (!strict || 0 <= p && p <= 1) {
-		return p, true, nil
+		return nil
 	}
-	return p, read, priorityFailure(raw, read)
+	return priorityFailure(raw, read)
 }
 
 func priorityFailure(raw []byte, read bool) error {
