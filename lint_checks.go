@@ -19,9 +19,13 @@ import (
 
 // This file is the part of lint that one document needs: what its
 // request, its decoding, its scanner and its parse stage tell, and the
-// checks of an entry. The extensions are checked in lint_ext.go.
+// checks of an entry. The extensions are checked in lint_ext.go. A rule
+// strict mode has as well is checked by strict mode's function (rules.go
+// lists them), whose failure broke lists; the bounds of the protocol are
+// limits.go's.
 
-// The limits of the protocol and of Google that lint checks.
+// The least entries of a document that lastmod-uniform looks at, and the
+// namespace of the sitemaps schema.
 const (
 	lintMinUniform = 100
 	nsSitemaps     = "http://www.sitemaps.org/schemas/sitemap/0.9"

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -119,6 +120,9 @@ var sharedRuleCases = []struct {
 	{code: CodeLastmodInvalid, url: "https://example.com/feed.xml",
 		doc:  `<rss version="2.0"><channel><item><link>https://example.com/blog/post</link><pubDate>2024-01-15T10:30:00Z</pubDate></item></channel></rss>`,
 		spec: `validate "https://example.com/blog/post": invalid <pubDate> value "2024-01-15T10:30:00Z"`}, // FEEDDATE-9
+	{code: CodeLastmodInvalid, url: ruleBase,
+		doc:  `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/sitemap-1.xml</loc><lastmod>2024-01-15 10:30:00</lastmod></sitemap></sitemapindex>`,
+		spec: `validate "https://example.com/sitemap-1.xml": invalid <lastmod> value "2024-01-15 10:30:00"`}, // VALUE-5
 	{code: CodeChangefreqInvalid, entry: `<url><loc>https://example.com/page</loc><changefreq>Weekly</changefreq></url>`},
 	{code: CodePriorityInvalid, entry: `<url><loc>https://example.com/page</loc><priority>1.5</priority></url>`},
 	{code: CodePriorityInvalid, entry: `<url><loc>https://example.com/page</loc><priority>high</priority></url>`},
@@ -152,6 +156,16 @@ var sharedRuleCases = []struct {
 
 const ruleBase = "https://example.com/sitemap.xml"
 
+// noNetwork is the client of the calls of the rule tests: a sitemap an
+// index lists is not fetched, and the test never leaves the machine.
+var noNetwork = &http.Client{Transport: ruleTransport(func(*http.Request) (*http.Response, error) {
+	return nil, errors.New("no network in this test")
+})}
+
+type ruleTransport func(*http.Request) (*http.Response, error)
+
+func (f ruleTransport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 // ruleURL is a <url> of https://example.com/page with the extensions ext.
 func ruleURL(ext string) string {
 	return `<url><loc>https://example.com/page</loc>` + ext + `</url>`
@@ -184,7 +198,7 @@ func TestRulesSharedByStrictModeAndLint(t *testing.T) {
 			if r := ruleIndex[c.code]; r == nil || !r.strict {
 				t.Fatalf("%s: the table does not say that strict mode has it", c.code)
 			}
-			s := New().SetStrict(!c.tolerant)
+			s := New().SetStrict(!c.tolerant).SetHTTPClient(noNetwork)
 			s.ParseReader(context.Background(), url, strings.NewReader(doc))
 			var msgs []string
 			found := false
@@ -205,7 +219,7 @@ func TestRulesSharedByStrictModeAndLint(t *testing.T) {
 				t.Errorf("strict mode: no *ValidationError of %s (message %q) among:\n%s", c.code, c.spec, strings.Join(msgs, "\n"))
 			}
 			var codes []Code
-			for f := range New().LintReader(context.Background(), url, strings.NewReader(doc), &LintOptions{NoRobots: true, Now: time.Date(2025, 6, 15, 0, 0, 0, 0, time.UTC)}) {
+			for f := range New().SetHTTPClient(noNetwork).LintReader(context.Background(), url, strings.NewReader(doc), &LintOptions{NoRobots: true, Now: time.Date(2025, 6, 15, 0, 0, 0, 0, time.UTC)}) {
 				codes = append(codes, f.Code)
 				if f.Code == c.code {
 					return
