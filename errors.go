@@ -230,17 +230,30 @@ func (e *siteMismatchError) Unwrap() error { return e.site }
 // checkSameSite is strict mode's rule that a page or a sitemap that a
 // sitemap (index) lists is on the protocol and the host of that sitemap,
 // base being the URL the sitemap was served from (STRICT-3, HOST,
-// REDIRECT-3): loc-other-scheme or loc-other-host, and loc-invalid for a
-// loc that does not parse. loc has passed urlnorm.Loc in strict mode.
+// REDIRECT-3): loc-other-host when loc is on another host, whatever its
+// protocol, loc-other-scheme when only the protocol differs, and
+// loc-invalid for a loc that does not parse. The message names what
+// urlnorm.SameSite found first. loc has passed urlnorm.Loc in strict mode.
 // Lint checks it too, and lets a cross-submission through.
 func checkSameSite(loc string, base *url.URL) error {
 	err := urlnorm.SameSite(loc, base)
 	if site, ok := err.(*urlnorm.SiteError); ok {
 		code := CodeLocOtherHost
-		if site.Part == "protocol" {
+		if u, err := url.Parse(loc); site.Part == "protocol" && err == nil && sameHost(u, base) {
 			code = CodeLocOtherScheme
 		}
 		return broke(code, &siteMismatchError{site})
 	}
 	return broke(CodeLocInvalid, err)
+}
+
+// sameHost reports whether u names the host of base, whatever the
+// protocols: with no port named, each on the default port of its own.
+func sameHost(u, base *url.URL) bool {
+	if u.Port() == "" && base.Port() == "" {
+		v := *u
+		v.Scheme = base.Scheme
+		return urlnorm.SameSite(v.String(), base) == nil
+	}
+	return strings.EqualFold(u.Host, base.Host)
 }

@@ -115,6 +115,8 @@ var sharedRuleCases = []struct {
 	{code: CodeLocOtherHost, entry: `<url><loc>https://example.com:8443/page</loc></url>`,
 		spec: `validate "https://example.com:8443/page": strict mode: host "example.com:8443" does not match sitemap host "example.com"`}, // HOST-4
 	{code: CodeLocOtherScheme, entry: `<url><loc>http://example.com/page</loc></url>`},
+	{code: CodeLocOtherHost, entry: `<url><loc>http://www.example.com/page</loc></url>`,
+		spec: `validate "http://www.example.com/page": strict mode: protocol "http" does not match sitemap protocol "https"`}, // HOST-5: the protocol is compared first
 	{code: CodeLastmodInvalid, entry: `<url><loc>https://example.com/page</loc><lastmod>2024-01-15 10:30:00</lastmod></url>`,
 		spec: `validate "https://example.com/page": invalid <lastmod> value "2024-01-15 10:30:00"`}, // VALUE-3
 	{code: CodeLastmodInvalid, url: "https://example.com/feed.xml",
