@@ -269,7 +269,7 @@ func (c *call) runRoot(body io.Reader) error {
 func checkRoot(root string, body io.Reader) error {
 	switch body.(type) {
 	case nil:
-		return checkRootURL(root)
+		return broke(CodeLocInvalid, checkRootURL(root))
 	case nilReader:
 		return errNilReader
 	}

@@ -63,6 +63,11 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // A ValidationError records an entry or a value that was rejected, or a
 // value that could not be parsed. URL is the rejected URL, or the page or
 // sitemap the rejected value belongs to.
+//
+// The cause of an entry or a value wraps the [Code] of the rule it broke,
+// so that errors.Is(err, CodeLocTooLong) tells a location that is too
+// long; the message is the cause's own, the code adds nothing to it. The
+// table of Code says which rules these are.
 type ValidationError struct {
 	URL string
 	Err error // the cause

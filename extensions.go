@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -8,7 +9,9 @@ import (
 )
 
 // This file translates the extensions of a <url>: images, news, videos and
-// alternate links, in tolerant or strict mode.
+// alternate links, in tolerant or strict mode. Their rules (rules.go) are
+// checked here, by functions that lint calls too (lint_ext.go): a failure
+// is the same error, of the same Code, in both.
 
 // maxVideoTags is how many <video:tag> a video may have in strict mode.
 const maxVideoTags = 32
@@ -55,14 +58,52 @@ func (d *doc) extensions(e *rawEntry, u *URL) {
 	}
 }
 
+// extURL is a URL of an extension and the rules of it: missing, the code
+// of one that is required and empty (what names it in the error), and
+// invalid, that of one that is no URL.
+type extURL struct {
+	what             string
+	missing, invalid Code
+}
+
+// The URLs of the extensions. Those without a missing code need not be
+// given.
+var (
+	imageLoc      = &extURL{"image <loc>", CodeImageLocMissing, CodeImageLocInvalid}
+	imageLicense  = &extURL{"", "", CodeImageLocInvalid}
+	videoThumb    = &extURL{"video <thumbnail_loc>", CodeVideoMissing, CodeVideoURLInvalid}
+	videoURL      = &extURL{"", "", CodeVideoURLInvalid}
+	alternateHref = &extURL{"alternate link href", CodeHreflangAttribute, CodeHreflangHrefInvalid}
+)
+
+// empty is the failure of a required URL that is empty.
+func (k *extURL) empty() error {
+	return broke(k.missing, fmt.Errorf("strict mode: %s is empty", k.what))
+}
+
+// check is the rule of the URL written raw, as strict mode has it: nil
+// when it is a URL strict mode accepts, or an optional URL not given.
+// Lint calls it; strict mode checks through the document's urlnorm.Recent
+// (keyURL, optionalURL), to the same end.
+func (k *extURL) check(raw string) error {
+	if raw == "" {
+		if k.missing == "" {
+			return nil
+		}
+		return k.empty()
+	}
+	_, err := urlnorm.Link(raw, true)
+	return broke(k.invalid, err)
+}
+
 // keyURL checks the URL an image, a video or an alternate link is known
 // by. ok is false when the item is to be left out: silently in tolerant
 // mode when the URL is empty, reported otherwise.
-func (d *doc) keyURL(v *value, what, page string) (string, bool) {
+func (d *doc) keyURL(v *value, k *extURL, page string) (string, bool) {
 	raw := textOf(v)
 	if len(raw) == 0 {
 		if d.strict {
-			d.invalid(page, fmt.Errorf("strict mode: %s is empty", what))
+			d.invalid(page, k.empty())
 		}
 		return "", false
 	}
@@ -71,12 +112,12 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 	// at most 2,048 characters, counted as written: a character that is
 	// not in ASCII counts once (EXTURL-15, decision).
 	if !d.strict && (v.cut || len(written) > maxURLLength && utf8.RuneCountInString(written) > maxURLLength) {
-		d.invalid(written, urlnorm.ErrTooLong)
+		d.invalid(written, broke(k.invalid, urlnorm.ErrTooLong))
 		return "", false
 	}
 	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
-		d.invalid(written, err)
+		d.invalid(written, broke(k.invalid, err))
 		return "", false
 	}
 	return out, true
@@ -84,7 +125,7 @@ func (d *doc) keyURL(v *value, what, page string) (string, bool) {
 
 // optionalURL checks a URL that an item need not give: one that strict
 // mode does not accept is reported, and returned as written.
-func (d *doc) optionalURL(v *value) string {
+func (d *doc) optionalURL(v *value, k *extURL) string {
 	raw := textOf(v)
 	if len(raw) == 0 {
 		return ""
@@ -92,7 +133,7 @@ func (d *doc) optionalURL(v *value) string {
 	written := d.intern(raw)
 	out, err := d.urls.Link(written, d.strict)
 	if err != nil {
-		d.invalid(written, err)
+		d.invalid(written, broke(k.invalid, err))
 		return written
 	}
 	return out
@@ -101,7 +142,7 @@ func (d *doc) optionalURL(v *value) string {
 // image checks the image r of the page and writes it to im, which is zero;
 // false when the image is left out, and im then stays zero.
 func (d *doc) image(r *rawImage, page string, im *Image) bool {
-	loc, ok := d.keyURL(&r.loc, "image <loc>", page)
+	loc, ok := d.keyURL(&r.loc, imageLoc, page)
 	if !ok {
 		return false
 	}
@@ -109,7 +150,7 @@ func (d *doc) image(r *rawImage, page string, im *Image) bool {
 	im.Title = d.str(&r.title)
 	im.Caption = d.str(&r.caption)
 	im.GeoLocation = d.str(&r.geoLocation)
-	im.License = d.optionalURL(&r.license)
+	im.License = d.optionalURL(&r.license, imageLicense)
 	return true
 }
 
@@ -118,26 +159,30 @@ func (d *doc) news(r *rawNews, page string) *News {
 		Publication: NewsPublication{Name: d.str(&r.name), Language: d.str(&r.language)},
 		Title:       d.str(&r.title),
 	}
-	date, ok := d.date(&r.publicationDate, "news:publication_date", false, page)
-	n.PublicationDate = date
+	n.PublicationDate, _ = d.date(&r.publicationDate, "news:publication_date", false, page)
 	if d.strict {
-		// In the order of the elements in a news sitemap. A date that
-		// cannot be parsed has been reported as such, and only so.
-		missing := func(name string, empty bool) {
-			if empty {
-				d.invalid(page, fmt.Errorf("strict mode: news <%s> is empty", name))
-			}
-		}
-		missing("name", n.Publication.Name == "")
-		missing("language", n.Publication.Language == "")
-		missing("publication_date", date == nil && ok)
-		missing("title", n.Title == "")
+		checkNews(r, func(err error) { d.invalid(page, err) })
 	}
 	return n
 }
 
+// checkNews is the rule news-missing: it fails once for each element a
+// news entry requires that is missing or empty, in their order in a news
+// sitemap. A date that cannot be parsed is no missing one: it fails
+// news-date-invalid, and only that (checkDate).
+func checkNews(r *rawNews, fail func(error)) {
+	for _, f := range [...]struct {
+		name string
+		v    *value
+	}{{"name", &r.name}, {"language", &r.language}, {"publication_date", &r.publicationDate}, {"title", &r.title}} {
+		if len(textOf(f.v)) == 0 {
+			fail(broke(CodeNewsMissing, fmt.Errorf("strict mode: news <%s> is empty", f.name)))
+		}
+	}
+}
+
 func (d *doc) video(r *rawVideo, page string) (Video, bool) {
-	thumb, ok := d.keyURL(&r.thumbnailLoc, "video <thumbnail_loc>", page)
+	thumb, ok := d.keyURL(&r.thumbnailLoc, videoThumb, page)
 	if !ok {
 		return Video{}, false
 	}
@@ -145,8 +190,8 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 		ThumbnailLoc:         thumb,
 		Title:                d.str(&r.title),
 		Description:          d.str(&r.description),
-		ContentLoc:           d.optionalURL(&r.contentLoc),
-		PlayerLoc:            d.optionalURL(&r.playerLoc),
+		ContentLoc:           d.optionalURL(&r.contentLoc, videoURL),
+		PlayerLoc:            d.optionalURL(&r.playerLoc, videoURL),
 		FamilyFriendly:       d.str(&r.familyFriendly),
 		RequiresSubscription: d.str(&r.requiresSubscription),
 		Live:                 d.str(&r.live),
@@ -154,17 +199,16 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 	v.ExpirationDate, _ = d.date(&r.expirationDate, "video:expiration_date", false, page)
 	v.PublicationDate, _ = d.date(&r.publicationDate, "video:publication_date", false, page)
 	if r.duration.set {
-		v.Duration = d.integer(&r.duration, "video:duration", page)
+		v.Duration = d.integer(&r.duration, videoDuration, page)
 	}
 	if r.viewCount.set {
-		v.ViewCount = d.integer(&r.viewCount, "video:view_count", page)
+		v.ViewCount = d.integer(&r.viewCount, videoViewCount, page)
 	}
 	if r.rating.set {
-		raw := r.rating.text()
-		if f, ok := parseFloat32(raw); ok {
-			v.Rating = &f
+		if f, err := checkVideoRating(&r.rating); err != nil {
+			d.invalid(page, err)
 		} else {
-			d.invalid(page, fmt.Errorf("invalid <video:rating> value %q", raw))
+			v.Rating = &f
 		}
 	}
 	if r.restriction.set {
@@ -174,7 +218,7 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 		v.Platform = &VideoPlatform{Relationship: d.str(&r.platformRel), Value: d.str(&r.platform)}
 	}
 	if r.uploader.set {
-		v.Uploader = &VideoUploader{Value: d.str(&r.uploader), Info: d.optionalURL(&r.uploaderInfo)}
+		v.Uploader = &VideoUploader{Value: d.str(&r.uploader), Info: d.optionalURL(&r.uploaderInfo, videoURL)}
 	}
 	if r.nTags > 0 {
 		v.Tags = make([]string, r.nTags)
@@ -183,81 +227,129 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 		}
 	}
 	if d.strict {
-		d.checkVideo(&v, r, page)
+		checkVideo(r, func(err error) { d.invalid(page, err) })
 	}
 	return v, true
 }
 
-// checkVideo reports, for strict mode, every field of v that is missing or
-// out of range; r is what v was read from, whose numbers an error quotes as
-// written, as the one of a <priority> does. The video is kept whatever it
-// reports.
-func (d *doc) checkVideo(v *Video, r *rawVideo, page string) {
-	bad := func(format string, args ...any) { d.invalid(page, fmt.Errorf("strict mode: "+format, args...)) }
-	if v.Title == "" {
-		bad("video <title> is empty")
+// checkVideo is the rules of a video beyond its URLs and the reading of
+// its numbers and dates: it fails for every field that is missing and
+// every value out of range, in the order of the fields (video-missing,
+// video-duration, video-rating, video-tags-many, video-yes-no,
+// video-restriction, video-platform). A number that cannot be read has
+// failed already (checkVideoNumber, checkVideoRating) and fails nothing
+// here; the error quotes a number as written, as the one of a <priority>
+// does. Strict mode keeps the video whatever it fails.
+func checkVideo(r *rawVideo, fail func(error)) {
+	bad := func(code Code, format string, args ...any) {
+		fail(broke(code, fmt.Errorf("strict mode: "+format, args...)))
 	}
-	if v.Description == "" {
-		bad("video <description> is empty")
+	if len(textOf(&r.title)) == 0 {
+		bad(CodeVideoMissing, "video <title> is empty")
 	}
-	if v.ContentLoc == "" && v.PlayerLoc == "" {
-		bad("video has neither <content_loc> nor <player_loc>")
+	if len(textOf(&r.description)) == 0 {
+		bad(CodeVideoMissing, "video <description> is empty")
 	}
-	if v.Duration != nil && (*v.Duration < minVideoDuration || *v.Duration > maxVideoDuration) {
-		bad("video <duration> value %q is not between %d and %d", r.duration.text(), minVideoDuration, maxVideoDuration)
+	if len(textOf(&r.contentLoc)) == 0 && len(textOf(&r.playerLoc)) == 0 {
+		bad(CodeVideoMissing, "video has neither <content_loc> nor <player_loc>")
 	}
-	if v.Rating != nil && (*v.Rating < 0 || *v.Rating > maxVideoRating) {
-		bad("video <rating> value %q is not between 0.0 and 5.0", r.rating.text())
+	if n, err := checkVideoNumber(&r.duration, videoDuration); r.duration.set && err == nil && (n < minVideoDuration || n > maxVideoDuration) {
+		bad(CodeVideoDuration, "video <duration> value %q is not between %d and %d", r.duration.text(), minVideoDuration, maxVideoDuration)
 	}
-	if len(v.Tags) > maxVideoTags {
-		bad("video has %d <tag> elements, more than %d", len(v.Tags), maxVideoTags)
+	if f, err := checkVideoRating(&r.rating); r.rating.set && err == nil && (f < 0 || f > maxVideoRating) {
+		bad(CodeVideoRating, "video <rating> value %q is not between 0.0 and 5.0", r.rating.text())
 	}
-	for _, f := range []struct{ name, v string }{
-		{"family_friendly", v.FamilyFriendly}, {"requires_subscription", v.RequiresSubscription}, {"live", v.Live},
-	} {
-		if f.v != "" && f.v != "yes" && f.v != "no" {
-			bad("video <%s> value %q is neither yes nor no", f.name, f.v)
+	if r.nTags > maxVideoTags {
+		bad(CodeVideoTagsMany, "video has %d <tag> elements, more than %d", r.nTags, maxVideoTags)
+	}
+	for _, f := range [...]struct {
+		name string
+		v    *value
+	}{{"family_friendly", &r.familyFriendly}, {"requires_subscription", &r.requiresSubscription}, {"live", &r.live}} {
+		if v := string(textOf(f.v)); v != "" && v != "yes" && v != "no" {
+			bad(CodeVideoYesNo, "video <%s> value %q is neither yes nor no", f.name, v)
 		}
 	}
-	if v.Restriction != nil && !isAllowDeny(v.Restriction.Relationship) {
-		bad("video <restriction> relationship %q is neither allow nor deny", v.Restriction.Relationship)
+	if rel := string(textOf(&r.restrictionRel)); r.restriction.set && !isAllowDeny(rel) {
+		bad(CodeVideoRestriction, "video <restriction> relationship %q is neither allow nor deny", rel)
 	}
-	if v.Platform != nil && !isAllowDeny(v.Platform.Relationship) {
-		bad("video <platform> relationship %q is neither allow nor deny", v.Platform.Relationship)
+	if rel := string(textOf(&r.platformRel)); r.platform.set && !isAllowDeny(rel) {
+		bad(CodeVideoPlatform, "video <platform> relationship %q is neither allow nor deny", rel)
 	}
 }
 
 func isAllowDeny(s string) bool { return s == "allow" || s == "deny" }
 
-// integer parses a whole number of a video; nil and reported when it cannot
-// be parsed.
-func (d *doc) integer(v *value, name, page string) *int {
+// videoNumber is a whole number of a video: its element, and the code of
+// its rule.
+type videoNumber struct {
+	name string
+	code Code
+}
+
+var (
+	videoDuration  = videoNumber{"video:duration", CodeVideoDuration}
+	videoViewCount = videoNumber{"video:view_count", CodeVideoViewCount}
+)
+
+// checkVideoNumber reads the whole number of a video that v holds, and
+// fails, in both modes, when it cannot be read.
+func checkVideoNumber(v *value, k videoNumber) (int, error) {
 	raw := v.text()
 	n, ok := parseInt(raw)
 	if !ok {
-		d.invalid(page, fmt.Errorf("invalid <%s> value %q", name, raw))
+		return 0, broke(k.code, fmt.Errorf("invalid <%s> value %q", k.name, raw))
+	}
+	return n, nil
+}
+
+// checkVideoRating reads the <video:rating> that v holds, and fails, in
+// both modes, when it cannot be read.
+func checkVideoRating(v *value) (float32, error) {
+	raw := v.text()
+	f, ok := parseFloat32(raw)
+	if !ok {
+		return 0, broke(CodeVideoRating, fmt.Errorf("invalid <video:rating> value %q", raw))
+	}
+	return f, nil
+}
+
+// integer parses a whole number of a video; nil and reported when it cannot
+// be parsed.
+func (d *doc) integer(v *value, k videoNumber, page string) *int {
+	n, err := checkVideoNumber(v, k)
+	if err != nil {
+		d.invalid(page, err)
 		return nil
 	}
 	return &n
 }
 
 func (d *doc) link(r *rawLink, page string) (AlternateLink, bool) {
-	href, ok := d.keyURL(&r.href, "alternate link href", page)
+	href, ok := d.keyURL(&r.href, alternateHref, page)
 	if !ok {
 		return AlternateLink{}, false
 	}
 	l := AlternateLink{Rel: d.str(&r.rel), Hreflang: d.str(&r.hreflang), Href: href}
 	if d.strict {
-		if l.Rel != "alternate" {
-			d.invalid(href, fmt.Errorf("strict mode: alternate link rel %q is not \"alternate\"", l.Rel))
-			return AlternateLink{}, false
-		}
-		if l.Hreflang == "" {
-			d.invalid(href, fmt.Errorf("strict mode: alternate link hreflang is empty"))
+		if err := checkAlternate(l.Rel, l.Hreflang); err != nil {
+			d.invalid(href, err)
 			return AlternateLink{}, false
 		}
 	}
 	return l, true
+}
+
+// checkAlternate is the rule hreflang-attribute of an alternate link that
+// has an href: its rel is alternate, and it has an hreflang.
+func checkAlternate(rel, hreflang string) error {
+	if rel != "alternate" {
+		return broke(CodeHreflangAttribute, fmt.Errorf("strict mode: alternate link rel %q is not \"alternate\"", rel))
+	}
+	if hreflang == "" {
+		return broke(CodeHreflangAttribute, errors.New("strict mode: alternate link hreflang is empty"))
+	}
+	return nil
 }
 
 // str returns the text of v without the white space around it.

@@ -34,6 +34,14 @@ var (
 // The URL engine applies it, and the texts of its causes quote it.
 const maxURLLength = urlnorm.MaxLength
 
+// The sitemaps.org bounds on one document, which lint checks: the entries
+// of a sitemap or an index, and its bytes decompressed (the default of the
+// response size limit, DefaultMaxResponseSize, is that many).
+const (
+	maxEntries  = 50000
+	maxDocBytes = 52428800
+)
+
 // limitError is the cause of the error of a limit: its message is its own,
 // and errors.Is finds the sentinel behind it.
 type limitError struct {

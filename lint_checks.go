@@ -8,23 +8,25 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/gositemap/sitemap/internal/dates"
 	"github.com/gositemap/sitemap/internal/urlnorm"
 	"github.com/gositemap/sitemap/internal/xmlscan"
 )
 
 // This file is the part of lint that one document needs: what its
 // request, its decoding, its scanner and its parse stage tell, and the
-// checks of an entry. The extensions are checked in lint_ext.go.
+// checks of an entry. The extensions are checked in lint_ext.go. A rule
+// strict mode has as well is checked by strict mode's function (rules.go
+// lists them), whose failure broke lists; the bounds of the protocol are
+// limits.go's.
 
-// The limits of the protocol and of Google that lint checks.
+// The least entries of a document that lastmod-uniform looks at, and the
+// namespace of the sitemaps schema.
 const (
-	lintMaxEntries = 50000
-	lintMaxBytes   = 52428800
 	lintMinUniform = 100
 	nsSitemaps     = "http://www.sitemaps.org/schemas/sitemap/0.9"
 )
@@ -86,6 +88,25 @@ func (ld *lintDoc) entryFinding(code Code, loc, format string, args ...any) {
 		return // not formatted: a document of a million findings makes no garbage of them
 	}
 	ld.report(code, ld.line, ld.col, loc, fmt.Sprintf(format, args...))
+}
+
+// broke lists err, the failure of a rule strict mode has too (nil: none),
+// about the entry being read, whose location is loc: a finding of the
+// rule's code with strict mode's message, after subject, the URL the
+// failure is about, when there is one.
+func (ld *lintDoc) broke(loc, subject string, err error) {
+	if err == nil {
+		return
+	}
+	code := ruleOf(err)
+	if ld.l.omit(code) {
+		return
+	}
+	msg := lintMessage(err)
+	if subject != "" {
+		msg = strconv.Quote(subject) + ": " + msg
+	}
+	ld.report(code, ld.line, ld.col, loc, msg)
 }
 
 // lintOpened is told what the request of the document ch yielded.
@@ -364,8 +385,8 @@ func (ld *lintDoc) end(st Status, err error) {
 		return
 	}
 	f := ld.d.format
-	if ld.d.decoded > lintMaxBytes {
-		ld.report(CodeTooLarge, 0, 0, "", fmt.Sprintf("%d bytes decompressed, more than the %d the protocol allows", ld.d.decoded, lintMaxBytes))
+	if ld.d.decoded > maxDocBytes {
+		ld.report(CodeTooLarge, 0, 0, "", fmt.Sprintf("%d bytes decompressed, more than the %d the protocol allows", ld.d.decoded, maxDocBytes))
 	}
 	if f == formatRobots || f == formatUnknown {
 		return
@@ -373,10 +394,10 @@ func (ld *lintDoc) end(st Status, err error) {
 	switch {
 	case ld.entries == 0:
 		ld.report(CodeEmpty, 0, 0, "", "the document has no entry")
-	case ld.entries > lintMaxEntries && f == formatIndex:
-		ld.report(CodeTooManySitemaps, 0, 0, "", fmt.Sprintf("%d sitemaps, more than the %d an index may list", ld.entries, lintMaxEntries))
-	case ld.entries > lintMaxEntries:
-		ld.report(CodeTooManyURLs, 0, 0, "", fmt.Sprintf("%d entries, more than the %d a sitemap may hold", ld.entries, lintMaxEntries))
+	case ld.entries > maxEntries && f == formatIndex:
+		ld.report(CodeTooManySitemaps, 0, 0, "", fmt.Sprintf("%d sitemaps, more than the %d an index may list", ld.entries, maxEntries))
+	case ld.entries > maxEntries:
+		ld.report(CodeTooManyURLs, 0, 0, "", fmt.Sprintf("%d entries, more than the %d a sitemap may hold", ld.entries, maxEntries))
 	}
 	if ld.uniform && ld.entries >= lintMinUniform && ld.mod0 != "" {
 		ld.report(CodeLastmodUniform, 0, 0, "", fmt.Sprintf("all %d entries have the date %s: it looks like the time the sitemap was made, not of the pages' changes", ld.entries, ld.mod0))
@@ -428,6 +449,12 @@ func (ld *lintDoc) docError(err error) {
 func (ld *lintDoc) entry(e *rawEntry) {
 	d := ld.d
 	if d.format == formatRobots {
+		// A Sitemap: value the call refuses, and does not request, is
+		// listed as the call reads it (tolerant).
+		if raw := string(e.loc.text()); raw != "" {
+			_, err := urlnorm.Loc(raw, d.base, false)
+			ld.broke(raw, "", checkLoc(err))
+		}
 		return
 	}
 	ld.entries++
@@ -438,7 +465,7 @@ func (ld *lintDoc) entry(e *rawEntry) {
 	raw := string(e.loc.text())
 	if raw == "" {
 		if !e.feed {
-			ld.entryFinding(CodeLocMissing, "", "<loc> of an entry is missing or empty")
+			ld.broke("", "", errNoLoc)
 		}
 		return
 	}
@@ -474,21 +501,28 @@ func (ld *lintDoc) lastmodUniform(e *rawEntry) {
 	}
 }
 
-// checkLoc checks a location as strict mode does, and returns it as
-// tolerant mode reads it; ok is false when tolerant mode rejects it too.
+// checkLoc checks a location as strict mode does (translate.go's
+// checkLoc), and returns it as tolerant mode reads it; ok is false when
+// tolerant mode rejects it too, whose failure is listed then, should
+// strict mode accept it.
 func (ld *lintDoc) checkLoc(raw string, cut bool) (string, bool) {
 	d := ld.d
-	_, serr := urlnorm.Loc(raw, d.base, true)
+	_, fail := urlnorm.Loc(raw, d.base, true)
 	loc, err := urlnorm.Loc(raw, d.base, false)
 	switch {
-	case cut || errors.Is(serr, urlnorm.ErrTooLong) || errors.Is(err, urlnorm.ErrTooLong):
-		ld.entryFinding(CodeLocTooLong, raw, "the location has more than %d characters", urlnorm.MaxLength)
-	case urlnorm.IsUnescaped(serr):
-		ld.entryFinding(CodeLocNotEscaped, raw, "%v", serr)
-	case serr != nil && err == nil:
-		ld.entryFinding(CodeLocInvalid, raw, "%v (read as %s)", serr, loc)
-	case serr != nil:
-		ld.entryFinding(CodeLocInvalid, raw, "%v", serr)
+	case cut:
+		fail = urlnorm.ErrTooLong
+	case fail == nil || errors.Is(err, urlnorm.ErrTooLong):
+		if err != nil {
+			fail = err
+		}
+	}
+	if fail != nil {
+		fail = checkLoc(fail)
+		if err == nil && ruleOf(fail) == CodeLocInvalid {
+			fail = fmt.Errorf("%w (read as %s)", fail, loc)
+		}
+		ld.broke(raw, "", fail)
 	}
 	return loc, err == nil
 }
@@ -502,34 +536,17 @@ func (ld *lintDoc) checkSite(raw, loc string, page bool) {
 	if base == nil || base.Scheme != "http" && base.Scheme != "https" {
 		return
 	}
-	err := urlnorm.SameSite(loc, base)
-	var site *urlnorm.SiteError
+	err := checkSameSite(loc, base)
 	if err == nil {
 		if page && !belowDir(loc, base) && !ld.l.crossSubmitted(loc, ld) {
 			ld.entryFinding(CodeLocOutsidePath, raw, "the location is not below %s, the directory of the sitemap", dirOf(base))
 		}
 		return
 	}
-	if !errors.As(err, &site) || ld.l.crossSubmitted(loc, ld) {
+	if ruleOf(err) == CodeLocInvalid || ld.l.crossSubmitted(loc, ld) {
 		return
 	}
-	if u, err := url.Parse(loc); site.Part == "protocol" && err == nil && sameHost(u, base) {
-		ld.entryFinding(CodeLocOtherScheme, raw, "the location uses %s, the sitemap %s", site.Got, site.Want)
-		return
-	}
-	lu, _ := url.Parse(loc)
-	ld.entryFinding(CodeLocOtherHost, raw, "the location is on %s, the sitemap on %s, and that host's robots.txt does not list the sitemap", lu.Host, base.Host)
-}
-
-// sameHost reports whether u names the host of base, whatever the
-// protocols.
-func sameHost(u, base *url.URL) bool {
-	v := *u
-	v.Scheme = base.Scheme
-	if v.Port() == "" && u.Port() == "" && base.Port() == "" {
-		return urlnorm.SameSite(v.String(), base) == nil
-	}
-	return strings.EqualFold(u.Host, base.Host)
+	ld.broke(raw, "", err)
 }
 
 // dirOf is the URL of the directory of base.
@@ -584,16 +601,10 @@ func (ld *lintDoc) checkDate(v *value, name string, rfc822 bool, loc string) {
 	if len(raw) == 0 {
 		return
 	}
-	var t time.Time
-	var ok bool
-	if rfc822 {
-		t, ok = dates.ParseRFC822(raw)
-	} else {
-		t, ok = dates.ParseW3C(raw)
-	}
+	t, err := checkDate(name, raw, rfc822)
 	switch {
-	case !ok:
-		ld.entryFinding(CodeLastmodInvalid, loc, "<%s> %q is no date of the format it must have", name, raw)
+	case err != nil:
+		ld.broke(loc, "", err)
 	case t.After(ld.l.now.Add(24 * time.Hour)):
 		ld.entryFinding(CodeLastmodFuture, loc, "<%s> %s is in the future", name, raw)
 	}
@@ -602,15 +613,12 @@ func (ld *lintDoc) checkDate(v *value, name string, rfc822 bool, loc string) {
 // checkValues checks the <changefreq> and the <priority> of a <url>.
 func (ld *lintDoc) checkValues(e *rawEntry, loc string) {
 	if raw := e.changefreq.text(); len(raw) > 0 {
-		if _, i := changeFreqOf(raw, true); i < 0 {
-			ld.entryFinding(CodeChangefreqInvalid, loc, "<changefreq> %q is none of always, hourly, daily, weekly, monthly, yearly, never", raw)
-		}
+		_, _, err := checkChangefreq(raw, true)
+		ld.broke(loc, "", err)
 	}
 	if e.priority.set {
-		raw := e.priority.text()
-		if p, ok := parseFloat32(raw); !ok || p < 0 || p > 1 {
-			ld.entryFinding(CodePriorityInvalid, loc, "<priority> %q is no number from 0.0 to 1.0", raw)
-		}
+		_, _, err := checkPriority(e.priority.text(), true)
+		ld.broke(loc, "", err)
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/gositemap/sitemap/internal/dates"
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file is lint's checks of the extensions of a <url>, by the rules
 // Google documents for image, news and video sitemaps, and of its
-// alternate links (hreflang).
+// alternate links (hreflang). The rules strict mode has as well are
+// checked by its functions (extensions.go); those here alone are lint's
+// (the column strict of the table of Code says which).
 
 // Google's bounds.
 const (
@@ -44,14 +45,10 @@ func (ld *lintDoc) extensions(e *rawEntry, raw, loc string) {
 }
 
 func (ld *lintDoc) image(im *rawImage, page string) {
-	switch raw := string(im.loc.text()); {
-	case raw == "":
-		ld.entryFinding(CodeImageLocMissing, page, "an <image:image> without <image:loc>")
-	default:
-		if _, err := urlnorm.Link(raw, true); err != nil {
-			ld.entryFinding(CodeImageLocInvalid, page, "<image:loc> %q: %v", raw, err)
-		}
-	}
+	raw := string(im.loc.text())
+	ld.broke(page, raw, imageLoc.check(raw))
+	license := string(im.license.text())
+	ld.broke(page, license, imageLicense.check(license))
 	var old []string
 	for _, f := range []struct {
 		name string
@@ -67,18 +64,7 @@ func (ld *lintDoc) image(im *rawImage, page string) {
 }
 
 func (ld *lintDoc) newsEntry(n *rawNews, page string) {
-	var missing []string
-	for _, f := range []struct {
-		name string
-		v    *value
-	}{{"publication/name", &n.name}, {"publication/language", &n.language}, {"publication_date", &n.publicationDate}, {"title", &n.title}} {
-		if len(f.v.text()) == 0 {
-			missing = append(missing, "<news:"+f.name+">")
-		}
-	}
-	if len(missing) > 0 {
-		ld.entryFinding(CodeNewsMissing, page, "the news entry lacks %s, which Google requires", strings.Join(missing, ", "))
-	}
+	checkNews(n, func(err error) { ld.broke(page, "", err) })
 	if lang := string(n.language.text()); lang != "" && !newsLanguage(lang) {
 		ld.entryFinding(CodeNewsLanguage, page, "<news:language> %q is no ISO 639 language code", lang)
 	}
@@ -86,10 +72,10 @@ func (ld *lintDoc) newsEntry(n *rawNews, page string) {
 	if len(raw) == 0 {
 		return
 	}
-	t, ok := dates.ParseW3C(raw)
+	t, err := checkDate("news:publication_date", raw, false)
 	switch {
-	case !ok:
-		ld.entryFinding(CodeNewsDateInvalid, page, "<news:publication_date> %q is no W3C Datetime", raw)
+	case err != nil:
+		ld.broke(page, "", err)
 	case t.Before(ld.l.now.Add(-lintNewsMaxAge)):
 		ld.entryFinding(CodeNewsTooOld, page, "published %s, more than two days before the lint; Google News reads the articles of the last two days", raw)
 	}
@@ -109,34 +95,44 @@ func newsLanguage(s string) bool {
 	return err == nil
 }
 
+// video checks a video by the rules strict mode has (extensions.go), each
+// URL, number and date, and then the fields (checkVideo), whatever its
+// thumbnail: strict mode leaves out a video without one and checks no
+// further, lint lists all that is wrong with it.
 func (ld *lintDoc) video(v *rawVideo, page string) {
-	var missing []string
-	for _, f := range []struct {
+	fail := func(err error) { ld.broke(page, "", err) }
+	thumb := string(v.thumbnailLoc.text())
+	ld.broke(page, thumb, videoThumb.check(thumb))
+	urls := []*value{&v.contentLoc, &v.playerLoc}
+	if v.uploader.set {
+		urls = append(urls, &v.uploaderInfo)
+	}
+	for _, u := range urls {
+		raw := string(u.text())
+		ld.broke(page, raw, videoURL.check(raw))
+	}
+	for _, d := range [...]struct {
 		name string
 		v    *value
-	}{{"thumbnail_loc", &v.thumbnailLoc}, {"title", &v.title}, {"description", &v.description}} {
-		if len(f.v.text()) == 0 {
-			missing = append(missing, "<video:"+f.name+">")
+	}{{"video:expiration_date", &v.expirationDate}, {"video:publication_date", &v.publicationDate}} {
+		if raw := d.v.text(); len(raw) > 0 {
+			_, err := checkDate(d.name, raw, false)
+			ld.broke(page, "", err)
 		}
-	}
-	if len(v.contentLoc.text()) == 0 && len(v.playerLoc.text()) == 0 {
-		missing = append(missing, "<video:content_loc> or <video:player_loc>")
-	}
-	if len(missing) > 0 {
-		ld.entryFinding(CodeVideoMissing, page, "the video lacks %s, which Google requires", strings.Join(missing, ", "))
 	}
 	if v.duration.set {
-		raw := v.duration.text()
-		if n, ok := parseInt(raw); !ok || n < minVideoDuration || n > maxVideoDuration {
-			ld.entryFinding(CodeVideoDuration, page, "<video:duration> %q is no whole number of seconds from %d to %d", raw, minVideoDuration, maxVideoDuration)
-		}
+		_, err := checkVideoNumber(&v.duration, videoDuration)
+		ld.broke(page, "", err)
+	}
+	if v.viewCount.set {
+		_, err := checkVideoNumber(&v.viewCount, videoViewCount)
+		ld.broke(page, "", err)
 	}
 	if v.rating.set {
-		raw := v.rating.text()
-		if f, ok := parseFloat32(raw); !ok || f < 0 || f > maxVideoRating {
-			ld.entryFinding(CodeVideoRating, page, "<video:rating> %q is no number from 0.0 to 5.0", raw)
-		}
+		_, err := checkVideoRating(&v.rating)
+		ld.broke(page, "", err)
 	}
+	checkVideo(v, fail)
 }
 
 // hreflang checks the alternate links of the page loc (as written: raw)
@@ -146,15 +142,18 @@ func (ld *lintDoc) hreflang(links []rawLink, raw, loc string) {
 	hasSelf, any := false, false
 	for i := range links {
 		lk := &links[i]
-		if string(lk.rel.text()) != "alternate" || !lk.hreflang.set {
+		written := string(lk.href.text())
+		ld.broke(raw, written, alternateHref.check(written))
+		code := string(lk.hreflang.text())
+		if err := checkAlternate(string(lk.rel.text()), code); err != nil {
+			ld.broke(raw, written, err)
 			continue
 		}
 		any = true
-		code := string(lk.hreflang.text())
 		if !hreflangValid(code) {
 			ld.entryFinding(CodeHreflangCode, raw, "hreflang %q is no language code (ISO 639, with an ISO 3166 region: en-GB), nor x-default", code)
 		}
-		href, err := urlnorm.Loc(string(lk.href.text()), ld.d.base, false)
+		href, err := urlnorm.Loc(written, ld.d.base, false)
 		if err != nil {
 			continue
 		}

@@ -220,7 +220,7 @@ func TestLintPosition(t *testing.T) {
 	if len(fs) != 1 || fs[0].Line != 4 || fs[0].Column != 8 || fs[0].Document != lintBase {
 		t.Fatalf("want one finding at 4:8 (after <url>):%s", lintDump(fs))
 	}
-	if want := lintBase + ":4:8: error loc-not-escaped: strict mode: URL contains a space (https://example.com/a b)"; fs[0].String() != want {
+	if want := lintBase + ":4:8: error loc-not-escaped: URL contains a space (https://example.com/a b)"; fs[0].String() != want {
 		t.Errorf("String() = %q, want %q", fs[0].String(), want)
 	}
 	// A position deep into a document read through many refills of the

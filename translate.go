@@ -19,11 +19,14 @@ import (
 // sitemaps and validation errors of one document. It knows the rules of
 // the protocol for each value, and takes the memory of the values from the
 // document's buffer (docbuf.go); it does not know which format the entries
-// came from, nor how the URLs are kept or handed on.
+// came from, nor how the URLs are kept or handed on. The checks of the rules
+// of a value (checkLoc, checkDate, checkChangefreq, checkPriority) are
+// lint's as well: each failure is a *violation of its Code (rules.go).
 
 // errNoLoc is the cause of the *ValidationError of an entry without a
-// location.
-var errNoLoc = errors.New("<loc> of an entry is empty or missing")
+// location: the failure of loc-missing, made once, as a document of a
+// million entries without one makes it a million times.
+var errNoLoc error = &violation{CodeLocMissing, errors.New("<loc> of an entry is empty or missing")}
 
 // errForbiddenReference is the cause of the *ValidationError of an entry
 // that, in tolerant mode, holds a character reference to a code point XML
@@ -63,7 +66,7 @@ func (d *doc) entry(e *rawEntry) bool {
 		if raw := e.loc.text(); len(raw) > 0 {
 			u = string(raw)
 		}
-		d.invalid(u, errForbiddenReference)
+		d.invalid(u, broke(CodeXMLSyntax, errForbiddenReference))
 		return true
 	}
 	if e.sitemap {
@@ -83,14 +86,9 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 	if p := d.datesSeen.get(raw, rfc822); p != nil {
 		return p, true
 	}
-	var tm time.Time
-	if rfc822 {
-		tm, ok = dates.ParseRFC822(raw)
-	} else {
-		tm, ok = dates.ParseW3C(raw)
-	}
-	if !ok {
-		d.invalid(owner, fmt.Errorf("invalid <%s> value %q", name, raw))
+	tm, err := checkDate(name, raw, rfc822)
+	if err != nil {
+		d.invalid(owner, err)
 		return nil, false
 	}
 	p := d.buf.newTime(tm)
@@ -101,6 +99,31 @@ func (d *doc) date(v *value, name string, rfc822 bool, owner string) (t *LastMod
 		d.datesSeen.add(raw, rfc822, p)
 	}
 	return p, true
+}
+
+// checkDate reads the date of the element name, written raw (not empty),
+// as RFC 822 or as W3C Datetime, and fails, in both modes, when it cannot:
+// the rule of the element is news-date-invalid for the date of a news
+// entry, video-date-invalid for those of a video, lastmod-invalid for the
+// date of an entry.
+func checkDate(name string, raw []byte, rfc822 bool) (t time.Time, err error) {
+	var ok bool
+	if rfc822 {
+		t, ok = dates.ParseRFC822(raw)
+	} else {
+		t, ok = dates.ParseW3C(raw)
+	}
+	if ok {
+		return t, nil
+	}
+	code := CodeLastmodInvalid
+	switch name {
+	case "news:publication_date":
+		code = CodeNewsDateInvalid
+	case "video:expiration_date", "video:publication_date":
+		code = CodeVideoDateInvalid
+	}
+	return t, broke(code, fmt.Errorf("invalid <%s> value %q", name, raw))
 }
 
 // maxSeenDate is the longest date, in bytes, that datesSeen keeps: a W3C
@@ -316,8 +339,8 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	keep := ok || !strictURL
 	if raw := textOf(&e.changefreq); len(raw) > 0 {
 		cf, i := changeFreqOf(raw, d.strict)
-		if i < 0 && d.strict {
-			d.invalid(loc, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
+		if err := changefreqRule(raw, i, d.strict); err != nil {
+			d.invalid(loc, err)
 			keep = false
 		} else {
 			u.ChangeFreq = d.buf.changeFreq(cf, i)
@@ -325,13 +348,13 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	}
 	if e.priority.set {
 		raw := textOf(&e.priority)
-		p, ok := parseFloat32(raw)
-		switch {
-		case !ok:
-			d.invalid(loc, fmt.Errorf("invalid <priority> value %q", raw))
+		p, read := parseFloat32(raw)
+		switch err := priorityRule(raw, p, read, d.strict); {
+		case !read:
+			d.invalid(loc, err)
 			keep = keep && !strictURL
-		case d.strict && (p < 0 || p > 1):
-			d.invalid(loc, fmt.Errorf("strict mode: <priority> value %q is not between 0.0 and 1.0", raw))
+		case err != nil:
+			d.invalid(loc, err)
 			keep = false
 		default:
 			u.Priority = d.buf.newFloat(p)
@@ -354,6 +377,53 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	}
 	d.buf.addURL(u)
 	return true
+}
+
+// checkChangefreq is the rule changefreq-invalid of the <changefreq>
+// written raw (not empty): the value it stands for (see changeFreqOf), and
+// in strict mode a failure when it is none of the protocol's.
+func checkChangefreq(raw []byte, strict bool) (cf string, i int, err error) {
+	cf, i = changeFreqOf(raw, strict)
+	return cf, i, changefreqRule(raw, i, strict)
+}
+
+// changefreqRule is checkChangefreq's rule, of the index changeFreqOf gave
+// raw; small enough that the translate stage pays no call for a
+// <changefreq> that passes.
+func changefreqRule(raw []byte, i int, strict bool) error {
+	if i >= 0 || !strict {
+		return nil
+	}
+	return changefreqFailure(raw)
+}
+
+func changefreqFailure(raw []byte) error {
+	return broke(CodeChangefreqInvalid, fmt.Errorf("strict mode: invalid <changefreq> value %q", raw))
+}
+
+// checkPriority is the rule priority-invalid of the <priority> written
+// raw: its value, whether it could be read, and a failure when it could
+// not (in both modes) or, in strict mode, when it is not from 0.0 to 1.0.
+func checkPriority(raw []byte, strict bool) (p float32, read bool, err error) {
+	p, read = parseFloat32(raw)
+	return p, read, priorityRule(raw, p, read, strict)
+}
+
+// priorityRule is checkPriority's rule, of p, which parseFloat32 read from
+// raw (read) or not; small enough that the translate stage pays no call
+// for a priority that passes.
+func priorityRule(raw []byte, p float32, read, strict bool) error {
+	if read && (!strict || 0 <= p && p <= 1) {
+		return nil
+	}
+	return priorityFailure(raw, read)
+}
+
+func priorityFailure(raw []byte, read bool) error {
+	if !read {
+		return broke(CodePriorityInvalid, fmt.Errorf("invalid <priority> value %q", raw))
+	}
+	return broke(CodePriorityInvalid, fmt.Errorf("strict mode: <priority> value %q is not between 0.0 and 1.0", raw))
 }
 
 // changeFreqOf returns the <changefreq> value raw stands for: in tolerant

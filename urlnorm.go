@@ -1,8 +1,10 @@
 package sitemap
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
@@ -35,7 +37,9 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 	}
 	written := d.intern(raw)
 	loc, err := d.urls.Loc(written, d.base, d.strict)
-	if err == nil && d.strict && sameSite {
+	if err != nil {
+		err = checkLoc(err)
+	} else if d.strict && sameSite {
 		err = checkSameSite(loc, d.base)
 	}
 	if err != nil {
@@ -43,6 +47,21 @@ func (d *doc) location(e *rawEntry, sameSite bool) (loc string, ok bool) {
 		return "", false
 	}
 	return loc, true
+}
+
+// checkLoc is the rule of a location that urlnorm.Loc refused with err:
+// loc-too-long, loc-not-escaped (a character strict mode wants
+// percent-encoded) or loc-invalid.
+func checkLoc(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, urlnorm.ErrTooLong):
+		return broke(CodeLocTooLong, err)
+	case urlnorm.IsUnescaped(err):
+		return broke(CodeLocNotEscaped, err)
+	}
+	return broke(CodeLocInvalid, err)
 }
 
 // siteMismatchError is the cause of a URL that strict mode finds on another
@@ -60,11 +79,30 @@ func (e *siteMismatchError) Unwrap() error { return e.site }
 // checkSameSite is strict mode's rule that a page or a sitemap that a
 // sitemap (index) lists is on the protocol and the host of that sitemap,
 // base being the URL the sitemap was served from (STRICT-3, HOST,
-// REDIRECT-3). loc has passed urlnorm.Loc in strict mode.
+// REDIRECT-3): loc-other-host when loc is on another host, whatever its
+// protocol, loc-other-scheme when only the protocol differs, and
+// loc-invalid for a loc that does not parse. The message names what
+// urlnorm.SameSite found first. loc has passed urlnorm.Loc in strict mode.
+// Lint checks it too, and lets a cross-submission through.
 func checkSameSite(loc string, base *url.URL) error {
 	err := urlnorm.SameSite(loc, base)
 	if site, ok := err.(*urlnorm.SiteError); ok {
-		return &siteMismatchError{site}
+		code := CodeLocOtherHost
+		if u, err := url.Parse(loc); site.Part == "protocol" && err == nil && sameHost(u, base) {
+			code = CodeLocOtherScheme
+		}
+		return broke(code, &siteMismatchError{site})
 	}
-	return err
+	return broke(CodeLocInvalid, err)
+}
+
+// sameHost reports whether u names the host of base, whatever the
+// protocols: with no port named, each on the default port of its own.
+func sameHost(u, base *url.URL) bool {
+	if u.Port() == "" && base.Port() == "" {
+		v := *u
+		v.Scheme = base.Scheme
+		return urlnorm.SameSite(v.String(), base) == nil
+	}
+	return strings.EqualFold(u.Host, base.Host)
 }

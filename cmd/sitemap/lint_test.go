@@ -33,8 +33,8 @@ func TestLintFile(t *testing.T) {
 		t.Errorf("exit status %d, want 1 (errors found)", r.code)
 	}
 	want := []string{
-		"https://example.com/sitemap.xml:2:6: error loc-invalid: strict mode: URL is not absolute (read as https://example.com/relative) (/relative)",
-		"https://example.com/sitemap.xml:3:6: error changefreq-invalid: <changefreq> \"Weekly\" is none of always, hourly, daily, weekly, monthly, yearly, never (https://example.com/a)",
+		"https://example.com/sitemap.xml:2:6: error loc-invalid: URL is not absolute (read as https://example.com/relative) (/relative)",
+		"https://example.com/sitemap.xml:3:6: error changefreq-invalid: invalid <changefreq> value \"Weekly\" (https://example.com/a)",
 		"https://example.com/sitemap.xml:4:6: warning duplicate-loc: the location is listed before in this document (https://example.com/a)",
 	}
 	if got := lines(r.stdout); strings.Join(got, "\n") != strings.Join(want, "\n") {
