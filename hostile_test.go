@@ -2763,3 +2763,67 @@ func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// stallingBody writes head, flushes it, and waits for release (or the end of
+// the request) before it writes tail: a server that stalls mid-document.
+// With gzipped set, the two parts are one gzip member, flushed after head.
+func stallingBody(head, tail string, gzipped bool, release <-chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var out io.Writer = w
+		var zw *gzip.Writer
+		if gzipped {
+			zw = gzip.NewWriter(w)
+			out = zw
+		}
+		io.WriteString(out, head)
+		if zw != nil {
+			zw.Flush()
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		io.WriteString(out, tail)
+		if zw != nil {
+			zw.Close()
+		}
+	}
+}
+
+// Issue 31 bug 2, STREAM: a server that sends the start of a urlset and
+// three complete entries (some 150 bytes), then stalls, gets the three to
+// the loop of Stream while it stalls, plain and gzipped; the rest is held
+// back by the server until the loop has had them. Before, the decode stage
+// waited for the first kilobyte of the document to tell its format, and
+// nothing reached the loop until the server went on.
+func TestHostileServerStallsAfterThreeEntries(t *testing.T) {
+	head := `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3</loc></url>`
+	tail := `<url><loc>https://example.com/4</loc></url></urlset>`
+	for _, gzipped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzipped=%v", gzipped), func(t *testing.T) {
+			release := make(chan struct{})
+			srv := newServer(t)
+			srv.Handle("/sitemap.xml", stallingBody(head, tail, gzipped, release))
+			var got []string
+			var errs []error
+			guard(t, guardTimeout, func() {
+				for u, err := range newParser().Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+					if err != nil {
+						errs = append(errs, err)
+						continue
+					}
+					got = append(got, u.Loc)
+					if len(got) == 3 {
+						close(release) // the server goes on only now
+					}
+				}
+			})
+			want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+			if !slices.Equal(got, want) || len(errs) > 0 {
+				t.Errorf("the loop got %v and errors %v, want %v", got, errs, want)
+			}
+		})
+	}
+}
