@@ -96,8 +96,10 @@ var (
 	errEmpty  = errors.New("document is empty")
 	errNoRoot = errors.New("document has no root element")
 	// errEntryCutOff ends a document whose entries before the cut are
-	// kept, in tolerant mode (TOLERANT-13).
-	errEntryCutOff error = cutOffError{}
+	// kept, in tolerant mode (TOLERANT-13); errRootCutOff, one cut
+	// between its entries, before the end tag of its root element.
+	errEntryCutOff error = cutOffError{inEntry: true}
+	errRootCutOff  error = cutOffError{}
 )
 
 // partialError is the error of a document that tolerant mode stopped in at
@@ -108,11 +110,19 @@ type partialError struct{ err error }
 func (e *partialError) Error() string { return e.err.Error() }
 func (e *partialError) Unwrap() error { return e.err }
 
-// cutOffError is the cause of a document that ends inside an entry: it wraps
-// io.ErrUnexpectedEOF, so that errors.Is tells a cut document.
-type cutOffError struct{}
+// cutOffError is the cause of a document that ends before its root element
+// does, inside an entry or between two: it wraps io.ErrUnexpectedEOF, so
+// that errors.Is tells a cut document. A real document ends with the end
+// tag of its root; one that lacks it was cut, wherever the cut fell.
+type cutOffError struct{ inEntry bool }
 
-func (cutOffError) Error() string { return "document ends inside an entry" }
+func (e cutOffError) Error() string {
+	if e.inEntry {
+		return "document ends inside an entry"
+	}
+	return "document ends before the end tag of its root element"
+}
+
 func (cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // errNotSitemap is the cause of the *ParseError of an XML document whose
@@ -320,35 +330,7 @@ func (p *xmlParser) run() error {
 			tok, err = p.t.Next()
 		}
 		if err != nil {
-			if isEOF(err) {
-				if p.format == formatUnknown {
-					return errNoRoot
-				}
-				if p.entryDepth > 0 {
-					return errEntryCutOff
-				}
-				return nil
-			}
-			var se *xml.SyntaxError
-			if !p.strict && (errors.As(err, &se) || err == errTooDeep) && p.format != formatUnknown {
-				// Tolerant mode reads past end tags that are missing at
-				// the end of the document. Of XML it cannot read past, a
-				// cut inside an entry or any other, nesting too deep
-				// among it, it keeps the complete entries before, leaves
-				// out the entry it breaks, and reports it (TOLERANT-13).
-				var te *xmlscan.TruncatedError
-				if p.lint != nil && errors.As(err, &te) {
-					p.lint.truncated(err)
-				}
-				switch {
-				case !errors.As(err, &te):
-					return &partialError{err}
-				case p.entryDepth > 0:
-					return &partialError{errEntryCutOff}
-				}
-				return nil
-			}
-			return err
+			return p.stop(err)
 		}
 		switch tok.Kind {
 		case tokStart:
@@ -377,6 +359,47 @@ func (p *xmlParser) run() error {
 			p.e.forbidden = true
 		}
 	}
+}
+
+// stop returns the error the document ends with, given the error err that
+// ended its tokens: nil for one read whole, to its root's end tag. A
+// document that ends before that end tag was cut, inside an entry or
+// between two: tolerant mode keeps its complete entries and reports the
+// cut (TOLERANT-13), strict mode rejects it with the scanner's account of
+// it.
+func (p *xmlParser) stop(err error) error {
+	eof := isEOF(err)
+	if p.format == formatUnknown {
+		if eof {
+			return errNoRoot
+		}
+		return err
+	}
+	// Lint hears of a cut from the document's error, as of any other.
+	var te *xmlscan.TruncatedError
+	cut := eof || errors.As(err, &te)
+	if cut {
+		switch {
+		case p.rootEnd && (eof || !p.strict):
+			// What follows the root element (white space, a comment)
+			// is no part of the document.
+			return nil
+		case p.strict && !eof:
+			return err
+		case p.entryDepth > 0:
+			err = errEntryCutOff
+		default:
+			err = errRootCutOff
+		}
+	}
+	var se *xml.SyntaxError
+	if !p.strict && (cut || errors.As(err, &se) || err == errTooDeep) {
+		// Of XML it cannot read past, a cut or any other, nesting too
+		// deep among it, tolerant mode keeps the complete entries before,
+		// leaves out the entry it breaks, and reports it (TOLERANT-13).
+		return &partialError{err}
+	}
+	return err
 }
 
 // start handles a start element; false stops the document.
