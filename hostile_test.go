@@ -2986,3 +2986,100 @@ func TestHostileLintOfDocumentCutBetweenEntries(t *testing.T) {
 		}
 	}
 }
+
+// stuckReader reads doc, then ends as end says: with err after the last
+// bytes (or with them, when withData is set), or, when err is nil, with
+// reads that return nothing and no error, forever.
+type stuckReader struct {
+	doc      []byte
+	err      error
+	withData bool
+}
+
+func (r *stuckReader) Read(p []byte) (int, error) {
+	n := copy(p, r.doc)
+	r.doc = r.doc[n:]
+	if len(r.doc) == 0 && (n == 0 || r.withData) {
+		return n, r.err
+	}
+	return n, nil
+}
+
+// Issue 31 bug 7: a reader of the caller's that fails mid-way, after two
+// complete entries, is the reader's failure, not the document's: in
+// tolerant mode ParseReader keeps the two, as StreamReader hands both on,
+// and reports the reader's error in a *ParseError, the tree calling the
+// document partial; strict mode keeps nothing. The attack is a reader that
+// returns (0, nil) forever: its io.ErrNoProgress came from the buffers of
+// the decode stage, which the call took for the document's own failure, so
+// ParseReader kept none. Its family: an error after the bytes, an error
+// with the last bytes, io.ErrUnexpectedEOF, and the same under gzip.
+func TestHostileReaderMakesNoProgress(t *testing.T) {
+	const url = "https://example.com/given.xml"
+	doc := `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3`
+	want := []string{"https://example.com/1", "https://example.com/2"}
+	boom := errors.New("boom")
+	for _, c := range []struct {
+		name     string
+		err      error
+		withData bool
+	}{
+		{"no progress", nil, false},
+		{"error after the bytes", boom, false},
+		{"error with the last bytes", boom, true},
+		{"unexpected EOF", io.ErrUnexpectedEOF, false},
+	} {
+		for _, gzipped := range []bool{false, true} {
+			body := []byte(doc)
+			if gzipped {
+				var b bytes.Buffer
+				zw := gzip.NewWriter(&b)
+				zw.Write(body)
+				zw.Flush() // the entries, inflatable; no end of the member
+				body = b.Bytes()
+			}
+			wantErr := c.err
+			if wantErr == nil {
+				wantErr = io.ErrNoProgress
+			}
+			t.Run(fmt.Sprintf("%s/gzipped=%v", c.name, gzipped), func(t *testing.T) {
+				newR := func() io.Reader { return &stuckReader{doc: body, err: c.err, withData: c.withData} }
+				var s *sitemap.S
+				var err error
+				guard(t, guardTimeout, func() {
+					s, err = sitemap.New().ParseReader(context.Background(), url, newR())
+				})
+				var perr *sitemap.ParseError
+				if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, wantErr) {
+					t.Fatalf("ParseReader: %v, want a *ParseError about %s wrapping %v", err, url, wantErr)
+				}
+				if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
+					t.Errorf("ParseReader kept %v, want %v", got, want)
+				}
+				if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Status != sitemap.StatusPartial {
+					t.Errorf("the tree has %+v, want the document partial", docs)
+				}
+				var got []string
+				var errs []error
+				guard(t, guardTimeout, func() {
+					for u, err := range sitemap.New().StreamReader(context.Background(), url, newR()) {
+						if err != nil {
+							errs = append(errs, err)
+						} else {
+							got = append(got, u.Loc)
+						}
+					}
+				})
+				if !slices.Equal(got, want) || len(errs) != 1 || !errors.Is(errs[0], wantErr) {
+					t.Errorf("StreamReader: %v and errors %v, want %v and the reader's error", got, errs, want)
+				}
+				guard(t, guardTimeout, func() {
+					s, err = sitemap.New().SetStrict(true).ParseReader(context.Background(), url, newR())
+				})
+				if !errors.Is(err, wantErr) || s.GetURLCount() != 0 {
+					t.Errorf("strict: %v and %d URLs, want the reader's error and none", err, s.GetURLCount())
+				}
+			})
+		}
+	}
+}
