@@ -3083,3 +3083,55 @@ func TestHostileReaderMakesNoProgress(t *testing.T) {
 		}
 	}
 }
+
+// Issue 31, also (SECURITY.md): the caps of the scanner that end a
+// document, an element name of more than 4,096 bytes and more than 64
+// namespace declarations on one element, keep in tolerant mode the
+// complete entries before the element that goes past them, leave out the
+// entry it stands in, and report one *ParseError that names the cap;
+// strict mode keeps nothing. A name or 64 declarations within the caps
+// are read as ever.
+func TestHostileScannerCapsEndDocument(t *testing.T) {
+	const url = "https://example.com/caps.xml"
+	decls := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, ` xmlns:p%d="https://example.com/ns/%d"`, i, i)
+		}
+		return b.String()
+	}
+	entry := func(i int, extra string) string {
+		return fmt.Sprintf("<url><loc>https://example.com/%d</loc>%s</url>", i, extra)
+	}
+	for _, c := range []struct {
+		name, extra, cause string
+		over               bool
+	}{
+		{"a name of 4,096 bytes", "<" + strings.Repeat("n", 4096) + "/>", "", false},
+		{"a name of 4,097 bytes", "<" + strings.Repeat("n", 4097) + "/>", "XML name longer than 4096 bytes", true},
+		{"64 namespace declarations", "<x" + decls(64) + "/>", "", false},
+		{"65 namespace declarations", "<x" + decls(65) + "/>", "element declares more than 64 namespaces", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := `<urlset ` + xmlnsAttr + `>` + entry(1, "") + entry(2, "") + entry(3, c.extra) + entry(4, "") + `</urlset>`
+			s, err := sitemap.New().Parse(url, &doc)
+			want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+			if c.over {
+				want = want[:2]
+				var perr *sitemap.ParseError
+				if !errors.As(err, &perr) || perr.URL != url || !strings.Contains(err.Error(), c.cause) {
+					t.Errorf("Parse: %v, want a *ParseError naming the cap (%s)", err, c.cause)
+				}
+			} else if err != nil {
+				t.Errorf("Parse: %v, want none", err)
+			}
+			if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
+				t.Errorf("kept %v, want %v", got, want)
+			}
+			s, err = sitemap.New().SetStrict(true).Parse(url, &doc)
+			if c.over && (err == nil || s.GetURLCount() != 0) {
+				t.Errorf("strict: %v and %d URLs, want the document rejected", err, s.GetURLCount())
+			}
+		})
+	}
+}
