@@ -3135,3 +3135,29 @@ func TestHostileScannerCapsEndDocument(t *testing.T) {
 		})
 	}
 }
+
+// Issue 31 bug 1, sibling: a document cut before its root element is
+// whole (inside the XML declaration, a comment before the root, or the
+// root's start tag) has nothing to keep: it fails, in both modes, with a
+// *ParseError that wraps io.ErrUnexpectedEOF as every cut's does. Before,
+// its cause was a syntax error that errors.Is did not tell as a cut.
+func TestHostileDocumentCutBeforeItsRoot(t *testing.T) {
+	const url = "https://example.com/doc.xml"
+	for _, doc := range []string{
+		`<?xml version="1.0" encod`,
+		`<?xml version="1.0"?>` + "\n<!-- generated b",
+		`<?xml version="1.0"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/sch`,
+		`<?xml version="1.0"?>` + "\n" + `<urlse`,
+	} {
+		for _, strict := range []bool{false, true} {
+			s, err := sitemap.New().SetStrict(strict).Parse(url, &doc)
+			var perr *sitemap.ParseError
+			if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("%q strict=%v: %v, want a *ParseError wrapping io.ErrUnexpectedEOF", doc, strict, err)
+			}
+			if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Status != sitemap.StatusFailed || s.GetURLCount() != 0 {
+				t.Errorf("%q strict=%v: the tree has %+v, want the document failed", doc, strict, docs)
+			}
+		}
+	}
+}
