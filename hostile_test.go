@@ -3161,3 +3161,34 @@ func TestHostileDocumentCutBeforeItsRoot(t *testing.T) {
 		}
 	}
 }
+
+// Issue 31 bug 2, sibling: StreamReader over a reader of the caller's (a
+// pipe) that stalls after three complete entries hands the three on while
+// it stalls. The writer goes on only once the loop has had them.
+func TestHostileReaderStallsAfterThreeEntries(t *testing.T) {
+	pr, pw := io.Pipe()
+	release := make(chan struct{})
+	go func() {
+		io.WriteString(pw, `<urlset `+xmlnsAttr+`><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3</loc></url>`)
+		<-release
+		io.WriteString(pw, `<url><loc>https://example.com/4</loc></url></urlset>`)
+		pw.Close()
+	}()
+	var got []string
+	var errs []error
+	guard(t, guardTimeout, func() {
+		for u, err := range sitemap.New().StreamReader(context.Background(), "https://example.com/s.xml", pr) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if got = append(got, u.Loc); len(got) == 3 {
+				close(release)
+			}
+		}
+	})
+	want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+	if !slices.Equal(got, want) || len(errs) > 0 {
+		t.Errorf("the loop got %v and errors %v, want %v", got, errs, want)
+	}
+}
