@@ -252,8 +252,7 @@ func (p *xmlParser) stop(err error) error {
 		return err
 	}
 	// Lint hears of a cut from the document's error, as of any other.
-	var te *xmlscan.TruncatedError
-	cut := eof || errors.As(err, &te)
+	cut := eof || isTruncated(err)
 	if cut {
 		switch {
 		case p.rootEnd && (eof || !p.strict):
@@ -276,6 +275,15 @@ func (p *xmlParser) stop(err error) error {
 		return &partialError{err}
 	}
 	return err
+}
+
+// isTruncated reports whether err is the scanner's error of input that
+// ends before the document does. It is a function of its own so that the
+// target of errors.As, which escapes, is allocated only when it is called:
+// a document read whole costs no allocation in stop.
+func isTruncated(err error) bool {
+	var te *xmlscan.TruncatedError
+	return errors.As(err, &te)
 }
 
 // start handles a start element; false stops the document.
