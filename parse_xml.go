@@ -631,8 +631,9 @@ func (p *xmlParser) end(tok *xmlToken) bool {
 		p.part = partNone
 	case p.entryDepth > 0 && d <= p.entryDepth:
 		// d < entryDepth when the end tag of the entry is missing and an
-		// enclosing element ends.
+		// enclosing element ends: the root, it may be.
 		p.entryDepth, p.part, p.inPub, p.field = 0, partNone, false, nil
+		p.rootEnd = d == 1
 		return p.sink.entry(&p.e)
 	case d == 1:
 		p.rootEnd = true
