@@ -2916,27 +2916,31 @@ func TestHostileDocumentCutBetweenEntries(t *testing.T) {
 				if f.index {
 					want = []string{"https://example.com/in-1", "https://example.com/in-2"}
 				}
-				for _, reader := range []bool{false, true} {
+				for _, how := range []string{"content", "reader", "gzipped reader"} {
+					reader := how
 					var err error
-					if reader {
-						_, err = s.ParseReader(context.Background(), url, strings.NewReader(doc))
-					} else {
+					switch how {
+					case "content":
 						_, err = s.Parse(url, &doc)
+					case "reader":
+						_, err = s.ParseReader(context.Background(), url, strings.NewReader(doc))
+					default:
+						_, err = s.ParseReader(context.Background(), url, bytes.NewReader(gzipOf(doc)))
 					}
 					var perr *sitemap.ParseError
 					if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, io.ErrUnexpectedEOF) {
-						t.Fatalf("reader=%v: %v, want a *ParseError about %s wrapping io.ErrUnexpectedEOF", reader, err, url)
+						t.Fatalf("%s: %v, want a *ParseError about %s wrapping io.ErrUnexpectedEOF", reader, err, url)
 					}
 					got := locsOf(s.GetURLs())
 					slices.Sort(got)
 					if !slices.Equal(got, want) {
-						t.Errorf("reader=%v: kept %v, want %v", reader, got, want)
+						t.Errorf("%s: kept %v, want %v", reader, got, want)
 					}
 					if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
-						t.Errorf("reader=%v: recorded %v, want the one error returned", reader, errs)
+						t.Errorf("%s: recorded %v, want the one error returned", reader, errs)
 					}
 					if docs := s.GetDocuments(); len(docs) == 0 || docs[0].Status != sitemap.StatusPartial || docs[0].Err != err {
-						t.Errorf("reader=%v: the tree has %+v, want the document partial, with its error", reader, docs)
+						t.Errorf("%s: the tree has %+v, want the document partial, with its error", reader, docs)
 					}
 				}
 				for _, reader := range []bool{false, true} {
