@@ -2780,7 +2780,8 @@ func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
 // stallingBody writes head, flushes it, and waits for release (or the end of
 // the request) before it writes tail: a server that stalls mid-document.
 // gzipped is 0 for a plain body, 1 for one gzip member flushed after head,
-// 2 for two members, head's and tail's.
+// 2 for two members, head's and tail's, 3 for one member of a length the
+// response gives.
 func stallingBody(head, tail string, gzipped int, release <-chan struct{}) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		write := func(s string, end bool) {
@@ -2796,6 +2797,28 @@ func stallingBody(head, tail string, gzipped int, release <-chan struct{}) http.
 				zw.Flush()
 			}
 			w.(http.Flusher).Flush()
+		}
+		if gzipped == 3 {
+			// One member of a known length, which a small body is
+			// inflated as it is read for: the bytes up to the flush,
+			// then the rest.
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			io.WriteString(zw, head)
+			zw.Flush()
+			cut := b.Len()
+			io.WriteString(zw, tail)
+			zw.Close()
+			w.Header().Set("Content-Length", fmt.Sprint(b.Len()))
+			w.Write(b.Bytes()[:cut])
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			w.Write(b.Bytes()[cut:])
+			return
 		}
 		if gzipped == 1 {
 			// One member: the writer lives across the stall.
@@ -2845,6 +2868,7 @@ func TestHostileServerStallsAfterThreeEntries(t *testing.T) {
 		{"urlset", xmlHead, xmlTail, 0},
 		{"urlset gzipped", xmlHead, xmlTail, 1},
 		{"urlset in two gzip members", xmlHead, xmlTail, 2},
+		{"urlset gzipped, of a known length", xmlHead, xmlTail, 3},
 		{"text", textHead, textTail, 0},
 		{"text gzipped", textHead, textTail, 1},
 	} {
