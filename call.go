@@ -417,18 +417,33 @@ func (c *call) request(loc string) (source, error) {
 // first error it returns it returns again on every later read, as a
 // response body does, so that a stage that peeked at it sees it too.
 type givenReader struct {
-	r   io.Reader
-	err error
+	r     io.Reader
+	err   error
+	empty int // reads in a row that returned nothing and no error
 }
+
+// maxEmptyReads is how many reads in a row that return neither bytes nor
+// an error a reader given to the call may make before it is taken to make
+// no progress: its io.ErrNoProgress is then the reader's failure, which
+// tolerant mode keeps what was complete before, rather than the buffers'
+// above it (bufio gives up after 100), which the document would fail by.
+const maxEmptyReads = 64
 
 func (g *givenReader) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}
 	n, err := g.r.Read(p)
-	if n < 0 || n > len(p) {
+	switch {
+	case n < 0 || n > len(p):
 		// A count io.Reader forbids, which bufio would panic over.
 		n, err = 0, errReaderCount
+	case n > 0 || err != nil || len(p) == 0:
+		g.empty = 0
+	default:
+		if g.empty++; g.empty >= maxEmptyReads {
+			err = io.ErrNoProgress
+		}
 	}
 	if err != nil {
 		if err != io.EOF {

@@ -467,6 +467,12 @@ type gzipMembers struct {
 func (g *gzipMembers) Read(p []byte) (int, error) {
 	for !g.done {
 		n, err := g.z.Read(p)
+		if err == io.EOF && n > 0 {
+			// The end of a member: the bytes of it are handed on before
+			// the input is looked at for another member, which may wait
+			// for the network. The inflater's next read ends again.
+			return n, nil
+		}
 		if err == io.EOF {
 			next, _ := g.br.Peek(2)
 			if len(next) == 2 && next[0] == 0x1f && next[1] == 0x8b {
@@ -520,12 +526,16 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // isXML reports whether the decoded document is XML: its first byte that
 // is not white space is '<'. The white space before it is dropped, but for
 // the indentation of the first line of a text document. A UTF-16 or UTF-32
-// document is an error, and so is one of white space only.
+// document is an error, and so is one of white space only. It looks at
+// what has come of the document, and waits for more only while that is
+// white space, so that a short document that stalls is read as far as it
+// has come.
 func isXML(r *bufio.Reader) (bool, error) {
-	for first := true; ; first = false {
+	// Two bytes at least the first time, to tell UTF-16 by its zero byte.
+	for have, first := 1, true; ; first = false {
 		// A read that fails after some bytes came is seen by the parse
 		// stage, after them: the bytes at hand tell the format.
-		head, err := r.Peek(peekSize)
+		head, err := peekPast(r, have, peekSize)
 		if err != nil && !isEOF(err) && len(head) == 0 {
 			return false, err
 		}
@@ -559,24 +569,33 @@ func isXML(r *bufio.Reader) (bool, error) {
 		}
 		// White space only so far: drop it, but for the indentation of the
 		// line it ends in (one byte of it is enough to tell).
+		keep := 1
 		if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
-			r.Discard(nl + 1)
-		} else {
-			r.Discard(len(head) - 1)
+			keep = len(head) - nl - 1
 		}
+		r.Discard(len(head) - keep)
+		have = keep
 	}
+}
+
+// peekPast returns the bytes r holds, n at most, reading its input only when
+// it holds have bytes or fewer, and then until it holds one more: it waits
+// for no more of the input than it takes to see something new, where Peek
+// of n bytes would wait for n of them.
+func peekPast(r *bufio.Reader, have, n int) ([]byte, error) {
+	return r.Peek(min(max(r.Buffered(), have+1), n))
 }
 
 // transcode returns r reading UTF-8, transcoding it from the encoding its
 // XML declaration names. A document without one is UTF-8.
 func transcode(r *bufio.Reader) (io.Reader, error) {
-	head, err := r.Peek(peekSize)
-	// A declaration that goes on past what was peeked is read as far as it
-	// goes, up to maxDeclLength: more of the document is waited for only
-	// then, and only as much as it takes.
-	for n := peekSize; err == nil && n < maxDeclLength && declarationOpen(head); {
-		n = min(2*n, maxDeclLength)
-		head, err = r.Peek(n)
+	// What has come of the document is looked at; a declaration that is
+	// not whole in it is read as far as it goes, up to maxDeclLength: more
+	// of the document is waited for only then, and only as much as it
+	// takes.
+	head, err := peekPast(r, 0, maxDeclLength)
+	for err == nil && len(head) < maxDeclLength && declarationPending(head) {
+		head, err = peekPast(r, len(head), maxDeclLength)
 	}
 	if err != nil && !isEOF(err) && (len(head) == 0 || declarationOpen(head)) {
 		return nil, err
@@ -621,6 +640,17 @@ func isDeclaration(head []byte) bool {
 // does not end within it.
 func declarationOpen(head []byte) bool {
 	return isDeclaration(head) && !bytes.Contains(head, []byte("?>"))
+}
+
+// declarationPending reports whether more of the document is needed to
+// read the XML declaration that head may start with: head is the start of
+// "<?xml " too short to tell, or a declaration that does not end within it.
+func declarationPending(head []byte) bool {
+	const start = "<?xml "
+	if len(head) < len(start) && strings.HasPrefix(start, string(head)) {
+		return true
+	}
+	return declarationOpen(head)
 }
 
 // declaredEncoding returns the encoding that the XML declaration at the

@@ -254,7 +254,7 @@ func isParseStageError(err error) bool {
 	var syn *xml.SyntaxError
 	var notSitemap errNotSitemap
 	switch {
-	case errors.Is(err, errNoRoot), errors.Is(err, errEntryCutOff), errors.Is(err, errTooDeep),
+	case errors.Is(err, errNoRoot), errors.Is(err, errEntryCutOff), errors.Is(err, errRootCutOff), errors.Is(err, errTooDeep),
 		errors.As(err, &syn), errors.As(err, &notSitemap):
 		return true
 	}

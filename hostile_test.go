@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -2022,11 +2023,13 @@ func (b oneByteBody) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // Issue 13 item 8, TOLERANT-13, STREAM: a document cut at any byte keeps, in
 // tolerant mode, every entry complete before the cut, in Parse and Stream
-// alike, content passed in or served a byte at a time; a cut inside an entry
-// is one *ParseError naming the document and wrapping io.ErrUnexpectedEOF,
-// and a cut with no entry open (only end tags missing) is no error. Strict
-// mode rejects every cut document whole: Parse keeps nothing, and Stream's
-// URLs, handed on already, are followed by the document's *ParseError.
+// alike, content passed in or served a byte at a time; the cut is one
+// *ParseError naming the document and wrapping io.ErrUnexpectedEOF wherever
+// it falls before the root's end tag (issue 31 bug 1: between entries, and
+// with only end tags missing, too), and the tree calls the document
+// partial. Strict mode rejects every cut document whole: Parse keeps
+// nothing, and Stream's URLs, handed on already, are followed by the
+// document's *ParseError.
 func TestHostileDocumentCutAtEveryByte(t *testing.T) {
 	const url = "https://example.com/sitemap.xml"
 	doc := realShaped(6)
@@ -2036,9 +2039,9 @@ func TestHostileDocumentCutAtEveryByte(t *testing.T) {
 	}
 	for cut := 0; cut <= len(doc); cut += step {
 		prefix := doc[:cut]
-		complete, open, rooted := truncatedWant(prefix)
+		complete, _, rooted := truncatedWant(prefix)
 		if cut == len(doc) {
-			complete, open = 6, false
+			complete = 6
 		}
 		whole := cut >= strings.LastIndex(doc, "</urlset>")+len("</urlset>")
 		for _, strict := range []bool{false, true} {
@@ -2056,7 +2059,7 @@ func TestHostileDocumentCutAtEveryByte(t *testing.T) {
 					content = &prefix
 				}
 				wantURLs := complete
-				wantErr := open || !rooted || strict && !whole
+				wantErr := !whole
 				if strict && !whole {
 					wantURLs = 0
 				}
@@ -2080,6 +2083,16 @@ func TestHostileDocumentCutAtEveryByte(t *testing.T) {
 				}
 				if wantErr && (s.GetErrorsCount() != 1 || s.GetErrors()[0] != err) {
 					t.Fatalf("%s: Parse recorded %v, want the one error it returned", name, s.GetErrors())
+				}
+				wantStatus := sitemap.StatusParsed
+				switch {
+				case strict && !whole || !rooted:
+					wantStatus = sitemap.StatusFailed
+				case !whole:
+					wantStatus = sitemap.StatusPartial
+				}
+				if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Status != wantStatus {
+					t.Fatalf("%s: the tree has %+v, want the document %s", name, docs, wantStatus)
 				}
 				// Stream: in strict mode too, the URLs handed on before the
 				// document turned out broken.
@@ -2865,5 +2878,449 @@ func TestHostileRobotsEndlessUserAgentGroup(t *testing.T) {
 				t.Errorf("peak live heap %.1f MiB, want under %d MiB", float64(heap)/mib, limit/mib)
 			}
 		})
+	}
+}
+
+// stallingBody writes head, flushes it, and waits for release (or the end of
+// the request) before it writes tail: a server that stalls mid-document.
+// gzipped is 0 for a plain body, 1 for one gzip member flushed after head,
+// 2 for two members, head's and tail's, 3 for one member of a length the
+// response gives.
+func stallingBody(head, tail string, gzipped int, release <-chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		write := func(s string, end bool) {
+			if gzipped == 0 {
+				io.WriteString(w, s)
+				return
+			}
+			zw := gzip.NewWriter(w)
+			io.WriteString(zw, s)
+			if end || gzipped == 2 {
+				zw.Close()
+			} else {
+				zw.Flush()
+			}
+			w.(http.Flusher).Flush()
+		}
+		if gzipped == 3 {
+			// One member of a known length, which a small body is
+			// inflated as it is read for: the bytes up to the flush,
+			// then the rest.
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			io.WriteString(zw, head)
+			zw.Flush()
+			cut := b.Len()
+			io.WriteString(zw, tail)
+			zw.Close()
+			w.Header().Set("Content-Length", fmt.Sprint(b.Len()))
+			w.Write(b.Bytes()[:cut])
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			w.Write(b.Bytes()[cut:])
+			return
+		}
+		if gzipped == 1 {
+			// One member: the writer lives across the stall.
+			zw := gzip.NewWriter(w)
+			io.WriteString(zw, head)
+			zw.Flush()
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			io.WriteString(zw, tail)
+			zw.Close()
+			return
+		}
+		write(head, false)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		write(tail, true)
+	}
+}
+
+// Issue 31 bug 2, STREAM: a server that sends the start of a urlset and
+// three complete entries (some 150 bytes), then stalls, gets the three to
+// the loop of Stream while it stalls: plain, gzipped in one member flushed
+// mid-way, and in two members; a text sitemap of three lines the same. The
+// server sends the rest only once the loop has had the three. Before, the
+// decode stage waited for the first kilobyte of the document to tell its
+// format (and the reader of gzip members for two bytes past a member's end),
+// and nothing reached the loop until the server went on.
+func TestHostileServerStallsAfterThreeEntries(t *testing.T) {
+	want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+	xmlHead := `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3</loc></url>`
+	xmlTail := `<url><loc>https://example.com/4</loc></url></urlset>`
+	textHead := "https://example.com/1\nhttps://example.com/2\nhttps://example.com/3\n"
+	textTail := "https://example.com/4\n"
+	for _, c := range []struct {
+		name       string
+		head, tail string
+		gzipped    int
+	}{
+		{"urlset", xmlHead, xmlTail, 0},
+		{"urlset gzipped", xmlHead, xmlTail, 1},
+		{"urlset in two gzip members", xmlHead, xmlTail, 2},
+		{"urlset gzipped, of a known length", xmlHead, xmlTail, 3},
+		{"text", textHead, textTail, 0},
+		{"text gzipped", textHead, textTail, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			release := make(chan struct{})
+			srv := newServer(t)
+			srv.Handle("/sitemap.xml", stallingBody(c.head, c.tail, c.gzipped, release))
+			var got []string
+			var errs []error
+			guard(t, guardTimeout, func() {
+				for u, err := range newParser().Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
+					if err != nil {
+						errs = append(errs, err)
+						continue
+					}
+					got = append(got, u.Loc)
+					if len(got) == 3 {
+						close(release) // the server goes on only now
+					}
+				}
+			})
+			if !slices.Equal(got, want) || len(errs) > 0 {
+				t.Errorf("the loop got %v and errors %v, want %v", got, errs, want)
+			}
+		})
+	}
+}
+
+// Issue 31 bug 1, TOLERANT-13: a document cut between its entries (right
+// after one, inside the start tag of the next, inside a comment or a CDATA
+// section between two, or with only its root's end tag missing) keeps its
+// complete entries, and reports the cut as a cut inside an entry is
+// reported: one *ParseError naming the document and wrapping
+// io.ErrUnexpectedEOF, which the tree's record of the document carries as
+// partial; in every XML format, through Parse, ParseReader, Stream and
+// StreamReader. Strict mode rejects the document whole, with a cause that
+// wraps io.ErrUnexpectedEOF too. Before, tolerant mode kept the entries and
+// said nothing: no error, and the document parsed.
+func TestHostileDocumentCutBetweenEntries(t *testing.T) {
+	const url = "https://example.com/doc.xml"
+	one, two := "https://example.com/1", "https://example.com/2"
+	formats := []struct {
+		name          string
+		start, e1, e2 string
+		index         bool
+	}{
+		{"urlset", `<urlset ` + xmlnsAttr + `>`, `<url><loc>` + one + `</loc></url>`, `<url><loc>` + two + `</loc></url>`, false},
+		{"sitemapindex", `<sitemapindex ` + xmlnsAttr + `>`, `<sitemap><loc>` + one + `</loc></sitemap>`, `<sitemap><loc>` + two + `</loc></sitemap>`, true},
+		{"RSS 2.0", `<rss version="2.0"><channel><title>t</title>`, `<item><link>` + one + `</link></item>`, `<item><link>` + two + `</link></item>`, false},
+		{"RSS 1.0", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">`, `<item><link>` + one + `</link></item>`, `<item><link>` + two + `</link></item>`, false},
+		{"Atom", `<feed xmlns="http://www.w3.org/2005/Atom">`, `<entry><link href="` + one + `"/></entry>`, `<entry><link href="` + two + `"/></entry>`, false},
+	}
+	cuts := []struct{ name, after string }{
+		{"right after an entry", ""},
+		{"after white space", "\n  "},
+		{"inside a start tag", "<it"},
+		{"inside a comment", "<!-- a comm"},
+		{"inside a CDATA section", "<![CDATA[ some te"},
+		{"inside a processing instruction", "<?pi da"},
+	}
+	for _, f := range formats {
+		for _, c := range cuts {
+			doc := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + f.start + f.e1 + f.e2 + c.after
+			t.Run(f.name+"/"+c.name, func(t *testing.T) {
+				s := sitemap.New().SetHTTPClient(newFakeWeb(map[string]string{
+					one: urlset("https://example.com/in-1"), two: urlset("https://example.com/in-2"),
+				}).Client())
+				want := []string{one, two}
+				if f.index {
+					want = []string{"https://example.com/in-1", "https://example.com/in-2"}
+				}
+				for _, how := range []string{"content", "reader", "gzipped reader"} {
+					reader := how
+					var err error
+					switch how {
+					case "content":
+						_, err = s.Parse(url, &doc)
+					case "reader":
+						_, err = s.ParseReader(context.Background(), url, strings.NewReader(doc))
+					default:
+						_, err = s.ParseReader(context.Background(), url, bytes.NewReader(gzipOf(doc)))
+					}
+					var perr *sitemap.ParseError
+					if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, io.ErrUnexpectedEOF) {
+						t.Fatalf("%s: %v, want a *ParseError about %s wrapping io.ErrUnexpectedEOF", reader, err, url)
+					}
+					got := locsOf(s.GetURLs())
+					slices.Sort(got)
+					if !slices.Equal(got, want) {
+						t.Errorf("%s: kept %v, want %v", reader, got, want)
+					}
+					if errs := s.GetErrors(); len(errs) != 1 || errs[0] != err {
+						t.Errorf("%s: recorded %v, want the one error returned", reader, errs)
+					}
+					if docs := s.GetDocuments(); len(docs) == 0 || docs[0].Status != sitemap.StatusPartial || docs[0].Err != err {
+						t.Errorf("%s: the tree has %+v, want the document partial, with its error", reader, docs)
+					}
+				}
+				for _, reader := range []bool{false, true} {
+					var seq iter.Seq2[sitemap.URL, error]
+					if reader {
+						seq = s.StreamReader(context.Background(), url, strings.NewReader(doc))
+					} else {
+						seq = s.Stream(context.Background(), url, &doc)
+					}
+					var got []string
+					var errs []error
+					for u, err := range seq {
+						if err != nil {
+							errs = append(errs, err)
+						} else {
+							got = append(got, u.Loc)
+						}
+					}
+					slices.Sort(got)
+					if !slices.Equal(got, want) || len(errs) != 1 || !errors.Is(errs[0], io.ErrUnexpectedEOF) {
+						t.Errorf("stream reader=%v: %v and errors %v, want %v and the cut", reader, got, errs, want)
+					}
+				}
+				_, err := sitemap.New().SetStrict(true).Parse(url, &doc)
+				if !errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Errorf("strict: %v, want the document rejected as cut", err)
+				}
+			})
+		}
+	}
+}
+
+// Issue 31 bug 1, sibling: lint of a document cut between its entries, or
+// inside one, reports the cut once, as an xml-syntax error, and no longer
+// says the missing end tags were read past.
+func TestHostileLintOfDocumentCutBetweenEntries(t *testing.T) {
+	const start = `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url>`
+	for _, doc := range []string{start, start + "<ur", start + "<!-- a comm", start + "<url><loc>https://example.com/2</loc>"} {
+		var syntax []sitemap.Finding
+		for f := range sitemap.New().LintReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), nil) {
+			if f.Code == sitemap.CodeXMLSyntax {
+				syntax = append(syntax, f)
+			}
+		}
+		if len(syntax) != 1 || !strings.Contains(syntax[0].Message, "document ends ") {
+			t.Errorf("%q: xml-syntax findings %v, want the one cut", doc[len(start):], syntax)
+		}
+	}
+}
+
+// stuckReader reads doc, then ends as end says: with err after the last
+// bytes (or with them, when withData is set), or, when err is nil, with
+// reads that return nothing and no error, forever.
+type stuckReader struct {
+	doc      []byte
+	err      error
+	withData bool
+}
+
+func (r *stuckReader) Read(p []byte) (int, error) {
+	n := copy(p, r.doc)
+	r.doc = r.doc[n:]
+	if len(r.doc) == 0 && (n == 0 || r.withData) {
+		return n, r.err
+	}
+	return n, nil
+}
+
+// Issue 31 bug 7: a reader of the caller's that fails mid-way, after two
+// complete entries, is the reader's failure, not the document's: in
+// tolerant mode ParseReader keeps the two, as StreamReader hands both on,
+// and reports the reader's error in a *ParseError, the tree calling the
+// document partial; strict mode keeps nothing. The attack is a reader that
+// returns (0, nil) forever: its io.ErrNoProgress came from the buffers of
+// the decode stage, which the call took for the document's own failure, so
+// ParseReader kept none. Its family: an error after the bytes, an error
+// with the last bytes, io.ErrUnexpectedEOF, and the same under gzip.
+func TestHostileReaderMakesNoProgress(t *testing.T) {
+	const url = "https://example.com/given.xml"
+	doc := `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3`
+	want := []string{"https://example.com/1", "https://example.com/2"}
+	boom := errors.New("boom")
+	for _, c := range []struct {
+		name     string
+		err      error
+		withData bool
+	}{
+		{"no progress", nil, false},
+		{"error after the bytes", boom, false},
+		{"error with the last bytes", boom, true},
+		{"unexpected EOF", io.ErrUnexpectedEOF, false},
+	} {
+		for _, gzipped := range []bool{false, true} {
+			body := []byte(doc)
+			if gzipped {
+				var b bytes.Buffer
+				zw := gzip.NewWriter(&b)
+				zw.Write(body)
+				zw.Flush() // the entries, inflatable; no end of the member
+				body = b.Bytes()
+			}
+			wantErr := c.err
+			if wantErr == nil {
+				wantErr = io.ErrNoProgress
+			}
+			t.Run(fmt.Sprintf("%s/gzipped=%v", c.name, gzipped), func(t *testing.T) {
+				newR := func() io.Reader { return &stuckReader{doc: body, err: c.err, withData: c.withData} }
+				var s *sitemap.S
+				var err error
+				guard(t, guardTimeout, func() {
+					s, err = sitemap.New().ParseReader(context.Background(), url, newR())
+				})
+				var perr *sitemap.ParseError
+				if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, wantErr) {
+					t.Fatalf("ParseReader: %v, want a *ParseError about %s wrapping %v", err, url, wantErr)
+				}
+				if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
+					t.Errorf("ParseReader kept %v, want %v", got, want)
+				}
+				if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Status != sitemap.StatusPartial {
+					t.Errorf("the tree has %+v, want the document partial", docs)
+				}
+				var got []string
+				var errs []error
+				guard(t, guardTimeout, func() {
+					for u, err := range sitemap.New().StreamReader(context.Background(), url, newR()) {
+						if err != nil {
+							errs = append(errs, err)
+						} else {
+							got = append(got, u.Loc)
+						}
+					}
+				})
+				if !slices.Equal(got, want) || len(errs) != 1 || !errors.Is(errs[0], wantErr) {
+					t.Errorf("StreamReader: %v and errors %v, want %v and the reader's error", got, errs, want)
+				}
+				guard(t, guardTimeout, func() {
+					s, err = sitemap.New().SetStrict(true).ParseReader(context.Background(), url, newR())
+				})
+				if !errors.Is(err, wantErr) || s.GetURLCount() != 0 {
+					t.Errorf("strict: %v and %d URLs, want the reader's error and none", err, s.GetURLCount())
+				}
+			})
+		}
+	}
+}
+
+// Issue 31, also (SECURITY.md): the caps of the scanner that end a
+// document, an element name of more than 4,096 bytes and more than 64
+// namespace declarations on one element, keep in tolerant mode the
+// complete entries before the element that goes past them, leave out the
+// entry it stands in, and report one *ParseError that names the cap;
+// strict mode keeps nothing. A name or 64 declarations within the caps
+// are read as ever.
+func TestHostileScannerCapsEndDocument(t *testing.T) {
+	const url = "https://example.com/caps.xml"
+	decls := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, ` xmlns:p%d="https://example.com/ns/%d"`, i, i)
+		}
+		return b.String()
+	}
+	entry := func(i int, extra string) string {
+		return fmt.Sprintf("<url><loc>https://example.com/%d</loc>%s</url>", i, extra)
+	}
+	for _, c := range []struct {
+		name, extra, cause string
+		over               bool
+	}{
+		{"a name of 4,096 bytes", "<" + strings.Repeat("n", 4096) + "/>", "", false},
+		{"a name of 4,097 bytes", "<" + strings.Repeat("n", 4097) + "/>", "XML name longer than 4096 bytes", true},
+		{"64 namespace declarations", "<x" + decls(64) + "/>", "", false},
+		{"65 namespace declarations", "<x" + decls(65) + "/>", "element declares more than 64 namespaces", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := `<urlset ` + xmlnsAttr + `>` + entry(1, "") + entry(2, "") + entry(3, c.extra) + entry(4, "") + `</urlset>`
+			s, err := sitemap.New().Parse(url, &doc)
+			want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+			if c.over {
+				want = want[:2]
+				var perr *sitemap.ParseError
+				if !errors.As(err, &perr) || perr.URL != url || !strings.Contains(err.Error(), c.cause) {
+					t.Errorf("Parse: %v, want a *ParseError naming the cap (%s)", err, c.cause)
+				}
+			} else if err != nil {
+				t.Errorf("Parse: %v, want none", err)
+			}
+			if got := locsOf(s.GetURLs()); !slices.Equal(got, want) {
+				t.Errorf("kept %v, want %v", got, want)
+			}
+			s, err = sitemap.New().SetStrict(true).Parse(url, &doc)
+			if c.over && (err == nil || s.GetURLCount() != 0) {
+				t.Errorf("strict: %v and %d URLs, want the document rejected", err, s.GetURLCount())
+			}
+		})
+	}
+}
+
+// Issue 31 bug 1, sibling: a document cut before its root element is
+// whole (inside the XML declaration, a comment before the root, or the
+// root's start tag) has nothing to keep: it fails, in both modes, with a
+// *ParseError that wraps io.ErrUnexpectedEOF as every cut's does. Before,
+// its cause was a syntax error that errors.Is did not tell as a cut.
+func TestHostileDocumentCutBeforeItsRoot(t *testing.T) {
+	const url = "https://example.com/doc.xml"
+	for _, doc := range []string{
+		`<?xml version="1.0" encod`,
+		`<?xml version="1.0"?>` + "\n<!-- generated b",
+		`<?xml version="1.0"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/sch`,
+		`<?xml version="1.0"?>` + "\n" + `<urlse`,
+	} {
+		for _, strict := range []bool{false, true} {
+			s, err := sitemap.New().SetStrict(strict).Parse(url, &doc)
+			var perr *sitemap.ParseError
+			if !errors.As(err, &perr) || perr.URL != url || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("%q strict=%v: %v, want a *ParseError wrapping io.ErrUnexpectedEOF", doc, strict, err)
+			}
+			if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Status != sitemap.StatusFailed || s.GetURLCount() != 0 {
+				t.Errorf("%q strict=%v: the tree has %+v, want the document failed", doc, strict, docs)
+			}
+		}
+	}
+}
+
+// Issue 31 bug 2, sibling: StreamReader over a reader of the caller's (a
+// pipe) that stalls after three complete entries hands the three on while
+// it stalls. The writer goes on only once the loop has had them.
+func TestHostileReaderStallsAfterThreeEntries(t *testing.T) {
+	pr, pw := io.Pipe()
+	release := make(chan struct{})
+	go func() {
+		io.WriteString(pw, `<urlset `+xmlnsAttr+`><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3</loc></url>`)
+		<-release
+		io.WriteString(pw, `<url><loc>https://example.com/4</loc></url></urlset>`)
+		pw.Close()
+	}()
+	var got []string
+	var errs []error
+	guard(t, guardTimeout, func() {
+		for u, err := range sitemap.New().StreamReader(context.Background(), "https://example.com/s.xml", pr) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if got = append(got, u.Loc); len(got) == 3 {
+				close(release)
+			}
+		}
+	})
+	want := []string{"https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"}
+	if !slices.Equal(got, want) || len(errs) > 0 {
+		t.Errorf("the loop got %v and errors %v, want %v", got, errs, want)
 	}
 }

@@ -294,13 +294,6 @@ func (ld *lintDoc) root(f docFormat, space []byte) {
 	}
 }
 
-// truncated is told of the end tags that tolerant reading supplied at the
-// end of the document.
-func (ld *lintDoc) truncated(err error) {
-	line, col := ld.pos()
-	ld.report(CodeXMLSyntax, line, col, "", fmt.Sprintf("%v: the document ends with elements open (read past)", err))
-}
-
 // entryStart is told that an entry starts.
 func (ld *lintDoc) entryStart() {
 	ld.line, ld.col = ld.pos()

@@ -96,8 +96,10 @@ var (
 	errEmpty  = errors.New("document is empty")
 	errNoRoot = errors.New("document has no root element")
 	// errEntryCutOff ends a document whose entries before the cut are
-	// kept, in tolerant mode (TOLERANT-13).
-	errEntryCutOff error = cutOffError{}
+	// kept, in tolerant mode (TOLERANT-13); errRootCutOff, one cut
+	// between its entries, before the end tag of its root element.
+	errEntryCutOff error = cutOffError{inEntry: true}
+	errRootCutOff  error = cutOffError{}
 )
 
 // partialError is the error of a document that tolerant mode stopped in at
@@ -108,11 +110,19 @@ type partialError struct{ err error }
 func (e *partialError) Error() string { return e.err.Error() }
 func (e *partialError) Unwrap() error { return e.err }
 
-// cutOffError is the cause of a document that ends inside an entry: it wraps
-// io.ErrUnexpectedEOF, so that errors.Is tells a cut document.
-type cutOffError struct{}
+// cutOffError is the cause of a document that ends before its root element
+// does, inside an entry or between two: it wraps io.ErrUnexpectedEOF, so
+// that errors.Is tells a cut document. A real document ends with the end
+// tag of its root; one that lacks it was cut, wherever the cut fell.
+type cutOffError struct{ inEntry bool }
 
-func (cutOffError) Error() string { return "document ends inside an entry" }
+func (e cutOffError) Error() string {
+	if e.inEntry {
+		return "document ends inside an entry"
+	}
+	return "document ends before the end tag of its root element"
+}
+
 func (cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // errNotSitemap is the cause of the *ParseError of an XML document whose
@@ -121,130 +131,6 @@ type errNotSitemap struct{ root string }
 
 func (e errNotSitemap) Error() string {
 	return fmt.Sprintf("not a sitemap: root element <%s> is none of urlset, sitemapindex, rss, RDF or feed", e.root)
-}
-
-// value is the raw text of one element or attribute of an entry.
-type value struct {
-	b   []byte
-	set bool // the element or attribute was there
-	cut bool // the text was longer than maxValueLength
-}
-
-func (v *value) reset() { v.b, v.set, v.cut = v.b[:0], false, false }
-
-func (v *value) append(b []byte) {
-	if room := maxValueLength - len(v.b); len(b) > room {
-		b, v.cut = b[:max(room, 0)], true
-	}
-	v.b = append(v.b, b...)
-}
-
-// text returns the value without the white space around it.
-func (v *value) text() []byte { return bytes.TrimSpace(v.b) }
-
-// rawEntry is one entry of a document as it was read, before it is checked:
-// a <url>, a <sitemap>, an RSS item, an Atom entry or a line of a text
-// sitemap. Its buffers are reused from one entry to the next.
-type rawEntry struct {
-	sitemap    bool   // a <sitemap> of an index, not a page
-	feed       bool   // an RSS item or an Atom entry, which may lack a link
-	dateName   string // the element the date was read from, for errors
-	dateRFC822 bool   // the date is an RSS <pubDate>
-	loc        value  // <loc>, <link>, or the href of an Atom <link>
-	lastmod    value  // <lastmod>, <pubDate>, <updated>
-	changefreq value  // <changefreq>
-	priority   value  // <priority>
-	images     []rawImage
-	videos     []rawVideo
-	links      []rawLink
-	news       rawNews
-	hasNews    bool
-	forbidden  bool // a character reference names a code point XML forbids
-}
-
-type rawImage struct {
-	loc, title, caption, geoLocation, license value
-}
-
-type rawNews struct {
-	name, language, publicationDate, title value
-}
-
-type rawVideo struct {
-	thumbnailLoc, title, description, contentLoc, playerLoc      value
-	duration, expirationDate, rating, viewCount, publicationDate value
-	familyFriendly, requiresSubscription, live                   value
-	restriction, restrictionRel, platform, platformRel           value
-	uploader, uploaderInfo                                       value
-	tags                                                         []value
-	nTags                                                        int
-}
-
-type rawLink struct {
-	rel, hreflang, href value
-}
-
-func (e *rawEntry) reset(sitemap, feed bool) {
-	e.sitemap, e.feed, e.dateName, e.dateRFC822 = sitemap, feed, "lastmod", false
-	e.loc.reset()
-	e.lastmod.reset()
-	e.changefreq.reset()
-	e.priority.reset()
-	e.images = e.images[:0]
-	e.videos = e.videos[:0]
-	e.links = e.links[:0]
-	e.hasNews = false
-	e.forbidden = false
-}
-
-// grow extends s by one element, reusing the buffers of an element that a
-// previous entry left behind.
-func grow[T any](s []T) ([]T, *T) {
-	if len(s) < cap(s) {
-		s = s[:len(s)+1]
-	} else {
-		var zero T
-		s = append(s, zero)
-	}
-	return s, &s[len(s)-1]
-}
-
-func (im *rawImage) reset() {
-	im.loc.reset()
-	im.title.reset()
-	im.caption.reset()
-	im.geoLocation.reset()
-	im.license.reset()
-}
-
-func (n *rawNews) reset() {
-	n.name.reset()
-	n.language.reset()
-	n.publicationDate.reset()
-	n.title.reset()
-}
-
-func (v *rawVideo) reset() {
-	for _, f := range []*value{&v.thumbnailLoc, &v.title, &v.description, &v.contentLoc, &v.playerLoc,
-		&v.duration, &v.expirationDate, &v.rating, &v.viewCount, &v.publicationDate,
-		&v.familyFriendly, &v.requiresSubscription, &v.live,
-		&v.restriction, &v.restrictionRel, &v.platform, &v.platformRel, &v.uploader, &v.uploaderInfo} {
-		f.reset()
-	}
-	v.nTags = 0
-}
-
-func (l *rawLink) reset() { l.rel.reset(); l.hreflang.reset(); l.href.reset() }
-
-// entrySink takes the entries of a document.
-type entrySink interface {
-	// root is called once the root element has told the format.
-	root(f docFormat)
-	// begin is called when an entry starts; false stops the document
-	// there, unread.
-	begin() bool
-	// entry takes a complete entry; false stops the document.
-	entry(e *rawEntry) bool
 }
 
 // The parts of an entry that hold parts of their own.
@@ -320,35 +206,7 @@ func (p *xmlParser) run() error {
 			tok, err = p.t.Next()
 		}
 		if err != nil {
-			if isEOF(err) {
-				if p.format == formatUnknown {
-					return errNoRoot
-				}
-				if p.entryDepth > 0 {
-					return errEntryCutOff
-				}
-				return nil
-			}
-			var se *xml.SyntaxError
-			if !p.strict && (errors.As(err, &se) || err == errTooDeep) && p.format != formatUnknown {
-				// Tolerant mode reads past end tags that are missing at
-				// the end of the document. Of XML it cannot read past, a
-				// cut inside an entry or any other, nesting too deep
-				// among it, it keeps the complete entries before, leaves
-				// out the entry it breaks, and reports it (TOLERANT-13).
-				var te *xmlscan.TruncatedError
-				if p.lint != nil && errors.As(err, &te) {
-					p.lint.truncated(err)
-				}
-				switch {
-				case !errors.As(err, &te):
-					return &partialError{err}
-				case p.entryDepth > 0:
-					return &partialError{errEntryCutOff}
-				}
-				return nil
-			}
-			return err
+			return p.stop(err)
 		}
 		switch tok.Kind {
 		case tokStart:
@@ -377,6 +235,55 @@ func (p *xmlParser) run() error {
 			p.e.forbidden = true
 		}
 	}
+}
+
+// stop returns the error the document ends with, given the error err that
+// ended its tokens: nil for one read whole, to its root's end tag. A
+// document that ends before that end tag was cut, inside an entry or
+// between two: tolerant mode keeps its complete entries and reports the
+// cut (TOLERANT-13), strict mode rejects it with the scanner's account of
+// it.
+func (p *xmlParser) stop(err error) error {
+	eof := isEOF(err)
+	if p.format == formatUnknown {
+		if eof {
+			return errNoRoot
+		}
+		return err
+	}
+	// Lint hears of a cut from the document's error, as of any other.
+	cut := eof || isTruncated(err)
+	if cut {
+		switch {
+		case p.rootEnd && (eof || !p.strict):
+			// What follows the root element (white space, a comment)
+			// is no part of the document.
+			return nil
+		case p.strict && !eof:
+			return err
+		case p.entryDepth > 0:
+			err = errEntryCutOff
+		default:
+			err = errRootCutOff
+		}
+	}
+	var se *xml.SyntaxError
+	if !p.strict && (cut || errors.As(err, &se) || err == errTooDeep) {
+		// Of XML it cannot read past, a cut or any other, nesting too
+		// deep among it, tolerant mode keeps the complete entries before,
+		// leaves out the entry it breaks, and reports it (TOLERANT-13).
+		return &partialError{err}
+	}
+	return err
+}
+
+// isTruncated reports whether err is the scanner's error of input that
+// ends before the document does. It is a function of its own so that the
+// target of errors.As, which escapes, is allocated only when it is called:
+// a document read whole costs no allocation in stop.
+func isTruncated(err error) bool {
+	var te *xmlscan.TruncatedError
+	return errors.As(err, &te)
 }
 
 // start handles a start element; false stops the document.
@@ -701,40 +608,6 @@ func (p *xmlParser) videoChild(tok *xmlToken) {
 	}
 }
 
-// field returns the value of a video that the text of the element local
-// goes to, or nil for an element with attributes or none of the video's.
-func (v *rawVideo) field(local []byte) *value {
-	switch string(local) {
-	case "thumbnail_loc":
-		return &v.thumbnailLoc
-	case "title":
-		return &v.title
-	case "description":
-		return &v.description
-	case "content_loc":
-		return &v.contentLoc
-	case "player_loc":
-		return &v.playerLoc
-	case "duration":
-		return &v.duration
-	case "expiration_date":
-		return &v.expirationDate
-	case "rating":
-		return &v.rating
-	case "view_count":
-		return &v.viewCount
-	case "publication_date":
-		return &v.publicationDate
-	case "family_friendly":
-		return &v.familyFriendly
-	case "requires_subscription":
-		return &v.requiresSubscription
-	case "live":
-		return &v.live
-	}
-	return nil
-}
-
 // attrOf sets dst to the value of the attribute local, without a namespace,
 // of tok, when tok has it.
 func attrOf(tok *xmlToken, local string, dst *value) {
@@ -758,8 +631,9 @@ func (p *xmlParser) end(tok *xmlToken) bool {
 		p.part = partNone
 	case p.entryDepth > 0 && d <= p.entryDepth:
 		// d < entryDepth when the end tag of the entry is missing and an
-		// enclosing element ends.
+		// enclosing element ends: the root, it may be.
 		p.entryDepth, p.part, p.inPub, p.field = 0, partNone, false, nil
+		p.rootEnd = d == 1
 		return p.sink.entry(&p.e)
 	case d == 1:
 		p.rootEnd = true

@@ -100,8 +100,10 @@ func TestModesTolerantXML(t *testing.T) {
 		"html entity":         {urlset("https://example.com/a&nbsp;b"), []string{"https://example.com/a%C2%A0b"}},
 		"missing url end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc><url><loc>https://example.com/2</loc></url></urlset>`,
 			[]string{"https://example.com/1", "https://example.com/2"}},
-		"missing root end tag": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url>`,
-			[]string{"https://example.com/1"}},
+		"missing end tag of the last url": {`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></urlset>`,
+			[]string{"https://example.com/1", "https://example.com/2"}},
+		// A missing root end tag is a cut, its entries kept and reported:
+		// see TestHostileDocumentCutBetweenEntries.
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -86,8 +86,9 @@ func (s *S) Parse(url string, urlContent *string) (*S, error) {
 // *ParseError that wraps the context's error; the context is looked at
 // while a document is parsed too, once a buffer of input, and the complete
 // entries read before it ended are kept. In tolerant mode, a document that
-// ends inside an entry keeps the entries before it, and its *ParseError
-// wraps [io.ErrUnexpectedEOF].
+// ends before its root's end tag, inside an entry or between two, keeps
+// the complete entries before the cut, and its *ParseError wraps
+// [io.ErrUnexpectedEOF].
 //
 // ParseContext returns s, so that its results can be read in a chain. A nil
 // ctx is taken as [context.Background], as go-sitemap-parser v1.0.1 did.

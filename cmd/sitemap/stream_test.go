@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -73,6 +75,64 @@ func TestOutputWhileRunning(t *testing.T) {
 			defer out.mu.Unlock()
 			if !strings.Contains(out.buf.String(), "https://shop.example.com/blog/brewing-guide") {
 				t.Errorf("stdout %q lacks the URLs of the second sitemap", out.buf.String())
+			}
+		})
+	}
+}
+
+// Issue 31 bug 2: a server that sends three complete entries and stalls
+// has them printed while it stalls, plain and gzipped. The server sends
+// the rest only once the third URL is on standard output, so a command
+// that holds them back until the document goes on never ends.
+func TestOutputWhileServerStallsMidDocument(t *testing.T) {
+	head := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url><url><loc>https://example.com/3</loc></url>`
+	tail := `<url><loc>https://example.com/4</loc></url></urlset>`
+	for _, gzipped := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "gzipped"}[gzipped], func(t *testing.T) {
+			out := &watchWriter{want: "https://example.com/3\n", seen: make(chan struct{})}
+			seen := out.seen
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var dst io.Writer = w
+				var zw *gzip.Writer
+				if gzipped {
+					zw = gzip.NewWriter(w)
+					dst = zw
+				}
+				io.WriteString(dst, head)
+				if zw != nil {
+					zw.Flush()
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-seen:
+				case <-r.Context().Done():
+					return
+				}
+				io.WriteString(dst, tail)
+				if zw != nil {
+					zw.Close()
+				}
+			}))
+			defer srv.Close()
+			done := make(chan int, 1)
+			var stderr bytes.Buffer
+			go func() {
+				done <- run([]string{srv.URL + "/sitemap.xml"}, strings.NewReader(""), out, &stderr)
+			}()
+			select {
+			case code := <-done:
+				t.Fatalf("the run ended (exit status %d) before its output was seen; stderr:\n%s", code, stderr.String())
+			case <-seen:
+			case <-time.After(60 * time.Second):
+				t.Fatal("the three URLs were not written while the server stalled")
+			}
+			if code := <-done; code != 0 {
+				t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
+			}
+			out.mu.Lock()
+			defer out.mu.Unlock()
+			if !strings.HasSuffix(out.buf.String(), "https://example.com/4\n") {
+				t.Errorf("stdout %q lacks the URL sent after the stall", out.buf.String())
 			}
 		})
 	}

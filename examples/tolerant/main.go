@@ -22,11 +22,12 @@ const values = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 </urlset>`
 
 // XML mistakes: an unescaped &, an entity XML does not know, and the end
-// tag of the root missing.
+// tag of an entry missing. (A document that lacks its root's end tag was
+// cut off: tolerant mode keeps its complete entries, and reports the cut.)
 const markup = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://example.com/?a=1&b=2</loc></url>
-  <url><loc>https://example.com/caf&eacute;</loc></url>
-`
+  <url><loc>https://example.com/caf&eacute;</loc>
+</urlset>`
 
 func main() {
 	for _, strict := range []bool{false, true} {

@@ -649,11 +649,13 @@ func (t *Scanner) eofError() error {
 
 // TruncatedError is the *xml.SyntaxError of input that ends before the
 // document does: inside a token, or with elements open. Its type, not its
-// message, tells a reader that the input was cut off.
+// message, tells a reader that the input was cut off; it wraps
+// io.ErrUnexpectedEOF as well, as a cut document's error does.
 type TruncatedError struct{ *xml.SyntaxError }
 
-// Unwrap returns the syntax error, so that errors.As finds it.
-func (e *TruncatedError) Unwrap() error { return e.SyntaxError }
+// Unwrap returns the syntax error, so that errors.As finds it, and
+// io.ErrUnexpectedEOF, so that errors.Is tells the cut.
+func (e *TruncatedError) Unwrap() []error { return []error{e.SyntaxError, io.ErrUnexpectedEOF} }
 
 // truncated is the *TruncatedError msg, on the last line read.
 func (t *Scanner) truncated(msg string) error {
