@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // fetcher sends the requests of one call.
@@ -93,10 +95,19 @@ func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
 }
 
 // errStatus is the cause of the *NetworkError of a response whose status is
-// not 200 OK.
+// not 200 OK. status is the status line's code and reason phrase, with what
+// a terminal would act on escaped (the reason phrase is the server's text):
+// see newErrStatus.
 type errStatus struct {
 	status string
 	code   int
+}
+
+// newErrStatus is the errStatus of resp. A reason phrase may hold any byte
+// but CR and LF: an escape sequence in it would reach the terminal of
+// whoever prints the error.
+func newErrStatus(resp *http.Response) errStatus {
+	return errStatus{printable.Escape(resp.Status), resp.StatusCode}
 }
 
 func (e errStatus) Error() string { return "unexpected HTTP status " + e.status }
@@ -150,7 +161,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
 		clock.end()
-		return nil, "", errStatus{resp.Status, resp.StatusCode}
+		return nil, "", newErrStatus(resp)
 	}
 	if resp.ContentLength > f.maxSize {
 		resp.Body.Close()

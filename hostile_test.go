@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -2761,5 +2762,65 @@ func TestHostileHundredThousandNamespaceDeclarations(t *testing.T) {
 		case c.err != "" && !strings.Contains(pe.Error(), c.err):
 			t.Errorf("%s: error %q does not say %q", c.path, pe, c.err)
 		}
+	}
+}
+
+// rawStatusServer answers every request on loopback with the status line
+// "HTTP/1.1 status": net/http's server would not send a reason phrase that
+// holds control characters.
+func rawStatusServer(t *testing.T, status string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { ln.Close(); <-done })
+	go func() {
+		defer close(done)
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if _, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
+				fmt.Fprintf(conn, "HTTP/1.1 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", status)
+			}
+			conn.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// TestHostileStatusLineWithEscapeSequences: issue 31, bug 4. A reason
+// phrase that retitles the terminal's window, clears the screen, colours
+// what follows and reverses it is written escaped in the *NetworkError's
+// message, in the tree's record and in lint's http-status finding; a plain
+// one is written as it is (PARSE-13).
+func TestHostileStatusLineWithEscapeSequences(t *testing.T) {
+	const reason = "Bad \x1b]0;pwned\a\x1b[2J\x1b[31mRequest\u202e\u009b\xff"
+	const shown = `400 Bad \x1b]0;pwned\a\x1b[2J\x1b[31mRequest\u202e\u009b\xff`
+	base := rawStatusServer(t, "400 "+reason)
+	loc := base + "/sitemap.xml"
+	s := newParser()
+	_, err := s.Parse(loc, nil)
+	want := fmt.Sprintf("fetch %q: unexpected HTTP status %s", loc, shown)
+	var ne *sitemap.NetworkError
+	if !errors.As(err, &ne) || err.Error() != want {
+		t.Fatalf("Parse: %v\nwant the *NetworkError %s", err, want)
+	}
+	if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Err == nil || docs[0].Err.Error() != want || docs[0].HTTPStatus != 400 {
+		t.Errorf("documents: %+v", docs)
+	}
+	var msgs []string
+	for f := range newParser().Lint(context.Background(), loc, &sitemap.LintOptions{NoRobots: true}) {
+		msgs = append(msgs, f.String())
+	}
+	wantLint := loc + ":0:0: error http-status: the server answered " + shown + ", not 200 OK"
+	if len(msgs) != 1 || msgs[0] != wantLint {
+		t.Errorf("lint: %q\nwant %q", msgs, wantLint)
+	}
+	if _, err := newParser().Parse(rawStatusServer(t, "404 Not Found")+"/s.xml", nil); err == nil || !strings.HasSuffix(err.Error(), ": unexpected HTTP status 404 Not Found") {
+		t.Errorf("a plain reason phrase: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 const discoverUsageHead = `Usage: sitemap discover [flags] SITE
@@ -158,7 +159,7 @@ func writeCandidates(w *bufio.Writer, format string, cands []sitemap.Candidate) 
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"outcome", "found", "url", "final_url", "error"})
 		for _, c := range cands {
-			cw.Write([]string{string(c.Outcome), string(c.Found), c.URL, c.FinalURL, why(c)})
+			writeCSV(cw, string(c.Outcome), string(c.Found), c.URL, c.FinalURL, why(c))
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -166,9 +167,9 @@ func writeCandidates(w *bufio.Writer, format string, cands []sitemap.Candidate) 
 		}
 	default:
 		for _, c := range cands {
-			fmt.Fprintf(w, "%-11s %-10s %s", c.Outcome, c.Found, c.URL)
+			fmt.Fprintf(w, "%-11s %-10s %s", c.Outcome, c.Found, printable.Escape(c.URL))
 			if c.Err != nil {
-				fmt.Fprintf(w, "\t%s", why(c))
+				fmt.Fprintf(w, "\t%s", printable.Escape(why(c)))
 			}
 			w.WriteByte('\n')
 		}
