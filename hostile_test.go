@@ -2824,3 +2824,23 @@ func TestHostileStatusLineWithEscapeSequences(t *testing.T) {
 		t.Errorf("a plain reason phrase: %v", err)
 	}
 }
+
+// TestHostileBidiOverrideInElementName: issue 31, bug 4's family. The
+// syntax error of an element whose name holds a right-to-left override and
+// a C1 control quotes the name: the *ParseError's message and lint's
+// xml-syntax finding write both escaped.
+func TestHostileBidiOverrideInElementName(t *testing.T) {
+	doc := "<urlset\u202e\u009b/>"
+	_, err := newParser().Parse("https://example.com/s.xml", &doc)
+	want := `parse "https://example.com/s.xml": XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse: %v\nwant %s", err, want)
+	}
+	var msgs []string
+	for f := range newParser().LintReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
+		msgs = append(msgs, f.Message)
+	}
+	if !slices.Contains(msgs, `XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`) {
+		t.Errorf("lint messages %q lack the escaped name", msgs)
+	}
+}

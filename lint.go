@@ -376,7 +376,9 @@ func (l *linter) add(node int, f Finding) {
 	if f.Severity == "" {
 		f.Severity = f.Code.Severity()
 	}
-	f.URL = shorten(f.URL)
+	// A message may quote the document or the server: what a terminal
+	// would act on in it is escaped here, once for every check.
+	f.URL, f.Message = shorten(f.URL), printable.Escape(f.Message)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.perCode[f.Code] >= l.opt.MaxPerCode || len(l.findings) >= l.opt.MaxFindings {
