@@ -114,6 +114,7 @@ func (c *call) initCond() {
 	c.cond = &condState{cfg: c.cfg.cond, records: map[string]Record{}}
 	if c.cond.cfg.store != nil {
 		c.f.validators = func(rawURL string) Record { return c.cond.record(storeKey(rawURL)) }
+		c.f.refused = c.dropValidators
 	}
 }
 
@@ -128,7 +129,10 @@ func (k *condState) record(key string) Record {
 }
 
 // lookup gets the record of the sitemap ch from the store, and keeps it for
-// the validators of its request. An error of the store is recorded.
+// the validators of its request. An error of the store is recorded. A
+// record whose validators could not be sent (kept by an earlier version, or
+// by a store of the caller's) loses them, in the store too: a record is
+// never the cause of a failed request twice.
 func (c *call) lookup(ch child) (Record, bool) {
 	key := storeKey(ch.loc)
 	rec, ok, err := c.cond.cfg.store.Get(c.ctx, key)
@@ -136,12 +140,49 @@ func (c *call) lookup(ch child) (Record, bool) {
 		c.record(&ParseError{URL: ch.loc, Err: fmt.Errorf("state store: %w", err)})
 		return Record{}, false
 	}
+	if clean := usableRecord(rec); ok && (clean.ETag != rec.ETag || clean.LastModified != rec.LastModified) {
+		rec = clean
+		c.putNow(ch.loc, rec)
+	}
 	if ok {
 		c.cond.mu.Lock()
 		c.cond.records[key] = rec
 		c.cond.mu.Unlock()
 	}
 	return rec, ok
+}
+
+// usableRecord is rec less the validators that are not to be sent
+// (usableETag, usableLastModified).
+func usableRecord(rec Record) Record {
+	if !usableETag(rec.ETag) {
+		rec.ETag = ""
+	}
+	if rec.LastModified != "" && !usableLastModified(rec.LastModified) {
+		rec.LastModified = ""
+	}
+	return rec
+}
+
+// dropValidators is told that the server of the sitemap at loc answered
+// the validators of its record with a client error (see refusesValidators):
+// the record loses them, for the request sent again now and in the store,
+// so that the next run does not send them either. It reports whether the
+// record had any.
+func (c *call) dropValidators(loc string) bool {
+	key := storeKey(loc)
+	c.cond.mu.Lock()
+	rec, ok := c.cond.records[key]
+	had := ok && (rec.ETag != "" || rec.LastModified != "")
+	if had {
+		rec.ETag, rec.LastModified = "", ""
+		c.cond.records[key] = rec
+	}
+	c.cond.mu.Unlock()
+	if had {
+		c.putNow(loc, rec)
+	}
+	return had
 }
 
 // readUnchanged is the start of the read of the sitemap ch with a store:
@@ -226,7 +267,7 @@ func (c *call) remember(ch child, d *doc, resp response) {
 	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
-	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))}
+	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))})
 	for i, sm := range d.sitemaps {
 		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, Lastmod: d.lastmodRaw[d.keys[i]]})
 	}
@@ -240,19 +281,28 @@ func (c *call) remember(ch child, d *doc, resp response) {
 // the loop puts it, once it has handed on everything the document yielded:
 // a loop left before that leaves the old record.
 func (c *call) put(loc string, rec Record) {
-	put := func() error {
-		if err := c.cond.cfg.store.Put(c.ctx, storeKey(loc), rec); err != nil {
-			return &ParseError{URL: loc, Err: fmt.Errorf("state store: %w", err)}
-		}
-		return nil
-	}
 	if c.emit != nil {
-		c.emitItem(item{put: put})
+		c.emitItem(item{put: func() error { return c.storePut(loc, rec) }})
 		return
 	}
-	if err := put(); err != nil {
+	c.putNow(loc, rec)
+}
+
+// putNow puts rec as the record of the sitemap at loc now, in a streaming
+// call too: a record that asks the next run for more work (a record that
+// lost its validators) needs no URL to have been handed on.
+func (c *call) putNow(loc string, rec Record) {
+	if err := c.storePut(loc, rec); err != nil {
 		c.record(err)
 	}
+}
+
+// storePut puts rec in the store; an error is a *ParseError naming loc.
+func (c *call) storePut(loc string, rec Record) error {
+	if err := c.cond.cfg.store.Put(c.ctx, storeKey(loc), rec); err != nil {
+		return &ParseError{URL: loc, Err: fmt.Errorf("state store: %w", err)}
+	}
+	return nil
 }
 
 // endStore flushes the store of the call when it is a Flusher. An error is

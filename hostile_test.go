@@ -12,9 +12,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -2842,5 +2845,174 @@ func TestHostileBidiOverrideInElementName(t *testing.T) {
 	}
 	if !slices.Contains(msgs, `XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`) {
 		t.Errorf("lint messages %q lack the escaped name", msgs)
+	}
+}
+
+// TestHostileHugeETags: issue 31, bug 6. Sixteen sitemaps answer with an
+// ETag of 4 MiB each. Before, the call kept all of them (64 MiB on the heap
+// after the call, in the tree and the store, and a state file of 64 MiB),
+// and the next run sent each back in If-None-Match, which the server
+// refused with 431: no sitemap was read, and the records stayed, so every
+// run after lost them too. An ETag of more than 1 KiB is neither kept nor
+// sent.
+func TestHostileHugeETags(t *testing.T) {
+	const n, size = 16, 4 << 20
+	huge := `"` + strings.Repeat("e", size) + `"`
+	var mu sync.Mutex
+	sent := map[int]int{} // the length of each If-None-Match received, by length: how many
+	srv := newServer(t)
+	var children []string
+	for i := range n {
+		path := fmt.Sprintf("/s%d.xml", i)
+		children = append(children, path)
+		srv.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+			if inm := r.Header.Get("If-None-Match"); inm != "" {
+				mu.Lock()
+				sent[len(inm)]++
+				mu.Unlock()
+			}
+			w.Header().Set("ETag", huge)
+			io.WriteString(w, urlset("https://example.com"+path))
+		})
+	}
+	srv.Doc("/index.xml", index(fill(srv.At(""), children)...))
+	state := filepath.Join(t.TempDir(), "state.json")
+
+	before := liveHeap()
+	s := newParser().SetStateFile(state, false)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	grown := int64(liveHeap()) - int64(before)
+	if got := len(s.GetURLs()); got != n {
+		t.Errorf("first run: %d URLs, want %d", got, n)
+	}
+	runtime.KeepAlive(s)
+	fi, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after the first run: heap %+.1f MiB, state file %d bytes", float64(grown)/mib, fi.Size())
+	if grown > 16*mib {
+		t.Errorf("the first run leaves %.1f MiB more on the heap: the ETags (%d MiB) are kept", float64(grown)/mib, n*size/mib)
+	}
+	if fi.Size() > 64<<10 {
+		t.Errorf("state file of %d bytes", fi.Size())
+	}
+	for _, d := range s.GetDocuments() {
+		if len(d.ETag) > 1<<10 {
+			t.Errorf("%s: the tree keeps an ETag of %d bytes", d.URL, len(d.ETag))
+		}
+	}
+
+	for run := 2; run <= 3; run++ {
+		s := newParser().SetStateFile(state, false)
+		s.Parse(srv.At("/index.xml"), nil)
+		if got := len(s.GetURLs()); got != n {
+			t.Errorf("run %d: %d URLs, want %d; errors %v", run, got, n, s.GetErrors())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) > 0 {
+		t.Errorf("If-None-Match sent back, by length: %v", sent)
+	}
+}
+
+// refusingServer serves a urlset of one URL at /s.xml with the ETag
+// "fresh", and answers a request with an If-None-Match other than that
+// with status. It counts the requests, and those with validators.
+func refusingServer(t *testing.T, status int) (srv *server, requests, conditional *atomic.Int32) {
+	srv = newServer(t)
+	requests, conditional = new(atomic.Int32), new(atomic.Int32)
+	srv.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		inm := r.Header.Get("If-None-Match")
+		if inm != "" || r.Header.Get("If-Modified-Since") != "" {
+			conditional.Add(1)
+		}
+		if inm != "" && inm != `"fresh"` {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("ETag", `"fresh"`)
+		io.WriteString(w, urlset("https://example.com/page"))
+	})
+	return srv, requests, conditional
+}
+
+// TestHostileServerRefusesValidators: issue 31, bug 6. A server answers
+// the validators of a record with a client error (431 for one too long
+// for it, 400 or 412 for one it cannot read). The request is sent once
+// more without them, the sitemap is read, and the record is replaced by
+// the new response's, in Parse and in Stream; a 404 is no refusal of
+// validators, and is not sent again.
+func TestHostileServerRefusesValidators(t *testing.T) {
+	stale := sitemap.Record{ETag: `"stale"`, LastModified: "Mon, 02 Jan 2006 15:04:05 GMT"}
+	for _, status := range []int{http.StatusBadRequest, http.StatusPreconditionFailed, http.StatusRequestHeaderFieldsTooLarge, http.StatusNotFound} {
+		for _, stream := range []bool{false, true} {
+			name := fmt.Sprintf("%d/stream=%v", status, stream)
+			srv, requests, conditional := refusingServer(t, status)
+			store := sitemap.NewMemoryStore()
+			key := srv.At("/s.xml")
+			store.Put(t.Context(), key, stale)
+			s := newParser().SetStore(store)
+			var urls int
+			if stream {
+				for _, err := range s.Stream(t.Context(), key, nil) {
+					if err == nil {
+						urls++
+					}
+				}
+			} else {
+				s.Parse(key, nil)
+				urls = len(s.GetURLs())
+			}
+			rec, _, _ := store.Get(t.Context(), key)
+			if status == http.StatusNotFound {
+				if requests.Load() != 1 || urls != 0 || rec.ETag != stale.ETag {
+					t.Errorf("%s: %d requests, %d URLs, record %+v; want 1, 0 and the old record", name, requests.Load(), urls, rec)
+				}
+				continue
+			}
+			if requests.Load() != 2 || conditional.Load() != 1 || urls != 1 {
+				t.Errorf("%s: %d requests (%d conditional), %d URLs; want 2 (1), 1", name, requests.Load(), conditional.Load(), urls)
+			}
+			if rec.ETag != `"fresh"` || rec.LastModified != "" {
+				t.Errorf("%s: record %+v, want the ETag \"fresh\" alone", name, rec)
+			}
+			if errs := s.GetErrors(); len(errs) > 0 {
+				t.Errorf("%s: errors %v", name, errs)
+			}
+		}
+	}
+}
+
+// TestHostileUnsendableValidatorsInStore: issue 31, bug 6's family. A
+// store (written by an earlier version, or the caller's own) holds an ETag
+// of 4 MiB, one with a control character, which net/http refuses to send,
+// and a Last-Modified that is no HTTP-date. None is sent, the sitemap is
+// read, and the store's record loses them.
+func TestHostileUnsendableValidatorsInStore(t *testing.T) {
+	for name, rec := range map[string]sitemap.Record{
+		"huge ETag":          {ETag: `"` + strings.Repeat("e", 4<<20) + `"`},
+		"control in ETag":    {ETag: "\"a\x01b\""},
+		"bad Last-Modified":  {LastModified: "yesterday"},
+		"huge Last-Modified": {LastModified: strings.Repeat("Mon, 02 Jan 2006 15:04:05 GMT", 1<<15)},
+	} {
+		srv, requests, conditional := refusingServer(t, http.StatusBadRequest)
+		store := sitemap.NewMemoryStore()
+		key := srv.At("/s.xml")
+		store.Put(t.Context(), key, rec)
+		s := newParser().SetStore(store)
+		if _, err := s.Parse(key, nil); err != nil || len(s.GetURLs()) != 1 {
+			t.Errorf("%s: Parse: %v, %d URLs", name, err, len(s.GetURLs()))
+		}
+		if requests.Load() != 1 || conditional.Load() != 0 {
+			t.Errorf("%s: %d requests, %d conditional; want 1, 0", name, requests.Load(), conditional.Load())
+		}
+		if got, _, _ := store.Get(t.Context(), key); got.ETag != `"fresh"` || got.LastModified != "" {
+			t.Errorf("%s: record %.80q, want the ETag \"fresh\" alone", name, fmt.Sprintf("%+v", got))
+		}
 	}
 }
