@@ -268,6 +268,9 @@ func (c *call) remember(ch child, d *doc, resp response) {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))})
+	if len(d.sitemaps) > 0 {
+		rec.Children = make([]StoredChild, 0, len(d.sitemaps))
+	}
 	for i, sm := range d.sitemaps {
 		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, Lastmod: d.lastmodRaw[d.keys[i]]})
 	}
@@ -331,7 +334,10 @@ func sameLastmod(a, b string) bool {
 
 // noteLastmod keeps the <lastmod> of the sitemap with key, as written, for
 // the record of the document and for Since, when the call has either: of a
-// sitemap listed twice, the later.
+// sitemap listed twice, the later. One longer than maxRawLastmod (a
+// fraction of a second of a thousand digits, which ParseW3C reads as it
+// reads nine) is kept in RFC 3339 instead: every record that names the
+// sitemap would hold it otherwise, the index's and the sitemap's own.
 func (d *doc) noteLastmod(key string, raw []byte, t *LastModTime) {
 	if d.c.cond == nil || t == nil {
 		return
@@ -344,8 +350,17 @@ func (d *doc) noteLastmod(key string, raw []byte, t *LastModTime) {
 	if d.lastmodRaw == nil {
 		d.lastmodRaw = map[string]string{}
 	}
+	if len(raw) > maxRawLastmod {
+		d.lastmodRaw[key] = t.Format(time.RFC3339Nano)
+		return
+	}
 	d.lastmodRaw[key] = string(raw)
 }
+
+// maxRawLastmod is the longest <lastmod> kept as written: the longest W3C
+// datetime of nine fraction digits and an offset,
+// 2006-01-02T15:04:05.999999999+07:00, is 35 bytes.
+const maxRawLastmod = 64
 
 // childLastmod is the <lastmod> of the sitemap with key, as written, that
 // noteLastmod kept.

@@ -3016,3 +3016,46 @@ func TestHostileUnsendableValidatorsInStore(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileLongLastmodsInIndex: issue 31, bug 6's family. An index gives
+// each of 16 sitemaps a <lastmod> whose fraction of a second runs to a
+// megabyte of digits. Before, each was kept as written (cut to 64 KiB by
+// the parse stage) twice, in the index's record and the sitemap's: a state
+// file of 2 MiB for 16 URLs. A date that long is kept in RFC 3339, and the
+// next run, trusting the index's dates, still knows the sitemaps unchanged.
+func TestHostileLongLastmodsInIndex(t *testing.T) {
+	const n = 16
+	srv := newServer(t)
+	var entries []string
+	for i := range n {
+		path := fmt.Sprintf("/s%d.xml", i)
+		srv.Doc(path, urlset("https://example.com"+path))
+		entries = append(entries, `<sitemap><loc>`+srv.At(path)+`</loc><lastmod>2024-01-15T12:00:00.`+strings.Repeat("1", 1<<20)+`Z</lastmod></sitemap>`)
+	}
+	srv.Doc("/index.xml", `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+strings.Join(entries, "")+`</sitemapindex>`)
+	state := filepath.Join(t.TempDir(), "state.json")
+	s := newParser().SetStateFile(state, false)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil || len(s.GetURLs()) != n {
+		t.Fatalf("Parse: %v, %d URLs", err, len(s.GetURLs()))
+	}
+	fi, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 16<<10 {
+		t.Errorf("state file of %d bytes for %d sitemaps", fi.Size(), n)
+	}
+	s = newParser().SetStateFile(state, false).SetTrustIndexLastmod(true)
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := 0
+	for _, d := range s.GetDocuments() {
+		if d.Status == sitemap.StatusUnchanged {
+			unchanged++
+		}
+	}
+	if unchanged != n || srv.Hits("/s0.xml") != 1 {
+		t.Errorf("second run: %d sitemaps unchanged, /s0.xml requested %d times; want %d, 1", unchanged, srv.Hits("/s0.xml"), n)
+	}
+}
