@@ -46,6 +46,10 @@ func rawServer(t *testing.T, routes map[string]string) string {
 					return
 				}
 				body, ok := routes[req.URL.Path]
+				if loc, found := strings.CutPrefix(body, "redirect "); found {
+					fmt.Fprintf(conn, "HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", loc)
+					return
+				}
 				if !ok {
 					fmt.Fprintf(conn, "HTTP/1.1 400 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", hostileReason)
 					return
@@ -80,7 +84,9 @@ func obeyed(out string) rune {
 func TestHostileTerminalEscapesFromServer(t *testing.T) {
 	base := rawServer(t, map[string]string{
 		"/index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-			`<sitemap><loc>/gone.xml</loc></sitemap><sitemap><loc>/pages.xml</loc></sitemap></sitemapindex>`,
+			`<sitemap><loc>/gone.xml</loc></sitemap><sitemap><loc>/pages.xml</loc></sitemap><sitemap><loc>/moved.xml</loc></sitemap></sitemapindex>`,
+		"/moved.xml":             "redirect /pages\u202e\u009b.xml",
+		"/pages\u202e\u009b.xml": "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>/b</loc></url></urlset>",
 		"/pages.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">` +
 			"<url><loc>/a\u202egpj.exe</loc><image:image><image:loc>/i.png</image:loc><image:title>t\u009b2J\u202e</image:title></image:image></url></urlset>",
 		"/pages.txt":  "/relative\x1b[2J\nhttps://x.example/\x1b]0;t\a\n",
