@@ -41,6 +41,7 @@ func (c *call) initCond() {
 	c.cond = &condState{cfg: c.cfg.cond, records: map[string]Record{}}
 	if c.cond.cfg.store != nil {
 		c.f.validators = func(rawURL string) Record { return c.cond.record(storeKey(rawURL)) }
+		c.f.refused = c.dropValidators
 	}
 }
 
@@ -55,7 +56,10 @@ func (k *condState) record(key string) Record {
 }
 
 // lookup gets the record of the sitemap ch from the store, and keeps it for
-// the validators of its request. An error of the store is recorded.
+// the validators of its request. An error of the store is recorded. A
+// record whose validators could not be sent (kept by an earlier version, or
+// by a store of the caller's) loses them, in the store too: a record is
+// never the cause of a failed request twice.
 func (c *call) lookup(ch child) (Record, bool) {
 	key := storeKey(ch.loc)
 	rec, ok, err := c.cond.cfg.store.Get(c.ctx, key)
@@ -63,12 +67,49 @@ func (c *call) lookup(ch child) (Record, bool) {
 		c.record(&ParseError{URL: ch.loc, Err: fmt.Errorf("state store: %w", err)})
 		return Record{}, false
 	}
+	if clean := usableRecord(rec); ok && (clean.ETag != rec.ETag || clean.LastModified != rec.LastModified) {
+		rec = clean
+		c.putNow(ch.loc, rec)
+	}
 	if ok {
 		c.cond.mu.Lock()
 		c.cond.records[key] = rec
 		c.cond.mu.Unlock()
 	}
 	return rec, ok
+}
+
+// usableRecord is rec less the validators that are not to be sent
+// (usableETag, usableLastModified).
+func usableRecord(rec Record) Record {
+	if !usableETag(rec.ETag) {
+		rec.ETag = ""
+	}
+	if rec.LastModified != "" && !usableLastModified(rec.LastModified) {
+		rec.LastModified = ""
+	}
+	return rec
+}
+
+// dropValidators is told that the server of the sitemap at loc answered
+// the validators of its record with a client error (see refusesValidators):
+// the record loses them, for the request sent again now and in the store,
+// so that the next run does not send them either. It reports whether the
+// record had any.
+func (c *call) dropValidators(loc string) bool {
+	key := storeKey(loc)
+	c.cond.mu.Lock()
+	rec, ok := c.cond.records[key]
+	had := ok && (rec.ETag != "" || rec.LastModified != "")
+	if had {
+		rec.ETag, rec.LastModified = "", ""
+		c.cond.records[key] = rec
+	}
+	c.cond.mu.Unlock()
+	if had {
+		c.putNow(loc, rec)
+	}
+	return had
 }
 
 // readUnchanged is the start of the read of the sitemap ch with a store:
@@ -153,7 +194,10 @@ func (c *call) remember(ch child, d *doc, resp response) {
 	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
-	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)}
+	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})
+	if len(d.sitemaps) > 0 {
+		rec.Children = make([]StoredChild, 0, len(d.sitemaps))
+	}
 	for i, sm := range d.sitemaps {
 		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, LastMod: d.lastmodRaw[d.keys[i]]})
 	}
@@ -167,19 +211,28 @@ func (c *call) remember(ch child, d *doc, resp response) {
 // the loop puts it, once it has handed on everything the document yielded:
 // a loop left before that leaves the old record.
 func (c *call) put(loc string, rec Record) {
-	put := func() error {
-		if err := c.cond.cfg.store.Put(c.ctx, storeKey(loc), rec); err != nil {
-			return &ParseError{URL: loc, Err: fmt.Errorf("state store: %w", err)}
-		}
-		return nil
-	}
 	if c.emit != nil {
-		c.emitItem(item{put: put})
+		c.emitItem(item{put: func() error { return c.storePut(loc, rec) }})
 		return
 	}
-	if err := put(); err != nil {
+	c.putNow(loc, rec)
+}
+
+// putNow puts rec as the record of the sitemap at loc now, in a streaming
+// call too: a record that asks the next run for more work (a record that
+// lost its validators) needs no URL to have been handed on.
+func (c *call) putNow(loc string, rec Record) {
+	if err := c.storePut(loc, rec); err != nil {
 		c.record(err)
 	}
+}
+
+// storePut puts rec in the store; an error is a *ParseError naming loc.
+func (c *call) storePut(loc string, rec Record) error {
+	if err := c.cond.cfg.store.Put(c.ctx, storeKey(loc), rec); err != nil {
+		return &ParseError{URL: loc, Err: fmt.Errorf("state store: %w", err)}
+	}
+	return nil
 }
 
 // endStore syncs the store of the call when it is a Syncer. An error is
@@ -208,7 +261,10 @@ func sameLastmod(a, b string) bool {
 
 // noteLastmod keeps the <lastmod> of the sitemap with key, as written, for
 // the record of the document and for Since, when the call has either: of a
-// sitemap listed twice, the later.
+// sitemap listed twice, the later. One longer than maxRawLastmod (a
+// fraction of a second of a thousand digits, which ParseW3C reads as it
+// reads nine) is kept in RFC 3339 instead: every record that names the
+// sitemap would hold it otherwise, the index's and the sitemap's own.
 func (d *doc) noteLastmod(key string, raw []byte, t *LastModTime) {
 	if d.c.cond == nil || t == nil {
 		return
@@ -221,8 +277,17 @@ func (d *doc) noteLastmod(key string, raw []byte, t *LastModTime) {
 	if d.lastmodRaw == nil {
 		d.lastmodRaw = map[string]string{}
 	}
+	if len(raw) > maxRawLastmod {
+		d.lastmodRaw[key] = t.Format(time.RFC3339Nano)
+		return
+	}
 	d.lastmodRaw[key] = string(raw)
 }
+
+// maxRawLastmod is the longest <lastmod> kept as written: the longest W3C
+// datetime of nine fraction digits and an offset,
+// 2006-01-02T15:04:05.999999999+07:00, is 35 bytes.
+const maxRawLastmod = 64
 
 // childLastmod is the <lastmod> of the sitemap with key, as written, that
 // noteLastmod kept.

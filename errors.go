@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // A ConfigError records a value that a Set* method rejected. It belongs to
@@ -15,7 +17,9 @@ type ConfigError struct {
 }
 
 // Error returns the message, of the form config "field": cause.
-func (e *ConfigError) Error() string { return fmt.Sprintf("config %q: %v", e.Field, e.Err) }
+func (e *ConfigError) Error() string {
+	return printable.Escape(fmt.Sprintf("config %q: %v", e.Field, e.Err))
+}
 
 // Unwrap returns the cause.
 func (e *ConfigError) Unwrap() error { return e.Err }
@@ -30,7 +34,7 @@ type NetworkError struct {
 
 // Error returns the message, of the form fetch "URL": cause. A password
 // in a URL of the message is redacted, see [ParseError.Error].
-func (e *NetworkError) Error() string { return redact(fmt.Sprintf("fetch %q: %v", e.URL, e.Err)) }
+func (e *NetworkError) Error() string { return shown(fmt.Sprintf("fetch %q: %v", e.URL, e.Err)) }
 
 // Unwrap returns the cause.
 func (e *NetworkError) Unwrap() error { return e.Err }
@@ -55,7 +59,15 @@ type ParseError struct {
 // the cause quotes; the URL is otherwise as written. The URL field keeps
 // the URL as it is, password included. This goes for the messages of
 // [NetworkError] and [ValidationError] too.
-func (e *ParseError) Error() string { return redact(fmt.Sprintf("parse %q: %v", e.URL, e.Err)) }
+//
+// What the cause quotes of a server or a document (the reason phrase of a
+// status line, a name in an XML syntax error) is written with the
+// characters a terminal would act on escaped, as strconv.Quote writes them
+// (\x1b, \u202e): C0 and C1 controls, DEL, the bidirectional controls,
+// the line and paragraph separators, and bytes that are not UTF-8. A
+// message of plain text is unchanged. This goes for the messages of the
+// four error types.
+func (e *ParseError) Error() string { return shown(fmt.Sprintf("parse %q: %v", e.URL, e.Err)) }
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -76,11 +88,15 @@ type ValidationError struct {
 // Error returns the message, of the form validate "URL": cause. A password
 // in a URL of the message is redacted, see [ParseError.Error].
 func (e *ValidationError) Error() string {
-	return redact(fmt.Sprintf("validate %q: %v", e.URL, e.Err))
+	return shown(fmt.Sprintf("validate %q: %v", e.URL, e.Err))
 }
 
 // Unwrap returns the cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
+
+// shown is the message msg of one of the package's error types: a
+// password redacted, and what a terminal would act on escaped.
+func shown(msg string) string { return printable.Escape(redact(msg)) }
 
 // redactedPassword is what a password is replaced by in a message, as
 // net/url's URL.Redacted writes it.

@@ -13,6 +13,8 @@ import (
 
 	"github.com/gositemap/sitemap/internal/guard"
 	"github.com/gositemap/sitemap/internal/polite"
+	"github.com/gositemap/sitemap/internal/printable"
+	"golang.org/x/net/http/httpguts"
 )
 
 // fetcher sends the requests of one call.
@@ -31,6 +33,11 @@ type fetcher struct {
 	// validators returns the record of the store for a URL, whose ETag
 	// and Last-Modified a request sends back (conditional.go).
 	validators func(rawURL string) Record
+	// refused is told that the server answered the validators of the
+	// record of a URL with a client error: it drops them, and reports
+	// whether there were any, so that the request is sent again without
+	// (conditional.go).
+	refused func(rawURL string) bool
 
 	// serverTime, when set, is the fetch timeout of a client of the
 	// fetcher's own that counts only the time spent waiting for the server:
@@ -96,10 +103,19 @@ func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
 }
 
 // errStatus is the cause of the *NetworkError of a response whose status is
-// not 200 OK.
+// not 200 OK. status is the status line's code and reason phrase, with what
+// a terminal would act on escaped (the reason phrase is the server's text):
+// see newErrStatus.
 type errStatus struct {
 	status string
 	code   int
+}
+
+// newErrStatus is the errStatus of resp. A reason phrase may hold any byte
+// but CR and LF: an escape sequence in it would reach the terminal of
+// whoever prints the error.
+func newErrStatus(resp *http.Response) errStatus {
+	return errStatus{printable.Escape(resp.Status), resp.StatusCode}
 }
 
 func (e errStatus) Error() string { return "unexpected HTTP status " + e.status }
@@ -127,14 +143,47 @@ func (f *fetcher) get(ctx context.Context, rawURL string) (*cappedBody, response
 	if err != nil {
 		return nil, response{}, err
 	}
-	h := body.resp.Header
-	return body, response{final: final, status: body.resp.StatusCode,
-		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}, nil
+	return body, responseOf(body.resp, final), nil
 }
+
+// responseOf is what the tree keeps of resp, served from final. A header
+// value longer than maxKeptHeader is not kept: no real Content-Type, ETag
+// or Last-Modified comes near it, and the tree of a call, and the record
+// of the store, would hold every byte of it.
+func responseOf(resp *http.Response, final string) response {
+	h := resp.Header
+	kept := func(name string) string {
+		if v := h.Get(name); len(v) <= maxKeptHeader {
+			return v
+		}
+		return ""
+	}
+	return response{final: final, status: resp.StatusCode,
+		contentType: kept("Content-Type"), etag: kept("ETag"), lastModified: kept("Last-Modified")}
+}
+
+// maxKeptHeader is the longest header value a response keeps, 1 KiB. RFC
+// 9110 sets no limit; the ETags of real servers are 10 to 100 bytes (a
+// hash or an inode, size and time in hexadecimal, quoted), a Content-Type
+// with its parameters is under 100, an HTTP-date 29. A validator sent back
+// in a request is far below what servers accept on one header line (8 KiB
+// for nginx and Apache, 1 MiB for the whole header in net/http).
+const maxKeptHeader = 1 << 10
 
 // do sends the request of get.
 func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, error) {
 	resp, req, clock, err := f.send(ctx, rawURL)
+	if err == nil && f.refused != nil && refusesValidators(resp.StatusCode) && conditional(req.Header) && f.refused(rawURL) {
+		// The server refused the validators the record of an earlier
+		// run holds (431 for an ETag too long, 400 or 412 for one it
+		// cannot read): they are dropped, and the request is sent once
+		// more without them, so that a bad record costs a request and
+		// never the sitemap.
+		io.CopyN(io.Discard, resp.Body, polite.Drain)
+		resp.Body.Close()
+		clock.end()
+		resp, req, clock, err = f.send(ctx, rawURL)
+	}
 	if err != nil {
 		clock.end()
 		// A *url.Error of the client repeats the method and the URL,
@@ -153,7 +202,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
 		clock.end()
-		return nil, "", errStatus{resp.Status, resp.StatusCode}
+		return nil, "", newErrStatus(resp)
 	}
 	if resp.ContentLength > f.maxSize {
 		resp.Body.Close()
@@ -352,13 +401,39 @@ func (b *clockedBody) Close() error {
 // setValidators makes a request conditional on the validators of rec, the
 // record of the store of an earlier run: If-None-Match with its ETag,
 // If-Modified-Since with its Last-Modified.
+// A validator that is not usable (a record of a store written otherwise)
+// is not sent.
 func setValidators(h http.Header, rec Record) {
-	if rec.ETag != "" {
+	if rec.ETag != "" && usableETag(rec.ETag) {
 		h.Set("If-None-Match", rec.ETag)
 	}
-	if rec.LastModified != "" {
+	if rec.LastModified != "" && usableLastModified(rec.LastModified) {
 		h.Set("If-Modified-Since", rec.LastModified)
 	}
+}
+
+// refusesValidators reports whether a response with status code to a
+// conditional request may be the server's refusal of its validators: a
+// client error, but for 404 and 410, which say the document is not there,
+// and 429, which the retry policy reads.
+func refusesValidators(code int) bool {
+	return code >= 400 && code < 500 && code != http.StatusNotFound && code != http.StatusGone && code != http.StatusTooManyRequests
+}
+
+// usableETag reports whether an ETag may be kept in a record and sent back
+// in If-None-Match: one of at most maxKeptHeader bytes that net/http sends
+// (no control character but a tab).
+func usableETag(v string) bool { return len(v) <= maxKeptHeader && httpguts.ValidHeaderFieldValue(v) }
+
+// usableLastModified reports whether a Last-Modified may be kept in a
+// record and sent back in If-Modified-Since: an HTTP-date, which a server
+// must ignore the header for not being (RFC 9110, 13.1.3).
+func usableLastModified(v string) bool {
+	if len(v) > maxKeptHeader {
+		return false
+	}
+	_, err := http.ParseTime(v)
+	return err == nil
 }
 
 // conditional reports whether a request with the header h carried
@@ -379,9 +454,7 @@ func notModified(resp *http.Response, rawURL string) error {
 	if resp.Request != nil && resp.Request.URL != nil {
 		final = resp.Request.URL.String()
 	}
-	h := resp.Header
-	return &notModifiedError{response{final: final, status: resp.StatusCode,
-		contentType: h.Get("Content-Type"), etag: h.Get("ETag"), lastModified: h.Get("Last-Modified")}}
+	return &notModifiedError{responseOf(resp, final)}
 }
 
 // stopRedirectsTo makes a client of the fetcher's own stop before it

@@ -1,6 +1,7 @@
 package sitemap_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -12,9 +13,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -22,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
 	"golang.org/x/text/encoding"
 	xunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
@@ -3323,4 +3328,316 @@ func TestHostileReaderStallsAfterThreeEntries(t *testing.T) {
 	if !slices.Equal(got, want) || len(errs) > 0 {
 		t.Errorf("the loop got %v and errors %v, want %v", got, errs, want)
 	}
+}
+
+// rawStatusServer answers every request on loopback with the status line
+// "HTTP/1.1 status": net/http's server would not send a reason phrase that
+// holds control characters.
+func rawStatusServer(t *testing.T, status string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { ln.Close(); <-done })
+	go func() {
+		defer close(done)
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if _, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
+				fmt.Fprintf(conn, "HTTP/1.1 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", status)
+			}
+			conn.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// TestHostileStatusLineWithEscapeSequences: issue 31, bug 4. A reason
+// phrase that retitles the terminal's window, clears the screen, colours
+// what follows and reverses it is written escaped in the *NetworkError's
+// message, in the tree's record and in lint's http-status finding; a plain
+// one is written as it is (PARSE-13).
+func TestHostileStatusLineWithEscapeSequences(t *testing.T) {
+	const reason = "Bad \x1b]0;pwned\a\x1b[2J\x1b[31mRequest\u202e\u009b\xff"
+	const shown = `400 Bad \x1b]0;pwned\a\x1b[2J\x1b[31mRequest\u202e\u009b\xff`
+	base := rawStatusServer(t, "400 "+reason)
+	loc := base + "/sitemap.xml"
+	s := newParser()
+	_, err := s.Parse(loc, nil)
+	want := fmt.Sprintf("fetch %q: unexpected HTTP status %s", loc, shown)
+	var ne *sitemap.NetworkError
+	if !errors.As(err, &ne) || err.Error() != want {
+		t.Fatalf("Parse: %v\nwant the *NetworkError %s", err, want)
+	}
+	if docs := s.GetDocuments(); len(docs) != 1 || docs[0].Err == nil || docs[0].Err.Error() != want || docs[0].HTTPStatus != 400 {
+		t.Errorf("documents: %+v", docs)
+	}
+	var msgs []string
+	for f := range newParser().Lint(context.Background(), loc, &sitemap.LintOptions{NoRobots: true}) {
+		msgs = append(msgs, f.String())
+	}
+	wantLint := loc + ":0:0: error http-status: the server answered " + shown + ", not 200 OK"
+	if len(msgs) != 1 || msgs[0] != wantLint {
+		t.Errorf("lint: %q\nwant %q", msgs, wantLint)
+	}
+	if _, err := newParser().Parse(rawStatusServer(t, "404 Not Found")+"/s.xml", nil); err == nil || !strings.HasSuffix(err.Error(), ": unexpected HTTP status 404 Not Found") {
+		t.Errorf("a plain reason phrase: %v", err)
+	}
+}
+
+// TestHostileBidiOverrideInElementName: issue 31, bug 4's family. The
+// syntax error of an element whose name holds a right-to-left override and
+// a C1 control quotes the name: the *ParseError's message and lint's
+// xml-syntax finding write both escaped.
+func TestHostileBidiOverrideInElementName(t *testing.T) {
+	doc := "<urlset\u202e\u009b/>"
+	_, err := newParser().Parse("https://example.com/s.xml", &doc)
+	want := `parse "https://example.com/s.xml": XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse: %v\nwant %s", err, want)
+	}
+	var msgs []string
+	for f := range newParser().LintReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
+		msgs = append(msgs, f.Message)
+	}
+	if !slices.Contains(msgs, `XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`) {
+		t.Errorf("lint messages %q lack the escaped name", msgs)
+	}
+}
+
+// TestHostileHugeValidators: issue 31, bug 6. Sixteen sitemaps answer
+// with an ETag of 4 MiB each. Before, the call kept all of them (64 MiB on
+// the heap after the call, in the tree and the store, and a state file of
+// 64 MiB), and the next run sent each back in If-None-Match, which the
+// server refused with 431: no sitemap was read, and the records stayed, so
+// every run after lost them too. An ETag of more than 1 KiB is neither
+// kept nor sent; nor is a Last-Modified of more than 1 KiB, which was sent
+// back in If-Modified-Since the same way.
+func TestHostileHugeValidators(t *testing.T) {
+	const n = 16
+	for header, value := range map[string]string{
+		"ETag":          `"` + strings.Repeat("e", 4<<20) + `"`,
+		"Last-Modified": strings.Repeat("Mon, 02 Jan 2006 15:04:05 GMT", (2<<20)/29),
+	} {
+		hugeValidators(t, header, value, n)
+	}
+}
+
+func hugeValidators(t *testing.T, header, value string, n int) {
+	var mu sync.Mutex
+	sent := map[int]int{} // the lengths of the validators received: how many of each
+	srv := newServer(t)
+	var children []string
+	for i := range n {
+		path := fmt.Sprintf("/s%d.xml", i)
+		children = append(children, path)
+		srv.Handle(path, func(w http.ResponseWriter, r *http.Request) {
+			if v := r.Header.Get("If-None-Match") + r.Header.Get("If-Modified-Since"); v != "" {
+				mu.Lock()
+				sent[len(v)]++
+				mu.Unlock()
+			}
+			w.Header().Set(header, value)
+			io.WriteString(w, urlset("https://example.com"+path))
+		})
+	}
+	srv.Doc("/index.xml", index(fill(srv.At(""), children)...))
+	state := filepath.Join(t.TempDir(), "state.json")
+
+	before := liveHeap()
+	s := newParser().SetStore(hostileStateFile(t, state))
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	grown := int64(liveHeap()) - int64(before)
+	if got := len(s.GetURLs()); got != n {
+		t.Errorf("%s: first run: %d URLs, want %d", header, got, n)
+	}
+	runtime.KeepAlive(s)
+	fi, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: after the first run: heap %+.1f MiB, state file %d bytes", header, float64(grown)/mib, fi.Size())
+	if grown > 8*mib {
+		t.Errorf("%s: the first run leaves %.1f MiB more on the heap: the values (%d MiB) are kept", header, float64(grown)/mib, n*len(value)/mib)
+	}
+	if fi.Size() > 64<<10 {
+		t.Errorf("%s: state file of %d bytes", header, fi.Size())
+	}
+	for _, d := range s.GetDocuments() {
+		if len(d.ETag) > 1<<10 || len(d.LastModified) > 1<<10 {
+			t.Errorf("%s: the tree keeps values of %d and %d bytes", d.URL, len(d.ETag), len(d.LastModified))
+		}
+	}
+
+	for run := 2; run <= 3; run++ {
+		s := newParser().SetStore(hostileStateFile(t, state))
+		s.Parse(srv.At("/index.xml"), nil)
+		if got := len(s.GetURLs()); got != n {
+			t.Errorf("%s: run %d: %d URLs, want %d; errors %v", header, run, got, n, s.GetErrors())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) > 0 {
+		t.Errorf("%s: validators sent back, by length: %v", header, sent)
+	}
+}
+
+// refusingServer serves a urlset of one URL at /s.xml with the ETag
+// "fresh", and answers a request with an If-None-Match other than that
+// with status. It counts the requests, and those with validators.
+func refusingServer(t *testing.T, status int) (srv *server, requests, conditional *atomic.Int32) {
+	srv = newServer(t)
+	requests, conditional = new(atomic.Int32), new(atomic.Int32)
+	srv.Handle("/s.xml", func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		inm := r.Header.Get("If-None-Match")
+		if inm != "" || r.Header.Get("If-Modified-Since") != "" {
+			conditional.Add(1)
+		}
+		if inm != "" && inm != `"fresh"` {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("ETag", `"fresh"`)
+		io.WriteString(w, urlset("https://example.com/page"))
+	})
+	return srv, requests, conditional
+}
+
+// TestHostileServerRefusesValidators: issue 31, bug 6. A server answers
+// the validators of a record with a client error (431 for one too long
+// for it, 400 or 412 for one it cannot read). The request is sent once
+// more without them, the sitemap is read, and the record is replaced by
+// the new response's, in Parse and in Stream; a 404 is no refusal of
+// validators, and is not sent again.
+func TestHostileServerRefusesValidators(t *testing.T) {
+	stale := sitemap.Record{ETag: `"stale"`, LastModified: "Mon, 02 Jan 2006 15:04:05 GMT"}
+	for _, status := range []int{http.StatusBadRequest, http.StatusPreconditionFailed, http.StatusRequestHeaderFieldsTooLarge, http.StatusNotFound} {
+		for _, stream := range []bool{false, true} {
+			name := fmt.Sprintf("%d/stream=%v", status, stream)
+			srv, requests, conditional := refusingServer(t, status)
+			store := store.NewMemory()
+			key := srv.At("/s.xml")
+			store.Put(t.Context(), key, stale)
+			s := newParser().SetStore(store)
+			var urls int
+			if stream {
+				for _, err := range s.Stream(t.Context(), key, nil) {
+					if err == nil {
+						urls++
+					}
+				}
+			} else {
+				s.Parse(key, nil)
+				urls = len(s.GetURLs())
+			}
+			rec, _, _ := store.Get(t.Context(), key)
+			if status == http.StatusNotFound {
+				if requests.Load() != 1 || urls != 0 || rec.ETag != stale.ETag {
+					t.Errorf("%s: %d requests, %d URLs, record %+v; want 1, 0 and the old record", name, requests.Load(), urls, rec)
+				}
+				continue
+			}
+			if requests.Load() != 2 || conditional.Load() != 1 || urls != 1 {
+				t.Errorf("%s: %d requests (%d conditional), %d URLs; want 2 (1), 1", name, requests.Load(), conditional.Load(), urls)
+			}
+			if rec.ETag != `"fresh"` || rec.LastModified != "" {
+				t.Errorf("%s: record %+v, want the ETag \"fresh\" alone", name, rec)
+			}
+			if errs := s.GetErrors(); len(errs) > 0 {
+				t.Errorf("%s: errors %v", name, errs)
+			}
+		}
+	}
+}
+
+// TestHostileUnsendableValidatorsInStore: issue 31, bug 6's family. A
+// store (written by an earlier version, or the caller's own) holds an ETag
+// of 4 MiB, one with a control character, which net/http refuses to send,
+// and a Last-Modified that is no HTTP-date. None is sent, the sitemap is
+// read, and the store's record loses them.
+func TestHostileUnsendableValidatorsInStore(t *testing.T) {
+	for name, rec := range map[string]sitemap.Record{
+		"huge ETag":          {ETag: `"` + strings.Repeat("e", 4<<20) + `"`},
+		"control in ETag":    {ETag: "\"a\x01b\""},
+		"bad Last-Modified":  {LastModified: "yesterday"},
+		"huge Last-Modified": {LastModified: strings.Repeat("Mon, 02 Jan 2006 15:04:05 GMT", 1<<15)},
+	} {
+		srv, requests, conditional := refusingServer(t, http.StatusBadRequest)
+		store := store.NewMemory()
+		key := srv.At("/s.xml")
+		store.Put(t.Context(), key, rec)
+		s := newParser().SetStore(store)
+		if _, err := s.Parse(key, nil); err != nil || len(s.GetURLs()) != 1 {
+			t.Errorf("%s: Parse: %v, %d URLs", name, err, len(s.GetURLs()))
+		}
+		if requests.Load() != 1 || conditional.Load() != 0 {
+			t.Errorf("%s: %d requests, %d conditional; want 1, 0", name, requests.Load(), conditional.Load())
+		}
+		if got, _, _ := store.Get(t.Context(), key); got.ETag != `"fresh"` || got.LastModified != "" {
+			t.Errorf("%s: record %.80q, want the ETag \"fresh\" alone", name, fmt.Sprintf("%+v", got))
+		}
+	}
+}
+
+// TestHostileLongLastmodsInIndex: issue 31, bug 6's family. An index gives
+// each of 16 sitemaps a <lastmod> whose fraction of a second runs to a
+// megabyte of digits. Before, each was kept as written (cut to 64 KiB by
+// the parse stage) twice, in the index's record and the sitemap's: a state
+// file of 2 MiB for 16 URLs. A date that long is kept in RFC 3339, and the
+// next run, trusting the index's dates, still knows the sitemaps unchanged.
+func TestHostileLongLastmodsInIndex(t *testing.T) {
+	const n = 16
+	srv := newServer(t)
+	var entries []string
+	for i := range n {
+		path := fmt.Sprintf("/s%d.xml", i)
+		srv.Doc(path, urlset("https://example.com"+path))
+		entries = append(entries, `<sitemap><loc>`+srv.At(path)+`</loc><lastmod>2024-01-15T12:00:00.`+strings.Repeat("1", 1<<20)+`Z</lastmod></sitemap>`)
+	}
+	srv.Doc("/index.xml", `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+strings.Join(entries, "")+`</sitemapindex>`)
+	state := filepath.Join(t.TempDir(), "state.json")
+	s := newParser().SetStore(hostileStateFile(t, state))
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil || len(s.GetURLs()) != n {
+		t.Fatalf("Parse: %v, %d URLs", err, len(s.GetURLs()))
+	}
+	fi, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 16<<10 {
+		t.Errorf("state file of %d bytes for %d sitemaps", fi.Size(), n)
+	}
+	s = newParser().SetStore(hostileStateFile(t, state)).SetIncremental(sitemap.Incremental{TrustIndexLastMod: true})
+	if _, err := s.Parse(srv.At("/index.xml"), nil); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := 0
+	for _, d := range s.GetDocuments() {
+		if d.Status == sitemap.StatusUnchanged {
+			unchanged++
+		}
+	}
+	if unchanged != n || srv.Hits("/s0.xml") != 1 {
+		t.Errorf("second run: %d sitemaps unchanged, /s0.xml requested %d times; want %d, 1", unchanged, srv.Hits("/s0.xml"), n)
+	}
+}
+
+// hostileStateFile opens the state file at path for a test, failing it
+// when the file cannot be opened.
+func hostileStateFile(t *testing.T, path string) *store.File {
+	t.Helper()
+	f, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

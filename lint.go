@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // This file is lint: an observer of the pipeline of a call. The fetch,
@@ -49,11 +51,12 @@ type Finding struct {
 
 // String returns the finding as the command prints it:
 // DOCUMENT:LINE:COL: SEVERITY CODE: message, and the URL of the entry in
-// brackets when there is one.
+// brackets when there is one, with what a terminal would act on in that
+// URL, as the document writes it, escaped.
 func (f Finding) String() string {
 	s := fmt.Sprintf("%s:%d:%d: %s %s: %s", f.Document, f.Line, f.Column, f.Severity, f.Code, f.Message)
 	if f.URL != "" {
-		s += " (" + f.URL + ")"
+		s += " (" + printable.Escape(f.URL) + ")"
 	}
 	return s
 }
@@ -233,7 +236,9 @@ func (l *linter) add(node int, f Finding) {
 	if f.Severity == "" {
 		f.Severity = f.Code.Severity()
 	}
-	f.URL = shorten(f.URL)
+	// A message may quote the document or the server: what a terminal
+	// would act on in it is escaped here, once for every check.
+	f.URL, f.Message = shorten(f.URL), printable.Escape(f.Message)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.perCode[f.Code] >= l.opt.MaxPerCode || len(l.findings) >= l.opt.MaxFindings {

@@ -233,6 +233,14 @@ func (s *S) GetSelection() Selection {
 // the sitemap, wrapping its error; the sitemap is read as with no store. A
 // store that is a [Syncer] is synced when the call ends. The document
 // given as content or a reader is never looked up.
+//
+// A validator is kept in a record, and sent, only when it can serve: an
+// ETag of at most 1 KiB that is a valid header value, a Last-Modified that
+// is an HTTP-date of at most 1 KiB. A record that holds another loses it
+// when it is looked up. A server that answers the validators of a record
+// with a client error other than 404, 410 and 429 (431 for a header too
+// long, 400, 412) is asked once more without them, and the record loses
+// them, so that one bad record never costs the sitemap.
 func (s *S) SetStore(st Store) *S {
 	return s.set("store", func() error { return nil }, func(c *config) { c.cond.store = st })
 }

@@ -117,9 +117,10 @@ type Document struct {
 
 	// What its response said: the URL it was served from after redirects,
 	// the HTTP status (0 when no response came, or nothing was fetched),
-	// and the Content-Type, ETag and Last-Modified headers. For the
-	// document given as content or a reader, FinalURL is URL and the rest
-	// is empty.
+	// and the Content-Type, ETag and Last-Modified headers, as the server
+	// sent them (empty for a value of more than 1 KiB, which is not kept).
+	// For the document given as content or a reader, FinalURL is URL and
+	// the rest is empty.
 	FinalURL     string
 	HTTPStatus   int
 	ContentType  string

@@ -4,10 +4,22 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/gositemap/sitemap/internal/printable"
 )
+
+// What the command prints of a server's or a document's (a URL, a message
+// quoting a status line or a location, a header value) may hold bytes that
+// a terminal obeys: an escape sequence that retitles the window, clears the
+// screen or colours what follows, a carriage return that overwrites a line,
+// a bidirectional override that reorders it. The command writes every line
+// of its text output, every CSV field and every line of standard error
+// through printable.Escape, which writes those characters as escapes such
+// as \x1b and \u202e, and every JSON value through jsonWriter, which
+// writes the ones JSON leaves raw as \u escapes.
 
 // flushInterval is how often the URLs written so far are handed on to
 // standard output while a run lasts, so that a reader of the output sees
@@ -54,12 +66,12 @@ func (c *console) clearLocked() {
 	}
 }
 
-// errorLine writes a line to standard error.
+// errorLine writes a line to standard error, escaped.
 func (c *console) errorLine(line string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.clearLocked()
-	fmt.Fprintln(c.stderr, line)
+	fmt.Fprintln(c.stderr, printable.Escape(line))
 }
 
 // draw draws the progress line, in place of the one on the screen.
@@ -69,7 +81,7 @@ func (c *console) draw(line string) {
 	if !c.progress {
 		return
 	}
-	fmt.Fprintf(c.stderr, "\r\x1b[K%s", strings.ReplaceAll(line, "\n", " "))
+	fmt.Fprintf(c.stderr, "\r\x1b[K%s", printable.Escape(line))
 	c.drawn = true
 }
 
@@ -101,4 +113,37 @@ func ticker(interval time.Duration, tick func()) (stop func()) {
 		close(done)
 		wg.Wait()
 	}
+}
+
+// jsonWriter is the writer under a JSON encoder of the command: it writes
+// DEL, the C1 controls and the bidirectional controls, which encoding/json
+// leaves as they are, as \u escapes. The value is the same to a JSON reader;
+// a terminal sees no control. They can only be inside a string, where a \u
+// escape means the same character: every byte of JSON's own syntax is
+// printable ASCII.
+type jsonWriter struct{ w io.Writer }
+
+func (jw jsonWriter) Write(p []byte) (int, error) {
+	i := 0
+	for i < len(p) && p[i] < 0x7f {
+		i++
+	}
+	if i == len(p) {
+		return jw.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+16)
+	out = append(out, p[:i]...)
+	for i < len(p) {
+		r, n := utf8.DecodeRune(p[i:])
+		if r != utf8.RuneError && printable.IsControl(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, p[i:i+n]...)
+		}
+		i += n
+	}
+	if _, err := jw.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

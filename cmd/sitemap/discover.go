@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 const discoverUsageHead = `Usage: sitemap discover [flags] SITE
@@ -229,7 +230,7 @@ func writePlaces(w *bufio.Writer, format string, places []sitemap.Document) erro
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"status", "found", "url", "sitemap", "final_url", "error"})
 		for _, d := range places {
-			cw.Write([]string{string(d.Status), string(d.Found), d.URL, strconv.FormatBool(isFoundSitemap(d)), d.FinalURL, why(d)})
+			writeCSV(cw, string(d.Status), string(d.Found), d.URL, strconv.FormatBool(isFoundSitemap(d)), d.FinalURL, why(d))
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -238,7 +239,7 @@ func writePlaces(w *bufio.Writer, format string, places []sitemap.Document) erro
 	default:
 		for _, d := range places {
 			if isFoundSitemap(d) {
-				fmt.Fprintf(w, "%-10s %s\n", d.Found, d.URL)
+				fmt.Fprintf(w, "%-10s %s\n", d.Found, printable.Escape(d.URL))
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // This file is the lint subcommand: sitemap lint URL|FILE prints every
@@ -131,7 +132,7 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 		if format == outputJSONL {
 			enc.Encode(f)
 		} else {
-			bw.WriteString(f.String() + "\n")
+			bw.WriteString(printable.Escape(f.String()) + "\n")
 		}
 		n := max(f.More, 1)
 		counts[f.Code] += n

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // urlWriter writes the URLs of a run as they come, in the format of
@@ -46,11 +47,11 @@ func (uw *urlWriter) write(u *sitemap.URL) error {
 		if u.News != nil {
 			news = 1
 		}
-		return uw.cw.Write([]string{u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
+		return writeCSV(uw.cw, u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
 			strconv.Itoa(len(u.Images)), strconv.Itoa(news), strconv.Itoa(len(u.Videos)), strconv.Itoa(len(u.Hreflangs)),
-			uw.display(sourceOf(u))})
+			uw.display(sourceOf(u)))
 	}
-	uw.w.WriteString(u.Loc)
+	uw.w.WriteString(printable.Escape(u.Loc))
 	return uw.w.WriteByte('\n')
 }
 
@@ -87,13 +88,13 @@ func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap, d
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"loc", "lastmod"})
 		for _, sm := range sitemaps {
-			cw.Write([]string{sm.Loc, csvDate(sm.LastMod)})
+			writeCSV(cw, sm.Loc, csvDate(sm.LastMod))
 		}
 		cw.Flush()
 		return cw.Error()
 	default:
 		for _, sm := range sitemaps {
-			w.WriteString(sm.Loc)
+			w.WriteString(printable.Escape(sm.Loc))
 			if sm.LastMod != nil {
 				w.WriteByte('\t')
 				w.WriteString(formatDate(sm.LastMod))
@@ -106,8 +107,19 @@ func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap, d
 	return nil
 }
 
+// writeCSV writes a row of fields, each escaped: CSV has no escapes of its
+// own for what a terminal obeys.
+func writeCSV(cw *csv.Writer, fields ...string) error {
+	for i, f := range fields {
+		fields[i] = printable.Escape(f)
+	}
+	return cw.Write(fields)
+}
+
+// newJSONEncoder returns the encoder of the command's JSON output: URLs
+// keep their & as it is, and no control reaches the terminal (jsonWriter).
 func newJSONEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonWriter{w})
 	enc.SetEscapeHTML(false) // URLs keep their & as it is
 	return enc
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // writeTree writes the documents of a call, one a line, each indented by
@@ -23,7 +24,7 @@ func writeTree(w *bufio.Writer, format string, docs []sitemap.Document, display 
 		return enc.Encode(list)
 	}
 	for _, i := range depthFirst(docs) {
-		w.WriteString(treeLine(&docs[i], display, message))
+		w.WriteString(printable.Escape(treeLine(&docs[i], display, message)))
 		if err := w.WriteByte('\n'); err != nil {
 			return err
 		}
