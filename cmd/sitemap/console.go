@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -66,12 +67,18 @@ func (c *console) clearLocked() {
 	}
 }
 
-// errorLine writes a line to standard error, escaped.
+// errorLine writes a line to standard error, escaped; a tab stays a tab,
+// the separator of the fields of a line, which no terminal acts on beyond
+// moving to the next stop.
 func (c *console) errorLine(line string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.clearLocked()
-	fmt.Fprintln(c.stderr, printable.Escape(line))
+	fields := strings.Split(line, "\t")
+	for i, f := range fields {
+		fields[i] = printable.Escape(f)
+	}
+	fmt.Fprintln(c.stderr, strings.Join(fields, "\t"))
 }
 
 // draw draws the progress line, in place of the one on the screen.

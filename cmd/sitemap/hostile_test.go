@@ -104,7 +104,7 @@ func TestHostileTerminalEscapesFromServer(t *testing.T) {
 		{"lint", "-no-robots", base + "/pages.txt"},
 		{"lint", "-no-robots", "-format", "jsonl", base + "/index.xml"},
 		{"lint", "-no-robots", "-format", "jsonl", base + "/pages.txt"},
-		{"discover", base},
+		{"discover", "-v", base},
 		{"discover", "-format", "csv", base},
 		{"discover", "-format", "jsonl", base},
 	} {
