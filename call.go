@@ -67,7 +67,9 @@ type call struct {
 	// nil otherwise: the sitemaps read at level 0 are its candidates.
 	disc *discovery
 
-	lint *linter // the observer of a lint call (lint.go), nil otherwise
+	// hooks are what the features attached to the call observe and
+	// decide of its documents (hooks.go).
+	hooks hooks
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -312,16 +314,17 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 		return c.readNotModified(ch, level, robots, src.resp, start), nil
 	}
 	c.opened(ch.node, src, err, start)
-	c.lintOpened(ch, src, err)
+	if h := c.hooks.opened; h != nil {
+		h(ch, src, err)
+	}
 	if src.body == nil {
 		return nil, err
 	}
-	return c.readSource(ch, src, level, robots, body != nil, start, nil)
+	return c.readSource(ch, src, level, robots, start)
 }
 
-// readSource is read once the body is at hand, from start. p, when not
-// nil, is the candidate of a discovery the document is: see probe.
-func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
+// readSource is read once the body is at hand, from start.
+func (c *call) readSource(ch child, src source, level int, robots bool, start time.Time) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
@@ -331,20 +334,23 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 	if robots {
 		d.found = FoundRobots
 	}
-	d.rejectHTML = p != nil
+	c.observe(ch, level, d)
 	err := d.parse(src.body, robots, src.size, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
+	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, src.given)
 	if err != nil {
 		d.discard()
-		if p.failed(err) {
+		recorded := d.hooks.failed == nil || d.hooks.failed(err)
+		if recorded {
 			c.record(err)
 		}
 		c.parsed(d, start, StatusFailed, err)
-		p.unrecorded(c, d.node)
+		if !recorded {
+			c.s.updateDoc(d.node, func(n *Document) { n.Errors = 0 })
+		}
 		return nil, err
 	}
-	if !p.keep(d, src) {
+	if h := d.hooks.keep; h != nil && !h(src.resp.final) {
 		d.discard()
 		return nil, nil
 	}
@@ -376,6 +382,7 @@ type source struct {
 	size int64     // the size of the body, -1 when unknown
 
 	notModified bool // the server answered 304 to the validators of the store
+	given       bool // the document was given to the call, not fetched
 }
 
 // base is the URL the URLs of the document are resolved against.
@@ -397,7 +404,7 @@ func (c *call) open(loc string, body io.Reader) (source, error) {
 		if l, ok := body.(interface{ Len() int }); ok {
 			size = int64(l.Len())
 		}
-		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size}, nil
+		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size, given: true}, nil
 	}
 	src, err := c.request(loc)
 	if err != nil {

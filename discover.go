@@ -203,6 +203,7 @@ func (s *S) discover(ctx context.Context, site string, findOnly bool) error {
 	}
 	c.disc = &discovery{findOnly: findOnly, budget: counter{limit: int64(c.cfg.maxDiscoveryRequests)},
 		byKey: map[string]*probe{}, hashes: map[[sha256.Size]byte]string{}}
+	c.attach(hooks{document: c.disc.document})
 	// A redirect to the home page, or to a sitemap read already, is not
 	// followed: a site that sends every path home costs one request a path.
 	c.f.stopRedirectsTo(func(loc string) bool { return c.isRequested(urlnorm.Key(loc)) })
@@ -260,8 +261,7 @@ type discovery struct {
 	root int // the place of the site in the tree of the call
 }
 
-// probe is one candidate of a discovery, as it is read. Its methods do
-// nothing for a nil *probe: the document is no candidate.
+// probe is one candidate of a discovery, as it is read.
 type probe struct {
 	Candidate
 	disc   *discovery
@@ -299,12 +299,35 @@ func (p *probe) end(o Outcome, err error) {
 	}
 }
 
+// document is the hook by which the discovery decides of its candidates
+// as they are read: the documents it reads at level 0, and the robots.txt
+// of the site, at level -1. An HTML page is none; a failure of a guess is
+// not recorded; and what keep says becomes of one parsed.
+func (disc *discovery) document(ch child, level int, d *doc) docHooks {
+	if level > 0 {
+		return docHooks{}
+	}
+	disc.mu.Lock()
+	p := disc.byKey[ch.key]
+	disc.mu.Unlock()
+	if p == nil {
+		return docHooks{}
+	}
+	return docHooks{
+		body: func(r *bufio.Reader) error {
+			if looksLikeHTML(r) {
+				return errHTMLPage
+			}
+			return nil
+		},
+		failed: p.failed,
+		keep:   func(final string) bool { return p.keep(d, final) },
+	}
+}
+
 // failed notes that p's document failed with err, and reports whether the
 // failure is to be recorded.
 func (p *probe) failed(err error) bool {
-	if p == nil {
-		return true
-	}
 	var perr *ParseError
 	if errors.As(err, &perr) {
 		p.end(OutcomeNotSitemap, err)
@@ -319,11 +342,8 @@ func (p *probe) failed(err error) bool {
 // sitemaps, in the same order) is not, nor one past the sitemap limit, nor
 // any sitemap of a call that only finds. A robots.txt gives its lines as
 // candidates.
-func (p *probe) keep(d *doc, src source) bool {
-	if p == nil {
-		return true
-	}
-	p.FinalURL = src.resp.final
+func (p *probe) keep(d *doc, final string) bool {
+	p.FinalURL = final
 	if p.source {
 		p.end(OutcomeRead, nil)
 		p.disc.addListed(d, FoundRobots, nil)
@@ -688,7 +708,7 @@ func (c *call) readRobotsOf(origin string) []child {
 	if src.body == nil {
 		return nil
 	}
-	children, _ := c.readSource(ch, src, -1, true, false, p.start, p)
+	children, _ := c.readSource(ch, src, -1, true, p.start)
 	return children
 }
 
@@ -786,7 +806,7 @@ func (c *call) readCandidate(ch child) ([]child, error) {
 		return nil, nil
 	}
 	p.FinalURL = src.resp.final
-	return c.readSource(ch, src, 0, false, false, p.start, p)
+	return c.readSource(ch, src, 0, false, p.start)
 }
 
 // listFound lists p, a well-known path found to be a sitemap, as the site

@@ -17,7 +17,7 @@ import (
 // cross-submission of a sitemap, which the robots.txt of a host allows to
 // list URLs of that host by naming the sitemap in a Sitemap: line. The
 // robots.txt of each host is fetched once, through the call's fetcher,
-// for at most DefaultLintMaxRobots hosts, and read by
+// for at most LintOptions.MaxRobots hosts, and read by
 // github.com/temoto/robotstxt (groups by product token, longest match of
 // Allow and Disallow, * and $).
 
@@ -57,7 +57,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
 		if rc.hosts == nil {
 			rc.hosts = map[string]*robotsEntry{}
 		}
-		if len(rc.hosts) >= DefaultLintMaxRobots {
+		if len(rc.hosts) >= l.opt.MaxRobots {
 			capped, rc.full = !rc.full, true
 		} else {
 			e = &robotsEntry{}
@@ -66,7 +66,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *robotstxt.RobotsData {
 	}
 	rc.mu.Unlock()
 	if capped {
-		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", DefaultLintMaxRobots))
+		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", l.opt.MaxRobots))
 	}
 	if e == nil {
 		return nil

@@ -55,8 +55,8 @@ func shorten(s string) string {
 }
 
 func (d *doc) entry(e *rawEntry) bool {
-	if d.lint != nil {
-		d.lint.entry(e)
+	if h := d.hooks.entry; h != nil {
+		h(e)
 	}
 	if e.forbidden {
 		u := d.baseStr
