@@ -304,14 +304,14 @@ func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, 
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
-	if body == nil {
-		if children, err, done := c.readUnchanged(ch, level, robots, start); done {
+	if h := c.hooks.cached; h != nil && body == nil {
+		if children, err, done := h(ch, level, robots, start); done {
 			return children, err
 		}
 	}
 	src, err := c.open(ch.loc, body)
-	if src.notModified {
-		return c.readNotModified(ch, level, robots, src.resp, start), nil
+	if h := c.hooks.notModified; h != nil && src.notModified {
+		return h(ch, level, robots, src.resp, start), nil
 	}
 	c.opened(ch.node, src, err, start)
 	if h := c.hooks.opened; h != nil {
@@ -366,7 +366,9 @@ func (c *call) readSource(ch child, src source, level int, robots bool, start ti
 		c.parsed(d, start, StatusPartial, c.ctx.Err())
 	default:
 		c.parsed(d, start, StatusParsed, nil)
-		c.remember(ch, d, src.resp)
+		if h := c.hooks.whole; h != nil {
+			h(ch, d, src.resp)
+		}
 	}
 	if stopped {
 		return nil, cutErr

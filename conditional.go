@@ -114,6 +114,7 @@ func (c *call) initCond() {
 	c.cond = &condState{cfg: c.cfg.cond, records: map[string]Record{}}
 	if c.cond.cfg.store != nil {
 		c.f.validators = func(rawURL string) Record { return c.cond.record(storeKey(rawURL)) }
+		c.attach(hooks{cached: c.readUnchanged, notModified: c.readNotModified, whole: c.remember})
 	}
 }
 
@@ -149,9 +150,6 @@ func (c *call) lookup(ch child) (Record, bool) {
 // record's and SetTrustIndexLastmod is on, reads it from the record instead
 // of fetching it (done).
 func (c *call) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
-	if c.cond == nil || c.cond.cfg.store == nil {
-		return nil, nil, false
-	}
 	rec, ok := c.lookup(ch)
 	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastmod, ch.lastmod) {
 		return nil, nil, false
@@ -184,6 +182,7 @@ func (c *call) replay(ch child, rec Record, level int, robots bool, resp respons
 	if robots {
 		d.found, d.format = FoundRobots, formatRobots
 	}
+	c.observe(ch, level, d)
 	var e rawEntry
 	for _, sc := range rec.Children {
 		e.reset(true, false)
@@ -223,7 +222,7 @@ func docFormatOf(f string) docFormat {
 // (which, once full, may have cut any document) or for Since, which a later
 // run may not ask for, and no sitemap for the listing limit.
 func (c *call) remember(ch child, d *doc, resp response) {
-	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
+	if c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
 	rec := Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastmod: ch.lastmod, Format: string(formatOf(d.format))}

@@ -3,6 +3,7 @@ package sitemap
 import (
 	"bufio"
 	"io"
+	"time"
 
 	"github.com/gositemap/sitemap/internal/xmlscan"
 )
@@ -33,6 +34,22 @@ type hooks struct {
 	// store), with d's place in the tree and its source set. The docHooks
 	// it returns observe that document alone.
 	document func(ch child, level int, d *doc) docHooks
+
+	// cached is asked, before the sitemap ch is requested, whether a
+	// feature reads it from what it holds instead (conditional fetching,
+	// from the record of a sitemap whose index gives it the same
+	// <lastmod>); done tells it did, and children are the sitemaps to
+	// follow (call.read).
+	cached func(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool)
+
+	// notModified reads the sitemap ch, which its server answered with
+	// resp, 304 Not Modified, from what the feature that sent the
+	// validators holds, and returns the sitemaps to follow (call.read).
+	notModified func(ch child, level int, robots bool, resp response, start time.Time) []child
+
+	// whole is told that the document ch, served with resp, was read
+	// whole into d and committed, nothing of it cut (call.readSource).
+	whole func(ch child, d *doc, resp response)
 }
 
 // docHooks are the hooks of one document.
@@ -53,6 +70,11 @@ type docHooks struct {
 	// entry is given each raw entry, before it is translated
 	// (translate.go). It must not change it.
 	entry func(e *rawEntry)
+
+	// url is given each URL of a page the document is about to keep,
+	// with every field, once it has passed the rules and before it is
+	// counted; false leaves it out, uncounted (translate.go).
+	url func(u *URL) bool
 
 	// failed is told the error the document failed with, before it is
 	// recorded; false: it is not recorded, and the tree counts no error
@@ -102,6 +124,27 @@ func (c *call) attach(o hooks) {
 	case b != nil:
 		h.opened = func(ch child, src source, err error) { a(ch, src, err); b(ch, src, err) }
 	}
+	switch a, b := h.cached, o.cached; {
+	case a == nil:
+		h.cached = b
+	case b != nil:
+		h.cached = func(ch child, level int, robots bool, start time.Time) ([]child, error, bool) {
+			if children, err, done := a(ch, level, robots, start); done {
+				return children, err, true
+			}
+			return b(ch, level, robots, start)
+		}
+	}
+	if h.notModified == nil {
+		// One feature sends validators and reads what a 304 leaves out.
+		h.notModified = o.notModified
+	}
+	switch a, b := h.whole, o.whole; {
+	case a == nil:
+		h.whole = b
+	case b != nil:
+		h.whole = func(ch child, d *doc, resp response) { a(ch, d, resp); b(ch, d, resp) }
+	}
 	switch a, b := h.document, o.document; {
 	case a == nil:
 		h.document = b
@@ -144,6 +187,11 @@ func (a docHooks) join(b docHooks) docHooks {
 		j.entry = g
 	} else if g != nil {
 		j.entry = func(e *rawEntry) { f(e); g(e) }
+	}
+	if f, g := a.url, b.url; f == nil {
+		j.url = g
+	} else if g != nil {
+		j.url = func(u *URL) bool { return f(u) && g(u) }
 	}
 	if f, g := a.failed, b.failed; f == nil {
 		j.failed = g
