@@ -186,6 +186,7 @@ func (c *call) halt() {
 // when the goroutine it runs on panics, the call is halted and its
 // goroutines have ended before the panic goes on up.
 func (c *call) run(body io.Reader) error {
+	c.attachCond()
 	ended := false
 	defer func() {
 		if !ended {
@@ -298,13 +299,10 @@ func checkRootURL(raw string) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, error) {
-	if c.disc != nil && level == 0 {
-		return c.readCandidate(ch)
-	}
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
-	if h := c.hooks.cached; h != nil && body == nil {
+	if h := c.hooks.instead; h != nil && body == nil {
 		if children, err, done := h(ch, level, robots, start); done {
 			return children, err
 		}

@@ -114,7 +114,16 @@ func (c *call) initCond() {
 	c.cond = &condState{cfg: c.cfg.cond, records: map[string]Record{}}
 	if c.cond.cfg.store != nil {
 		c.f.validators = func(rawURL string) Record { return c.cond.record(storeKey(rawURL)) }
-		c.attach(hooks{cached: c.readUnchanged, notModified: c.readNotModified, whole: c.remember})
+	}
+}
+
+// attachCond attaches the hooks of conditional fetching to the call, when
+// it has a store: when the call starts to read, after those its entry
+// point attached (a discovery reads its candidates itself, without a
+// record).
+func (c *call) attachCond() {
+	if c.cond != nil && c.cond.cfg.store != nil {
+		c.attach(hooks{instead: c.readUnchanged, notModified: c.readNotModified, whole: c.remember})
 	}
 }
 

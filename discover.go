@@ -203,7 +203,7 @@ func (s *S) discover(ctx context.Context, site string, findOnly bool) error {
 	}
 	c.disc = &discovery{findOnly: findOnly, budget: counter{limit: int64(c.cfg.maxDiscoveryRequests)},
 		byKey: map[string]*probe{}, hashes: map[[sha256.Size]byte]string{}}
-	c.attach(hooks{document: c.disc.document})
+	c.attach(hooks{instead: c.readCandidate, document: c.disc.document})
 	// A redirect to the home page, or to a sitemap read already, is not
 	// followed: a site that sends every path home costs one request a path.
 	c.f.stopRedirectsTo(func(loc string) bool { return c.isRequested(urlnorm.Key(loc)) })
@@ -786,27 +786,30 @@ func (c *call) probeWellKnown(origin string) {
 	}
 }
 
-// readCandidate is read for a candidate of a discovery, at level 0: a
-// sitemap announced by the site, or a well-known path.
-func (c *call) readCandidate(ch child) ([]child, error) {
-	defer c.docsRead.Add(1)
+// readCandidate is the hook by which a discovery reads its candidates, at
+// level 0 (a sitemap announced by the site, or a well-known path), itself
+// rather than as call.read would: done is false at any other level.
+func (c *call) readCandidate(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
+	if level != 0 {
+		return nil, nil, false
+	}
 	p, _ := c.disc.add(ch.loc, ch.key, ch.found)
-	p.start = time.Now()
-	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+	p.start = start
 	src, err := c.request(ch.loc)
 	c.opened(ch.node, src, err, p.start)
 	if err != nil {
 		if p.failed(err) {
 			c.record(err)
 		}
-		return nil, err
+		return nil, err, true
 	}
 	if src.body == nil {
 		p.end(OutcomeDuplicate, errRedirectedToKnown)
-		return nil, nil
+		return nil, nil, true
 	}
 	p.FinalURL = src.resp.final
-	return c.readSource(ch, src, 0, false, p.start)
+	children, err = c.readSource(ch, src, 0, robots, p.start)
+	return children, err, true
 }
 
 // listFound lists p, a well-known path found to be a sitemap, as the site

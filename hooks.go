@@ -35,12 +35,12 @@ type hooks struct {
 	// it returns observe that document alone.
 	document func(ch child, level int, d *doc) docHooks
 
-	// cached is asked, before the sitemap ch is requested, whether a
-	// feature reads it from what it holds instead (conditional fetching,
-	// from the record of a sitemap whose index gives it the same
-	// <lastmod>); done tells it did, and children are the sitemaps to
-	// follow (call.read).
-	cached func(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool)
+	// instead is asked, before the sitemap ch is requested, whether a
+	// feature reads it itself: conditional fetching from the record of a
+	// sitemap whose index gives it the same <lastmod>, a discovery each of
+	// its candidates. done tells it did, and children are the sitemaps to
+	// follow (call.read, once the tree says the document is being read).
+	instead func(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool)
 
 	// notModified reads the sitemap ch, which its server answered with
 	// resp, 304 Not Modified, from what the feature that sent the
@@ -124,11 +124,11 @@ func (c *call) attach(o hooks) {
 	case b != nil:
 		h.opened = func(ch child, src source, err error) { a(ch, src, err); b(ch, src, err) }
 	}
-	switch a, b := h.cached, o.cached; {
+	switch a, b := h.instead, o.instead; {
 	case a == nil:
-		h.cached = b
+		h.instead = b
 	case b != nil:
-		h.cached = func(ch child, level int, robots bool, start time.Time) ([]child, error, bool) {
+		h.instead = func(ch child, level int, robots bool, start time.Time) ([]child, error, bool) {
 			if children, err, done := a(ch, level, robots, start); done {
 				return children, err, true
 			}
