@@ -313,7 +313,7 @@ func (l *linter) run(r io.Reader) {
 	var verr *ValidationError
 	if errors.As(err, &verr) && verr.URL == c.root {
 		// The URL given was refused before it was read.
-		l.add(0, Finding{Code: CodeLocInvalid, Document: c.root, URL: c.root, Message: verr.Err.Error()})
+		l.add(Finding{Code: CodeLocInvalid, Document: c.root, URL: c.root, Message: verr.Err.Error()})
 	}
 	l.finish()
 	l.summarize()
@@ -381,11 +381,10 @@ func (l *linter) omit(code Code) bool {
 	return false
 }
 
-// add hands f, a finding of the document at node, to the loop of Lint,
-// within the caps. A finding without a severity takes that of its code.
-// Once the loop has ended, it hands on nothing.
-func (l *linter) add(node int, f Finding) {
-	_ = node // the findings go in the order they are made
+// add hands f to the loop of Lint, within the caps. A finding without a
+// severity takes that of its code. Once the loop has ended, it hands on
+// nothing.
+func (l *linter) add(f Finding) {
 	if f.Severity == "" {
 		f.Severity = f.Code.Severity()
 	}
@@ -460,7 +459,7 @@ func (l *linter) seen(h uint64, node int) int {
 	}
 	l.mu.Unlock()
 	if full {
-		l.add(node, Finding{Code: CodeLintCapped, Document: l.docURL(node),
+		l.add(Finding{Code: CodeLintCapped, Document: l.docURL(node),
 			Message: fmt.Sprintf("more than %d locations: duplicate-loc and hreflang-return are not checked further", l.opt.MaxLocs)})
 	}
 	if !ok {
@@ -491,7 +490,7 @@ func (l *linter) finish() {
 	}
 	l.mu.Unlock()
 	for _, ln := range out {
-		l.add(int(ln.node), Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
+		l.add(Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
 			URL: ln.page, Message: fmt.Sprintf("the alternate %s does not link back to this page", ln.alt)})
 	}
 }

@@ -83,7 +83,7 @@ func (ld *lintDoc) report(code Code, line, col int, loc, msg string) {
 	if ld.l.omit(code) {
 		return
 	}
-	ld.l.add(ld.d.node, Finding{Code: code, Document: ld.url(), Line: line, Column: col, URL: loc, Message: msg})
+	ld.l.add(Finding{Code: code, Document: ld.url(), Line: line, Column: col, URL: loc, Message: msg})
 }
 
 // entryFinding adds a finding about the entry being read.
@@ -100,7 +100,7 @@ func (l *linter) opened(ch child, src source, err error) {
 	l.docFound[ch.node] = ch.found
 	l.mu.Unlock()
 	add := func(code Code, format string, args ...any) {
-		l.add(ch.node, Finding{Code: code, Document: ch.loc, Message: fmt.Sprintf(format, args...)})
+		l.add(Finding{Code: code, Document: ch.loc, Message: fmt.Sprintf(format, args...)})
 	}
 	var es errStatus
 	switch {
@@ -582,7 +582,7 @@ func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
 	case first == node:
 		ld.entryFinding(CodeDuplicateLoc, raw, "the location is listed before in this document")
 	default:
-		ld.l.add(node, Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
+		ld.l.add(Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
 			URL: raw, Message: "the location is listed in " + ld.l.docURL(first) + " too"})
 	}
 }
