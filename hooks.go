@@ -73,8 +73,10 @@ type docHooks struct {
 
 	// url is given each URL of a page the document is about to keep,
 	// with every field, once it has passed the rules and before it is
-	// counted; false leaves it out, uncounted (translate.go).
-	url func(u *URL) bool
+	// counted; false leaves it out, uncounted (translate.go). It takes
+	// the URL as a value: a pointer to it would move every URL of every
+	// call to the heap, hooks or not.
+	url func(u URL) bool
 
 	// failed is told the error the document failed with, before it is
 	// recorded; false: it is not recorded, and the tree counts no error
@@ -191,7 +193,7 @@ func (a docHooks) join(b docHooks) docHooks {
 	if f, g := a.url, b.url; f == nil {
 		j.url = g
 	} else if g != nil {
-		j.url = func(u *URL) bool { return f(u) && g(u) }
+		j.url = func(u URL) bool { return f(u) && g(u) }
 	}
 	if f, g := a.failed, b.failed; f == nil {
 		j.failed = g

@@ -26,7 +26,7 @@ func TestHooksComposed(t *testing.T) {
 				return docHooks{
 					xml:   xmlHooks{root: func(f docFormat, space []byte) { log = append(log, name+" root "+string(space)) }},
 					entry: func(e *rawEntry) { log = append(log, name+" entry "+string(e.loc.text())) },
-					url: func(u *URL) bool {
+					url: func(u URL) bool {
 						log = append(log, name+" url "+u.Loc)
 						return u.Loc != drop
 					},

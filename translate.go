@@ -365,7 +365,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if len(e.images) > 0 || e.hasNews || len(e.videos) > 0 || len(e.links) > 0 {
 		d.extensions(e, &u)
 	}
-	if h := d.hooks.url; h != nil && !h(&u) {
+	if h := d.hooks.url; h != nil && !h(u) {
 		return true
 	}
 	if !d.urlRoom() {
