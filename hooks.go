@@ -14,8 +14,9 @@ import (
 // names, when it is set. A feature that observes a call, or decides about
 // its documents, attaches its functions when the call starts (call.attach);
 // several may be attached at once, and each of their functions is called
-// in the order they were attached. The stages hold no field of any
-// feature: a call without hooks pays one nil check where each would fire,
+// in the order they were attached (of the hooks that answer, a false or an
+// error from any stands; instead and notModified are the first attached
+// that reads the document). The stages hold no field of any feature: a call without hooks pays one nil check where each would fire,
 // and allocates nothing for them.
 //
 // The hooks run on the goroutine that reads the document they are about,
@@ -45,6 +46,7 @@ type hooks struct {
 	// notModified reads the sitemap ch, which its server answered with
 	// resp, 304 Not Modified, from what the feature that sent the
 	// validators holds, and returns the sitemaps to follow (call.read).
+	// One feature sends validators: the first attached is the one.
 	notModified func(ch child, level int, robots bool, resp response, start time.Time) []child
 
 	// whole is told that the document ch, served with resp, was read
