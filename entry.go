@@ -76,11 +76,11 @@ type doc struct {
 	pending *[]item
 	ended   bool // it hands on no more: the loop has ended, or the URL limit is reached
 
-	hooks docHooks // what the features attached to the call observe of it: hooks.go
+	hooks *docHooks // what the features attached to the call observe of it (hooks.go), never nil
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1}
+	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1, hooks: &noDocHooks}
 	d.buf.share = c.emit == nil
 	return d
 }
@@ -97,7 +97,7 @@ func newTokenizer(r io.Reader, strict bool) *xmlscan.Scanner {
 func (d *doc) parseXMLDoc(tr io.Reader) error {
 	tk := newTokenizer(tr, d.strict)
 	defer tk.Release() // the parse stage keeps copies of what it keeps
-	return parseXML(tk, d.strict, d, d.hooks.xml)
+	return parseXML(tk, d.strict, d, &d.hooks.xml)
 }
 
 // committed returns what the document yields, for S.commit; docsLeft is

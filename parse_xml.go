@@ -288,12 +288,12 @@ type xmlParser struct {
 	atomLinked bool // the Atom entry has its link
 	err        error
 
-	h xmlHooks // what the features attached to the call observe (hooks.go)
+	h *xmlHooks // what the features attached to the call observe (hooks.go), never nil
 }
 
 // parseXML reads an XML document from t and hands its entries to sink,
 // telling h what it reads.
-func parseXML(t tokenizer, strict bool, sink entrySink, h xmlHooks) error {
+func parseXML(t tokenizer, strict bool, sink entrySink, h *xmlHooks) error {
 	if sc, ok := t.(*xmlscan.Scanner); ok {
 		sc.SetClasses(xmlClasses)
 	} else {
