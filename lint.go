@@ -256,8 +256,8 @@ type LintOptions struct {
 // fetches the robots.txt of each host of the URLs it checks, once, for at
 // most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
 //
-// Memory is bounded by the caps of o: findings past them are counted, not
-// kept, and the sets of the checks across documents (duplicate-loc across
+// Memory is bounded by the caps of o: the findings are handed on, not
+// kept, those past the caps only counted, and the sets of the checks across documents (duplicate-loc across
 // the tree, hreflang-return) keep a 64-bit hash of each location, exact
 // below their caps; past one, one lint-capped finding says that its check
 // stopped.
