@@ -67,7 +67,9 @@ type call struct {
 	// nil otherwise: the sitemaps read at level 0 are its places.
 	disc *discovery
 
-	lint *linter // the observer of a lint call (lint.go), nil otherwise
+	// hooks are what the features attached to the call observe and
+	// decide of its documents (hooks.go).
+	hooks hooks
 }
 
 // item is a URL or an error that a streaming call hands on.
@@ -184,6 +186,7 @@ func (c *call) halt() {
 // when the goroutine it runs on panics, the call is halted and its
 // goroutines have ended before the panic goes on up.
 func (c *call) run(body io.Reader) error {
+	c.attachCond()
 	ended := false
 	defer func() {
 		if !ended {
@@ -281,32 +284,30 @@ func checkRoot(root string, body io.Reader) error {
 // lists that are to be followed. The error is the one recorded about the
 // document.
 func (c *call) read(ch child, body io.Reader, level int, robots bool) ([]child, error) {
-	if c.disc != nil && level == 0 {
-		return c.readCandidate(ch)
-	}
 	defer c.docsRead.Add(1)
 	start := time.Now()
 	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
-	if body == nil {
-		if children, err, done := c.readUnchanged(ch, level, robots, start); done {
+	if h := c.hooks.instead; h != nil && body == nil {
+		if children, err, done := h(ch, level, robots, start); done {
 			return children, err
 		}
 	}
 	src, err := c.open(ch.loc, body)
-	if src.notModified {
-		return c.readNotModified(ch, level, robots, src.resp, start), nil
+	if h := c.hooks.notModified; h != nil && src.notModified {
+		return h(ch, level, robots, src.resp, start), nil
 	}
 	c.opened(ch.node, src, err, start)
-	c.lintOpened(ch, src, err)
+	if h := c.hooks.opened; h != nil {
+		h(ch, src, err)
+	}
 	if src.body == nil {
 		return nil, err
 	}
-	return c.readSource(ch, src, level, robots, body != nil, start, nil)
+	return c.readSource(ch, src, level, robots, start)
 }
 
-// readSource is read once the body is at hand, from start. p, when not
-// nil, is the place of a discovery the document is: see probe.
-func (c *call) readSource(ch child, src source, level int, robots, passedIn bool, start time.Time, p *probe) ([]child, error) {
+// readSource is read once the body is at hand, from start.
+func (c *call) readSource(ch child, src source, level int, robots bool, start time.Time) ([]child, error) {
 	if src.rc != nil {
 		defer src.rc.Close()
 	}
@@ -316,21 +317,26 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 	if robots {
 		d.found = FoundRobots
 	}
-	p.prepare(d)
+	c.observe(ch, level, d)
 	err := d.parse(src.body, robots, src.size, c.aloneSize(src.size))
 	d.flush()
-	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, passedIn)
+	cutErr, stopped, err := c.settle(err, ch.loc, src.resp.final, src.given)
 	if err != nil {
 		d.discard()
-		record, st := p.failed(err)
-		if record {
+		recorded, st := true, StatusFailed
+		if h := d.hooks.failed; h != nil {
+			recorded, st = h(err)
+		}
+		if recorded {
 			c.record(err)
 		}
 		c.parsed(d, start, st, err)
-		p.unrecorded(c, d.node)
+		if !recorded {
+			c.s.updateDoc(d.node, func(n *Document) { n.Errors = 0 })
+		}
 		return nil, err
 	}
-	if !p.keep(d) {
+	if h := d.hooks.keep; h != nil && !h(src.resp.final) {
 		d.discard()
 		return nil, nil
 	}
@@ -346,7 +352,9 @@ func (c *call) readSource(ch child, src source, level int, robots, passedIn bool
 		c.parsed(d, start, StatusPartial, c.ctx.Err())
 	default:
 		c.parsed(d, start, StatusParsed, nil)
-		c.remember(ch, d, src.resp)
+		if h := c.hooks.whole; h != nil {
+			h(ch, d, src.resp)
+		}
 	}
 	if stopped {
 		return nil, cutErr
@@ -362,6 +370,7 @@ type source struct {
 	size int64     // the size of the body, -1 when unknown
 
 	notModified bool // the server answered 304 to the validators of the store
+	given       bool // the document was given to the call, not fetched
 }
 
 // base is the URL the URLs of the document are resolved against.
@@ -383,7 +392,7 @@ func (c *call) open(loc string, body io.Reader) (source, error) {
 		if l, ok := body.(interface{ Len() int }); ok {
 			size = int64(l.Len())
 		}
-		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size}, nil
+		return source{body: &givenReader{r: body}, resp: response{final: loc}, size: size, given: true}, nil
 	}
 	src, err := c.request(loc)
 	if err != nil {

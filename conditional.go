@@ -45,6 +45,16 @@ func (c *call) initCond() {
 	}
 }
 
+// attachCond attaches the hooks of conditional fetching to the call, when
+// it has a store: when the call starts to read, after those its entry
+// point attached (a discovery reads its candidates itself, without a
+// record).
+func (c *call) attachCond() {
+	if c.cond != nil && c.cond.cfg.store != nil {
+		c.attach(hooks{instead: c.readUnchanged, notModified: c.readNotModified, whole: c.remember})
+	}
+}
+
 // storeKey is the key of the record of the sitemap at loc: its request key,
 // with a password in the user information replaced by xxxxx.
 func storeKey(loc string) string { return redact(urlnorm.Key(loc)) }
@@ -117,9 +127,6 @@ func (c *call) dropValidators(loc string) bool {
 // record's and Incremental.TrustIndexLastMod is on, reads it from the record instead
 // of fetching it (done).
 func (c *call) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
-	if c.cond == nil || c.cond.cfg.store == nil {
-		return nil, nil, false
-	}
 	rec, ok := c.lookup(ch)
 	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastMod, ch.lastmod) {
 		return nil, nil, false
@@ -152,6 +159,7 @@ func (c *call) replay(ch child, rec Record, level int, robots bool, resp respons
 	if robots {
 		d.found, d.format = FoundRobots, formatRobots
 	}
+	c.observe(ch, level, d)
 	var e rawEntry
 	for _, sc := range rec.Children {
 		e.reset(true, false)
@@ -191,7 +199,7 @@ func docFormatOf(f Format) docFormat {
 // (which, once full, may have cut any document) or for Since, which a later
 // run may not ask for, and no sitemap for the listing limit.
 func (c *call) remember(ch child, d *doc, resp response) {
-	if c.cond == nil || c.cond.cfg.store == nil || c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
+	if c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})

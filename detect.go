@@ -42,15 +42,16 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 	if alone > 0 {
 		d.buf.sizeFrom(pos, alone, gzipped, d.c.cfg.maxURLs)
 	}
-	if d.rejectHTML && looksLikeHTML(r) {
-		return errHTMLPage
-	}
 	if robots {
 		d.format = formatRobots
-		return parseRobots(r, d)
 	}
-	if d.lint != nil {
-		d.lint.prolog(r)
+	if h := d.hooks.body; h != nil {
+		if err := h(r); err != nil {
+			return err
+		}
+	}
+	if robots {
+		return parseRobots(r, d)
 	}
 	xml, err := isXML(r)
 	if err != nil {
@@ -70,8 +71,8 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 	if err != nil {
 		return err
 	}
-	if d.lint != nil {
-		tr = d.lint.checkUTF8(tr, tr != io.Reader(r))
+	if h := d.hooks.text; h != nil {
+		tr = h(tr, tr != io.Reader(r))
 	}
 	return d.parseXMLDoc(tr)
 }

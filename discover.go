@@ -188,9 +188,10 @@ type discovery struct {
 	fallback bool
 	rootOnly bool // Selection.RootOnly: read the places, follow nothing they list
 
-	mu     sync.Mutex
-	hashes map[[sha256.Size]byte]string // content of a sitemap found → its URL
-	found  int                          // places found to be sitemaps
+	mu      sync.Mutex
+	hashes  map[[sha256.Size]byte]string // content of a sitemap found → its URL
+	found   int                          // places found to be sitemaps
+	reading map[string]*probe            // the places being read, by key
 
 	root int // the place of the site in the tree of the call
 	home int // the place of its home page, -1 until it is read
@@ -209,7 +210,7 @@ func newDiscovery(o *DiscoverOptions) (*discovery, error) {
 		n = DefaultMaxDiscoveryRequests
 	}
 	return &discovery{maxReq: n, budget: counter{limit: int64(n)}, fallback: o.WellKnownFallback,
-		home: -1, hashes: map[[sha256.Size]byte]string{}}, nil
+		home: -1, hashes: map[[sha256.Size]byte]string{}, reading: map[string]*probe{}}, nil
 }
 
 // start makes c, a call just begun, the call of the discovery.
@@ -218,6 +219,7 @@ func (disc *discovery) start(c *call) {
 	// What the sitemaps found list is not fetched: they are the documents
 	// given, and the places that name them are read all the same.
 	disc.rootOnly, c.cfg.noFollow = c.cfg.noFollow, false
+	c.attach(hooks{instead: c.readCandidate, document: disc.document})
 	// A redirect to the home page, or to a sitemap read already, is not
 	// followed: a site that sends every path home costs one request a path.
 	c.f.stopRedirectsTo(func(loc string) bool { return c.isRequested(urlnorm.Key(loc)) })

@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"errors"
 	"io"
@@ -18,8 +19,7 @@ import (
 // well-known path, a child of the site, is tried in turn. Each place is a
 // document of the tree, and what came of it is its Status.
 
-// probe is one place of a discovery, as it is read. Its methods do nothing
-// for a nil *probe: the document is no place of a discovery.
+// probe is one place of a discovery, as it is read.
 type probe struct {
 	disc   *discovery
 	loc    string
@@ -31,26 +31,53 @@ type probe struct {
 	source bool      // robots.txt or the home page: read for what it names
 }
 
-// prepare sets up d, the document of p, before it is parsed: an HTML page
-// is no sitemap; in a streaming call a sitemap found holds its URLs until
-// keep has compared it with those found before; with Selection.RootOnly what it
-// lists is listed, not fetched.
-func (p *probe) prepare(d *doc) {
-	if p == nil {
-		return
+// document is the hook by which a discovery decides of its places as they
+// are read: the documents it reads at level 0 and the robots.txt of the
+// site (see place). An HTML page is no sitemap; in a streaming call a
+// sitemap found holds its URLs until keep has compared it with those found
+// before; with Selection.RootOnly what it lists is listed, not fetched; a
+// failure of a guess is not recorded; and keep says what becomes of a
+// place parsed.
+func (disc *discovery) document(ch child, level int, d *doc) docHooks {
+	if level > 0 {
+		return docHooks{}
 	}
-	d.rejectHTML = true
+	disc.mu.Lock()
+	p := disc.reading[ch.key]
+	disc.mu.Unlock()
+	if p == nil {
+		return docHooks{}
+	}
 	d.hold = d.c.emit != nil && !p.source
-	d.noFollow = p.disc.rootOnly && !p.source
+	d.noFollow = disc.rootOnly && !p.source
+	return docHooks{
+		body: func(r *bufio.Reader) error {
+			if looksLikeHTML(r) {
+				return errHTMLPage
+			}
+			return nil
+		},
+		failed: p.failed,
+		keep:   func(string) bool { return p.keep(d) },
+	}
+}
+
+// reads makes p the place being read under its key, until done is called.
+func (disc *discovery) reads(p *probe) (done func()) {
+	disc.mu.Lock()
+	disc.reading[p.key] = p
+	disc.mu.Unlock()
+	return func() {
+		disc.mu.Lock()
+		delete(disc.reading, p.key)
+		disc.mu.Unlock()
+	}
 }
 
 // failed tells, for p's document that failed with err, whether the error
 // is recorded (not when p was a guess) and the document's status: a
 // document that does not parse, an HTML page among them, is no sitemap.
 func (p *probe) failed(err error) (record bool, st Status) {
-	if p == nil {
-		return true, StatusFailed
-	}
 	var perr *ParseError
 	if errors.As(err, &perr) {
 		return !p.quiet, StatusNotSitemap
@@ -63,7 +90,7 @@ func (p *probe) failed(err error) (record bool, st Status) {
 // sitemaps, in the same order) is not, nor a well-known path past the
 // sitemap limit. A robots.txt is, for the sitemaps it names.
 func (p *probe) keep(d *doc) bool {
-	if p == nil || p.source {
+	if p.source {
 		return true
 	}
 	sum := yieldSum(d)
@@ -130,7 +157,7 @@ func yieldSum(d *doc) [sha256.Size]byte {
 // unrecorded notes in the tree that the failure of p's document, at node,
 // was not recorded: p was a guess.
 func (p *probe) unrecorded(c *call, node int) {
-	if p != nil && p.quiet {
+	if p.quiet {
 		c.s.updateDoc(node, func(n *Document) { n.Errors = 0 })
 	}
 }
@@ -271,7 +298,8 @@ func (c *call) readRobotsOf(origin string) []child {
 		return nil
 	}
 	ch := child{loc: p.loc, key: p.key, node: p.node, parent: c.disc.root, found: FoundRobots}
-	children, _ := c.readSource(ch, src, -1, true, false, p.start, p)
+	defer c.disc.reads(p)()
+	children, _ := c.readSource(ch, src, -1, true, p.start)
 	return children
 }
 
@@ -347,13 +375,15 @@ func (c *call) probeWellKnown(origin string) {
 	}
 }
 
-// readCandidate is read for a place of a discovery at level 0: a sitemap
-// announced by the site, or a well-known path.
-func (c *call) readCandidate(ch child) ([]child, error) {
-	defer c.docsRead.Add(1)
+// readCandidate is the hook by which a discovery reads its places at
+// level 0 (a sitemap announced by the site, or a well-known path) itself,
+// rather than as call.read would: done is false at any other level.
+func (c *call) readCandidate(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
+	if level != 0 {
+		return nil, nil, false
+	}
 	p := &probe{disc: c.disc, loc: ch.loc, key: ch.key, found: ch.found, node: ch.node,
-		start: time.Now(), quiet: ch.found == FoundWellKnown}
-	c.s.updateDoc(ch.node, func(n *Document) { n.Status = StatusReading })
+		start: start, quiet: ch.found == FoundWellKnown}
 	src, err := c.request(ch.loc)
 	c.opened(ch.node, src, err, p.start)
 	if err != nil {
@@ -361,13 +391,15 @@ func (c *call) readCandidate(ch child) ([]child, error) {
 			c.record(err)
 		}
 		p.unrecorded(c, ch.node)
-		return nil, err
+		return nil, err, true
 	}
 	if src.body == nil {
 		c.s.updateDoc(ch.node, func(n *Document) { n.Err = errRedirectedToKnown })
-		return nil, nil
+		return nil, nil, true
 	}
-	return c.readSource(ch, src, 0, false, false, p.start, p)
+	defer c.disc.reads(p)()
+	children, err = c.readSource(ch, src, 0, robots, p.start)
+	return children, err, true
 }
 
 // listFound lists p, a well-known path found to be a sitemap, as the site

@@ -35,11 +35,10 @@ type doc struct {
 	// to the loop of a streaming call).
 	wire, decoded, kept int64
 
-	// A place of a discovery (discover_read.go): an HTML page is no
-	// sitemap; a sitemap found by a streaming call holds its URLs until it
-	// is kept (handOn); with Selection.RootOnly, what it lists is not fetched.
-	rejectHTML, hold, noFollow bool
-
+	// A place of a discovery (discover_read.go): a sitemap found by a
+	// streaming call holds its URLs until it is kept (handOn); with
+	// Selection.RootOnly, what it lists is not fetched.
+	hold, noFollow bool
 	buf      docBuf // its URLs, and the memory of their values
 	sitemaps []Sitemap
 	keys     []string
@@ -81,13 +80,12 @@ type doc struct {
 	pending *[]item
 	ended   bool // it hands on no more: the loop has ended, or the URL limit is reached
 
-	lint *lintDoc // what lint checks of the document (lint_checks.go), nil when lint is off
+	hooks *docHooks // what the features attached to the call observe of it (hooks.go), never nil
 }
 
 func newDoc(c *call, base *url.URL, baseStr string) *doc {
-	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1}
+	d := &doc{c: c, base: base, baseStr: baseStr, strict: c.cfg.strict, node: -1, hooks: &noDocHooks}
 	d.buf.share = c.emit == nil
-	d.lint = newLintDoc(c, d)
 	return d
 }
 
@@ -103,11 +101,7 @@ func newTokenizer(r io.Reader, strict bool) *xmlscan.Scanner {
 func (d *doc) parseXMLDoc(tr io.Reader) error {
 	tk := newTokenizer(tr, d.strict)
 	defer tk.Release() // the parse stage keeps copies of what it keeps
-	if d.lint != nil {
-		d.lint.watch(tk)
-		defer d.lint.unwatch() // before the release
-	}
-	return parseXML(tk, d.strict, d)
+	return parseXML(tk, d.strict, d, &d.hooks.xml)
 }
 
 // committed returns what the document yields, for S.commit; docsLeft is

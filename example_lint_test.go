@@ -10,9 +10,10 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// LintReader lists every problem of a document at hand, each with its code,
-// its severity and its place, and goes on past every one of them.
-func ExampleS_LintReader() {
+// Lint, given a document at hand as a reader, lists every problem of it,
+// each with its code, its severity and its place, and goes on past every
+// one of them.
+func ExampleS_Lint_reader() {
 	doc := `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://example.com/shop/a</loc><lastmod>2024-02-30</lastmod></url>
@@ -21,18 +22,19 @@ func ExampleS_LintReader() {
 </urlset>`
 	s := sitemap.New()
 	o := &sitemap.LintOptions{NoRobots: true}
-	for f := range s.LintReader(context.Background(), "https://example.com/shop/sitemap.xml", strings.NewReader(doc), o) {
+	for f := range s.Lint(context.Background(), "https://example.com/shop/sitemap.xml", strings.NewReader(doc), o) {
 		fmt.Printf("%d:%d %s %s\n", f.Line, f.Column, f.Severity, f.Code)
 	}
 	// Output:
 	// 3:8 error lastmod-invalid
-	// 4:8 error priority-invalid
 	// 4:43 error xml-syntax
+	// 4:8 error priority-invalid
 	// 5:8 warning duplicate-loc
 }
 
-// Lint reads a tree as Parse does, and reports what spans documents: a
-// sitemap index listing an index, a URL listed in two sitemaps.
+// Lint, given no reader, fetches the document and reads its tree as Parse
+// does, and reports what spans documents: a sitemap index listing an
+// index, a URL listed in two sitemaps.
 func ExampleS_Lint() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := "http://" + r.Host
@@ -49,7 +51,7 @@ func ExampleS_Lint() {
 	}))
 	defer srv.Close()
 	s := sitemap.New().SetMultiThread(false)
-	for f := range s.Lint(context.Background(), srv.URL+"/index.xml", nil) {
+	for f := range s.Lint(context.Background(), srv.URL+"/index.xml", nil, nil) {
 		fmt.Println(f.Severity, f.Code, strings.TrimPrefix(f.Document, srv.URL))
 	}
 	// Output:

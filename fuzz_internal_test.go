@@ -117,7 +117,7 @@ func fuzzExtParse(data []byte, strict bool, oneByte bool) fuzzExtResult {
 	if oneByte {
 		tok = newTokenizer(iotest.OneByteReader(r), strict)
 	}
-	err := parseXML(tok, strict, d)
+	err := parseXML(tok, strict, d, &xmlHooks{})
 	return fuzzExtResult{urls: slices.Concat(d.buf.urls...), valErrs: d.errs, callErrs: s.GetErrors(), err: err}
 }
 
@@ -485,7 +485,7 @@ func FuzzParseFeed(f *testing.F) {
 			}
 			for _, wrap := range readers {
 				_, _, d := fuzzCall(strict)
-				err := parseXML(newTokenizer(wrap(bytes.NewReader(data)), strict), strict, d)
+				err := parseXML(newTokenizer(wrap(bytes.NewReader(data)), strict), strict, d, &xmlHooks{})
 				r := fuzzResult(d, err)
 				for _, u := range docURLs(d) {
 					fuzzCheckURL(t, u.Loc)

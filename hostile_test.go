@@ -3113,7 +3113,7 @@ func TestHostileLintOfDocumentCutBetweenEntries(t *testing.T) {
 	const start = `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url>`
 	for _, doc := range []string{start, start + "<ur", start + "<!-- a comm", start + "<url><loc>https://example.com/2</loc>"} {
 		var syntax []sitemap.Finding
-		for f := range sitemap.New().LintReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), nil) {
+		for f := range sitemap.New().Lint(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), nil) {
 			if f.Code == sitemap.CodeXMLSyntax {
 				syntax = append(syntax, f)
 			}
@@ -3378,7 +3378,7 @@ func TestHostileStatusLineWithEscapeSequences(t *testing.T) {
 		t.Errorf("documents: %+v", docs)
 	}
 	var msgs []string
-	for f := range newParser().Lint(context.Background(), loc, &sitemap.LintOptions{NoRobots: true}) {
+	for f := range newParser().Lint(context.Background(), loc, nil, &sitemap.LintOptions{NoRobots: true}) {
 		msgs = append(msgs, f.String())
 	}
 	wantLint := loc + ":0:0: error http-status: the server answered " + shown + ", not 200 OK"
@@ -3402,7 +3402,7 @@ func TestHostileBidiOverrideInElementName(t *testing.T) {
 		t.Errorf("Parse: %v\nwant %s", err, want)
 	}
 	var msgs []string
-	for f := range newParser().LintReader(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
+	for f := range newParser().Lint(context.Background(), "https://example.com/s.xml", strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
 		msgs = append(msgs, f.Message)
 	}
 	if !slices.Contains(msgs, `XML syntax error on line 1: invalid XML name: urlset\u202e\u009b`) {

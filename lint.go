@@ -1,7 +1,6 @@
 package sitemap
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,13 +14,13 @@ import (
 	"github.com/gositemap/sitemap/internal/printable"
 )
 
-// This file is lint: an observer of the pipeline of a call. The fetch,
-// decode, scanner, parse and translate stages tell it what they see while
-// the call runs (through c.lint and d.lint, nil when lint is off, so that a
-// call without it pays a nil check at each hook); it keeps the findings,
-// capped, and the compact sets of the checks across documents. The checks
-// of one entry are in lint_checks.go, those of the extensions in
-// lint_ext.go, robots.txt in lint_robots.go.
+// This file is lint: an observer of the pipeline of a call. It attaches
+// its hooks (hooks.go) when its call starts: the fetch, decode, scanner,
+// parse and translate stages tell it what they see while the call runs,
+// and it hands its findings, capped, to the loop of Lint as it makes them;
+// it keeps the compact sets of the checks across documents. The checks of
+// one entry are in lint_checks.go, those of the extensions in lint_ext.go,
+// robots.txt in lint_robots.go.
 
 // Finding is one problem that lint found.
 type Finding struct {
@@ -72,13 +71,22 @@ const (
 )
 
 // LintOptions are the settings of a lint call; the zero value, or nil,
-// is the defaults.
+// is the defaults. Each cap of 0 is its DefaultLint* default.
 type LintOptions struct {
 	// MaxPerCode caps the findings listed of one code, MaxFindings those
 	// listed in all. What goes past a cap is counted: each code with
 	// findings left out gets one summary finding, whose More says how
 	// many. 0 is the default (DefaultLintMaxPerCode, DefaultLintMaxFindings).
 	MaxPerCode, MaxFindings int
+	// MaxLocs caps the locations kept for duplicate-loc across the tree
+	// and for hreflang-return (DefaultLintMaxLocs), MaxHreflangs the
+	// alternate links kept for hreflang-return (DefaultLintMaxHreflangs):
+	// past either, one lint-capped finding says which check stopped.
+	MaxLocs, MaxHreflangs int
+	// MaxRobots caps the hosts whose robots.txt is fetched
+	// (DefaultLintMaxRobots); the URLs of other hosts are not checked
+	// against theirs, and one lint-capped finding says so.
+	MaxRobots int
 	// NoRobots: fetch no robots.txt. robots-disallowed is then not
 	// checked, and no URL on another host is taken as cross-submitted.
 	NoRobots bool
@@ -89,93 +97,102 @@ type LintOptions struct {
 
 // Lint reads the document at url and what it leads to, as [S.ParseContext]
 // does with the same settings, and returns what is wrong with them as an
-// iterator of findings. Lint always reads tolerantly: [S.SetStrict] is
+// iterator of findings. r is nil to fetch url; otherwise r is the document
+// at url, read as [S.ParseReader] reads it and never fetched, and the
+// checks of where a URL stands (loc-other-host, loc-other-scheme,
+// loc-outside-path) and robots-disallowed are made only when url is an
+// HTTP or HTTPS URL. Lint always reads tolerantly: [S.SetStrict] is
 // ignored, and what strict mode would reject is reported as findings
 // instead. Lint rejects nothing and never stops at the first problem.
 //
-// The findings come once the call has ended, in the order of the
-// documents in the tree ([S.GetDocuments]), then of lines. The call is the
-// instance's latest: its getters hold the results of the reading, as
-// after ParseContext. Besides what ParseContext fetches, Lint fetches the
-// robots.txt of each host of the URLs it checks, once, for at most
-// DefaultLintMaxRobots hosts, unless o.NoRobots. o may be nil.
+// Each range over the iterator runs one call, as [S.Stream] does: the
+// findings come while the call reads, each document's as it is read
+// (several documents are read at once when [S.SetMultiThread] is on, and
+// their findings then mix); those of the checks across documents
+// (hreflang-return) and the summary of each code that went past a cap
+// come last. Breaking out of the loop ends the call: the requests in
+// flight are cancelled, and the loop returns once the goroutines of the
+// call have ended. Ranging over the iterator again runs a second call.
+// The call is the instance's latest: its getters hold the results of the
+// reading, as after ParseContext, and, as there, the body of the loop must
+// not start another call on s. Besides what ParseContext fetches, Lint
+// fetches the robots.txt of each host of the URLs it checks, once, for at
+// most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
 //
-// Memory is bounded by the caps of o: findings past them are counted, not
-// kept, and the sets of the checks across documents (duplicate-loc across
+// Memory is bounded by the caps of o: the findings are handed on, not
+// kept, those past the caps only counted, and the sets of the checks across documents (duplicate-loc across
 // the tree, hreflang-return) keep a 64-bit hash of each location, exact
 // below their caps; past one, one lint-capped finding says that its check
 // stopped.
-func (s *S) Lint(ctx context.Context, url string, o *LintOptions) iter.Seq[Finding] {
-	return s.lintSeq(ctx, url, nil, o)
-}
-
-// LintReader is [S.Lint] for a document the caller has at hand, located at
-// url: r is read as [S.ParseReader] reads it, and never fetched. The
-// checks of where a URL stands (loc-other-host, loc-other-scheme,
-// loc-outside-path) and robots-disallowed are made only when url is an
-// HTTP or HTTPS URL.
-func (s *S) LintReader(ctx context.Context, url string, r io.Reader, o *LintOptions) iter.Seq[Finding] {
-	if r == nil {
-		r = nilReader{}
-	}
-	return s.lintSeq(ctx, url, r, o)
-}
-
-func (s *S) lintSeq(ctx context.Context, url string, body io.Reader, o *LintOptions) iter.Seq[Finding] {
+func (s *S) Lint(ctx context.Context, url string, r io.Reader, o *LintOptions) iter.Seq[Finding] {
 	var opts LintOptions
 	if o != nil {
 		opts = *o
 	}
 	return func(yield func(Finding) bool) {
-		l := newLinter(opts)
-		s.lintCall(ctx, url, body, l)
-		for _, f := range l.results() {
-			if !yield(f) {
-				return
+		c, err := s.begin(ctx, url)
+		defer s.parsing.Unlock()
+		if err != nil {
+			for _, e := range s.GetErrors() {
+				if !yield(Finding{Code: CodeConfig, Severity: CodeConfig.Severity(), Document: url, Message: e.Error()}) {
+					return
+				}
+			}
+			return
+		}
+		out := make(chan Finding, 64)
+		l := newLinter(opts, c, out)
+		go func() {
+			defer close(out)
+			c.guard(func() { l.run(r) })
+		}()
+		// However the loop ends, the call ends with it, and its
+		// goroutines have ended before the loop returns (see S.stream).
+		defer func() {
+			c.halt()
+			for range out {
+			}
+		}()
+		for f := range out {
+			if c.stopped() || !yield(f) {
+				break
 			}
 		}
+		c.halt()
+		for range out {
+		}
+		c.raise()
 	}
 }
 
-// lintCall is the call of Lint: the one of ParseContext, tolerant, with l
-// attached.
-func (s *S) lintCall(ctx context.Context, url string, body io.Reader, l *linter) {
-	c, err := s.begin(ctx, url)
-	defer s.parsing.Unlock()
-	if err != nil {
-		for _, e := range s.GetErrors() {
-			l.add(-1, Finding{Code: CodeConfig, Document: url, Message: e.Error()})
-		}
-		return
-	}
+// run is the call of Lint, on a goroutine of its own: the one of
+// ParseContext, tolerant, with l attached, then the checks across
+// documents and the summaries of the caps.
+func (l *linter) run(r io.Reader) {
+	c := l.c
 	c.cfg.strict = false
-	c.lint, l.c = l, c
-	if l.now.IsZero() {
-		l.now = time.Now()
-	}
-	err = c.run(body) // the errors of the documents are findings of their own
+	c.attach(hooks{opened: l.opened, document: l.document})
+	err := c.run(r) // the errors of the documents are findings of their own
 	var verr *ValidationError
-	switch {
-	case errors.As(err, &verr) && errors.Is(err, errNilReader):
-		l.add(0, Finding{Code: CodeFetchFailed, Document: url, Message: verr.Err.Error()})
-	case errors.As(err, &verr) && verr.URL == url:
+	if errors.As(err, &verr) && verr.URL == c.root {
 		// The URL given was refused before it was read.
-		l.add(0, Finding{Code: CodeLocInvalid, Document: url, URL: url, Message: verr.Err.Error()})
+		l.add(Finding{Code: CodeLocInvalid, Document: c.root, URL: c.root, Message: verr.Err.Error()})
 	}
 	l.finish()
-	c.raise()
+	l.summarize()
 }
 
-// linter is the observer of one lint call. Its findings and its sets are
+// linter is the observer of one lint call. Its counts and its sets are
 // shared by the documents of the call, read on several goroutines: mu
 // guards them. What one document alone needs is in its lintDoc.
 type linter struct {
 	c   *call
 	opt LintOptions
 	now time.Time
+	out chan<- Finding // to the loop of Lint
 
 	mu        sync.Mutex
-	findings  []lintFinding
+	listed    int            // findings handed to the loop
 	perCode   map[Code]int   // listed, by code
 	omitted   map[Code]int64 // left out, by code
 	seed      maphash.Seed
@@ -187,33 +204,30 @@ type linter struct {
 	robotsTxt robotsCache
 }
 
-// The caps of the sets, variables for the tests.
-var (
-	lintMaxLocs     = DefaultLintMaxLocs
-	lintMaxHreflang = DefaultLintMaxHreflangs
-)
-
-// lintFinding is a finding and the place of its document in the tree, by
-// which the findings are sorted.
-type lintFinding struct {
-	node int
-	f    Finding
-}
-
 // lintLink is an alternate link kept for hreflang-return.
 type lintLink struct {
 	node, line, col int32
 	page, alt       string
 }
 
-func newLinter(o LintOptions) *linter {
-	if o.MaxPerCode <= 0 {
-		o.MaxPerCode = DefaultLintMaxPerCode
+// newLinter returns the linter of the call c, with the options o, which
+// hands its findings to out.
+func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
+	orDefault := func(n *int, def int) {
+		if *n <= 0 {
+			*n = def
+		}
 	}
-	if o.MaxFindings <= 0 {
-		o.MaxFindings = DefaultLintMaxFindings
+	orDefault(&o.MaxPerCode, DefaultLintMaxPerCode)
+	orDefault(&o.MaxFindings, DefaultLintMaxFindings)
+	orDefault(&o.MaxLocs, DefaultLintMaxLocs)
+	orDefault(&o.MaxHreflangs, DefaultLintMaxHreflangs)
+	orDefault(&o.MaxRobots, DefaultLintMaxRobots)
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
 	}
-	return &linter{opt: o, now: o.Now, perCode: map[Code]int{}, omitted: map[Code]int64{},
+	return &linter{c: c, opt: o, now: now, out: out, perCode: map[Code]int{}, omitted: map[Code]int64{},
 		seed: maphash.MakeSeed(), locs: map[uint64]int32{}, links: map[[2]uint64]lintLink{},
 		docFound: map[int]Found{}}
 }
@@ -223,16 +237,17 @@ func newLinter(o LintOptions) *linter {
 func (l *linter) omit(code Code) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.perCode[code] >= l.opt.MaxPerCode || len(l.findings) >= l.opt.MaxFindings {
+	if l.perCode[code] >= l.opt.MaxPerCode || l.listed >= l.opt.MaxFindings {
 		l.omitted[code]++
 		return true
 	}
 	return false
 }
 
-// add keeps f, a finding of the document at node, within the caps. A
-// finding without a severity takes that of its code.
-func (l *linter) add(node int, f Finding) {
+// add hands f to the loop of Lint, within the caps. A finding without a
+// severity takes that of its code. Once the loop has ended, it hands on
+// nothing.
+func (l *linter) add(f Finding) {
 	if f.Severity == "" {
 		f.Severity = f.Code.Severity()
 	}
@@ -240,39 +255,45 @@ func (l *linter) add(node int, f Finding) {
 	// would act on in it is escaped here, once for every check.
 	f.URL, f.Message = shorten(f.URL), printable.Escape(f.Message)
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.perCode[f.Code] >= l.opt.MaxPerCode || len(l.findings) >= l.opt.MaxFindings {
+	if l.perCode[f.Code] >= l.opt.MaxPerCode || l.listed >= l.opt.MaxFindings {
 		l.omitted[f.Code]++
+		l.mu.Unlock()
 		return
 	}
 	l.perCode[f.Code]++
-	l.findings = append(l.findings, lintFinding{node, f})
+	l.listed++
+	l.mu.Unlock()
+	l.send(f)
 }
 
-// results returns the findings, sorted, with a summary finding for each
-// code that had some left out.
-func (l *linter) results() []Finding {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	slices.SortStableFunc(l.findings, func(a, b lintFinding) int {
-		return cmp.Or(cmp.Compare(a.node, b.node), cmp.Compare(a.f.Line, b.f.Line), cmp.Compare(a.f.Column, b.f.Column))
-	})
-	out := make([]Finding, 0, len(l.findings)+len(l.omitted))
-	for _, lf := range l.findings {
-		out = append(out, lf.f)
+// send hands f to the loop of Lint, unless the loop has ended.
+func (l *linter) send(f Finding) {
+	select {
+	case l.out <- f:
+	case <-l.c.stop:
 	}
+}
+
+// summarize hands on a summary finding for each code that had some left
+// out, in the order of the codes.
+func (l *linter) summarize() {
+	l.mu.Lock()
 	codes := make([]Code, 0, len(l.omitted))
 	for code := range l.omitted {
 		codes = append(codes, code)
 	}
 	slices.Sort(codes)
+	out := make([]Finding, 0, len(codes))
 	for _, code := range codes {
 		n := l.omitted[code]
 		out = append(out, Finding{Code: code, Severity: code.Severity(), Document: l.c.root,
 			Message: fmt.Sprintf("%d more %s findings were left out (the caps are %d of a code, %d in all)", n, code, l.opt.MaxPerCode, l.opt.MaxFindings),
 			More:    n})
 	}
-	return out
+	l.mu.Unlock()
+	for _, f := range out {
+		l.send(f)
+	}
 }
 
 // hash returns the hash of s, a location's key, with a prefix that keeps
@@ -295,7 +316,7 @@ func (l *linter) seen(h uint64, node int) int {
 	first, ok := l.locs[h]
 	full := false
 	if !ok {
-		if len(l.locs) < lintMaxLocs {
+		if len(l.locs) < l.opt.MaxLocs {
 			l.locs[h] = int32(node)
 		} else if !l.locsFull {
 			l.locsFull, full = true, true
@@ -303,8 +324,8 @@ func (l *linter) seen(h uint64, node int) int {
 	}
 	l.mu.Unlock()
 	if full {
-		l.add(node, Finding{Code: CodeLintCapped, Document: l.docURL(node),
-			Message: fmt.Sprintf("more than %d locations: duplicate-loc and hreflang-return are not checked further", lintMaxLocs)})
+		l.add(Finding{Code: CodeLintCapped, Document: l.docURL(node),
+			Message: fmt.Sprintf("more than %d locations: duplicate-loc and hreflang-return are not checked further", l.opt.MaxLocs)})
 	}
 	if !ok {
 		return -1
@@ -314,13 +335,8 @@ func (l *linter) seen(h uint64, node int) int {
 
 // docURL is the URL the document at node was requested as.
 func (l *linter) docURL(node int) string {
-	if node < 0 {
-		return l.c.root
-	}
-	l.c.s.mu.Lock()
-	defer l.c.s.mu.Unlock()
-	if d := l.c.s.docs.at(node); d != nil {
-		return d.URL
+	if u, ok := l.c.s.docURL(node); ok {
+		return u
 	}
 	return l.c.root
 }
@@ -339,7 +355,7 @@ func (l *linter) finish() {
 	}
 	l.mu.Unlock()
 	for _, ln := range out {
-		l.add(int(ln.node), Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
+		l.add(Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
 			URL: ln.page, Message: fmt.Sprintf("the alternate %s does not link back to this page", ln.alt)})
 	}
 }

@@ -58,12 +58,18 @@ type lintDoc struct {
 	sawOther  bool
 }
 
-// newLintDoc returns the lint state of d, nil when lint is off.
-func newLintDoc(c *call, d *doc) *lintDoc {
-	if c.lint == nil {
-		return nil
+// document is lint's hook on a document of the call: the lint state of d,
+// and the hooks through which the stages tell it what they read.
+func (l *linter) document(_ child, _ int, d *doc) docHooks {
+	ld := &lintDoc{l: l, d: d, uniform: true}
+	return docHooks{
+		body:  ld.prolog,
+		text:  ld.checkUTF8,
+		entry: ld.entry,
+		ended: ld.end,
+		xml: xmlHooks{scanner: ld.watch, root: ld.root, rootChild: ld.rootChild,
+			entryStart: ld.entryStart, child: ld.child},
 	}
-	return &lintDoc{l: c.lint, d: d, uniform: true}
 }
 
 // url is the URL the document was requested as.
@@ -79,7 +85,7 @@ func (ld *lintDoc) report(code Code, line, col int, loc, msg string) {
 	if ld.l.omit(code) {
 		return
 	}
-	ld.l.add(ld.d.node, Finding{Code: code, Document: ld.url(), Line: line, Column: col, URL: loc, Message: msg})
+	ld.l.add(Finding{Code: code, Document: ld.url(), Line: line, Column: col, URL: loc, Message: msg})
 }
 
 // entryFinding adds a finding about the entry being read.
@@ -109,17 +115,13 @@ func (ld *lintDoc) broke(loc, subject string, err error) {
 	ld.report(code, ld.line, ld.col, loc, msg)
 }
 
-// lintOpened is told what the request of the document ch yielded.
-func (c *call) lintOpened(ch child, src source, err error) {
-	l := c.lint
-	if l == nil {
-		return
-	}
+// opened is lint's hook on what the request of the document ch yielded.
+func (l *linter) opened(ch child, src source, err error) {
 	l.mu.Lock()
 	l.docFound[ch.node] = ch.found
 	l.mu.Unlock()
 	add := func(code Code, format string, args ...any) {
-		l.add(ch.node, Finding{Code: code, Document: ch.loc, Message: fmt.Sprintf(format, args...)})
+		l.add(Finding{Code: code, Document: ch.loc, Message: fmt.Sprintf(format, args...)})
 	}
 	var es errStatus
 	switch {
@@ -136,8 +138,12 @@ func (c *call) lintOpened(ch child, src source, err error) {
 
 // prolog looks at what comes before the root element of a document that
 // is to be read as XML, before decode drops the white space in front of
-// it: an XML declaration after white space, and the encoding declared.
-func (ld *lintDoc) prolog(r *bufio.Reader) {
+// it: an XML declaration after white space, and the encoding declared. A
+// robots.txt has none.
+func (ld *lintDoc) prolog(r *bufio.Reader) error {
+	if ld.d.format == formatRobots {
+		return nil
+	}
 	head, _ := r.Peek(peekSize)
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
 	ws := head[:len(head)-len(trimmed)]
@@ -150,6 +156,7 @@ func (ld *lintDoc) prolog(r *bufio.Reader) {
 	if label != "" && !strings.EqualFold(label, "utf-8") && !strings.EqualFold(label, "utf8") {
 		ld.report(CodeEncoding, 1, 1, "", fmt.Sprintf("the document declares the encoding %q; the protocol asks for UTF-8", label))
 	}
+	return nil
 }
 
 // checkUTF8 returns tr, the reader of the scanner, checking on its way
@@ -236,10 +243,12 @@ func invalidAt(b []byte) int {
 	return len(b)
 }
 
-// watch attaches the lint state to the scanner of the document.
-func (ld *lintDoc) watch(sc *xmlscan.Scanner) {
+// watch attaches the lint state to the scanner of the document; the
+// parse stage calls what it returns once it is done with the scanner.
+func (ld *lintDoc) watch(sc *xmlscan.Scanner) func() {
 	ld.sc = sc
 	sc.SetObserver(ld)
+	return ld.unwatch
 }
 
 // unwatch lets go of the scanner, which the parse stage releases, keeping
@@ -583,7 +592,7 @@ func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
 	case first == node:
 		ld.entryFinding(CodeDuplicateLoc, raw, "the location is listed before in this document")
 	default:
-		ld.l.add(node, Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
+		ld.l.add(Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
 			URL: raw, Message: "the location is listed in " + ld.l.docURL(first) + " too"})
 	}
 }

@@ -188,7 +188,7 @@ func (l *linter) link(page, alt uint64, ln lintLink, ld *lintDoc) {
 	l.mu.Lock()
 	full := false
 	if _, ok := l.links[[2]uint64{page, alt}]; !ok {
-		if len(l.links) < lintMaxHreflang {
+		if len(l.links) < l.opt.MaxHreflangs {
 			l.links[[2]uint64{page, alt}] = ln
 		} else if !l.linkFull {
 			l.linkFull, full = true, true
@@ -196,6 +196,6 @@ func (l *linter) link(page, alt uint64, ln lintLink, ld *lintDoc) {
 	}
 	l.mu.Unlock()
 	if full {
-		ld.report(CodeLintCapped, int(ln.line), int(ln.col), "", fmt.Sprintf("more than %d alternate links: hreflang-return is not checked further", lintMaxHreflang))
+		ld.report(CodeLintCapped, int(ln.line), int(ln.col), "", fmt.Sprintf("more than %d alternate links: hreflang-return is not checked further", l.opt.MaxHreflangs))
 	}
 }

@@ -19,7 +19,7 @@ func FuzzLint(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf\n<?xml version='1.0' encoding='windows-1252'?><!DOCTYPE a [<!ENTITY b 'c'>]><urlset><url><loc>\x93</loc></url>"))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: true})
-		for fd := range s.LintReader(context.Background(), lintBase, bytes.NewReader(doc), &sitemap.LintOptions{NoRobots: true, Now: lintNow}) {
+		for fd := range s.Lint(context.Background(), lintBase, bytes.NewReader(doc), &sitemap.LintOptions{NoRobots: true, Now: lintNow}) {
 			if fd.Code == "" || fd.Severity == "" || fd.Document != lintBase || fd.Line < 0 || fd.Column < 0 {
 				t.Fatalf("finding %+v", fd)
 			}

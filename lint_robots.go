@@ -16,9 +16,9 @@ import (
 // cross-submission of a sitemap, which the robots.txt of a host allows to
 // list URLs of that host by naming the sitemap in a Sitemap: line. The
 // robots.txt of each host is fetched once, through the call's fetcher,
-// for at most DefaultLintMaxRobots hosts, and read by internal/polite, the
-// reader of groups that Crawl-delay goes through too (groups by product
-// token, longest match of Allow and Disallow, * and $).
+// for at most LintOptions.MaxRobots hosts, and read by internal/polite,
+// the reader of groups that Crawl-delay goes through too (groups by
+// product token, longest match of Allow and Disallow, * and $).
 
 // maxRobotsSize is how much of a robots.txt is read: Google reads 500 KiB.
 const maxRobotsSize = 500 << 10
@@ -55,7 +55,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 		if rc.hosts == nil {
 			rc.hosts = map[string]*robotsEntry{}
 		}
-		if len(rc.hosts) >= DefaultLintMaxRobots {
+		if len(rc.hosts) >= l.opt.MaxRobots {
 			capped, rc.full = !rc.full, true
 		} else {
 			e = &robotsEntry{}
@@ -64,7 +64,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 	}
 	rc.mu.Unlock()
 	if capped {
-		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", DefaultLintMaxRobots))
+		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", l.opt.MaxRobots))
 	}
 	if e == nil {
 		return nil

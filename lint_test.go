@@ -44,7 +44,7 @@ func lintOf(t *testing.T, base, doc string, o *sitemap.LintOptions) []sitemap.Fi
 		o.Now = lintNow
 	}
 	var out []sitemap.Finding
-	for f := range sitemap.New().SetFetchTimeout(60).SetSelection(sitemap.Selection{RootOnly: true}).LintReader(context.Background(), base, strings.NewReader(doc), o) {
+	for f := range sitemap.New().SetFetchTimeout(60).SetSelection(sitemap.Selection{RootOnly: true}).Lint(context.Background(), base, strings.NewReader(doc), o) {
 		out = append(out, f)
 	}
 	return out
@@ -243,7 +243,7 @@ func TestLintIgnoresStrict(t *testing.T) {
 	doc := us(u("https://example.com/a?x&y", "") + u("https://example.com/b", "<priority>7</priority>"))
 	var fs []sitemap.Finding
 	s := sitemap.New().SetStrict(true)
-	for f := range s.LintReader(context.Background(), lintBase, strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
+	for f := range s.Lint(context.Background(), lintBase, strings.NewReader(doc), &sitemap.LintOptions{NoRobots: true}) {
 		fs = append(fs, f)
 	}
 	if lintCount(fs, sitemap.CodeXMLSyntax) != 1 || lintCount(fs, sitemap.CodePriorityInvalid) != 1 {
@@ -279,7 +279,7 @@ func lintURL(t *testing.T, url string, o *sitemap.LintOptions) []sitemap.Finding
 		o = &sitemap.LintOptions{}
 	}
 	var out []sitemap.Finding
-	for f := range sitemap.New().SetFetchTimeout(60).Lint(context.Background(), url, o) {
+	for f := range sitemap.New().SetFetchTimeout(60).Lint(context.Background(), url, nil, o) {
 		out = append(out, f)
 	}
 	return out
@@ -370,7 +370,7 @@ func TestLintFetchAndSize(t *testing.T) {
 	z.Close()
 	var fs []sitemap.Finding
 	s := sitemap.New().SetMaxResponseSize(60 << 20)
-	for f := range s.LintReader(context.Background(), lintBase, bytes.NewReader(zb.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
+	for f := range s.Lint(context.Background(), lintBase, bytes.NewReader(zb.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
 		fs = append(fs, f)
 	}
 	if lintCount(fs, sitemap.CodeTooLarge) != 1 {
@@ -379,7 +379,7 @@ func TestLintFetchAndSize(t *testing.T) {
 	// Past the response size limit, the limit's error is too-large too.
 	fs = fs[:0]
 	s.SetMaxResponseSize(1000)
-	for f := range s.LintReader(context.Background(), lintBase, bytes.NewReader(zb.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
+	for f := range s.Lint(context.Background(), lintBase, bytes.NewReader(zb.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
 		fs = append(fs, f)
 	}
 	if lintCount(fs, sitemap.CodeTooLarge) != 1 {
@@ -400,7 +400,7 @@ func TestLintMillionFindings(t *testing.T) {
 	// The call keeps a validation error of each entry, as Parse does, up
 	// to its limit: a small limit leaves the heap to lint's own memory.
 	peak := peakHeap(func() {
-		for f := range newParser().SetMaxValidationErrors(1000).LintReader(context.Background(), lintBase, bytes.NewReader(b.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
+		for f := range newParser().SetMaxValidationErrors(1000).Lint(context.Background(), lintBase, bytes.NewReader(b.Bytes()), &sitemap.LintOptions{NoRobots: true}) {
 			fs = append(fs, f)
 		}
 	})
@@ -435,18 +435,11 @@ func TestLintCapPerCall(t *testing.T) {
 	}
 }
 
-// A URL that cannot be read, or a nil reader, is a finding too.
+// A URL that cannot be read is a finding too.
 func TestLintRootRefused(t *testing.T) {
 	fs := lintURL(t, "ftp://example.com/sitemap.xml", nil)
 	if len(fs) != 1 || fs[0].Code != sitemap.CodeLocInvalid {
 		t.Errorf("ftp URL:%s", lintDump(fs))
-	}
-	var got []sitemap.Finding
-	for f := range sitemap.New().LintReader(context.Background(), lintBase, nil, nil) {
-		got = append(got, f)
-	}
-	if len(got) != 1 || got[0].Code != sitemap.CodeFetchFailed {
-		t.Errorf("nil reader:%s", lintDump(got))
 	}
 }
 
@@ -457,7 +450,7 @@ func TestLintUTF8AcrossReads(t *testing.T) {
 	good := us(u("https://example.com/caf\u00e9/\u65e5\u672c/\U0001F600", ""))
 	read := func(doc string) []sitemap.Finding {
 		var fs []sitemap.Finding
-		for f := range sitemap.New().LintReader(context.Background(), lintBase, iotest.OneByteReader(strings.NewReader(doc)), &sitemap.LintOptions{NoRobots: true}) {
+		for f := range sitemap.New().Lint(context.Background(), lintBase, iotest.OneByteReader(strings.NewReader(doc)), &sitemap.LintOptions{NoRobots: true}) {
 			fs = append(fs, f)
 		}
 		return fs

@@ -30,7 +30,7 @@ func TestParseXMLClasses(t *testing.T) {
 		if other {
 			tk = otherTokenizer{tk}
 		}
-		if err := parseXML(tk, true, d); err != nil {
+		if err := parseXML(tk, true, d, &xmlHooks{}); err != nil {
 			t.Fatal(err)
 		}
 		urls := slices.Concat(d.buf.urls...)

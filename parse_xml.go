@@ -174,20 +174,21 @@ type xmlParser struct {
 	atomLinked bool // the Atom entry has its link
 	err        error
 
-	lint *lintDoc // what lint checks of the document, nil when lint is off
+	h *xmlHooks // what the features attached to the call observe (hooks.go), never nil
 }
 
-// parseXML reads an XML document from t and hands its entries to sink.
-func parseXML(t tokenizer, strict bool, sink entrySink) error {
+// parseXML reads an XML document from t and hands its entries to sink,
+// telling h what it reads.
+func parseXML(t tokenizer, strict bool, sink entrySink, h *xmlHooks) error {
 	if sc, ok := t.(*xmlscan.Scanner); ok {
 		sc.SetClasses(xmlClasses)
 	} else {
 		t = classified{t}
 	}
-	p := &xmlParser{t: t, sink: sink, strict: strict}
+	p := &xmlParser{t: t, sink: sink, strict: strict, h: h}
 	p.sc, _ = t.(*xmlscan.Scanner)
-	if d, ok := sink.(*doc); ok {
-		p.lint = d.lint
+	if h.scanner != nil && p.sc != nil {
+		defer h.scanner(p.sc)()
 	}
 	return p.run()
 }
@@ -308,16 +309,16 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 		if !p.sink.begin() {
 			return false
 		}
-		if p.lint != nil {
-			p.lint.entryStart()
+		if p.h.entryStart != nil {
+			p.h.entryStart()
 		}
 		p.e.reset(p.format == formatIndex, p.format == formatRSS || p.format == formatRDF || p.format == formatAtom)
 		p.entryDepth, p.part, p.inPub, p.field, p.atomLinked = p.depth, partNone, false, nil, false
 		return true
 	}
 	if p.entryDepth == 0 {
-		if p.lint != nil {
-			p.lintRootChild(tok)
+		if p.h.rootChild != nil && p.depth == 2 {
+			p.h.rootChild(tok.Name.Local, bytes.Equal(tok.Name.Space, p.rootNS), p.format)
 		}
 		return true
 	}
@@ -354,10 +355,10 @@ func (p *xmlParser) start(tok *xmlToken) bool {
 // skipContent reads past the content and the end tag of the element just
 // started, one the parse stage does not read, when the scanner can do so
 // at once (see xmlscan.Scanner.SkipText): the text of an RSS item's title
-// or description is then neither handed out nor looked at again. Lint,
-// which may look at every element, reads them all.
+// or description is then neither handed out nor looked at again. A hook
+// that watches the scanner (lint) sees them all read.
 func (p *xmlParser) skipContent() {
-	if p.sc != nil && p.lint == nil && p.sc.SkipText() {
+	if p.sc != nil && p.h.scanner == nil && p.sc.SkipText() {
 		p.depth--
 	}
 }
@@ -381,18 +382,11 @@ func (p *xmlParser) rootStart(tok *xmlToken) bool {
 		return false
 	}
 	p.rootNS, p.rootID = append(p.rootNS[:0], tok.Name.Space...), tok.NS
-	if p.lint != nil {
-		p.lint.root(p.format, tok.Name.Space)
+	if p.h.root != nil {
+		p.h.root(p.format, tok.Name.Space)
 	}
 	p.sink.root(p.format)
 	return true
-}
-
-// lintRootChild tells lint of an element outside the entries.
-func (p *xmlParser) lintRootChild(tok *xmlToken) {
-	if p.depth == 2 {
-		p.lint.rootChild(tok.Name.Local, bytes.Equal(tok.Name.Space, p.rootNS), p.format)
-	}
 }
 
 // isEntry reports whether tok, whose class is p.entryClass, starts an
@@ -455,8 +449,8 @@ func (p *xmlParser) openPart(k part) {
 // elements, and in a urlset the extensions that open a part.
 func (p *xmlParser) sitemapChild(tok *xmlToken) {
 	inRoot := p.inRootNS(tok)
-	if p.lint != nil {
-		p.lint.child(tok.Name.Local, p.depth-p.entryDepth, inRoot, p.format)
+	if p.h.child != nil {
+		p.h.child(tok.Name.Local, p.depth-p.entryDepth, inRoot, p.format)
 	}
 	if inRoot {
 		switch tok.Class {

@@ -221,7 +221,7 @@ func TestRulesSharedByStrictModeAndLint(t *testing.T) {
 				t.Errorf("strict mode: no *ValidationError of %s (message %q) among:\n%s", c.code, c.spec, strings.Join(msgs, "\n"))
 			}
 			var codes []Code
-			for f := range New().SetHTTPClient(noNetwork).LintReader(context.Background(), url, strings.NewReader(doc), &LintOptions{NoRobots: true, Now: time.Date(2025, 6, 15, 0, 0, 0, 0, time.UTC)}) {
+			for f := range New().SetHTTPClient(noNetwork).Lint(context.Background(), url, strings.NewReader(doc), &LintOptions{NoRobots: true, Now: time.Date(2025, 6, 15, 0, 0, 0, 0, time.UTC)}) {
 				codes = append(codes, f.Code)
 				if f.Code == c.code {
 					return

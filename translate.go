@@ -58,8 +58,8 @@ func shorten(s string) string {
 }
 
 func (d *doc) entry(e *rawEntry) bool {
-	if d.lint != nil {
-		d.lint.entry(e)
+	if h := d.hooks.entry; h != nil {
+		h(e)
 	}
 	if e.forbidden {
 		u := d.baseStr
@@ -365,6 +365,9 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	}
 	if len(e.images) > 0 || e.hasNews || len(e.videos) > 0 || len(e.links) > 0 {
 		d.extensions(e, &u)
+	}
+	if h := d.hooks.url; h != nil && !h(u) {
+		return true
 	}
 	if !d.urlRoom() {
 		d.flush()

@@ -239,6 +239,20 @@ func (s *S) docAt(key string) int {
 	return -1
 }
 
+// docURL returns the URL of the document at place i of the tree, as it
+// was requested (or given); false when i is no place of it.
+func (s *S) docURL(i int) (string, bool) {
+	if i < 0 {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs.at(i); d != nil {
+		return d.URL, true
+	}
+	return "", false
+}
+
 // endDocs gives every document still queued or being read when the call
 // ends the status of one the call did not reach.
 func (s *S) endDocs() {
@@ -329,8 +343,8 @@ func (c *call) opened(node int, src source, err error, start time.Time) {
 // parsed records how the document d ended: its status, the error about it
 // (err), and what it yielded.
 func (c *call) parsed(d *doc, start time.Time, st Status, err error) {
-	if d.lint != nil {
-		d.lint.end(st, err)
+	if h := d.hooks.ended; h != nil {
+		h(st, err)
 	}
 	errs := len(d.errs)
 	if st == StatusFailed || st == StatusNotSitemap {

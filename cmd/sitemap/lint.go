@@ -85,7 +85,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 
 	var findings func(func(sitemap.Finding) bool)
 	if isHTTPURL(target) {
-		findings = s.Lint(ctx, target, opts)
+		findings = s.Lint(ctx, target, nil, opts)
 	} else {
 		loc, r, closeFn, err := c.lintInput(target, o.base)
 		if err != nil {
@@ -93,7 +93,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 			return exitFailed
 		}
 		defer closeFn()
-		findings = s.LintReader(ctx, loc, r, opts)
+		findings = s.Lint(ctx, loc, r, opts)
 	}
 	return c.writeFindings(findings, o.format)
 }

@@ -46,7 +46,7 @@ func main() {
 	s := sitemap.New().SetMultiThread(false)
 	bySeverity := map[sitemap.Severity]int{}
 	codes := map[sitemap.Code]bool{}
-	for f := range s.Lint(context.Background(), srv.URL+"/sitemap-index.xml", nil) {
+	for f := range s.Lint(context.Background(), srv.URL+"/sitemap-index.xml", nil, nil) {
 		line := strings.ReplaceAll(f.String(), srv.URL, "http://site")
 		line = strings.ReplaceAll(line, other.URL, "http://other")
 		line = strings.ReplaceAll(line, other.Listener.Addr().String(), "other")
