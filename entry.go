@@ -39,12 +39,12 @@ type doc struct {
 	// streaming call holds its URLs until it is kept (handOn); with
 	// Selection.RootOnly, what it lists is not fetched.
 	hold, noFollow bool
-	buf      docBuf // its URLs, and the memory of their values
-	sitemaps []Sitemap
-	keys     []string
-	children []child
-	errs     []error
-	nValErrs int64 // validation errors taken from the limit of the call
+	buf            docBuf // its URLs, and the memory of their values
+	sitemaps       []Sitemap
+	keys           []string
+	children       []child
+	errs           []error
+	nValErrs       int64 // validation errors taken from the limit of the call
 
 	// The sitemaps the document lists are counted against the listing
 	// limit of the call as they are listed, and those to follow against
