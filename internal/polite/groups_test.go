@@ -34,7 +34,7 @@ func TestAgentMatch(t *testing.T) {
 		"testbot":        Named,
 		"TESTBOT/2.1":    Named,
 		"testbot (cool)": Named,
-		"test":           None, // temoto's prefix match took this group
+		"test":           None, // the prefix match lint had before issue 30 took this group
 		"testbots":       None,
 		"TestBot-Image":  None,
 		"Mozilla":        None,
