@@ -61,7 +61,9 @@ const urlFirst = 64
 
 // urlChunks holds the chunks of documents that have been committed, for the
 // next documents to fill: a call of many large sitemaps then leaves no chunk
-// behind for the garbage collector, only the URLs it keeps.
+// behind for the garbage collector, only the URLs it keeps. It buys a call
+// of a 100-URL sitemap a third of its CPU time (ARCHITECTURE.md, "Speed
+// machinery").
 var urlChunks = sync.Pool{New: func() any { return new([urlChunk]URL) }}
 
 // sizeFrom lets a document that is read while no other is, and whose size is
@@ -138,7 +140,6 @@ func (b *docBuf) moveToList() bool {
 	}
 	n := b.count()
 	b.list = make([]URL, 0, b.listSize(n))
-	adviseHuge(b.list)
 	for _, chunk := range b.urls {
 		b.list = append(b.list, chunk...)
 	}
@@ -150,7 +151,6 @@ func (b *docBuf) moveToList() bool {
 // expected to hold.
 func (b *docBuf) growList() {
 	grown := make([]URL, len(b.list), b.listSize(len(b.list)))
-	adviseHuge(grown)
 	copy(grown, b.list)
 	b.list = grown
 }
@@ -220,7 +220,9 @@ func (b *docBuf) release() {
 
 // sharedTimesPool holds the tables of shared dates of documents that are
 // done, for those read next: a call of 200 sitemaps made a table of up to
-// maxShared dates for each, garbage once its document was committed.
+// maxShared dates for each, garbage once its document was committed. It
+// buys a call of a 10-URL sitemap half of its CPU time (ARCHITECTURE.md,
+// "Speed machinery").
 var sharedTimesPool = sync.Pool{New: func() any { return make(map[time.Time]*LastModTime, maxShared) }}
 
 // releaseChunks gives the document's chunks back to urlChunks once their

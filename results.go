@@ -215,7 +215,6 @@ func (s *S) growURLs(n, docsLeft int) {
 	}
 	size := min(max(expect, cap(s.urls)+cap(s.urls)/4), most)
 	grown := make([]URL, len(s.urls), max(size, need))
-	adviseHuge(grown)
 	copy(grown, s.urls)
 	s.urls = grown
 }
