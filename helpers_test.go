@@ -396,6 +396,18 @@ func (b *gate) handler(body func() string) http.HandlerFunc {
 // streaming call over an index of gzipped sitemaps to end.
 const guardTimeout = 60 * time.Second
 
+// fetchTimeout is the fetch timeout of the tests that wait for one to run
+// out (set with sitemap.SetFetchTimeoutForTest): short, as what these tests
+// wait for is the timeout, and long enough that the other documents of the
+// same call, served on loopback, are read within it on a loaded machine.
+// That the seconds of SetFetchTimeout become the client's timeout is
+// TestFetchTimeoutIsTheClientTimeout's.
+const fetchTimeout = 100 * time.Millisecond
+
+// shortTimeout returns a new instance with the fetch timeout of the tests
+// that wait for one.
+func shortTimeout() *sitemap.S { return sitemap.SetFetchTimeoutForTest(sitemap.New(), fetchTimeout) }
+
 // stacks returns the stack of every goroutine, one a string.
 func stacks() []string {
 	buf := make([]byte, 1<<20)

@@ -367,12 +367,16 @@ func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
 	}
 }
 
-func TestHostileOneByteASecond(t *testing.T) {
+// oneByteATick answers a request with a byte at every tick, a fifth of the
+// fetch timeout of the tests, until the request or the test ends: the body
+// comes in time for each read and never ends, as one that comes at a byte a
+// second does under a fetch timeout of seconds.
+func oneByteATick(t *testing.T) http.HandlerFunc {
 	release := make(chan struct{})
-	defer close(release)
-	srv := badSite(t, func(w http.ResponseWriter, r *http.Request) {
+	t.Cleanup(func() { close(release) })
+	return func(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
-		tick := time.NewTicker(time.Second)
+		tick := time.NewTicker(fetchTimeout / 5)
 		defer tick.Stop()
 		for {
 			select {
@@ -385,8 +389,12 @@ func TestHostileOneByteASecond(t *testing.T) {
 				w.(http.Flusher).Flush()
 			}
 		}
-	})
-	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
+	}
+}
+
+func TestHostileOneByteASecond(t *testing.T) {
+	srv := badSite(t, oneByteATick(t))
+	s := shortTimeout() // the timeout is what ends it
 	if _, err := parseGuarded(t, s, srv.URL+"/index.xml", 10*time.Second); err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -1582,7 +1590,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 			body := largeURLSet(n, zip)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 			t.Cleanup(srv.Close)
-			s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+			s := shortTimeout() // the timeout the loop must not run into
 			got := 0
 			// The live heap, looked at from the loop every 5,000 URLs (see
 			// TestStreamHeapStaysFlat for why not the heap in use): the
@@ -1599,7 +1607,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 						t.Fatalf("URL %d is %s", got, u.Loc)
 					}
 					if got++; got == 1_000 || got == n/2 {
-						timeoutPassed(t, time.Second)
+						timeoutPassed(t, fetchTimeout)
 					}
 					if got%5_000 == 0 {
 						peak = max(peak, liveHeap())
@@ -1620,7 +1628,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 	// Four documents in flight at once, each held up by the loop in turn.
 	t.Run("Index", func(t *testing.T) {
 		srv := bigIndex(t, 4, n/4)
-		s := sitemap.New().SetFetchTimeout(1) // keep: the timeout the loop must not run into
+		s := shortTimeout() // the timeout the loop must not run into
 		seen := make([]bool, n)               // URL j of /s<i>.xml is seen[i*n/4+j]
 		got := 0
 		base := liveHeap()
@@ -1637,7 +1645,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 				}
 				seen[i*n/4+j] = true
 				if got++; got == 1_000 || got == n/2 {
-					timeoutPassed(t, time.Second)
+					timeoutPassed(t, fetchTimeout)
 				}
 				if got%5_000 == 0 {
 					peak = max(peak, liveHeap())
@@ -1660,7 +1668,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 		body := largeURLSet(n, false)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 		t.Cleanup(srv.Close)
-		s := sitemap.New().SetHTTPClient(&http.Client{Timeout: time.Second})
+		s := sitemap.New().SetHTTPClient(&http.Client{Timeout: fetchTimeout})
 		got, nerrs := 0, 0
 		guard(t, 4*guardTimeout, func() {
 			for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {
@@ -1668,7 +1676,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 				switch {
 				case err == nil:
 					if got++; got == 1_000 {
-						timeoutPassed(t, time.Second)
+						timeoutPassed(t, fetchTimeout)
 					}
 				case errors.As(err, &ne):
 					nerrs++
@@ -1689,25 +1697,8 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 // *NetworkError wrapping context.DeadlineExceeded, and the good sitemap's
 // URLs reach the loop.
 func TestHostileOneByteASecondStream(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	srv := badSite(t, func(w http.ResponseWriter, r *http.Request) {
-		w.(http.Flusher).Flush()
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-release:
-				return
-			case <-r.Context().Done():
-				return
-			case <-tick.C:
-				w.Write([]byte(" "))
-				w.(http.Flusher).Flush()
-			}
-		}
-	})
-	s := sitemap.New().SetFetchTimeout(1) // keep: the timeout is what ends it
+	srv := badSite(t, oneByteATick(t))
+	s := shortTimeout() // the timeout is what ends it
 	var good []string
 	var nerrs []error
 	guard(t, guardTimeout, func() {
