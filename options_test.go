@@ -489,7 +489,7 @@ func TestSetStrictApplies(t *testing.T) {
 func TestSetHTTPClient(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
 	rt := &countingTransport{}
-	client := &http.Client{Transport: rt} // no Timeout of its own
+	client := &http.Client{Transport: rt}                               // no Timeout of its own
 	s := sitemap.SetFetchTimeoutForTest(sitemap.New(), time.Nanosecond) // met by no request, were it applied
 	if got := s.SetHTTPClient(client); got != s {
 		t.Fatal("SetHTTPClient did not return its receiver")
