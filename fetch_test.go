@@ -78,7 +78,7 @@ func TestCustomClientForEveryRequest(t *testing.T) {
 		t.Run(fmt.Sprint(multi), func(t *testing.T) {
 			srv := newServer(t)
 			n := smallSite(srv)
-			tr := &countingTransport{}
+			tr := &web{net: true}
 			client := &http.Client{Transport: tr}
 			s := sitemap.New().SetMultiThread(multi).SetHTTPClient(client)
 			if s.GetHTTPClient() != client {
@@ -103,7 +103,7 @@ func TestCustomClientNotChanged(t *testing.T) {
 	// The caller's client is used as it is and never changed.
 	srv := newServer(t)
 	smallSite(srv)
-	tr := &countingTransport{}
+	tr := &web{net: true}
 	client := &http.Client{Transport: tr, Timeout: 7 * time.Second}
 	if _, err := sitemap.SetFetchTimeoutForTest(sitemap.New(), time.Nanosecond).SetHTTPClient(client).Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatalf("Parse: %v", err)
@@ -117,7 +117,7 @@ func TestCustomClientNilResets(t *testing.T) {
 	// CLIENT-2, GETCONF-4
 	srv := newServer(t)
 	n := smallSite(srv)
-	tr := &countingTransport{}
+	tr := &web{net: true}
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: tr}).SetHTTPClient(nil)
 	if s.GetHTTPClient() != nil {
 		t.Error("GetHTTPClient is not nil after SetHTTPClient(nil)")
@@ -186,7 +186,7 @@ func TestFetchTimeoutNoEffectWithCustomClient(t *testing.T) {
 		deadline bool
 	}{{"client without timeout", 0, false}, {"client with its own timeout", time.Hour, true}} {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := &countingTransport{}
+			tr := &web{net: true}
 			s := sitemap.SetFetchTimeoutForTest(sitemap.New(), time.Nanosecond).SetMultiThread(false)
 			s, err := s.SetHTTPClient(&http.Client{Transport: tr, Timeout: tt.timeout}).Parse(srv.At("/sitemap.xml"), nil)
 			if err != nil || s.GetURLCount() != 1 {

@@ -797,14 +797,15 @@ func TestMaxURLsWhatCounts(t *testing.T) {
 
 func TestMaxURLsMultiThread(t *testing.T) {
 	// MAXURLS-8: with multi-threading on, n URLs all the same, one error.
-	fake := newFakeWeb(map[string]string{})
+	docs := map[string]string{}
 	var locs []string
 	for i := 1; i <= 10; i++ {
 		loc := fmt.Sprintf("https://example.com/s%d.xml", i)
 		locs = append(locs, loc)
-		fake.docs[loc] = urlset(pages(fmt.Sprintf("s%d", i), 4)...)
+		docs[loc] = urlset(pages(fmt.Sprintf("s%d", i), 4)...)
 	}
-	fake.docs["https://example.com/index.xml"] = index(locs...)
+	docs["https://example.com/index.xml"] = index(locs...)
+	fake := newFakeWeb(docs)
 	s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(0).SetMaxURLs(10).Parse("https://example.com/index.xml", nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)

@@ -488,7 +488,7 @@ func TestSetStrictApplies(t *testing.T) {
 // client that is set, used as given; nil returns to the default.
 func TestSetHTTPClient(t *testing.T) {
 	srv := serve(t, userAgentRoutes())
-	rt := &countingTransport{}
+	rt := &web{net: true}
 	client := &http.Client{Transport: rt}                               // no Timeout of its own
 	s := sitemap.SetFetchTimeoutForTest(sitemap.New(), time.Nanosecond) // met by no request, were it applied
 	if got := s.SetHTTPClient(client); got != s {
@@ -517,7 +517,7 @@ func TestSetHTTPClient(t *testing.T) {
 
 	// Its own Timeout is the deadline: the requests carry one, and the
 	// fetch timeout of a nanosecond fails none of them.
-	rt2 := &countingTransport{}
+	rt2 := &web{net: true}
 	s.SetHTTPClient(&http.Client{Transport: rt2, Timeout: time.Hour})
 	if _, err := s.Parse(srv.At("/robots.txt"), nil); err != nil {
 		t.Fatal(err)

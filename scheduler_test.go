@@ -197,7 +197,7 @@ func TestMaxConcurrencyNestedNoDeadlock(t *testing.T) {
 // heldTransport holds every request until release is closed, and
 // reports each arrival. It answers from a fake site.
 type heldTransport struct {
-	fake    *fakeWeb
+	fake    *web
 	arrived chan string
 	release chan struct{}
 }
@@ -550,7 +550,7 @@ func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
 // goroutinePeakTransport answers from a fake site and notes, at each request, how
 // many goroutines of the call there are besides the one that runs Parse.
 type goroutinePeakTransport struct {
-	fake *fakeWeb
+	fake *web
 	max  atomic.Int64
 }
 

@@ -176,7 +176,7 @@ func TestParseInvalidURL(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.url, func(t *testing.T) {
-			rt := &countingTransport{}
+			rt := &web{net: true}
 			s := sitemap.New().SetHTTPClient(&http.Client{Transport: rt})
 			content := urlset("https://example.com/previous")
 			if _, err := s.Parse("https://example.com/previous.xml", &content); err != nil {
