@@ -691,20 +691,11 @@ func indexDocs(n, per int, extra ...string) map[string]string {
 	return docs
 }
 
-// fakeIndexSite returns a fake transport serving an index at
-// https://example.com/sitemap-index.xml that lists n sitemaps
-// https://example.com/sitemap-<i>.xml, each a urlset of one page
-// https://example.com/page-<i>.
-func fakeIndexSite(n int) *web {
-	docs := map[string]string{}
-	var locs []string
-	for i := 1; i <= n; i++ {
-		loc := fmt.Sprintf("https://example.com/sitemap-%d.xml", i)
-		locs = append(locs, loc)
-		docs[loc] = urlset(fmt.Sprintf("https://example.com/page-%d", i))
-	}
-	docs["https://example.com/sitemap-index.xml"] = index(locs...)
-	return newFakeWeb(docs)
+// fakeIndex returns a web that serves the site of indexDocs(n, 1) in the
+// process, on any host (https://example.com/index.xml in the tests).
+func fakeIndex(n int) *web {
+	_, w := requests(indexDocs(n, 1))
+	return w
 }
 
 // parseModes parses content located at base and returns the Locs and the error

@@ -1322,13 +1322,6 @@ func noCanceled(t *testing.T, s *sitemap.S) {
 	}
 }
 
-// bigIndex serves /index.xml listing n urlsets of per URLs each, /s0.xml
-// to /s<n-1>.xml, each made before the server starts.
-func bigIndex(t *testing.T, n, per int) *server {
-	t.Helper()
-	return serveDocs(t, indexDocs(n, per))
-}
-
 // Issue 13 item 1: a panic in the body of a Stream loop unwinds the call as
 // a break does. Before, the call's goroutines blocked for ever in the batch
 // hand-off, and the cancelled requests of the dead call were recorded into
@@ -1336,7 +1329,7 @@ func bigIndex(t *testing.T, n, per int) *server {
 func TestHostilePanicInStreamLoopBody(t *testing.T) {
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
-			srv := bigIndex(t, 40, 500) // 20,000 URLs: far more than the hand-off holds
+			srv := serveDocs(t, indexDocs(40, 500)) // 20,000 URLs: far more than the hand-off holds
 			s := newParser().SetMultiThread(multi)
 			var got any
 			guard(t, guardTimeout, func() {
@@ -1630,7 +1623,7 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 	}
 	// Four documents in flight at once, each held up by the loop in turn.
 	t.Run("Index", func(t *testing.T) {
-		srv := bigIndex(t, 4, n/4)
+		srv := serveDocs(t, indexDocs(4, n/4))
 		s := shortTimeout()     // the timeout the loop must not run into
 		seen := make([]bool, n) // URL j of /s<i>.xml is seen[i*n/4+j]
 		got := 0
@@ -1732,7 +1725,7 @@ func TestHostileOneByteASecondStream(t *testing.T) {
 // goroutine of the call, ends the call as a panic does, and the caller's
 // goroutine exits as it would had the code run there.
 func TestHostileGoexitInLoopBodyAndWorker(t *testing.T) {
-	srv := bigIndex(t, 40, 500)
+	srv := serveDocs(t, indexDocs(40, 500))
 	runs := map[string]func(){
 		"LoopBody": func() {
 			for range newParser().Stream(context.Background(), srv.URL+"/index.xml", nil) {

@@ -203,7 +203,7 @@ type heldTransport struct {
 }
 
 func (h *heldTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Path != "/sitemap-index.xml" {
+	if req.URL.Path != "/index.xml" {
 		h.arrived <- req.URL.String()
 		select {
 		case <-h.release:
@@ -219,10 +219,10 @@ func TestMaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
 	// with a limit of 1 and 400 sitemaps listed, the goroutines of the call
 	// stay few while the first request is held.
 	const total = 400
-	held := &heldTransport{fake: fakeIndexSite(total), arrived: make(chan string, total), release: make(chan struct{})}
+	held := &heldTransport{fake: fakeIndex(total), arrived: make(chan string, total), release: make(chan struct{})}
 	before := runtime.NumGoroutine()
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: held}).SetMaxConcurrency(1)
-	wait := async(t, func() (*sitemap.S, error) { return s.Parse("https://example.com/sitemap-index.xml", nil) })
+	wait := async(t, func() (*sitemap.S, error) { return s.Parse("https://example.com/index.xml", nil) })
 	recv(t, held.arrived, "the first request")
 	if during := runtime.NumGoroutine(); during-before > 50 {
 		t.Errorf("%d goroutines more while one sitemap is fetched and %d wait", during-before, total-1)
