@@ -1122,6 +1122,22 @@ type web struct {
 	deadlines []time.Time // the deadline of the context of every request, zero for none
 }
 
+// readGate calls passed once r has given after bytes or more: a gate that
+// tells how far a client has read a body.
+type readGate struct {
+	r      io.Reader
+	after  int
+	passed func()
+}
+
+func (g *readGate) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if g.after -= n; g.after <= 0 {
+		g.passed()
+	}
+	return n, err
+}
+
 // errNoNetwork is the error of a request to a web that refuses them.
 var errNoNetwork = errors.New("this test makes no requests")
 
