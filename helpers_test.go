@@ -117,6 +117,17 @@ func serveDocs(t testing.TB, docs map[string]string) *server {
 	return s
 }
 
+// newInProcessServer returns a server as newServer's, with no socket: it
+// answers at http://example.test through the client it returns (see web),
+// in the process, so that a test in a testing/synctest bubble can run a
+// call against it and wait until every goroutine of it is blocked.
+func newInProcessServer(t testing.TB) (*server, *http.Client) {
+	s := &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
+	s.Server = &httptest.Server{URL: "http://example.test"} // never started: its URL only
+	t.Cleanup(func() { close(s.stop) })
+	return s, (&web{h: http.HandlerFunc(s.serve)}).Client()
+}
+
 // Handle serves path with h.
 func (s *server) Handle(path string, h http.HandlerFunc) {
 	s.mu.Lock()
@@ -421,22 +432,6 @@ func stacks() []string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-}
-
-// eventually reports whether cond holds, looking again, with the
-// processor yielded between looks, until it does or guardTimeout has
-// passed: for what has no event to wait on (goroutines that end, a
-// goroutine that parks); the time is a guard against a hang, never what
-// the test measures.
-func eventually(cond func() bool) bool {
-	deadline := time.Now().Add(guardTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		runtime.Gosched()
-	}
-	return true
 }
 
 // recv waits for a value on ch, failing the test after guardTimeout.
@@ -1095,13 +1090,8 @@ func parked(has, hasNot []string) int {
 	return parked
 }
 
-const (
-	frameParse    = "sitemap.(*S).ParseContext("
-	frameDo       = "net/http.(*Client).Do("
-	frameBodyRead = "net/http.(*bodyEOFSignal).Read("
-	frameAcquire  = "golang.org/x/sync/semaphore.(*Weighted).Acquire("
-	frameQueuePop = "github.com/gositemap/sitemap.(*queue).pop("
-)
+// frameParse is the frame of a goroutine inside a call of Parse.
+const frameParse = "sitemap.(*S).ParseContext("
 
 // web is the one transport of the tests. It answers every request in the
 // process from h, with no socket, as a server would: the handler runs on a
