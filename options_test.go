@@ -5,6 +5,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"reflect"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -119,132 +120,165 @@ func TestSetUserAgentIsSent(t *testing.T) {
 	}
 }
 
-// setting describes one setting for the value tables: how to set a
-// value, how to read it back, and the Field of its *ConfigError.
-type setting[T comparable] struct {
-	field    string
-	set      func(*sitemap.S, T) *sitemap.S
-	get      func(*sitemap.S) T
-	prev     T   // a valid value, other than the default, set first
-	accepted []T // values that must be taken
-	rejected []T // values that must be refused
+// settingRow is one setting of S in settingTable, made by row.
+type settingRow struct {
+	field string
+	run   func(t *testing.T)
 }
 
-func (c setting[T]) run(t *testing.T) {
-	for _, v := range c.accepted {
-		t.Run("accepted", func(t *testing.T) {
-			s := sitemap.New()
-			c.set(s, c.prev)
-			if got := c.set(s, v); got != s {
-				t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
-			}
-			if got := c.get(s); got != v {
-				t.Errorf("after setting %v the getter reads %v", v, got) // GETCONF-5
-			}
-			if n := s.GetErrorsCount(); n != 0 {
-				t.Errorf("valid value %v recorded errors: %q", v, messagesOf(s.GetErrors()))
-			}
-		})
+// row returns the row of a setting of type T: the Field of its
+// *ConfigError (or the first part of it, for a setting of several fields,
+// as "politeness" for "politeness.host.rate"), its setter and getter, its
+// default, a valid value other than the default that is set first, and the
+// values the setter must take and must refuse.
+func row[T any](field string, set func(*sitemap.S, T) *sitemap.S, get func(*sitemap.S) T, def, prev T, accepted, rejected []T) settingRow {
+	return settingRow{field, func(t *testing.T) {
+		if got := get(sitemap.New()); !sameValue(got, def) {
+			t.Errorf("default %v, want %v", got, def) // GETCONF-1
+		}
+		for _, v := range accepted {
+			t.Run("accepted", func(t *testing.T) {
+				s := sitemap.New()
+				set(s, prev)
+				if got := set(s, v); got != s {
+					t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
+				}
+				if got := get(s); !sameValue(got, v) {
+					t.Errorf("after setting %v the getter reads %v", v, got) // GETCONF-5
+				}
+				if n := s.GetErrorsCount(); n != 0 {
+					t.Errorf("valid value %v recorded errors: %q", v, messagesOf(s.GetErrors()))
+				}
+			})
+		}
+		for _, v := range rejected {
+			t.Run("rejected", func(t *testing.T) {
+				s := sitemap.New()
+				set(s, prev)
+				if got := set(s, v); got != s {
+					t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
+				}
+				// CONFIG-11 (decision): the setting keeps its previous value.
+				if got := get(s); !sameValue(got, prev) {
+					t.Errorf("after the rejected value %v the getter reads %v, want the previous %v", v, got, prev)
+				}
+				// CONFIG-10, ERRORS-3: a *ConfigError naming the setting, at once.
+				errs := s.GetErrors()
+				if len(errs) != 1 {
+					t.Fatalf("GetErrors() = %q, want one *ConfigError", messagesOf(errs))
+				}
+				var ce *sitemap.ConfigError
+				if !errors.As(errs[0], &ce) {
+					t.Fatalf("%T is no *ConfigError", errs[0])
+				}
+				if ce.Field != field && !strings.HasPrefix(ce.Field, field+".") {
+					t.Errorf("Field = %q, want %q", ce.Field, field)
+				}
+				if ce.Err == nil {
+					t.Errorf("Err is nil")
+				}
+				if want := `config "` + ce.Field + `": ` + ce.Err.Error(); ce.Error() != want {
+					t.Errorf("message %q, want %q", ce.Error(), want)
+				}
+				// Setting the same invalid value again replaces the error.
+				set(s, v)
+				if n := s.GetErrorsCount(); n != 1 {
+					t.Errorf("repeating the invalid value: %d errors, want 1", n) // REUSE-8
+				}
+				// PARSE-8: nothing is parsed while it is outstanding.
+				content := urlset("https://example.com/page")
+				if _, err := s.Parse("https://example.com/sitemap.xml", &content); err == nil || err.Error() != errOutstanding {
+					t.Errorf("Parse() error = %v, want %q", err, errOutstanding)
+				}
+				// REUSE-7: a valid value clears it.
+				set(s, prev)
+				if n := s.GetErrorsCount(); n != 0 {
+					t.Errorf("after a valid value: %q", messagesOf(s.GetErrors()))
+				}
+			})
+		}
+	}}
+}
+
+// sameValue reports whether a setting reads back as v: the same value by
+// ==, the same pointer for a client or a store; for a list, the same
+// elements, nil and empty alike (a getter of patterns returns an empty
+// list, never nil).
+func sameValue[T any](got, v T) bool {
+	g, w := reflect.ValueOf(&got).Elem(), reflect.ValueOf(&v).Elem()
+	if g.Kind() == reflect.Slice {
+		return g.Len() == 0 && w.Len() == 0 || reflect.DeepEqual(got, v)
 	}
-	for _, v := range c.rejected {
-		t.Run("rejected", func(t *testing.T) {
-			s := sitemap.New()
-			c.set(s, c.prev)
-			if got := c.set(s, v); got != s {
-				t.Fatalf("setter returned %p, want the receiver %p", got, s) // CONFIG-9
-			}
-			// CONFIG-11 (decision): the setting keeps its previous value.
-			if got := c.get(s); got != c.prev {
-				t.Errorf("after the rejected value %v the getter reads %v, want the previous %v", v, got, c.prev)
-			}
-			// CONFIG-10, ERRORS-3: a *ConfigError naming the setting, at once.
-			errs := s.GetErrors()
-			if len(errs) != 1 {
-				t.Fatalf("GetErrors() = %q, want one *ConfigError", messagesOf(errs))
-			}
-			var ce *sitemap.ConfigError
-			if !errors.As(errs[0], &ce) {
-				t.Fatalf("%T is no *ConfigError", errs[0])
-			}
-			if ce.Field != c.field {
-				t.Errorf("Field = %q, want %q", ce.Field, c.field)
-			}
-			if ce.Err == nil {
-				t.Errorf("Err is nil")
-			}
-			if want := `config "` + c.field + `": ` + ce.Err.Error(); ce.Error() != want {
-				t.Errorf("message %q, want %q", ce.Error(), want)
-			}
-			// Setting the same invalid value again replaces the error.
-			c.set(s, v)
-			if n := s.GetErrorsCount(); n != 1 {
-				t.Errorf("repeating the invalid value: %d errors, want 1", n) // REUSE-8
-			}
-			// PARSE-8: nothing is parsed while it is outstanding.
-			content := urlset("https://example.com/page")
-			if _, err := s.Parse("https://example.com/sitemap.xml", &content); err == nil || err.Error() != errOutstanding {
-				t.Errorf("Parse() error = %v, want %q", err, errOutstanding)
-			}
-			// REUSE-7: a valid value clears it.
-			c.set(s, c.prev)
-			if n := s.GetErrorsCount(); n != 0 {
-				t.Errorf("after a valid value: %q", messagesOf(s.GetErrors()))
-			}
-		})
-	}
+	return g.Equal(w)
+}
+
+// settingTable is every setting of S, one row each, with the values its
+// setter takes and refuses; a setting added to S adds its row here, and
+// TestEverySettingInTable fails until it does.
+var settingTable = []settingRow{
+	// The spec's.
+	// UA-2 (open): an empty user agent is accepted, as go-sitemap-parser
+	// v1.0.1 accepted it (issue 20; TestCompatEmptyUserAgent checks what is
+	// sent); one that would break the header is refused.
+	row("userAgent", (*sitemap.S).SetUserAgent, (*sitemap.S).GetUserAgent, projectUserAgent, "Previous/1.0",
+		[]string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot", ""}, []string{"bot\r\nX-Injected: 1", "bot\x00"}),
+	row("fetchTimeout", (*sitemap.S).SetFetchTimeout, (*sitemap.S).GetFetchTimeout, 3, 7, []uint16{1, 10, 65535}, []uint16{0}),
+	row("maxResponseSize", (*sitemap.S).SetMaxResponseSize, (*sitemap.S).GetMaxResponseSize, 52428800, 4096, []int64{1, 10 * 1024 * 1024, math.MaxInt64}, []int64{0, -1, math.MinInt64}),
+	row("maxDepth", (*sitemap.S).SetMaxDepth, (*sitemap.S).GetMaxDepth, 10, 3, []int{1, 5, math.MaxInt}, []int{0, -1, math.MinInt}),
+	// 0 is no limit and taken; negative values are refused.
+	row("maxConcurrency", (*sitemap.S).SetMaxConcurrency, (*sitemap.S).GetMaxConcurrency, 16, 3, []int{0, 1, 1000, math.MaxInt}, []int{-1, math.MinInt}),
+	row("maxSitemaps", (*sitemap.S).SetMaxSitemaps, (*sitemap.S).GetMaxSitemaps, 50000, 3, []int{0, 1, 1000, math.MaxInt}, []int{-1, math.MinInt}),
+	row("maxURLs", (*sitemap.S).SetMaxURLs, (*sitemap.S).GetMaxURLs, 10000000, 3, []int{0, 1, 1000, math.MaxInt}, []int{-1, math.MinInt}),
+	row("maxValidationErrors", (*sitemap.S).SetMaxValidationErrors, (*sitemap.S).GetMaxValidationErrors, 100000, 3, []int{0, 1, 1000, math.MaxInt}, []int{-1, math.MinInt}),
+	row("multiThread", (*sitemap.S).SetMultiThread, (*sitemap.S).GetMultiThread, true, false, []bool{true, false}, nil),
+	row("strict", (*sitemap.S).SetStrict, (*sitemap.S).GetStrict, false, true, []bool{false, true}, nil),
+	// The patterns in depth: TestPatternValues.
+	row("follow", (*sitemap.S).SetFollow, (*sitemap.S).GetFollow, nil, []string{"previous"}, [][]string{{`\.xml$`, `\.xml\.gz$`}, nil}, [][]string{{`(`}}),
+	row("rules", (*sitemap.S).SetRules, (*sitemap.S).GetRules, nil, []string{"previous"}, [][]string{{`product/`, `category/`}, nil}, [][]string{{`(`}}),
+	row("httpClient", (*sitemap.S).SetHTTPClient, (*sitemap.S).GetHTTPClient, nil, &http.Client{}, []*http.Client{{Timeout: time.Minute}, nil}, nil),
+	// Beyond the spec.
+	row("noFollow", (*sitemap.S).SetNoFollow, (*sitemap.S).GetNoFollow, false, true, []bool{false, true}, nil),
+	row("retries", (*sitemap.S).SetRetries, (*sitemap.S).GetRetries, 0, 2, []int{0, 1, 100}, []int{-1, 101, math.MinInt}),
+	row("retryMaxWait", (*sitemap.S).SetRetryMaxWait, (*sitemap.S).GetRetryMaxWait, sitemap.DefaultRetryMaxWait, 5*time.Second, []time.Duration{time.Nanosecond, time.Hour}, []time.Duration{0, -time.Second}),
+	row("maxHostConcurrency", (*sitemap.S).SetMaxHostConcurrency, (*sitemap.S).GetMaxHostConcurrency, 0, 2, []int{0, 1, math.MaxInt}, []int{-1, math.MinInt}),
+	row("hostRate", (*sitemap.S).SetHostRate, (*sitemap.S).GetHostRate, 0, 2, []float64{0, 0.5, 1e9}, []float64{-1, math.Inf(1), math.Inf(-1), math.NaN()}),
+	row("crawlDelay", (*sitemap.S).SetCrawlDelay, (*sitemap.S).GetCrawlDelay, false, true, []bool{false, true}, nil),
+	row("blockPrivate", (*sitemap.S).SetBlockPrivate, (*sitemap.S).GetBlockPrivate, false, true, []bool{false, true}, nil),
+	row("store", (*sitemap.S).SetStore, (*sitemap.S).GetStore, nil, sitemap.Store(sitemap.NewMemoryStore()), []sitemap.Store{sitemap.NewMemoryStore(), nil}, nil),
+	row("since", (*sitemap.S).SetSince, (*sitemap.S).GetSince, time.Time{}, time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC), []time.Time{{}, time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}, nil),
+	row("trustIndexLastmod", (*sitemap.S).SetTrustIndexLastmod, (*sitemap.S).GetTrustIndexLastmod, false, true, []bool{false, true}, nil),
+	row("maxDiscoveryRequests", (*sitemap.S).SetMaxDiscoveryRequests, (*sitemap.S).GetMaxDiscoveryRequests, sitemap.DefaultMaxDiscoveryRequests, 5, []int{0, 1, math.MaxInt}, []int{-1, math.MinInt}),
+	row("wellKnownFallback", (*sitemap.S).SetWellKnownFallback, (*sitemap.S).GetWellKnownFallback, false, true, []bool{false, true}, nil),
 }
 
 // TIMEOUT-1, TIMEOUT-2, MAXSIZE-6, MAXSIZE-7, MAXDEPTH-8, MAXDEPTH-9,
 // MAXSITEMAPS-1, MAXSITEMAPS-14, MAXURLS-1, MAXURLS-10, MAXVALERR-1,
 // MAXVALERR-9, MAXCONC-1, MAXCONC-6, CONFIG-10, CONFIG-11, CONFIG-12,
-// GETCONF-1, GETCONF-2, GETCONF-5: the values every setter takes and
-// refuses, and the getter that reads them back.
+// GETCONF-1, GETCONF-2, GETCONF-5: the default of every setting, the values
+// its setter takes and refuses, and the getter that reads them back.
 func TestSetterValues(t *testing.T) {
-	t.Run("userAgent", setting[string]{
-		field: "userAgent", set: (*sitemap.S).SetUserAgent, get: (*sitemap.S).GetUserAgent,
-		prev: "Previous/1.0",
-		// UA-2 (open): an empty value is accepted, as go-sitemap-parser
-		// v1.0.1 accepted it (issue 20; TestCompatEmptyUserAgent checks
-		// what is sent); one that would break the header is refused.
-		accepted: []string{"YourUserAgent", "Mozilla/5.0 (compatible; Bot/2.1; +https://example.com/bot)", "ü-bot", ""},
-		rejected: []string{"bot\r\nX-Injected: 1", "bot\x00"},
-	}.run)
-	t.Run("fetchTimeout", setting[uint16]{
-		field: "fetchTimeout", set: (*sitemap.S).SetFetchTimeout, get: (*sitemap.S).GetFetchTimeout,
-		prev: 7, accepted: []uint16{1, 10, 65535}, rejected: []uint16{0},
-	}.run)
-	t.Run("maxResponseSize", setting[int64]{
-		field: "maxResponseSize", set: (*sitemap.S).SetMaxResponseSize, get: (*sitemap.S).GetMaxResponseSize,
-		prev: 4096, accepted: []int64{1, 10 * 1024 * 1024, math.MaxInt64}, rejected: []int64{0, -1, math.MinInt64},
-	}.run)
-	t.Run("maxDepth", setting[int]{
-		field: "maxDepth", set: (*sitemap.S).SetMaxDepth, get: (*sitemap.S).GetMaxDepth,
-		prev: 3, accepted: []int{1, 5, math.MaxInt}, rejected: []int{0, -1, math.MinInt},
-	}.run)
-	for _, c := range []struct {
-		field string
-		set   func(*sitemap.S, int) *sitemap.S
-		get   func(*sitemap.S) int
-	}{
-		{"maxConcurrency", (*sitemap.S).SetMaxConcurrency, (*sitemap.S).GetMaxConcurrency},
-		{"maxSitemaps", (*sitemap.S).SetMaxSitemaps, (*sitemap.S).GetMaxSitemaps},
-		{"maxURLs", (*sitemap.S).SetMaxURLs, (*sitemap.S).GetMaxURLs},
-		{"maxValidationErrors", (*sitemap.S).SetMaxValidationErrors, (*sitemap.S).GetMaxValidationErrors},
-	} {
-		// 0 is no limit and taken; negative values are refused.
-		t.Run(c.field, setting[int]{
-			field: c.field, set: c.set, get: c.get,
-			prev: 3, accepted: []int{0, 1, 1000, math.MaxInt}, rejected: []int{-1, math.MinInt},
-		}.run)
+	for _, r := range settingTable {
+		t.Run(r.field, r.run)
 	}
-	t.Run("multiThread", setting[bool]{
-		field: "multiThread", set: (*sitemap.S).SetMultiThread, get: (*sitemap.S).GetMultiThread,
-		prev: false, accepted: []bool{true, false},
-	}.run)
-	t.Run("strict", setting[bool]{
-		field: "strict", set: (*sitemap.S).SetStrict, get: (*sitemap.S).GetStrict,
-		prev: true, accepted: []bool{false, true},
-	}.run)
+}
+
+// Every setter of S has its row in settingTable, but SetStateFile, a second
+// setter of the store, which opens a file (conditional_test.go).
+func TestEverySettingInTable(t *testing.T) {
+	inTable := map[string]bool{}
+	for _, r := range settingTable {
+		inTable[strings.ToLower(r.field)] = true
+	}
+	typ := reflect.TypeFor[*sitemap.S]()
+	for i := range typ.NumMethod() {
+		name, ok := strings.CutPrefix(typ.Method(i).Name, "Set")
+		if !ok || name == "StateFile" {
+			continue
+		}
+		if !inTable[strings.ToLower(name)] {
+			t.Errorf("Set%s has no row in settingTable", name)
+		}
+	}
 }
 
 // patternSetter is SetFollow or SetRules with its getter.
