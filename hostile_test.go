@@ -35,7 +35,19 @@ import (
 // good urlset has two URLs, and bad is the handler under test.
 func badSite(t *testing.T, bad http.HandlerFunc) *server {
 	t.Helper()
-	srv := newServer(t)
+	return badRoutes(newServer(t), bad)
+}
+
+// badSiteInProcess is badSite on an in-process server (see web), for the
+// documents of tens of megabytes, which a socket would copy twice more: the
+// client to give the instance comes with it.
+func badSiteInProcess(t *testing.T, bad http.HandlerFunc) (*server, *http.Client) {
+	t.Helper()
+	srv, client := newInProcessServer(t)
+	return badRoutes(srv, bad), client
+}
+
+func badRoutes(srv *server, bad http.HandlerFunc) *server {
 	// Absolute locations, which strict mode requires.
 	srv.Handle("/index.xml", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<sitemapindex %s><sitemap><loc>http://%s/good.xml</loc></sitemap><sitemap><loc>http://%[2]s/bad.xml</loc></sitemap></sitemapindex>`, xmlnsAttr, r.Host)
@@ -2015,6 +2027,7 @@ func (b oneByteBody) RoundTrip(r *http.Request) (*http.Response, error) {
 // mode rejects every cut document whole: Parse keeps nothing, and Stream's
 // URLs, handed on already, are followed by the document's *ParseError.
 func TestHostileDocumentCutAtEveryByte(t *testing.T) {
+	t.Parallel() // it measures no heap: on a second core beside the others
 	const url = "https://example.com/sitemap.xml"
 	doc := realShaped(6)
 	step := 1
@@ -2537,9 +2550,9 @@ func checkTokenCase(t *testing.T, s *sitemap.S, c tokenCase, url string) {
 func TestHostileSingleHugeTokens(t *testing.T) {
 	for _, c := range tokenCases() {
 		t.Run(c.name, func(t *testing.T) {
-			srv := badSite(t, c.bad)
+			srv, client := badSiteInProcess(t, c.bad)
 			for _, strict := range []bool{true, false} {
-				s := newParser().SetStrict(strict)
+				s := newParser().SetStrict(strict).SetHTTPClient(client)
 				heap, err := parseGuarded(t, s, srv.URL+"/index.xml", 60*time.Second)
 				if err != nil {
 					t.Fatalf("strict %v: Parse: %v", strict, err)
@@ -2558,18 +2571,16 @@ func TestHostileSingleHugeTokens(t *testing.T) {
 // one index, stay under 64 MiB together.
 func TestHostileSixteenHugeTokensAtOnce(t *testing.T) {
 	cases := tokenCases()
-	mux := http.NewServeMux()
+	srv, client := newInProcessServer(t) // 16 documents of tens of megabytes: no socket
 	var locs []string
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
 	for i := range 16 {
 		c := cases[i%len(cases)]
 		path := fmt.Sprintf("/bad-%d.xml", i)
-		mux.HandleFunc(path, c.bad)
+		srv.Handle(path, c.bad)
 		locs = append(locs, srv.URL+path)
 	}
-	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, index(locs...)) })
-	s := newParser().SetMultiThread(true)
+	srv.Doc("/index.xml", index(locs...))
+	s := newParser().SetMultiThread(true).SetHTTPClient(client)
 	heap, err := parseGuarded(t, s, srv.URL+"/index.xml", 120*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
