@@ -1643,8 +1643,8 @@ func TestHostileSlowStreamConsumer(t *testing.T) {
 	// Four documents in flight at once, each held up by the loop in turn.
 	t.Run("Index", func(t *testing.T) {
 		srv := serveDocs(t, indexDocs(4, n/4))
-		s := shortTimeout()     // the timeout the loop must not run into
-		seen := make([]bool, n) // URL j of /s<i>.xml is seen[i*n/4+j]
+		s := sitemap.SetFetchTimeoutForTest(sitemap.New(), slowLoopTimeout) // the timeout the loop must not run into
+		seen := make([]bool, n)                                             // URL j of /s<i>.xml is seen[i*n/4+j]
 		got := 0
 		base := liveHeap()
 		var peak uint64
