@@ -1096,16 +1096,19 @@ const frameParse = "sitemap.(*S).ParseContext("
 // web is the one transport of the tests. It answers every request in the
 // process from h, with no socket, as a server would: the handler runs on a
 // goroutine of its own and its body streams to the client as it writes it,
-// so that it may hold a request, send half a body and stall, or never end.
+// so that it may hold a request, send half a body and stall, or never end;
+// with whole set, it runs h on the caller's goroutine instead and sends the
+// body whole once h returns, which costs a tenth as much for each request.
 // With net set and no h, it passes the requests on to the network, for a
 // server on loopback; with neither, it refuses every request (a call that
 // must fetch nothing). Whatever answers, it counts and logs every request,
 // and hands every body through wrap when set (iotest.OneByteReader, ...).
 type web struct {
-	h    http.Handler
-	net  bool
-	wrap func(io.Reader) io.Reader
-	n    atomic.Int64
+	h     http.Handler
+	whole bool // h runs on the caller's goroutine and its body is sent whole: for tens of thousands of small documents
+	net   bool
+	wrap  func(io.Reader) io.Reader
+	n     atomic.Int64
 
 	mu        sync.Mutex
 	log       []string    // the URL of every request, in order
@@ -1140,6 +1143,14 @@ func (w *web) RoundTrip(r *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
 	switch {
+	case w.h != nil && w.whole:
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		rec := httptest.NewRecorder()
+		w.h.ServeHTTP(rec, r)
+		resp = rec.Result()
+		resp.Request = r
 	case w.h != nil:
 		resp, err = serveInProcess(w.h, r)
 	case w.net:

@@ -360,7 +360,7 @@ func TestHostileIndexOfFiftyThousandChildren(t *testing.T) {
 		}
 		fmt.Fprintf(w, `<urlset %s><url><loc>%s/page</loc></url></urlset>`, xmlnsAttr, strings.TrimSuffix(r.URL.Path, ".xml"))
 	})
-	s := newParser().SetHTTPClient(&http.Client{Transport: &web{h: h}})
+	s := newParser().SetHTTPClient(&http.Client{Transport: &web{h: h, whole: true}})
 	heap, err := parseGuarded(t, s, "https://example.com/index.xml", 60*time.Second)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
