@@ -379,6 +379,7 @@ func TestBenchInputsParse(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("60 MB of input: too slow under -short or the race detector")
 	}
+	t.Parallel() // it measures no heap: on a second core beside the others
 	for name, tc := range map[string]struct {
 		doc    []byte
 		url    string

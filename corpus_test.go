@@ -64,7 +64,7 @@ func (r corpusRef) usable() bool {
 // corpusParser is a tolerant instance (the default mode) whose requests for
 // the sitemaps a document names all fail at once.
 func corpusParser() *sitemap.S {
-	return sitemap.New().SetHTTPClient(&http.Client{Transport: &noNetwork{}})
+	return sitemap.New().SetHTTPClient(&http.Client{Transport: &web{}})
 }
 
 // corpusBase is the URL a corpus document is read as: the manifest gives no

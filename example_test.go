@@ -355,7 +355,7 @@ func ExampleS_SetHTTPClient() {
 	})
 	defer srv.Close()
 
-	transport := &countingTransport{}
+	transport := &web{net: true}
 	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	s := sitemap.New().SetHTTPClient(client)
 	if _, err := s.Parse(srv.URL+"/sitemap-index.xml", nil); err != nil {

@@ -65,7 +65,7 @@ func (f *fetcher) chargeServerOnly() {
 func newFetcher(cfg *config) *fetcher {
 	client := cfg.httpClient
 	if client == nil {
-		client = &http.Client{Timeout: time.Duration(cfg.fetchTimeout) * time.Second}
+		client = &http.Client{Timeout: cfg.fetchWait}
 		if cfg.polite.blockPrivate {
 			client.Transport = guardTransport(cfg.polite.allow)
 		}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,10 +24,12 @@ import (
 
 // The helpers of the black-box tests, one of each: a server on loopback
 // (newServer, serve, serveDocs), a urlset and an index builder (urlset,
-// index), a guard against hangs (guard, recv and eventually, all bounded by
-// guardTimeout), a gate that holds requests (newGate), and the fakes of the
-// network (fakeWeb, countingTransport, noNetwork). A helper that serves the
-// tests of one file only lives in that file.
+// index, and indexDocs for a site of an index and its urlsets), a guard
+// against hangs (guard and recv, bounded by guardTimeout), a gate that holds
+// requests (newGate), and the one transport of the tests (web), which
+// answers in the process, passes requests on to a
+// loopback server, or refuses them. A helper that serves the tests of one
+// file only lives in that file.
 
 // sitemapNS is the namespace of the sitemaps.org protocol.
 const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -112,6 +115,17 @@ func serveDocs(t testing.TB, docs map[string]string) *server {
 	}
 	s.docs = docs
 	return s
+}
+
+// newInProcessServer returns a server as newServer's, with no socket: it
+// answers at http://example.test through the client it returns (see web),
+// in the process, so that a test in a testing/synctest bubble can run a
+// call against it and wait until every goroutine of it is blocked.
+func newInProcessServer(t testing.TB) (*server, *http.Client) {
+	s := &server{stop: make(chan struct{}), handlers: map[string]http.HandlerFunc{}, headers: map[string]http.Header{}}
+	s.Server = &httptest.Server{URL: "http://example.test"} // never started: its URL only
+	t.Cleanup(func() { close(s.stop) })
+	return s, (&web{h: http.HandlerFunc(s.serve)}).Client()
 }
 
 // Handle serves path with h.
@@ -396,6 +410,18 @@ func (b *gate) handler(body func() string) http.HandlerFunc {
 // streaming call over an index of gzipped sitemaps to end.
 const guardTimeout = 60 * time.Second
 
+// fetchTimeout is the fetch timeout of the tests that wait for one to run
+// out (set with sitemap.SetFetchTimeoutForTest): short, as what these tests
+// wait for is the timeout, and long enough that the other documents of the
+// same call, served on loopback, are read within it on a loaded machine.
+// That the seconds of SetFetchTimeout become the client's timeout is
+// TestFetchTimeoutIsTheClientTimeout's.
+const fetchTimeout = 100 * time.Millisecond
+
+// shortTimeout returns a new instance with the fetch timeout of the tests
+// that wait for one.
+func shortTimeout() *sitemap.S { return sitemap.SetFetchTimeoutForTest(sitemap.New(), fetchTimeout) }
+
 // stacks returns the stack of every goroutine, one a string.
 func stacks() []string {
 	buf := make([]byte, 1<<20)
@@ -406,22 +432,6 @@ func stacks() []string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-}
-
-// eventually reports whether cond holds, looking again, with the
-// processor yielded between looks, until it does or guardTimeout has
-// passed: for what has no event to wait on (goroutines that end, a
-// goroutine that parks); the time is a guard against a hang, never what
-// the test measures.
-func eventually(cond func() bool) bool {
-	deadline := time.Now().Add(guardTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		runtime.Gosched()
-	}
-	return true
 }
 
 // recv waits for a value on ch, failing the test after guardTimeout.
@@ -435,22 +445,6 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 		var zero T
 		return zero
 	}
-}
-
-// noNetwork is a transport that refuses every request and counts them,
-// for calls on content passed in that must fetch nothing.
-type noNetwork struct{ n atomic.Int64 }
-
-func (c *noNetwork) RoundTrip(*http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return nil, errors.New("this test makes no requests")
-}
-
-// offline returns an instance whose every request is refused, and the
-// transport that counts them.
-func offline() (*sitemap.S, *noNetwork) {
-	tr := &noNetwork{}
-	return sitemap.New().SetHTTPClient(&http.Client{Transport: tr}), tr
 }
 
 func fill(base string, ss []string) []string {
@@ -641,21 +635,6 @@ func has[E error](s *sitemap.S, target *E) bool {
 	return false
 }
 
-// inProcess is a transport that serves requests from a handler in the
-// same process, so that tens of thousands of requests take no sockets.
-type inProcess struct{ h http.Handler }
-
-func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
-	if err := r.Context().Err(); err != nil {
-		return nil, err
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, r)
-	resp := rec.Result()
-	resp.Request = r
-	return resp, nil
-}
-
 // spellings are twelve spellings of https://example.com/sitemap.xml, the
 // first of them the plain one: the case of the scheme and of the host, the
 // default port, dot segments, escapes of unreserved characters in either
@@ -675,20 +654,18 @@ var spellings = []string{
 	"https://Example.COM:443/./x/..//../%73itemap%2exml#x",
 }
 
-// requests serves the documents of docs by their decoded path over an
-// in-process transport on the host example.com, and counts every request.
-func requests(docs map[string]string) (*http.Client, *atomic.Int32) {
-	var n atomic.Int32
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
+// requests serves the documents of docs by their decoded path in the
+// process, on whatever host is asked, and counts every request.
+func requests(docs map[string]string) (*http.Client, *web) {
+	w := &web{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		doc, ok := docs[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
 		io.WriteString(w, doc)
-	})
-	return &http.Client{Transport: inProcess{h}}, &n
+	})}
+	return w.Client(), w
 }
 
 // indexDocs returns an index at /index.xml listing n urlsets of per URLs
@@ -709,20 +686,11 @@ func indexDocs(n, per int, extra ...string) map[string]string {
 	return docs
 }
 
-// fakeIndexSite returns a fake transport serving an index at
-// https://example.com/sitemap-index.xml that lists n sitemaps
-// https://example.com/sitemap-<i>.xml, each a urlset of one page
-// https://example.com/page-<i>.
-func fakeIndexSite(n int) *fakeWeb {
-	docs := map[string]string{}
-	var locs []string
-	for i := 1; i <= n; i++ {
-		loc := fmt.Sprintf("https://example.com/sitemap-%d.xml", i)
-		locs = append(locs, loc)
-		docs[loc] = urlset(fmt.Sprintf("https://example.com/page-%d", i))
-	}
-	docs["https://example.com/sitemap-index.xml"] = index(locs...)
-	return newFakeWeb(docs)
+// fakeIndex returns a web that serves the site of indexDocs(n, 1) in the
+// process, on any host (https://example.com/index.xml in the tests).
+func fakeIndex(n int) *web {
+	_, w := requests(indexDocs(n, 1))
+	return w
 }
 
 // parseModes parses content located at base and returns the Locs and the error
@@ -1009,111 +977,6 @@ func noErrors(t *testing.T, s *sitemap.S) {
 	}
 }
 
-// countingTransport is an http.RoundTripper that counts the requests that go
-// through it, and can hand the body of every response through a wrapper,
-// such as iotest.OneByteReader.
-type countingTransport struct {
-	base http.RoundTripper
-	wrap func(io.Reader) io.Reader
-	n    atomic.Int64
-
-	mu   sync.Mutex
-	reqs []*http.Request
-}
-
-func (tr *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	tr.n.Add(1)
-	tr.mu.Lock()
-	tr.reqs = append(tr.reqs, req)
-	tr.mu.Unlock()
-	base := tr.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(req)
-	if err != nil || tr.wrap == nil {
-		return resp, err
-	}
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{tr.wrap(resp.Body), resp.Body}
-	return resp, nil
-}
-
-// Deadlines returns the deadline of the context of every request, in
-// order: zero where the request had none.
-func (tr *countingTransport) Deadlines() []time.Time {
-	var out []time.Time
-	for _, r := range tr.Requests() {
-		d, _ := r.Context().Deadline()
-		out = append(out, d)
-	}
-	return out
-}
-
-// Requests returns the requests that went through the transport.
-func (tr *countingTransport) Requests() []*http.Request {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return slices.Clone(tr.reqs)
-}
-
-// fakeWeb is an http.RoundTripper that answers from a map of absolute URLs
-// to documents and never touches the network, so that tests can use hosts
-// such as example.com. An unknown URL is a 404; a document that begins
-// with fakeRedirect is a 302.
-type fakeWeb struct {
-	mu   sync.Mutex
-	docs map[string]string
-	log  []string
-}
-
-// fakeRedirect begins a document of fakeWeb that is a redirect to the
-// URL that follows it.
-const fakeRedirect = "REDIRECT "
-
-func newFakeWeb(docs map[string]string) *fakeWeb { return &fakeWeb{docs: docs} }
-
-func (f *fakeWeb) RoundTrip(req *http.Request) (*http.Response, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	u := req.URL.String()
-	f.log = append(f.log, u)
-	body, ok := f.docs[u]
-	status, code := "200 OK", http.StatusOK
-	header := http.Header{}
-	switch {
-	case !ok:
-		status, code = "404 Not Found", http.StatusNotFound
-	case strings.HasPrefix(body, fakeRedirect):
-		status, code = "302 Found", http.StatusFound
-		header.Set("Location", strings.TrimPrefix(body, fakeRedirect))
-		body = ""
-	}
-	return &http.Response{
-		Status:        status,
-		StatusCode:    code,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        header,
-		Body:          io.NopCloser(strings.NewReader(body)),
-		ContentLength: int64(len(body)),
-		Request:       req,
-	}, nil
-}
-
-// Log returns the URLs requested, in order.
-func (f *fakeWeb) Log() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.log)
-}
-
-// Client returns a client that sends every request to f.
-func (f *fakeWeb) Client() *http.Client { return &http.Client{Transport: f} }
-
 // delivery is one way a document reaches the parser: passed in as
 // content, or fetched, whole or in small pieces.
 type delivery struct {
@@ -1140,12 +1003,12 @@ var deliveries = []delivery{
 	}},
 	{"OneByteReader", func(t *testing.T, s *sitemap.S, srv *server, path string, body []byte) (*sitemap.S, error) {
 		srv.Bytes(path, body)
-		s.SetHTTPClient(&http.Client{Transport: &countingTransport{wrap: iotest.OneByteReader}})
+		s.SetHTTPClient(&http.Client{Transport: &web{net: true, wrap: iotest.OneByteReader}})
 		return s.Parse(srv.At(path), nil)
 	}},
 	{"HalfReader", func(t *testing.T, s *sitemap.S, srv *server, path string, body []byte) (*sitemap.S, error) {
 		srv.Bytes(path, body)
-		s.SetHTTPClient(&http.Client{Transport: &countingTransport{wrap: iotest.HalfReader}})
+		s.SetHTTPClient(&http.Client{Transport: &web{net: true, wrap: iotest.HalfReader}})
 		return s.Parse(srv.At(path), nil)
 	}},
 }
@@ -1227,10 +1090,265 @@ func parked(has, hasNot []string) int {
 	return parked
 }
 
-const (
-	frameParse    = "sitemap.(*S).ParseContext("
-	frameDo       = "net/http.(*Client).Do("
-	frameBodyRead = "net/http.(*bodyEOFSignal).Read("
-	frameAcquire  = "golang.org/x/sync/semaphore.(*Weighted).Acquire("
-	frameQueuePop = "github.com/gositemap/sitemap.(*queue).pop("
-)
+// frameParse is the frame of a goroutine inside a call of Parse.
+const frameParse = "sitemap.(*S).ParseContext("
+
+// web is the one transport of the tests. It answers every request in the
+// process from h, with no socket, as a server would: the handler runs on a
+// goroutine of its own and its body streams to the client as it writes it,
+// so that it may hold a request, send half a body and stall, or never end;
+// with whole set, it runs h on the caller's goroutine instead and sends the
+// body whole once h returns: no goroutine or pipe for each request.
+// With net set and no h, it passes the requests on to the network, for a
+// server on loopback; with neither, it refuses every request (a call that
+// must fetch nothing). Whatever answers, it counts and logs every request,
+// and hands every body through wrap when set (iotest.OneByteReader, ...).
+type web struct {
+	h     http.Handler
+	whole bool // h runs on the caller's goroutine and its body is sent whole: for tens of thousands of small documents
+	net   bool
+	wrap  func(io.Reader) io.Reader
+	n     atomic.Int64
+
+	mu        sync.Mutex
+	log       []string    // the URL of every request, in order
+	deadlines []time.Time // the deadline of the context of every request, zero for none
+}
+
+// readGate calls passed once r has given after bytes or more: a gate that
+// tells how far a client has read a body.
+type readGate struct {
+	r      io.Reader
+	after  int
+	passed func()
+}
+
+func (g *readGate) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if g.after -= n; g.after <= 0 {
+		g.passed()
+	}
+	return n, err
+}
+
+// errNoNetwork is the error of a request to a web that refuses them.
+var errNoNetwork = errors.New("this test makes no requests")
+
+func (w *web) RoundTrip(r *http.Request) (*http.Response, error) {
+	w.n.Add(1)
+	d, _ := r.Context().Deadline()
+	w.mu.Lock()
+	w.log, w.deadlines = append(w.log, r.URL.String()), append(w.deadlines, d)
+	w.mu.Unlock()
+	var resp *http.Response
+	var err error
+	switch {
+	case w.h != nil && w.whole:
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		rec := httptest.NewRecorder()
+		w.h.ServeHTTP(rec, r)
+		resp = rec.Result()
+		resp.Request = r
+	case w.h != nil:
+		resp, err = serveInProcess(w.h, r)
+	case w.net:
+		resp, err = http.DefaultTransport.RoundTrip(r)
+	default:
+		return nil, errNoNetwork
+	}
+	if err != nil || w.wrap == nil {
+		return resp, err
+	}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{w.wrap(resp.Body), resp.Body}
+	return resp, nil
+}
+
+// Client returns a client that sends every request to w.
+func (w *web) Client() *http.Client { return &http.Client{Transport: w} }
+
+// Log returns the URLs requested, in order.
+func (w *web) Log() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.log)
+}
+
+// Deadlines returns the deadline of the context of every request, in
+// order: zero where the request had none.
+func (w *web) Deadlines() []time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.deadlines)
+}
+
+// offline returns an instance whose every request is refused, and the
+// transport that counts them.
+func offline() (*sitemap.S, *web) {
+	w := &web{}
+	return sitemap.New().SetHTTPClient(w.Client()), w
+}
+
+// fakeRedirect begins a document of newFakeWeb that is a redirect to the
+// URL that follows it.
+const fakeRedirect = "REDIRECT "
+
+// newFakeWeb returns a web that answers from a map of absolute URLs to
+// documents, read at each request, so that tests can use hosts such as
+// example.com. An unknown URL is a 404; a document that begins with
+// fakeRedirect is a 302.
+func newFakeWeb(docs map[string]string) *web {
+	return &web{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := docs[r.URL.String()]
+		switch {
+		case !ok:
+			http.NotFound(w, r)
+		case strings.HasPrefix(body, fakeRedirect):
+			http.Redirect(w, r, strings.TrimPrefix(body, fakeRedirect), http.StatusFound)
+		default:
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+			io.WriteString(w, body)
+		}
+	})}
+}
+
+// serveInProcess runs h for r on a goroutine of its own and returns the
+// response as a server on loopback would send it: once h has returned, its
+// body whole; or once it has flushed, or written more than a buffer holds,
+// with a body that streams what h writes from then on, so that h may send
+// half a body and stall, or never end. The handler gets r with the client's
+// context: a request the client gives up ends it as a connection that closes
+// would. A body shorter than the Content-Length h set, or cut by a panic of
+// h, ends in io.ErrUnexpectedEOF, as one cut off would.
+func serveInProcess(h http.Handler, r *http.Request) (*http.Response, error) {
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	rw := &pipeWriter{ctx: r.Context(), header: http.Header{}, ready: make(chan struct{})}
+	sr := new(http.Request) // a shallow copy: the handlers change nothing of it
+	*sr = *r
+	sr.RequestURI, sr.Host, sr.RemoteAddr = r.URL.RequestURI(), r.URL.Host, "192.0.2.1:1234"
+	go func() {
+		defer func() {
+			var err error
+			switch p := recover(); {
+			case p != nil: // the connection a server would close
+				err = io.ErrUnexpectedEOF
+			case r.Context().Err() != nil:
+				err = r.Context().Err()
+			case rw.length >= 0 && rw.written < rw.length:
+				err = io.ErrUnexpectedEOF
+			}
+			rw.end(err)
+		}()
+		h.ServeHTTP(rw, sr)
+	}()
+	select {
+	case <-rw.ready:
+	case <-r.Context().Done():
+		return nil, r.Context().Err() // the handler sees the same context, and ends
+	}
+	if rw.err != nil && rw.body == nil {
+		return nil, rw.err
+	}
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", rw.status, http.StatusText(rw.status)),
+		StatusCode:    rw.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        rw.sent,
+		Body:          rw.body,
+		ContentLength: rw.length,
+		Request:       r,
+	}, nil
+}
+
+// streamAfter is how much a handler of serveInProcess writes, with no
+// flush, before its body streams.
+const streamAfter = 64 << 10
+
+// pipeWriter is the http.ResponseWriter of serveInProcess. The handler's
+// goroutine writes; ready is closed once the response may be read: the
+// handler has returned (the body is buf) or streams (the body is a pipe).
+type pipeWriter struct {
+	ctx             context.Context // the request's
+	header, sent    http.Header
+	status          int
+	length, written int64 // the Content-Length set (-1 when none), and the bytes written
+	buf             bytes.Buffer
+	pw              *io.PipeWriter // set once the body streams
+	body            io.ReadCloser
+	err             error // what ended the handler before its response was ready
+	ready           chan struct{}
+}
+
+func (p *pipeWriter) Header() http.Header { return p.header }
+
+func (p *pipeWriter) WriteHeader(code int) {
+	if p.status != 0 {
+		return
+	}
+	p.status, p.sent, p.length = code, p.header.Clone(), -1
+	if n, err := strconv.ParseInt(p.sent.Get("Content-Length"), 10, 64); err == nil {
+		p.length = n
+	}
+}
+
+func (p *pipeWriter) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	if p.pw == nil && p.buf.Len()+len(b) <= streamAfter {
+		p.written += int64(len(b))
+		return p.buf.Write(b)
+	}
+	if p.pw == nil {
+		p.stream()
+	}
+	n, err := p.pw.Write(b)
+	p.written += int64(n)
+	return n, err
+}
+
+func (p *pipeWriter) Flush() {
+	p.WriteHeader(http.StatusOK)
+	if p.pw == nil {
+		p.stream()
+	}
+}
+
+// stream makes the response ready with a body that streams, what was
+// written so far first, until the request's context ends.
+func (p *pipeWriter) stream() {
+	pr, pw := io.Pipe()
+	p.pw, p.body = pw, pr
+	// A request given up ends its body, and the writes of the handler.
+	context.AfterFunc(p.ctx, func() { pr.CloseWithError(p.ctx.Err()) })
+	close(p.ready)
+	if p.buf.Len() > 0 {
+		pw.Write(p.buf.Bytes())
+		p.buf = bytes.Buffer{}
+	}
+}
+
+// end is the handler's return, err what cut its response short.
+func (p *pipeWriter) end(err error) {
+	if p.pw != nil {
+		p.pw.CloseWithError(err) // nil is io.EOF
+		return
+	}
+	p.WriteHeader(http.StatusOK)
+	if err != nil && p.written == 0 {
+		p.err = err
+	} else {
+		body := io.Reader(bytes.NewReader(p.buf.Bytes()))
+		if err != nil {
+			body = io.MultiReader(body, iotest.ErrReader(err))
+		}
+		p.body = io.NopCloser(body)
+	}
+	close(p.ready)
+}

@@ -421,14 +421,14 @@ func TestMaxSitemapsSpecExample(t *testing.T) {
 	// MAXSITEMAPS-15 (decision: one error), LIMITERR-4: a limit of 1,000
 	// and an index of 1,200 entries records the error whichever sitemaps
 	// are followed.
-	const want = `parse "https://example.com/sitemap-index.xml": limit of 1000 sitemaps reached`
+	const want = `parse "https://example.com/index.xml": limit of 1000 sitemaps reached`
 	tests := []struct {
 		name    string
 		follow  []string
 		fetched int
 	}{
 		{"follow none", []string{`^$`}, 0},
-		{"follow ten", []string{`/sitemap-1[0-9]\.xml$`}, 10},
+		{"follow ten", []string{`/s1[0-9]\.xml$`}, 10},
 		{"follow all", nil, 1000},
 	}
 	for _, tt := range tests {
@@ -437,12 +437,12 @@ func TestMaxSitemapsSpecExample(t *testing.T) {
 				continue // 1,000 fetches once are enough; order is tested apart
 			}
 			t.Run(fmt.Sprintf("%s/multi=%v", tt.name, multi), func(t *testing.T) {
-				fake := fakeIndexSite(1200)
+				fake := fakeIndex(1200)
 				s := sitemap.New().SetMultiThread(multi).SetHTTPClient(fake.Client()).SetMaxSitemaps(1000)
 				if tt.follow != nil {
 					s.SetFollow(tt.follow)
 				}
-				if _, err := s.Parse("https://example.com/sitemap-index.xml", nil); err != nil {
+				if _, err := s.Parse("https://example.com/index.xml", nil); err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
 				equalStrings(t, "errors", messagesOf(s.GetErrors()), []string{want})
@@ -451,7 +451,7 @@ func TestMaxSitemapsSpecExample(t *testing.T) {
 					t.Errorf("fetched %d sitemaps, want %d", n, tt.fetched)
 				}
 				sms := sitemapLocsOf(s.GetSitemaps())
-				if len(sms) != 1000 || sms[0] != "https://example.com/sitemap-1.xml" || sms[999] != "https://example.com/sitemap-1000.xml" {
+				if len(sms) != 1000 || sms[0] != "https://example.com/s0.xml" || sms[999] != "https://example.com/s999.xml" {
 					t.Errorf("%d sitemaps listed, from %q to %q; want the first 1000", len(sms), sms[0], sms[len(sms)-1])
 				}
 				if int(s.GetURLCount()) != tt.fetched {
@@ -584,8 +584,8 @@ func TestMaxSitemapsCounting(t *testing.T) {
 		equalStrings(t, "requests", srv.Log(), []string{"/index.xml", "/a.xml", "/b.xml"})
 	})
 	t.Run("exactly n, multi-thread", func(t *testing.T) {
-		fake := fakeIndexSite(7)
-		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(7).Parse("https://example.com/sitemap-index.xml", nil)
+		fake := fakeIndex(7)
+		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(7).Parse("https://example.com/index.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
@@ -595,8 +595,8 @@ func TestMaxSitemapsCounting(t *testing.T) {
 		}
 	})
 	t.Run("0 is no limit", func(t *testing.T) {
-		fake := fakeIndexSite(120)
-		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(0).Parse("https://example.com/sitemap-index.xml", nil)
+		fake := fakeIndex(120)
+		s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxSitemaps(0).Parse("https://example.com/index.xml", nil)
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
@@ -611,8 +611,8 @@ func TestMaxSitemapsMultiThreadRequestsExactlyN(t *testing.T) {
 	// Decision: with multi-threading on, exactly the limit is requested.
 	for _, conc := range []int{0, 1, 4} {
 		t.Run(strconv.Itoa(conc), func(t *testing.T) {
-			fake := fakeIndexSite(20)
-			s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(conc).SetMaxSitemaps(5).Parse("https://example.com/sitemap-index.xml", nil)
+			fake := fakeIndex(20)
+			s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(conc).SetMaxSitemaps(5).Parse("https://example.com/index.xml", nil)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -797,14 +797,15 @@ func TestMaxURLsWhatCounts(t *testing.T) {
 
 func TestMaxURLsMultiThread(t *testing.T) {
 	// MAXURLS-8: with multi-threading on, n URLs all the same, one error.
-	fake := newFakeWeb(map[string]string{})
+	docs := map[string]string{}
 	var locs []string
 	for i := 1; i <= 10; i++ {
 		loc := fmt.Sprintf("https://example.com/s%d.xml", i)
 		locs = append(locs, loc)
-		fake.docs[loc] = urlset(pages(fmt.Sprintf("s%d", i), 4)...)
+		docs[loc] = urlset(pages(fmt.Sprintf("s%d", i), 4)...)
 	}
-	fake.docs["https://example.com/index.xml"] = index(locs...)
+	docs["https://example.com/index.xml"] = index(locs...)
+	fake := newFakeWeb(docs)
 	s, err := sitemap.New().SetHTTPClient(fake.Client()).SetMaxConcurrency(0).SetMaxURLs(10).Parse("https://example.com/index.xml", nil)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,7 +42,6 @@ func lintStreamSite(t *testing.T) (srv *httptest.Server, arrived, cancelled chan
 // the request in flight ends, and no goroutine of the call is left.
 func TestLintYieldsWhileReadingAndBreakCancels(t *testing.T) {
 	srv, arrived, cancelled, _ := lintStreamSite(t)
-	before := runtime.NumGoroutine()
 	s := sitemap.New().SetFetchTimeout(60).SetMultiThread(false)
 	var got []sitemap.Finding
 	guard(t, guardTimeout, func() {
@@ -60,9 +58,7 @@ func TestLintYieldsWhileReadingAndBreakCancels(t *testing.T) {
 	}
 	recv(t, cancelled, "the cancellation of /slow.xml")
 	srv.CloseClientConnections()
-	if !eventually(func() bool { return runtime.NumGoroutine() <= before+2 }) {
-		t.Errorf("%d goroutines before, %d after the break", before, runtime.NumGoroutine())
-	}
+	noCallGoroutines(t)
 }
 
 // Ranging over the iterator of Lint twice runs two calls, each with all

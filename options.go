@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -52,7 +53,8 @@ const maxPatternLength = 1000
 // when it starts.
 type config struct {
 	userAgent           string
-	fetchTimeout        uint16
+	fetchTimeout        uint16        // in seconds, as set and got
+	fetchWait           time.Duration // the client's Timeout: fetchTimeout seconds, or a test's duration
 	maxResponseSize     int64
 	maxDepth            int
 	maxConcurrency      int
@@ -73,6 +75,7 @@ func defaultConfig() config {
 	return config{
 		userAgent:           DefaultUserAgent,
 		fetchTimeout:        DefaultFetchTimeout,
+		fetchWait:           DefaultFetchTimeout * time.Second,
 		maxResponseSize:     DefaultMaxResponseSize,
 		maxDepth:            DefaultMaxDepth,
 		maxConcurrency:      DefaultMaxConcurrency,
@@ -140,7 +143,7 @@ func (s *S) SetFetchTimeout(seconds uint16) *S {
 			return errors.New("fetch timeout must be at least 1 second")
 		}
 		return nil
-	}, func(c *config) { c.fetchTimeout = seconds })
+	}, func(c *config) { c.fetchTimeout, c.fetchWait = seconds, time.Duration(seconds)*time.Second })
 }
 
 // SetMaxResponseSize sets the largest document, in bytes, that is read: a

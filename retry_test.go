@@ -386,7 +386,7 @@ func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
 // before the response is a timeout like any other, and is tried again with
 // a clock of its own: the clock spanned every try, and the first try's
 // timeout ended the request for good. The first request waits for its
-// context (the clock's cancel, after the fetch timeout of 1 s); the second
+// context (the clock's cancel, after the fetch timeout of the tests); the second
 // is answered.
 func TestRetryStreamTimeoutBeforeResponse(t *testing.T) {
 	var n atomic.Int64
@@ -399,7 +399,7 @@ func TestRetryStreamTimeoutBeforeResponse(t *testing.T) {
 	}))
 	defer srv.Close()
 	k := newRTClock()
-	s := sitemap.New().SetFetchTimeout(1).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}})
+	s := shortTimeout().SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}})
 	sitemap.SetClockForTest(s, k.clock())
 	urls := 0
 	for _, err := range s.Stream(context.Background(), srv.URL+"/sitemap.xml", nil) {

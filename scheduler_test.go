@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"github.com/gositemap/sitemap"
 )
@@ -51,29 +52,12 @@ func (g *turnstile) Serve(path, body string) {
 	})
 }
 
-// waitSending waits until the goroutine of Parse can send no request of
-// its own while n are held: it is parked waiting for a slot or for more
-// work (multi-threading), or for the answer of the request it sent
-// (sequential mode); or more than n requests are held already, which the
-// count of requests held at once then shows.
-func (g *turnstile) waitSending(t *testing.T, n int) {
-	t.Helper()
-	if !eventually(func() bool {
-		return g.inflight.Load() > int64(n) ||
-			parked([]string{frameParse, frameAcquire}, nil) > 0 ||
-			parked([]string{frameParse, frameDo}, nil) > 0 ||
-			parked([]string{frameParse, frameQueuePop}, nil) > 0
-	}) {
-		t.Fatalf("with %d requests held, Parse neither waited nor sent another", n)
-	}
-}
-
 // Drive lets the held requests go so that up to n are held at once: it
 // lets one go each time n are held, and the rest at the end. The first
-// time n are held it waits until Parse waits for a slot or an answer, so
-// that one more request, which the count of requests held at once would
-// show, would have been sent by then. It returns the paths in the order
-// they arrived.
+// time n are held it waits until every goroutine of the call is blocked
+// (the test runs in a testing/synctest bubble), so that one more request,
+// which the count of requests held at once would show, would have been sent
+// by then. It returns the paths in the order they arrived.
 func (g *turnstile) Drive(t *testing.T, total, n int) []string {
 	t.Helper()
 	var order []string
@@ -82,7 +66,10 @@ func (g *turnstile) Drive(t *testing.T, total, n int) []string {
 		order = append(order, recv(t, g.arrived, fmt.Sprintf("request %d of %d (%d let go)", len(order)+1, total, released)))
 		if len(order)-released >= n {
 			if released == 0 && len(order) < total {
-				g.waitSending(t, n)
+				// Every goroutine of the call blocked: had it sent one
+				// more request, the count of requests held at once would
+				// show it.
+				synctest.Wait()
 			}
 			g.release <- struct{}{}
 			released++
@@ -117,28 +104,30 @@ func TestMaxConcurrencyAtMostN(t *testing.T) {
 	// N of the sitemaps it lists are fetched at once, even with N = 1.
 	for _, n := range []int{1, 3, 16} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			srv := newServer(t)
-			const total = 24
-			g, _ := turnstileIndex(srv, total)
-			s := sitemap.New()
-			if n != sitemap.DefaultMaxConcurrency {
-				s.SetMaxConcurrency(n)
-			} else if s.GetMaxConcurrency() != 16 {
-				t.Fatalf("default concurrency %d", s.GetMaxConcurrency())
-			}
-			wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At("/index.xml"), nil) })
-			g.Drive(t, total, n)
-			if _, err := wait(); err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			t.Logf("max %d srvmax %d", g.max.Load(), srv.maxInflight.Load())
-			if m := g.max.Load(); m != int64(n) {
-				t.Errorf("at most %d requests held at once, want %d", m, n)
-			}
-			if s.GetURLCount() != total {
-				t.Errorf("%d URLs", s.GetURLCount())
-			}
-			noErrors(t, s)
+			synctest.Test(t, func(t *testing.T) {
+				srv, client := newInProcessServer(t)
+				const total = 24
+				g, _ := turnstileIndex(srv, total)
+				s := sitemap.New().SetHTTPClient(client)
+				if n != sitemap.DefaultMaxConcurrency {
+					s.SetMaxConcurrency(n)
+				} else if s.GetMaxConcurrency() != 16 {
+					t.Fatalf("default concurrency %d", s.GetMaxConcurrency())
+				}
+				wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At("/index.xml"), nil) })
+				g.Drive(t, total, n)
+				if _, err := wait(); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				t.Logf("max %d srvmax %d", g.max.Load(), srv.maxInflight.Load())
+				if m := g.max.Load(); m != int64(n) {
+					t.Errorf("at most %d requests held at once, want %d", m, n)
+				}
+				if s.GetURLCount() != total {
+					t.Errorf("%d URLs", s.GetURLCount())
+				}
+				noErrors(t, s)
+			})
 		})
 	}
 }
@@ -146,18 +135,20 @@ func TestMaxConcurrencyAtMostN(t *testing.T) {
 func TestMaxConcurrencyZeroIsAllAtOnce(t *testing.T) {
 	// MAXCONC-5: with 0, every listed sitemap is requested at once: all of
 	// them arrive before any is answered (more than the default 16).
-	srv := newServer(t)
-	const total = 40
-	g, _ := turnstileIndex(srv, total)
-	s := sitemap.New().SetMaxConcurrency(0)
-	wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At("/index.xml"), nil) })
-	g.Drive(t, total, total)
-	if _, err := wait(); err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	if g.max.Load() != total || s.GetURLCount() != total {
-		t.Errorf("held at once %d, URLs %d; want %d", g.max.Load(), s.GetURLCount(), total)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		const total = 40
+		g, _ := turnstileIndex(srv, total)
+		s := sitemap.New().SetHTTPClient(client).SetMaxConcurrency(0)
+		wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At("/index.xml"), nil) })
+		g.Drive(t, total, total)
+		if _, err := wait(); err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		if g.max.Load() != total || s.GetURLCount() != total {
+			t.Errorf("held at once %d, URLs %d; want %d", g.max.Load(), s.GetURLCount(), total)
+		}
+	})
 }
 
 func TestMaxConcurrencyNestedNoDeadlock(t *testing.T) {
@@ -197,13 +188,13 @@ func TestMaxConcurrencyNestedNoDeadlock(t *testing.T) {
 // heldTransport holds every request until release is closed, and
 // reports each arrival. It answers from a fake site.
 type heldTransport struct {
-	fake    *fakeWeb
+	fake    *web
 	arrived chan string
 	release chan struct{}
 }
 
 func (h *heldTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Path != "/sitemap-index.xml" {
+	if req.URL.Path != "/index.xml" {
 		h.arrived <- req.URL.String()
 		select {
 		case <-h.release:
@@ -219,10 +210,10 @@ func TestMaxConcurrencyNoGoroutineWhileWaiting(t *testing.T) {
 	// with a limit of 1 and 400 sitemaps listed, the goroutines of the call
 	// stay few while the first request is held.
 	const total = 400
-	held := &heldTransport{fake: fakeIndexSite(total), arrived: make(chan string, total), release: make(chan struct{})}
+	held := &heldTransport{fake: fakeIndex(total), arrived: make(chan string, total), release: make(chan struct{})}
 	before := runtime.NumGoroutine()
 	s := sitemap.New().SetHTTPClient(&http.Client{Transport: held}).SetMaxConcurrency(1)
-	wait := async(t, func() (*sitemap.S, error) { return s.Parse("https://example.com/sitemap-index.xml", nil) })
+	wait := async(t, func() (*sitemap.S, error) { return s.Parse("https://example.com/index.xml", nil) })
 	recv(t, held.arrived, "the first request")
 	if during := runtime.NumGoroutine(); during-before > 50 {
 		t.Errorf("%d goroutines more while one sitemap is fetched and %d wait", during-before, total-1)
@@ -242,24 +233,26 @@ func TestSequentialOneAtATimeInOrder(t *testing.T) {
 	// concurrency setting.
 	for _, root := range []string{"/index.xml", "/robots.txt"} {
 		t.Run(root, func(t *testing.T) {
-			srv := newServer(t)
-			const total = 8
-			g, paths := turnstileIndex(srv, total)
-			s := sitemap.New().SetMultiThread(false).SetMaxConcurrency(0)
-			wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At(root), nil) })
-			order := g.Drive(t, total, 1)
-			if _, err := wait(); err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			if m := g.max.Load(); m != 1 {
-				t.Errorf("%d requests at once", m)
-			}
-			equalStrings(t, "request order", order, paths)
-			var want []string
-			for i := 1; i <= total; i++ {
-				want = append(want, fmt.Sprintf("https://example.com/s%d", i))
-			}
-			equalStrings(t, "URLs", locsOf(s.GetURLs()), want)
+			synctest.Test(t, func(t *testing.T) {
+				srv, client := newInProcessServer(t)
+				const total = 8
+				g, paths := turnstileIndex(srv, total)
+				s := sitemap.New().SetHTTPClient(client).SetMultiThread(false).SetMaxConcurrency(0)
+				wait := async(t, func() (*sitemap.S, error) { return s.Parse(srv.At(root), nil) })
+				order := g.Drive(t, total, 1)
+				if _, err := wait(); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if m := g.max.Load(); m != 1 {
+					t.Errorf("%d requests at once", m)
+				}
+				equalStrings(t, "request order", order, paths)
+				var want []string
+				for i := 1; i <= total; i++ {
+					want = append(want, fmt.Sprintf("https://example.com/s%d", i))
+				}
+				equalStrings(t, "URLs", locsOf(s.GetURLs()), want)
+			})
 		})
 	}
 }
@@ -550,7 +543,7 @@ func TestSchedulerSequentialDepthFirstDecidesTheLimits(t *testing.T) {
 // goroutinePeakTransport answers from a fake site and notes, at each request, how
 // many goroutines of the call there are besides the one that runs Parse.
 type goroutinePeakTransport struct {
-	fake *fakeWeb
+	fake *web
 	max  atomic.Int64
 }
 

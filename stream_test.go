@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -102,7 +101,6 @@ func TestStreamBreakCancels(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	before := runtime.NumGoroutine()
 	s := sitemap.New().SetFetchTimeout(60)
 	var got int
 	guard(t, 10*time.Second, func() {
@@ -135,11 +133,7 @@ func TestStreamBreakCancels(t *testing.T) {
 			t.Errorf("a loop that ended recorded %v", err)
 		}
 	}
-	srv.CloseClientConnections()
-	eventually(func() bool { return runtime.NumGoroutine() <= before+2 })
-	if n := runtime.NumGoroutine(); n > before+2 {
-		t.Errorf("%d goroutines before, %d after", before, n)
-	}
+	noCallGoroutines(t)
 }
 
 // TestStreamLimitsAndConfig: the URL limit counts the URLs handed on, and

@@ -291,7 +291,7 @@ func TestModesIDNFetchedOnce(t *testing.T) {
 	  <sitemap><loc>https://xn--bcher-kva.example/s.xml</loc></sitemap>
 	  <sitemap><loc>https://BÜCHER.example/s.xml</loc></sitemap>
 	</sitemapindex>`
-	s := sitemap.New().SetHTTPClient(&http.Client{Transport: inProcess{h}})
+	s := sitemap.New().SetHTTPClient(&http.Client{Transport: &web{h: h}})
 	if _, err := s.Parse("https://bücher.example/index.xml", &index); err != nil {
 		t.Fatal(err)
 	}
