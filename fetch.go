@@ -376,16 +376,28 @@ func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverClock) *cap
 func (b *cappedBody) Close() error { return b.body.Close() }
 
 // clockedBody is a response body whose reads run the server's clock, and
-// whose errors are *bodyError.
+// whose errors are *bodyError. A body that gives neither bytes nor an
+// error maxEmptyReads times in a row (a RoundTripper of the caller's) makes
+// no progress: its io.ErrNoProgress is the body's failure, as a body that
+// breaks off, not the document's.
 type clockedBody struct {
 	rc    io.ReadCloser
 	clock *serverClock
+	empty int // reads in a row that gave nothing
 }
 
 func (b *clockedBody) Read(p []byte) (int, error) {
 	b.clock.run()
 	n, err := b.rc.Read(p)
 	b.clock.pause()
+	switch {
+	case n > 0 || err != nil || len(p) == 0:
+		b.empty = 0
+	default:
+		if b.empty++; b.empty >= maxEmptyReads {
+			err = io.ErrNoProgress
+		}
+	}
 	if err != nil && err != io.EOF {
 		err = &bodyError{b.clock.cause(err)}
 	}

@@ -3646,3 +3646,25 @@ func hostileStateFile(t *testing.T, path string) *store.File {
 	}
 	return f
 }
+
+// Issue 31 bug 7, its sibling on the fetched side: the body of a response
+// of the caller's RoundTripper that gives two complete entries, then
+// neither bytes nor an error for ever, fails as a body that breaks off (a
+// *NetworkError wrapping io.ErrNoProgress) rather than as a document that
+// could not be parsed, and the call ends.
+func TestHostileResponseBodyMakesNoProgress(t *testing.T) {
+	const loc = "https://example.com/sitemap.xml"
+	doc := `<urlset ` + xmlnsAttr + `><url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url>`
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Request: r, ContentLength: -1,
+			Body: io.NopCloser(&stuckReader{doc: []byte(doc)})}, nil
+	})}
+	var err error
+	guard(t, guardTimeout, func() {
+		_, err = newParser().SetHTTPClient(client).Parse(loc, nil)
+	})
+	var nerr *sitemap.NetworkError
+	if !errors.As(err, &nerr) || nerr.URL != loc || !errors.Is(err, io.ErrNoProgress) {
+		t.Fatalf("Parse: %v, want a *NetworkError about %s wrapping io.ErrNoProgress", err, loc)
+	}
+}
