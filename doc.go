@@ -94,8 +94,10 @@
 // an internationalised host name is returned in Punycode, as a request would
 // use it; a <changefreq> in another letter case is read as the value it
 // stands for; a <priority> out of range is kept; and XML mistakes that can
-// be read past (an unescaped &, an HTML entity, a missing end tag) are read
-// past. A character reference to a code point XML forbids (&#0;, &#x1;,
+// be read past (an unescaped &, an HTML entity, a missing end tag inside
+// the document) are read past. A document that ends before its root's end
+// tag was cut: its complete entries are kept and the cut is recorded as a
+// *ParseError wrapping io.ErrUnexpectedEOF. A character reference to a code point XML forbids (&#0;, &#x1;,
 // &#xFFFE;, a surrogate, one past U+10FFFF) costs only the entry it stands
 // in, reported as a *ValidationError; strict mode rejects the document.
 //
