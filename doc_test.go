@@ -346,3 +346,103 @@ func TestExamplesRunOffline(t *testing.T) {
 		t.Errorf("%d requests off loopback", n)
 	}
 }
+
+// EXAMPLES-6 (issue 30 item 7): every exported function of the root
+// package and of package store, and every exported method of their exported
+// types, has an Example, so that a new exported name without one fails here.
+// A getter of a setting is shown by its setter's Example (GetX by
+// ExampleS_SetX); the methods a type has to satisfy an interface of the
+// standard library (Error, Unwrap, String, MarshalText...) are shown by an
+// Example of the type itself.
+func TestEveryExportedFuncHasExample(t *testing.T) {
+	for _, dir := range []string{".", "store"} {
+		missing, silent := missingExamples(t, dir)
+		if len(missing) > 0 {
+			t.Errorf("%s: no Example for %s", dir, strings.Join(missing, ", "))
+		}
+		if len(silent) > 0 {
+			t.Errorf("%s: Example%s: no output block, so go test compiles them but does not run them", dir, strings.Join(silent, ", Example"))
+		}
+	}
+}
+
+// interfaceMethods are the methods shown by an Example of their type.
+var interfaceMethods = map[string]bool{
+	"Error": true, "Unwrap": true, "String": true, "GoString": true, "Format": true,
+	"MarshalText": true, "UnmarshalText": true, "MarshalJSON": true, "UnmarshalJSON": true,
+	"MarshalXML": true, "UnmarshalXML": true, "Is": true, "As": true,
+}
+
+// missingExamples returns, sorted, the exported functions and methods of
+// the package in dir that no Example of the package's test files shows,
+// and the Examples that have no output block.
+func missingExamples(t *testing.T, dir string) (missing, silent []string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var funcs []string            // "F" or "T.M"
+	examples := map[string]bool{} // what the Example functions illustrate, as "F", "T" or "T.M"
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		test := strings.HasSuffix(name, "_test.go")
+		if test {
+			for _, ex := range doc.Examples(f) {
+				if ex.Output == "" && !ex.EmptyOutput {
+					silent = append(silent, ex.Name)
+				}
+			}
+		}
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if test {
+				if rest, ok := strings.CutPrefix(d.Name.Name, "Example"); ok && d.Recv == nil {
+					parts := strings.Split(rest, "_")
+					if first, _ := utf8.DecodeRuneInString(parts[len(parts)-1]); len(parts) > 1 && unicode.IsLower(first) {
+						parts = parts[:len(parts)-1]
+					}
+					examples[strings.Join(parts, ".")] = true
+				}
+				continue
+			}
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv == nil {
+				funcs = append(funcs, d.Name.Name)
+				continue
+			}
+			typ := d.Recv.List[0].Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			if id, ok := typ.(*ast.Ident); ok && id.IsExported() {
+				funcs = append(funcs, id.Name+"."+d.Name.Name)
+			}
+		}
+	}
+	for _, fn := range funcs {
+		if examples[fn] {
+			continue
+		}
+		if typ, method, ok := strings.Cut(fn, "."); ok {
+			if setting, ok := strings.CutPrefix(method, "Get"); ok && examples[typ+".Set"+setting] {
+				continue
+			}
+			if interfaceMethods[method] && examples[typ] {
+				continue
+			}
+		}
+		missing = append(missing, fn)
+	}
+	slices.Sort(missing)
+	slices.Sort(silent)
+	return missing, silent
+}

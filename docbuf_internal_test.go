@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -399,7 +400,7 @@ func TestGzipPositionIsWhereTheParseIs(t *testing.T) {
 	}
 	packed := fuzzGzip(plain.Bytes())
 	body := &countingReader{r: bytes.NewReader(packed)}
-	out, pos, _, done, err := decode(nil, body, -1, 1<<30, nil)
+	out, pos, _, done, err := decode(context.Background(), body, -1, 1<<30, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +440,7 @@ func TestGzipSmallBodyInflatedInline(t *testing.T) {
 		{"large, size known", large.Bytes(), packedLarge, int64(len(packedLarge)), true},
 	} {
 		body := &stackReader{r: bytes.NewReader(tc.body)}
-		out, _, gzipped, done, err := decode(nil, body, tc.size, 1<<30, nil)
+		out, _, gzipped, done, err := decode(context.Background(), body, tc.size, 1<<30, nil)
 		if err != nil || !gzipped {
 			t.Fatalf("%s: %v, gzipped %v", tc.name, err, gzipped)
 		}

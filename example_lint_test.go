@@ -58,3 +58,18 @@ func ExampleS_Lint() {
 	// warning nested-index /more.xml
 	// info duplicate-loc /b.xml
 }
+
+// A Finding prints as a compiler's message does: the document, the line and
+// the column, the severity, the code and the message, and the entry it is
+// about.
+func ExampleFinding() {
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a</loc><changefreq>sometimes</changefreq></url>
+</urlset>`
+	o := &sitemap.LintOptions{NoRobots: true}
+	for f := range sitemap.New().Lint(context.Background(), "https://example.com/sitemap.xml", strings.NewReader(doc), o) {
+		fmt.Println(f)
+	}
+	// Output:
+	// https://example.com/sitemap.xml:2:8: error changefreq-invalid: invalid <changefreq> value "sometimes" (https://example.com/a)
+}

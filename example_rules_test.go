@@ -31,3 +31,14 @@ func ExampleCode_Error() {
 	// loc-not-escaped (error): validate "https://example.com/search?tags=summer|sale": strict mode: URL contains the character '|', which it has to give as "%7C"
 	// priority-invalid (error): validate "https://example.com/page": strict mode: <priority> value "1.5" is not between 0.0 and 1.0
 }
+
+// Severity tells how much a rule's failure weighs: an error breaks the
+// protocol, a warning is what search engines frown on, info is a remark.
+func ExampleCode_Severity() {
+	for _, code := range []sitemap.Code{sitemap.CodeLocTooLong, sitemap.CodeDuplicateLoc} {
+		fmt.Println(code, code.Severity())
+	}
+	// Output:
+	// loc-too-long error
+	// duplicate-loc warning
+}

@@ -1184,3 +1184,37 @@ func ExampleS_Stream() {
 	// error: validate "https://example.com/sitemap.xml": <loc> of an entry is empty or missing
 	// kept: 0
 }
+
+// panickingTransport is a RoundTripper of the caller's with a bug: it
+// serves a sitemap index from memory, and panics on what the index lists.
+type panickingTransport struct{}
+
+func (panickingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path != "/index.xml" {
+		panic("transport bug")
+	}
+	body := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`
+	return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+}
+
+// A panic of the caller's own code on a goroutine of the call, here the
+// RoundTripper of the client fetching a child sitemap, reaches the caller's
+// goroutine as a *PanicError once the call's other goroutines have ended: a
+// recover there sees the value, and the stack of the goroutine that
+// panicked.
+func ExamplePanicError() {
+	s := sitemap.New().SetMultiThread(true).SetHTTPClient(&http.Client{Transport: panickingTransport{}})
+	defer func() {
+		pe, ok := recover().(*sitemap.PanicError)
+		if !ok {
+			fmt.Println("no *PanicError")
+			return
+		}
+		fmt.Println(pe.Value, strings.HasPrefix(pe.Error(), "sitemap: panic in a goroutine of the call: transport bug"))
+		fmt.Println(pe.Unwrap() == nil, len(pe.Stack) > 0)
+	}()
+	s.Parse("https://example.com/index.xml", nil)
+	// Output:
+	// transport bug true
+	// true true
+}

@@ -108,3 +108,18 @@ func ExampleS_SetSelection() {
 	// /b.xml not-followed
 	// 0 URLs
 }
+
+// URL tells the sitemap a URL was read from, as it was requested; the zero
+// Source, of a URL made by hand, tells "".
+func ExampleSource_URL() {
+	body := strings.NewReader("https://example.com/a\n")
+	s, _ := sitemap.New().ParseReader(context.Background(), "https://example.com/sitemap.txt", body)
+	for _, u := range s.GetURLs() {
+		fmt.Printf("%s from %q\n", u.Loc, u.Source.URL())
+	}
+	var handmade sitemap.URL
+	fmt.Printf("%q\n", handmade.Source.URL())
+	// Output:
+	// https://example.com/a from "https://example.com/sitemap.txt"
+	// ""
+}

@@ -146,7 +146,7 @@ func TestParseReaderFetchesNothing(t *testing.T) {
 	// Gzipped bytes.
 	gz := string(gzipOf(urlset("https://example.com/x", "https://example.com/y")))
 	s = sitemap.New()
-	if _, err := s.ParseReader(nil, "https://example.com/sitemap.xml.gz", strings.NewReader(gz)); err != nil || s.GetURLCount() != 2 {
+	if _, err := s.ParseReader(context.Background(), "https://example.com/sitemap.xml.gz", strings.NewReader(gz)); err != nil || s.GetURLCount() != 2 {
 		t.Errorf("gzip: %v, %d URLs", err, s.GetURLCount())
 	}
 	if d := s.GetDocuments()[0]; d.WireBytes != int64(len(gz)) || d.DecodedBytes <= d.WireBytes || d.HTTPStatus != 0 {

@@ -12,11 +12,8 @@ import (
 // elements named by namespace URI and local name, and character data as
 // bytes.
 
-// The scanner's tokens, under the names the parse stage reads them by.
-type (
-	xmlToken = xmlscan.Token
-	xmlName  = xmlscan.Name
-)
+// The scanner's tokens, under the name the parse stage reads them by.
+type xmlToken = xmlscan.Token
 
 // The kinds of tokens.
 const (

@@ -60,21 +60,6 @@ func (s *nameSlot) names() (prefix, local []byte) {
 	return s.b[:s.colon], s.b[s.colon+1 : s.n]
 }
 
-// matches reports whether b, which has at least maxInternLen bytes it may
-// read, starts with the slot's name.
-func (s *nameSlot) matches(b []byte) bool {
-	if binary.LittleEndian.Uint64(b)&s.mask != s.w[0] {
-		return false
-	}
-	switch {
-	case s.n <= 8:
-		return true
-	case s.n <= 16:
-		return binary.LittleEndian.Uint64(b[8:])&s.mask1 == s.w[1]
-	}
-	return loadName(b, s.n) == s.w
-}
-
 // loadName returns the words of the name at b[:n], n <= maxInternLen,
 // which has at least maxInternLen bytes it may read past n.
 func loadName(b []byte, n int) (w [4]uint64) {
