@@ -1,12 +1,14 @@
 package sitemap
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gositemap/sitemap/internal/dates"
 	"github.com/gositemap/sitemap/internal/urlnorm"
@@ -129,18 +131,32 @@ func checkDate(name string, raw []byte, rfc822 bool) (t time.Time, err error) {
 // its day and a numeric zone 31.
 const maxSeenDate = 40
 
-// maxSeenDates is the most dates datesSeen holds.
+// maxSeenDates is the most dates datesSeen holds: 896, under half the
+// slots of its table, so that a probe of it meets an empty slot soon.
 const maxSeenDates = 896
 
+// seenBits sizes the table of seenDates: 1 << seenBits slots.
+const seenBits = 11
+
 // seenDates is the table of doc.datesSeen: the dates of a document as
-// written, each with what newTime made of it, so that a date written again
-// is neither parsed nor allocated again. It is a map: a table of its own
-// with keys cut from one buffer, which stood here before, measured no
-// faster on any workload of bench/ (issue 30). Tables are pooled between
-// documents, their room kept: a call of many sitemaps neither makes a
-// table for each nor keeps their dates alive beside their URLs.
+// written, each with what newTime made of it. They are kept in the order
+// they were added (dates), and found through a table of small slots probed
+// in turn from the slot of a date's hash (seenSlot), each the place of a
+// date in dates, plus one (0 is a slot that is empty). It stands where a
+// map stood, whose lookup of a string cost an RSS item half of what its
+// date costs now; the slots are small so that the table stays in the
+// nearest cache. Its keys are cut from a buffer of its own, made for
+// maxSeenDates keys of maxSeenDate bytes so that it is never reallocated,
+// and tables are pooled between documents: a call of many sitemaps neither
+// makes a table for each nor keeps their keys alive beside their URLs.
+// Against a map it buys (issue 30, ARCHITECTURE.md "Speed machinery"): a
+// map keyed by strings allocates every key, seven times the allocations of
+// W1 and six times RSS's; one keyed by the bytes in a fixed array costs
+// 2.7% more instructions on W1 and RSS, 5.5% on a 100-URL urlset.
 type seenDates struct {
-	m map[string]*LastModTime
+	slots [1 << seenBits]uint16
+	dates []seenDate
+	keys  []byte
 	// rfc822 is the reader of the dates in the table, that of the first
 	// one added (a feed's pubDate, say): a date read by the other is never
 	// looked up in the table nor added to it, so that each reader's dates
@@ -148,12 +164,39 @@ type seenDates struct {
 	rfc822 bool
 }
 
-// seenDatesPool holds the tables of dates of documents that are done: it
-// buys a call of a 10-URL sitemap half of its CPU time (ARCHITECTURE.md,
-// "Speed machinery").
+// seenDate is a date of seenDates as written, its value, and its slot.
+type seenDate struct {
+	raw  string
+	p    *LastModTime
+	slot int
+}
+
 var seenDatesPool = sync.Pool{New: func() any {
-	return &seenDates{m: make(map[string]*LastModTime, maxSeenDates)}
+	return &seenDates{
+		dates: make([]seenDate, 0, maxSeenDates),
+		keys:  make([]byte, 0, maxSeenDates*maxSeenDate),
+	}
 }}
+
+// seenSlot is the slot of seenDates a date written raw, of at most
+// maxSeenDate bytes, is looked for from: a hash of all its bytes, read
+// eight at a time (the last eight overlapping those before them).
+func seenSlot(raw []byte) int {
+	n := len(raw)
+	var h uint64
+	if n < 8 {
+		for i, c := range raw {
+			h |= uint64(c) << (8 * i)
+		}
+		h *= 0x9e3779b97f4a7c15
+	} else {
+		for i := 0; i < n-8; i += 8 {
+			h = (h ^ binary.LittleEndian.Uint64(raw[i:])) * 0x9e3779b97f4a7c15
+		}
+		h = (h ^ binary.LittleEndian.Uint64(raw[n-8:])) * 0x9e3779b97f4a7c15
+	}
+	return int((h ^ uint64(n)) * 0xc2b2ae3d27d4eb4f >> (64 - seenBits))
+}
 
 // get returns the date written raw, read as RFC 822 or as W3C, or nil when
 // the table (nil before the first date of a document that shares them)
@@ -162,26 +205,46 @@ func (s *seenDates) get(raw []byte, rfc822 bool) *LastModTime {
 	if s == nil || s.rfc822 != rfc822 || len(raw) > maxSeenDate {
 		return nil
 	}
-	return s.m[string(raw)]
+	for i := seenSlot(raw); ; i = (i + 1) & (len(s.slots) - 1) {
+		k := s.slots[i]
+		if k == 0 {
+			return nil
+		}
+		if d := &s.dates[k-1]; d.raw == string(raw) {
+			return d.p
+		}
+	}
 }
 
 // add records that the date written raw, read as RFC 822 or as W3C, is p,
 // while the table has room and holds the dates of that reader. raw is not
 // in the table yet.
 func (s *seenDates) add(raw []byte, rfc822 bool, p *LastModTime) {
-	if len(s.m) == 0 {
+	if len(s.dates) == 0 {
 		s.rfc822 = rfc822
 	}
-	if len(raw) > maxSeenDate || len(s.m) >= maxSeenDates || s.rfc822 != rfc822 {
+	if len(raw) > maxSeenDate || len(s.dates) >= maxSeenDates || s.rfc822 != rfc822 {
 		return
 	}
-	s.m[string(raw)] = p
+	i := seenSlot(raw)
+	for s.slots[i] != 0 {
+		i = (i + 1) & (len(s.slots) - 1)
+	}
+	off := len(s.keys)
+	s.keys = append(s.keys, raw...)
+	s.dates = append(s.dates, seenDate{unsafe.String(&s.keys[off], len(raw)), p, i})
+	s.slots[i] = uint16(len(s.dates))
 }
 
 // release empties the table, so that it keeps no date of the document
 // alive, and gives it back to seenDatesPool.
 func (s *seenDates) release() {
-	clear(s.m)
+	for _, d := range s.dates {
+		s.slots[d.slot] = 0
+	}
+	clear(s.dates)
+	s.dates = s.dates[:0]
+	s.keys = s.keys[:0]
 	seenDatesPool.Put(s)
 }
 
