@@ -226,6 +226,7 @@ func refCell(r corpusRef, norm []string) string {
 // differ from a reference that read it is listed, with the deciding rule, in
 // testdata/corpus-differences.md.
 func TestCorpusAgreement(t *testing.T) {
+	t.Parallel() // it measures no heap: on a second core beside the others
 	needCorpus(t)
 	docsDir := filepath.Join(corpusDir, "docs")
 	entries, err := os.ReadDir(docsDir)
