@@ -469,10 +469,9 @@ func (g *givenReader) Read(p []byte) (int, error) {
 var errReaderCount = errors.New("the reader of the document returned an invalid count")
 
 // readerError is an error of the reader of a document given to the call.
-type readerError struct{ err error }
+type readerError = tagged[fromReader]
 
-func (e *readerError) Error() string { return e.err.Error() }
-func (e *readerError) Unwrap() error { return e.err }
+type fromReader struct{}
 
 // aloneSize returns size, the size of a body, when the document is read
 // while no other is (the one passed to Parse, or the one sitemap a
@@ -646,6 +645,6 @@ func (c *call) limitURLs() {
 
 func (c *call) limitValidationErrors() {
 	c.valErrLimit.Do(func() {
-		c.record(&ParseError{URL: c.root, Err: &limitError{fmt.Sprintf("limit of %d validation errors reached", c.cfg.maxValidationErrors), ErrMaxValidationErrors}})
+		c.record(&ParseError{URL: c.root, Err: &causedError{fmt.Sprintf("limit of %d validation errors reached", c.cfg.maxValidationErrors), ErrMaxValidationErrors}})
 	})
 }

@@ -164,7 +164,7 @@ func getGzip(r io.Reader) (*gzip.Reader, error) {
 // parse stage reads, without the read-ahead.
 func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead func()) (out *bufio.Reader, pos func() int64, gzipped bool, done func() (wire, decoded int64), err error) {
 	lim := &limitedReader{r: r, left: maxSize,
-		err: &limitError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
+		err: &causedError{fmt.Sprintf("content is larger than the limit of %d bytes", maxSize), ErrMaxResponseSize}}
 	hook := &hookedReader{lim, beforeRead, ctx}
 	br := getReader(hook)
 	wire := func() int64 { return maxSize - lim.left }
@@ -423,7 +423,7 @@ func (h *hookedReader) Read(p []byte) (int, error) {
 	}
 	if h.ctx != nil {
 		if err := h.ctx.Err(); err != nil {
-			return 0, &ctxEndedError{err}
+			return 0, &ctxEndedError{fmt.Errorf("parse stopped: %w", err)}
 		}
 	}
 	return h.r.Read(p)
@@ -432,10 +432,9 @@ func (h *hookedReader) Read(p []byte) (int, error) {
 // ctxEndedError is the error of a read of the parse stage after the context
 // of the call ended: the document stops there, and keeps the complete
 // entries read before (CTX-11).
-type ctxEndedError struct{ err error }
+type ctxEndedError = tagged[ctxEnded]
 
-func (e *ctxEndedError) Error() string { return "parse stopped: " + e.err.Error() }
-func (e *ctxEndedError) Unwrap() error { return e.err }
+type ctxEnded struct{}
 
 // gzipError is the cause of content that could not be decompressed.
 func gzipError(err error) error {

@@ -82,16 +82,12 @@ var (
 )
 
 // errSameContent is the Err of a sitemap found with the content of one
-// found before it.
-type errSameContent struct{ as string }
-
-func (e errSameContent) Error() string { return "the same content as " + e.as }
+// found before it, at as.
+func errSameContent(as string) error { return errors.New("the same content as " + as) }
 
 // errBudgetSpent is the Err of a place left untried for the budget.
-type errBudgetSpent struct{ budget int }
-
-func (e errBudgetSpent) Error() string {
-	return fmt.Sprintf("the discovery's budget of %d requests is spent", e.budget)
+func errBudgetSpent(budget int) error {
+	return fmt.Errorf("the discovery's budget of %d requests is spent", budget)
 }
 
 // Discover finds the sitemaps of site, then reads them as Parse reads the

@@ -108,7 +108,7 @@ func (p *probe) keep(d *doc) bool {
 	switch {
 	case seen:
 		d.c.s.updateDoc(d.node, func(n *Document) {
-			n.Status, n.Err, n.Duration = StatusDuplicate, errSameContent{first}, time.Since(p.start)
+			n.Status, n.Err, n.Duration = StatusDuplicate, errSameContent(first), time.Since(p.start)
 		})
 		return false
 	case limited:
@@ -223,7 +223,7 @@ func (c *call) spend(p *probe) bool {
 		return false
 	}
 	if !c.disc.budget.take() {
-		c.skip(p, StatusLimited, errBudgetSpent{c.disc.maxReq})
+		c.skip(p, StatusLimited, errBudgetSpent(c.disc.maxReq))
 		return false
 	}
 	return true

@@ -227,3 +227,24 @@ func (e *PanicError) raise() {
 	}
 	panic(e)
 }
+
+// causedError is an error whose message is its own and whose cause, found
+// by errors.Is and errors.As, is another: the sentinel of a limit
+// (ErrMaxURLs and the rest), io.ErrUnexpectedEOF behind a document cut
+// short, the *urlnorm.SiteError behind a URL on another host.
+type causedError struct {
+	msg   string
+	cause error
+}
+
+func (e *causedError) Error() string { return e.msg }
+func (e *causedError) Unwrap() error { return e.cause }
+
+// tagged is an error that a later stage tells apart by where it arose,
+// with errors.As and a *tagged[T]; its message and its chain are err's.
+// Each T is an empty type naming the place: see readerError, bodyError,
+// partialError and ctxEndedError.
+type tagged[T any] struct{ err error }
+
+func (e *tagged[T]) Error() string { return e.err.Error() }
+func (e *tagged[T]) Unwrap() error { return e.err }

@@ -123,10 +123,9 @@ func (e errStatus) Error() string { return "unexpected HTTP status " + e.status 
 // bodyError is an error of reading a response body: the connection broke
 // off, the deadline passed, or the body grew past the size limit. It is told
 // apart from an error of decoding the content, which is a parse error.
-type bodyError struct{ err error }
+type bodyError = tagged[fromBody]
 
-func (e *bodyError) Error() string { return e.err.Error() }
-func (e *bodyError) Unwrap() error { return e.err }
+type fromBody struct{}
 
 // response is what the tree of a call keeps of a response.
 type response struct {

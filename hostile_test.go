@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/gositemap/sitemap/internal/polite"
 	"io"
 	"iter"
 	"net"
@@ -2849,7 +2850,7 @@ func robotsAttacks() []struct {
 		// group, given after it, holds over that of *.
 		{"an endless group naming the agent", gen("User-agent: *\nCrawl-delay: 3\n", "User-agent: TestBot/%d\n", "Crawl-delay: 2\n"+tail), 2 * time.Second},
 		// Groups that each name the agent, each with a delay: the longest.
-		{"many groups each naming the agent", gen("", "User-agent: testbot\nCrawl-delay: %d\n", tail), sitemap.MaxCrawlDelay},
+		{"many groups each naming the agent", gen("", "User-agent: testbot\nCrawl-delay: %d\n", tail), polite.MaxCrawlDelay},
 		// One line of 16 MiB: the reader sees its first 64 KiB.
 		{"an endless line", func() io.Reader {
 			return io.MultiReader(strings.NewReader("User-agent: TestBot\nCrawl-delay: 1\nUser-agent: "),
@@ -2859,7 +2860,7 @@ func robotsAttacks() []struct {
 		{"a Crawl-delay of millions of digits", func() io.Reader {
 			return io.MultiReader(strings.NewReader("User-agent: TestBot\nCrawl-delay: 1"),
 				&byteRun{'0', int64(size)}, strings.NewReader("\n"+tail))
-		}, sitemap.MaxCrawlDelay},
+		}, polite.MaxCrawlDelay},
 	}
 }
 

@@ -42,34 +42,24 @@ const (
 	maxDocBytes = 52428800
 )
 
-// limitError is the cause of the error of a limit: its message is its own,
-// and errors.Is finds the sentinel behind it.
-type limitError struct {
-	msg      string
-	sentinel error
-}
-
-func (e *limitError) Error() string { return e.msg }
-func (e *limitError) Unwrap() error { return e.sentinel }
-
 func errSizeLimit(limit int64) error {
-	return &limitError{fmt.Sprintf("response is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
+	return &causedError{fmt.Sprintf("response is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
 }
 
 func errDecompressedLimit(limit int64) error {
-	return &limitError{fmt.Sprintf("decompressed content is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
+	return &causedError{fmt.Sprintf("decompressed content is larger than the limit of %d bytes", limit), ErrMaxResponseSize}
 }
 
 func errSitemapsLimit(n int) error {
-	return &limitError{fmt.Sprintf("limit of %d sitemaps reached", n), ErrMaxSitemaps}
+	return &causedError{fmt.Sprintf("limit of %d sitemaps reached", n), ErrMaxSitemaps}
 }
 
 func errURLsLimit(n int) error {
-	return &limitError{fmt.Sprintf("limit of %d URLs reached", n), ErrMaxURLs}
+	return &causedError{fmt.Sprintf("limit of %d URLs reached", n), ErrMaxURLs}
 }
 
 func errDepthLimit(depth int) error {
-	return &limitError{fmt.Sprintf("max recursion depth of %d reached", depth), ErrMaxDepth}
+	return &causedError{fmt.Sprintf("max recursion depth of %d reached", depth), ErrMaxDepth}
 }
 
 // counter is a limit of a call counted across its goroutines: sitemaps

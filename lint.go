@@ -60,18 +60,22 @@ func (f Finding) String() string {
 	return s
 }
 
-// The default caps of the findings and of the sets of the checks across
-// documents.
+// The default caps of the findings listed, which the command's flags show.
 const (
-	DefaultLintMaxPerCode   = 1000
-	DefaultLintMaxFindings  = 10000
-	DefaultLintMaxLocs      = 1 << 20 // 1,048,576 locations, 8 bytes of hash and 4 of document each
-	DefaultLintMaxHreflangs = 100000  // alternate links kept for hreflang-return
-	DefaultLintMaxRobots    = 16      // hosts whose robots.txt is fetched
+	DefaultLintMaxPerCode  = 1000
+	DefaultLintMaxFindings = 10000
+)
+
+// The default caps of the sets the checks across documents keep, given in
+// LintOptions' words.
+const (
+	lintDefaultMaxLocs      = 1 << 20 // 1,048,576 locations, 8 bytes of hash and 4 of document each
+	lintDefaultMaxHreflangs = 100000  // alternate links kept for hreflang-return
+	lintDefaultMaxRobots    = 16      // hosts whose robots.txt is fetched
 )
 
 // LintOptions are the settings of a lint call; the zero value, or nil,
-// is the defaults. Each cap of 0 is its DefaultLint* default.
+// is the defaults. Each cap of 0 is its default, named beside it.
 type LintOptions struct {
 	// MaxPerCode caps the findings listed of one code, MaxFindings those
 	// listed in all. What goes past a cap is counted: each code with
@@ -79,12 +83,13 @@ type LintOptions struct {
 	// many. 0 is the default (DefaultLintMaxPerCode, DefaultLintMaxFindings).
 	MaxPerCode, MaxFindings int
 	// MaxLocs caps the locations kept for duplicate-loc across the tree
-	// and for hreflang-return (DefaultLintMaxLocs), MaxHreflangs the
-	// alternate links kept for hreflang-return (DefaultLintMaxHreflangs):
-	// past either, one lint-capped finding says which check stopped.
+	// and for hreflang-return (by default 1,048,576, 12 bytes each),
+	// MaxHreflangs the alternate links kept for hreflang-return (by
+	// default 100,000): past either, one lint-capped finding says which
+	// check stopped.
 	MaxLocs, MaxHreflangs int
-	// MaxRobots caps the hosts whose robots.txt is fetched
-	// (DefaultLintMaxRobots); the URLs of other hosts are not checked
+	// MaxRobots caps the hosts whose robots.txt is fetched (by default
+	// 16); the URLs of other hosts are not checked
 	// against theirs, and one lint-capped finding says so.
 	MaxRobots int
 	// NoRobots: fetch no robots.txt. robots-disallowed is then not
@@ -220,9 +225,9 @@ func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
 	}
 	orDefault(&o.MaxPerCode, DefaultLintMaxPerCode)
 	orDefault(&o.MaxFindings, DefaultLintMaxFindings)
-	orDefault(&o.MaxLocs, DefaultLintMaxLocs)
-	orDefault(&o.MaxHreflangs, DefaultLintMaxHreflangs)
-	orDefault(&o.MaxRobots, DefaultLintMaxRobots)
+	orDefault(&o.MaxLocs, lintDefaultMaxLocs)
+	orDefault(&o.MaxHreflangs, lintDefaultMaxHreflangs)
+	orDefault(&o.MaxRobots, lintDefaultMaxRobots)
 	now := o.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -297,7 +302,7 @@ func (l *linter) summarize() {
 }
 
 // hash returns the hash of s, a location's key, with a prefix that keeps
-// pages and sitemaps apart. With 64 bits and at most DefaultLintMaxLocs
+// pages and sitemaps apart. With 64 bits and at most lintDefaultMaxLocs
 // keys, the chance that two keys of one call share a hash is below
 // n²/2⁶⁵, about 3·10⁻⁸: a false duplicate is negligible.
 func (l *linter) hash(prefix byte, s string) uint64 {

@@ -2,6 +2,7 @@ package sitemap_test
 
 import (
 	"errors"
+	"github.com/gositemap/sitemap/internal/polite"
 	"math"
 	"net"
 	"net/http"
@@ -249,9 +250,9 @@ var settingTable = []settingRow{
 	row("httpClient", (*sitemap.S).SetHTTPClient, (*sitemap.S).GetHTTPClient, nil, &http.Client{}, []*http.Client{{Timeout: time.Minute}, nil}, nil),
 	// Beyond the spec.
 	row("politeness", (*sitemap.S).SetPoliteness, (*sitemap.S).GetPoliteness,
-		sitemap.Politeness{Retry: sitemap.Retry{MaxWait: sitemap.DefaultRetryMaxWait}}, politenessPrev,
+		sitemap.Politeness{Retry: sitemap.Retry{MaxWait: polite.DefaultMaxWait}}, politenessPrev,
 		[]sitemap.Politeness{
-			{Retry: sitemap.Retry{MaxWait: sitemap.DefaultRetryMaxWait}},
+			{Retry: sitemap.Retry{MaxWait: polite.DefaultMaxWait}},
 			{Host: sitemap.HostLimits{Rate: 0.5, MaxConcurrency: 1}, Retry: sitemap.Retry{Max: 100, MaxWait: time.Nanosecond}},
 		},
 		// A field of Politeness is refused on its own, under its own name

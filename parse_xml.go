@@ -97,33 +97,20 @@ var (
 	errNoRoot = errors.New("document has no root element")
 	// errEntryCutOff ends a document whose entries before the cut are
 	// kept, in tolerant mode (TOLERANT-13); errRootCutOff, one cut
-	// between its entries, before the end tag of its root element.
-	errEntryCutOff error = cutOffError{inEntry: true}
-	errRootCutOff  error = cutOffError{}
+	// between its entries, before the end tag of its root element. Both
+	// wrap io.ErrUnexpectedEOF, so that errors.Is tells a cut document: a
+	// real document ends with the end tag of its root, and one that lacks
+	// it was cut, wherever the cut fell.
+	errEntryCutOff error = &causedError{"document ends inside an entry", io.ErrUnexpectedEOF}
+	errRootCutOff  error = &causedError{"document ends before the end tag of its root element", io.ErrUnexpectedEOF}
 )
 
 // partialError is the error of a document that tolerant mode stopped in at
 // XML it cannot read past: the complete entries before it are kept, and err
 // is reported after them.
-type partialError struct{ err error }
+type partialError = tagged[stoppedInPart]
 
-func (e *partialError) Error() string { return e.err.Error() }
-func (e *partialError) Unwrap() error { return e.err }
-
-// cutOffError is the cause of a document that ends before its root element
-// does, inside an entry or between two: it wraps io.ErrUnexpectedEOF, so
-// that errors.Is tells a cut document. A real document ends with the end
-// tag of its root; one that lacks it was cut, wherever the cut fell.
-type cutOffError struct{ inEntry bool }
-
-func (e cutOffError) Error() string {
-	if e.inEntry {
-		return "document ends inside an entry"
-	}
-	return "document ends before the end tag of its root element"
-}
-
-func (cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
+type stoppedInPart struct{}
 
 // errNotSitemap is the cause of the *ParseError of an XML document whose
 // root element is none that the package reads.

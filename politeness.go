@@ -15,10 +15,6 @@ import (
 // second, and the Crawl-delay of a robots.txt). With the retry policy
 // (retry.go) it is the state that fetcher.send consults before each try.
 
-// MaxCrawlDelay is the longest Crawl-delay of a robots.txt that
-// [HostLimits.CrawlDelay] honours: a longer one is taken as this.
-const MaxCrawlDelay = polite.MaxCrawlDelay
-
 // politeConfig is the configuration of retries, of the limits per host and
 // of the guard against internal addresses. Its zero value turns them all
 // off, as the spec has it.
@@ -26,7 +22,7 @@ type politeConfig struct {
 	blockPrivate bool
 
 	retries      int
-	retryMaxWait time.Duration // 0 is DefaultRetryMaxWait
+	retryMaxWait time.Duration // 0 is polite.DefaultMaxWait
 
 	hostConcurrency int
 	hostRate        float64 // requests a second; 0 is no limit

@@ -13,11 +13,6 @@ import (
 // the call's use of the engine of internal/polite, which
 // tells which failures are tried again and how long to wait before.
 
-// DefaultRetryMaxWait is the longest wait before a retry unless
-// [Retry.MaxWait] sets another: a Retry-After asking for longer ends
-// the tries.
-const DefaultRetryMaxWait = polite.DefaultMaxWait
-
 func (p *politeConfig) maxWait() time.Duration { return p.retryPolicy().Cap() }
 
 func (p *politeConfig) retryPolicy() polite.Retry {

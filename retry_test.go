@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gositemap/sitemap/internal/polite"
 	"io"
 	"net"
 	"net/http"
@@ -349,14 +350,14 @@ func TestRetrySettingsRejected(t *testing.T) {
 		}
 	}
 	s := sitemap.New()
-	if s.GetPoliteness().Retry.MaxWait != sitemap.DefaultRetryMaxWait {
+	if s.GetPoliteness().Retry.MaxWait != polite.DefaultMaxWait {
 		t.Errorf("GetPoliteness().Retry.MaxWait = %v by default", s.GetPoliteness().Retry.MaxWait)
 	}
 	if s.SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 3, MaxWait: time.Second}}); s.GetPoliteness().Retry != (sitemap.Retry{Max: 3, MaxWait: time.Second}) {
 		t.Errorf("got %+v", s.GetPoliteness().Retry)
 	}
 	// A MaxWait of 0 is the default.
-	if s.SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}}); len(s.GetErrors()) != 0 || s.GetPoliteness().Retry.MaxWait != sitemap.DefaultRetryMaxWait {
+	if s.SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}}); len(s.GetErrors()) != 0 || s.GetPoliteness().Retry.MaxWait != polite.DefaultMaxWait {
 		t.Errorf("MaxWait 0: errors %v, MaxWait %v", s.GetErrors(), s.GetPoliteness().Retry.MaxWait)
 	}
 }

@@ -42,7 +42,7 @@ type HostLimits struct {
 	// robots.txt it reads by that robots.txt's Crawl-delay: the one of the
 	// group that names the product token of the user agent (its first
 	// word, up to a /, in any letter case), or else of the group of *,
-	// capped at [MaxCrawlDelay]. Where Rate sets a slower pace, that one
+	// capped at 30 seconds. Where Rate sets a slower pace, that one
 	// holds. Only a robots.txt passed to Parse or fetched by it counts: a
 	// call that starts from a sitemap reads none.
 	CrawlDelay bool
@@ -68,8 +68,9 @@ type Retry struct {
 	// no retry, as the spec has it) to 100. Other values are rejected with
 	// a *ConfigError for the field "politeness.retry.max".
 	Max int
-	// MaxWait is the longest wait before a retry; 0 is
-	// [DefaultRetryMaxWait]. A negative value is rejected with a
+	// MaxWait is the longest wait before a retry; 0 is the default, 60
+	// seconds, which GetPoliteness gives back. A Retry-After asking for
+	// longer ends the tries. A negative value is rejected with a
 	// *ConfigError for the field "politeness.retry.maxWait".
 	MaxWait time.Duration
 }
@@ -109,8 +110,8 @@ func (s *S) SetPoliteness(p Politeness) *S {
 }
 
 // GetPoliteness returns the limits per host and the retries set with
-// [S.SetPoliteness], with MaxWait as it applies: [DefaultRetryMaxWait]
-// when none is set.
+// [S.SetPoliteness], with MaxWait as it applies: the default of 60
+// seconds when none is set.
 func (s *S) GetPoliteness() Politeness {
 	return get(s, func(c *config) Politeness {
 		p := c.polite

@@ -64,18 +64,6 @@ func checkLoc(err error) error {
 	return broke(CodeLocInvalid, err)
 }
 
-// siteMismatchError is the cause of a URL that strict mode finds on another
-// protocol or host than the sitemap that lists it (HOST-4, HOST-5), in the
-// words of the spec; it wraps what urlnorm.SameSite found.
-type siteMismatchError struct{ site *urlnorm.SiteError }
-
-func (e *siteMismatchError) Error() string {
-	s := e.site
-	return fmt.Sprintf("strict mode: %s %q does not match sitemap %s %q", s.Part, s.Got, s.Part, s.Want)
-}
-
-func (e *siteMismatchError) Unwrap() error { return e.site }
-
 // checkSameSite is strict mode's rule that a page or a sitemap that a
 // sitemap (index) lists is on the protocol and the host of that sitemap,
 // base being the URL the sitemap was served from (STRICT-3, HOST,
@@ -91,7 +79,10 @@ func checkSameSite(loc string, base *url.URL) error {
 		if u, err := url.Parse(loc); site.Part == "protocol" && err == nil && sameHost(u, base) {
 			code = CodeLocOtherScheme
 		}
-		return broke(code, &siteMismatchError{site})
+		// In the words of the spec (HOST-4, HOST-5), wrapping what
+		// urlnorm.SameSite found.
+		msg := fmt.Sprintf("strict mode: %s %q does not match sitemap %s %q", site.Part, site.Got, site.Part, site.Want)
+		return broke(code, &causedError{msg, site})
 	}
 	return broke(CodeLocInvalid, err)
 }
