@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,9 +158,12 @@ func TestReusedChunksLeaveResultsAlone(t *testing.T) {
 			t.Helper()
 			seen := map[string]bool{}
 			for _, u := range urls {
-				var i, j int
-				if _, err := fmt.Sscanf(u.Loc[strings.Index(u.Loc, "/p/"):], "/p/%d/%d", &i, &j); err != nil {
-					t.Fatalf("multi=%v: %q: %v", multi, u.Loc, err)
+				// The location ends in /p/<i>/<j>: document i, entry j.
+				is, js, _ := strings.Cut(u.Loc[strings.Index(u.Loc, "/p/")+3:], "/")
+				i, err1 := strconv.Atoi(is)
+				j, err2 := strconv.Atoi(js)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("multi=%v: %q: %v %v", multi, u.Loc, err1, err2)
 				}
 				if seen[u.Loc] {
 					t.Fatalf("multi=%v: %s twice", multi, u.Loc)
