@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/report"
+)
+
+// This file is the report subcommand: sitemap report URL|FILE writes one
+// self-contained HTML page of what one lint call saw (package report).
+
+const reportUsage = `Usage: sitemap report [flags] URL|FILE|- > report.html
+
+sitemap report reads a sitemap, and what it leads to, in one call as
+sitemap lint does, and writes one HTML page of it on standard output:
+summary cards, the tree of the documents folded by index, the findings of
+lint grouped by code with their first places, and a histogram of lastmod
+by month. The page needs nothing else (no script, no style sheet, no font,
+no image is requested) and reads with JavaScript off and in print.
+
+The call keeps no URL: memory stays flat however large the site, and the
+page lists no URL one by one beyond the first places of each code.
+
+A FILE without -base is read as sitemap tree reads it: the sitemaps it
+lists by relative locations are read from its directory. A file has no
+site of its own, so the checks of where a URL stands (loc-other-host,
+loc-other-scheme, loc-outside-path) and robots.txt are left out for it,
+as sitemap lint leaves them out for a file.
+
+The exit status is that of sitemap lint: 1 when an error was found, 0
+when only warnings and notes were (or nothing), 2 when the flags are
+wrong.
+
+Flags:
+`
+
+// reportOptions are the flags of sitemap report: those of sitemap lint
+// but -format, and those of sitemap that bound the reading.
+type reportOptions struct {
+	lintOptions
+	title                              string
+	sequential                         bool
+	maxSitemaps, maxDepth, concurrency int
+	follow                             patterns
+}
+
+func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
+	fs := c.lintFlags(&o.lintOptions, false)
+	fs.Init("sitemap report", flag.ContinueOnError)
+	fs.StringVar(&o.title, "title", "", "the `TEXT` that heads the page (default: Sitemap report and the URL)")
+	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
+	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and list, at most `N` sitemaps (0: no limit)")
+	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
+	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
+	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
+	return fs
+}
+
+// report is sitemap report with args, the arguments after "report".
+func (c *command) report(ctx context.Context, args []string) int {
+	var o reportOptions
+	fs := c.reportFlags(&o)
+	target, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, reportUsage)
+		fs.SetOutput(c.stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sitemap report: %v\nRun 'sitemap report -h' for usage.\n", err)
+		return exitUsage
+	}
+	c.con = newConsole(c.stdout, c.stderr, false)
+	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
+		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
+		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow)
+	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
+	s.SetHTTPClient(&http.Client{Transport: c.transport, Timeout: time.Duration(o.timeout) * time.Second})
+
+	loc, r := target, io.Reader(nil)
+	if !isHTTPURL(target) {
+		in, err := c.input(target, &options{base: o.base})
+		defer c.local.close()
+		if err != nil {
+			c.printError(err)
+			return exitFailed
+		}
+		defer in.close()
+		loc, r = in.loc, in.r
+		o.noRobots = o.noRobots || c.local != nil
+	}
+	rep := &report.Report{Title: o.title, Display: c.local.display}
+	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, EachURL: rep.AddURL}
+	var errs int64
+	for f := range s.Lint(ctx, loc, r, opts) {
+		if c.local != nil && isLocal(f.Document) && siteCheck[f.Code] {
+			continue // a file has no site: see reportUsage
+		}
+		f.Message = c.local.message(f.Message)
+		rep.AddFinding(f)
+		if f.Severity == sitemap.SeverityError {
+			errs++
+		}
+	}
+	bw := bufio.NewWriter(c.stdout)
+	err = rep.WriteHTML(bw, s.GetDocuments())
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		c.printError(fmt.Errorf("write the report: %w", err))
+		return exitFailed
+	}
+	if errs > 0 || ctx.Err() != nil {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// siteCheck are the codes of the checks of where a URL stands, which
+// make no sense for a local file, located at local.invalid.
+var siteCheck = map[sitemap.Code]bool{
+	sitemap.CodeLocOtherHost: true, sitemap.CodeLocOtherScheme: true, sitemap.CodeLocOutsidePath: true,
+}
