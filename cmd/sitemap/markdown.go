@@ -18,7 +18,7 @@ import (
 
 // The bounds of the summary.
 const (
-	markdownMax    = 65536 // bytes, so at most as many characters
+	markdownMax    = 65536 // characters
 	markdownPlaces = 3     // places listed of a code
 	markdownText   = 300   // characters kept of a message or a URL
 )
@@ -28,9 +28,9 @@ const (
 type markdownWriter struct {
 	w        *bufio.Writer
 	artifact func(document string) string // how a document is named (sarif.go)
-	counts map[sitemap.Code]int64
-	places map[sitemap.Code][]sitemap.Finding
-	sev    map[sitemap.Severity]int64
+	counts   map[sitemap.Code]int64
+	places   map[sitemap.Code][]sitemap.Finding
+	sev      map[sitemap.Severity]int64
 }
 
 func (m *markdownWriter) write(f sitemap.Finding) {
@@ -69,7 +69,7 @@ func (m *markdownWriter) end() {
 		fmt.Fprintf(&b, "| `%s` | %s | %d | %s |\n", code, code.Severity(), m.counts[code], mdEscape(todo))
 	}
 	b.WriteString("\n#### First places\n\n")
-	left := 0
+	left, size := 0, utf8.RuneCountInString(b.String())
 	for _, code := range codes {
 		for _, f := range m.places[code] {
 			line := fmt.Sprintf("- `%s` %s", code, mdCode(short(m.artifact(f.Document))))
@@ -81,11 +81,13 @@ func (m *markdownWriter) end() {
 				line += " " + mdCode(short(f.URL))
 			}
 			line += "\n"
-			if b.Len()+len(line) > markdownMax-200 {
+			n := utf8.RuneCountInString(line)
+			if size+n > markdownMax-200 {
 				left++
 				continue
 			}
 			b.WriteString(line)
+			size += n
 		}
 	}
 	if left > 0 {
@@ -103,17 +105,24 @@ func short(s string) string {
 	return string(r[:markdownText]) + "…"
 }
 
+// mdSpecial are the characters that start something inline in GitHub's
+// Markdown: a tag or an entity, a link or an image, emphasis or
+// strikethrough, a code span, a table cell's end, math, a mention. The
+// text escaped never starts a line, so the characters that start a block
+// need nothing.
+const mdSpecial = "\\`*_[]<>|~!&$@"
+
 // mdEscape makes s plain text in Markdown (GitHub's, tables included): a
-// backslash before every ASCII punctuation character, so that nothing in
-// it is a tag, a link, an emphasis or a cell's end, and line breaks and
-// controls as spaces.
+// backslash before each of mdSpecial, so that nothing in it is a tag, a
+// link, an emphasis or a cell's end, and line breaks and controls as
+// spaces.
 func mdEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
 		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
 			b.WriteByte(' ')
-		case r < 0x80 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r):
+		case strings.ContainsRune(mdSpecial, r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:

@@ -100,19 +100,22 @@ func (c *command) report(ctx context.Context, args []string) int {
 	}
 	rep := &report.Report{Title: o.title, Display: c.local.display}
 	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, EachURL: rep.AddURL}
-	var errs int64
+	bySeverity := map[sitemap.Severity]int64{}
 	for f := range s.Lint(ctx, loc, r, opts) {
 		if c.local != nil && isLocal(f.Document) && siteCheck[f.Code] {
 			continue // a file has no site: see reportUsage
 		}
 		f.Message = c.local.message(f.Message)
 		rep.AddFinding(f)
-		if f.Severity == sitemap.SeverityError {
-			errs++
-		}
+		bySeverity[f.Severity] += max(f.More, 1)
+	}
+	docs := s.GetDocuments()
+	urls := 0
+	for _, d := range docs {
+		urls += d.URLs
 	}
 	bw := bufio.NewWriter(c.stdout)
-	err = rep.WriteHTML(bw, s.GetDocuments())
+	err = rep.WriteHTML(bw, docs)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -120,7 +123,9 @@ func (c *command) report(ctx context.Context, args []string) int {
 		c.printError(fmt.Errorf("write the report: %w", err))
 		return exitFailed
 	}
-	if errs > 0 || ctx.Err() != nil {
+	fmt.Fprintf(c.stderr, "Summary: %s, %s; %s, %s, %s\n", count(int64(len(docs)), "document"), count(int64(urls), "URL"),
+		count(bySeverity[sitemap.SeverityError], "error"), count(bySeverity[sitemap.SeverityWarning], "warning"), count(bySeverity[sitemap.SeverityInfo], "note"))
+	if bySeverity[sitemap.SeverityError] > 0 || ctx.Err() != nil {
 		return exitFailed
 	}
 	return exitOK
