@@ -188,7 +188,7 @@ func TestHistogramFuture(t *testing.T) {
 	if n := strings.Count(page, `<rect class="bar"`); n != 2 {
 		t.Errorf("%d bars, want 2 (May and June 2024)", n)
 	}
-	if !strings.Contains(page, "1 are later than this month") {
+	if !strings.Contains(page, "1 later than this month, in the future, are not drawn") {
 		t.Error("the lastmod in the future is not counted")
 	}
 }

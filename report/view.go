@@ -156,7 +156,7 @@ func (r *Report) cards(docs []sitemap.Document) []card {
 	}
 	sev := r.severities
 	findCard := card{Label: "Findings", Value: number(sev[sitemap.SeverityError] + sev[sitemap.SeverityWarning] + sev[sitemap.SeverityInfo]),
-		Note:  fmt.Sprintf("%s errors, %s warnings, %s notes", number(sev[sitemap.SeverityError]), number(sev[sitemap.SeverityWarning]), number(sev[sitemap.SeverityInfo])),
+		Note:  counted(sev[sitemap.SeverityError], "error") + ", " + counted(sev[sitemap.SeverityWarning], "warning") + ", " + counted(sev[sitemap.SeverityInfo], "note"),
 		Class: "ok"}
 	switch {
 	case sev[sitemap.SeverityError] > 0:
