@@ -83,8 +83,15 @@ func (c *command) report(ctx context.Context, args []string) int {
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
 		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow)
-	c.transport = &countingTransport{base: http.DefaultTransport, n: &c.docs}
-	s.SetHTTPClient(&http.Client{Transport: c.transport, Timeout: time.Duration(o.timeout) * time.Second})
+	// The library's own client charges -timeout to the waits for the
+	// server alone, as a streaming call does, not to the reading of a
+	// body that the checks of lint slow down: a URL is read with it. The
+	// sitemaps of a local file are read through the file's transport,
+	// whose requests for other hosts wait -timeout at most for the
+	// response's header.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
+	c.transport = &countingTransport{base: base, n: &c.docs}
 
 	loc, r := target, io.Reader(nil)
 	if !isHTTPURL(target) {
@@ -96,7 +103,10 @@ func (c *command) report(ctx context.Context, args []string) int {
 		}
 		defer in.close()
 		loc, r = in.loc, in.r
-		o.noRobots = o.noRobots || c.local != nil
+		if c.local != nil {
+			o.noRobots = true
+			s.SetHTTPClient(&http.Client{Transport: c.transport})
+		}
 	}
 	rep := &report.Report{Title: o.title, Display: c.local.display}
 	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, EachURL: rep.AddURL}
