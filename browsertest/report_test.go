@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/gositemap/sitemap"
@@ -342,6 +343,14 @@ func TestReportInBrowser(t *testing.T) {
 	b.do(t, chromedp.Focus(chromedp.CSS(`#tree details.node > summary`)), chromedp.KeyEvent("\r"))
 	if !visible(tree) {
 		t.Error("Enter on the focused summary did not unfold the index")
+	}
+	// In print, every folded part is shown: the page prints whole.
+	b.do(t, chromedp.Click(chromedp.CSS(`#tree details.node > summary`)))
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	if !visible(places) || !visible(tree) {
+		t.Error("a folded part is not printed")
 	}
 	b.onlyRequested(t, u)
 	t.Logf("page %d bytes, rendered in %v; screenshot %d bytes", len(c.page), time.Duration(c.renderT), len(shot))

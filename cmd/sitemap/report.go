@@ -46,10 +46,12 @@ Flags:
 // but -format, and those of sitemap that bound the reading.
 type reportOptions struct {
 	lintOptions
-	title                              string
-	sequential                         bool
-	maxSitemaps, maxDepth, concurrency int
-	follow                             patterns
+	title                                       string
+	sequential, blockPrivate                    bool
+	maxURLs, maxSitemaps, maxDepth, concurrency int
+	retries                                     int
+	hostRate                                    float64
+	follow                                      patterns
 }
 
 func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
@@ -61,6 +63,10 @@ func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
 	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
 	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
+	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
+	fs.IntVar(&o.retries, "retries", 0, "try a request again up to `N` times after a 429, 502, 503, 504, a reset or a timeout")
+	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host (0: no limit)")
+	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses")
 	return fs
 }
 
@@ -82,15 +88,28 @@ func (c *command) report(ctx context.Context, args []string) int {
 	c.con = newConsole(c.stdout, c.stderr, false)
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
-		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow)
+		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
+		SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).
+		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}})
+	if s.GetErrorsCount() > 0 {
+		for err := range s.Errors() {
+			c.printError(err)
+		}
+		fmt.Fprintln(c.stderr, "Run 'sitemap report -h' for usage.")
+		return exitUsage
+	}
 	// The library's own client charges -timeout to the waits for the
 	// server alone, as a streaming call does, not to the reading of a
 	// body that the checks of lint slow down: a URL is read with it. The
 	// sitemaps of a local file are read through the file's transport,
 	// whose requests for other hosts wait -timeout at most for the
 	// response's header.
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	base.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
+	var base http.RoundTripper = http.DefaultTransport
+	if t, ok := c.baseTransport(&options{blockPrivate: o.blockPrivate}).(*http.Transport); ok {
+		t = t.Clone()
+		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
+		base = t
+	}
 	c.transport = &countingTransport{base: base, n: &c.docs}
 
 	loc, r := target, io.Reader(nil)

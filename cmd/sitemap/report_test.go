@@ -50,6 +50,9 @@ func TestReportURL(t *testing.T) {
 	if r := runCLI(t, "", "report", "-format", "sarif", srv.URL+"/clean.xml"); r.code != 2 {
 		t.Errorf("-format: status %d, want 2", r.code)
 	}
+	if r := runCLI(t, "", "report", "-max-depth", "0", srv.URL+"/clean.xml"); r.code != 2 || !strings.Contains(r.stderr, "ConfigError") {
+		t.Errorf("-max-depth 0: status %d, want 2\n%s", r.code, r.stderr)
+	}
 	if r := runCLI(t, "", "report", "-h"); r.code != 0 || !strings.Contains(r.stdout, "Usage: sitemap report") {
 		t.Errorf("-h: status %d\n%s", r.code, r.stdout)
 	}
