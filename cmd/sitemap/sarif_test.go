@@ -265,3 +265,24 @@ func TestMarkdownCapped(t *testing.T) {
 		t.Error("the places left out are not counted")
 	}
 }
+
+// The SARIF of the samples with findings meets the schema: an index
+// whose locations are relative (loc-invalid at their lines), a robots.txt
+// (a format read by line: at 1:1) and a sitemap in Latin-1 (encoding, a
+// finding about the document as a whole). Each sample is named by its
+// path in this repository.
+func TestLintSARIFOfTestdata(t *testing.T) {
+	for _, name := range []string{"sitemap-index.xml", "robots.txt", "sitemap-latin1.xml"} {
+		r := runCLI(t, "", "lint", "-no-robots", "-format", "sarif", testdata+"/"+name)
+		var log map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+			t.Fatalf("%s: %v:\n%s", name, err, r.stdout)
+		}
+		for _, e := range checkSARIF(log, "sarifLog", "$") {
+			t.Errorf("%s: %s", name, e)
+		}
+		if !strings.Contains(r.stdout, `{"uri":"testdata/`+name+`","uriBaseId":"%SRCROOT%"}`) || !strings.Contains(r.stdout, `"startLine":`) {
+			t.Errorf("%s:\n%s", name, r.stdout)
+		}
+	}
+}
