@@ -216,8 +216,7 @@ func (r *Report) tree(docs []sitemap.Document) ([]*node, int) {
 	var build func(i, depth int) *node
 	build = func(i, depth int) *node {
 		n := &node{Row: r.row(&docs[i]), Depth: depth,
-			Docs: number(int64(totals[i].docs - 1)), URLs: number(int64(totals[i].urls)), Errors: number(int64(totals[i].errs)),
-			ErrorsBelow: totals[i].errs - docs[i].Errors}
+			Docs: number(int64(totals[i].docs - 1)), URLs: number(int64(totals[i].urls)), Errors: number(int64(totals[i].errs))}
 		budget--
 		list := slices.Clone(children[i])
 		// What went wrong first, then the rest in the order of the call.
