@@ -73,3 +73,37 @@ func ExampleFinding() {
 	// Output:
 	// https://example.com/sitemap.xml:2:8: error changefreq-invalid: invalid <changefreq> value "sometimes" (https://example.com/a)
 }
+
+// With EachURL set, one call of Lint gives the findings and the URLs both,
+// and keeps no URL: the call reads in flat memory, as Stream does, and
+// the tree still counts what passed.
+func ExampleS_Lint_eachURL() {
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a</loc><lastmod>2024-01-15</lastmod></url>
+  <url><loc>https://example.com/b</loc><lastmod>2024-13-01</lastmod></url>
+</urlset>`
+	s := sitemap.New()
+	o := &sitemap.LintOptions{NoRobots: true, EachURL: func(u sitemap.URL) {
+		fmt.Println("url", u.Loc, u.LastMod != nil)
+	}}
+	for f := range s.Lint(context.Background(), "https://example.com/sitemap.xml", strings.NewReader(doc), o) {
+		fmt.Println("finding", f.Code)
+	}
+	fmt.Println("kept:", s.GetURLCount(), "counted in the tree:", s.GetDocuments()[0].URLs)
+	// Unordered output:
+	// url https://example.com/a true
+	// url https://example.com/b false
+	// finding lastmod-invalid
+	// kept: 0 counted in the tree: 2
+}
+
+// Help gives the words of the table of Code: what a code's findings are
+// about, and what to do about them.
+func ExampleCode_Help() {
+	what, todo := sitemap.CodeLocTooLong.Help()
+	fmt.Println(what)
+	fmt.Println(todo)
+	// Output:
+	// a <loc> of more than 2,048 characters
+	// shorten it
+}

@@ -98,6 +98,14 @@ type LintOptions struct {
 	// Now is the time lastmod-future and news-too-old are measured from;
 	// the zero time is the start of the call.
 	Now time.Time
+	// EachURL, when not nil, makes the call keep no URL, as [S.Stream]
+	// keeps none: each URL is handed to EachURL once its entry has been
+	// checked, on the goroutine that ranges over the findings, between
+	// two of them, and the getters hold no URL afterwards (the tree still
+	// counts them). Memory then stays flat however many URLs pass, and
+	// one call gives both the findings and the URLs: package report
+	// draws its histogram of lastmod from them.
+	EachURL func(URL)
 }
 
 // Lint reads the document at url and what it leads to, as [S.ParseContext]
@@ -146,28 +154,77 @@ func (s *S) Lint(ctx context.Context, url string, r io.Reader, o *LintOptions) i
 			return
 		}
 		out := make(chan Finding, 64)
+		var urls chan []item // the URLs handed on to EachURL, nil without it
+		if opts.EachURL != nil {
+			urls = make(chan []item, 16)
+			c.emit = urls
+			c.f.chargeServerOnly()
+		}
 		l := newLinter(opts, c, out)
 		go func() {
 			defer close(out)
+			if urls != nil {
+				defer close(urls)
+			}
 			c.guard(func() { l.run(r) })
 		}()
 		// However the loop ends, the call ends with it, and its
-		// goroutines have ended before the loop returns (see S.stream).
-		defer func() {
+		// goroutines have ended before the loop returns (see S.stream):
+		// once halted, they block on neither channel, and close both.
+		drain := func() {
 			c.halt()
 			for range out {
 			}
-		}()
-		for f := range out {
-			if c.stopped() || !yield(f) {
-				break
+			if urls != nil {
+				for range urls {
+				}
 			}
 		}
-		c.halt()
-		for range out {
+		defer drain()
+		findings, batches := (<-chan Finding)(out), (<-chan []item)(urls)
+	loop:
+		for findings != nil || batches != nil {
+			select {
+			case f, ok := <-findings:
+				switch {
+				case !ok:
+					findings = nil
+				case c.stopped() || !yield(f):
+					break loop
+				}
+			case batch, ok := <-batches:
+				switch {
+				case !ok:
+					batches = nil
+				case c.stopped():
+					break loop
+				default:
+					l.handOn(batch)
+				}
+			}
 		}
+		drain()
 		c.raise()
 	}
+}
+
+// handOn hands the URLs of batch to EachURL, and puts the records of the
+// store that come with them, as the loop of S.stream does: a record that
+// cannot be put is an error of the call.
+func (l *linter) handOn(batch []item) {
+	for _, it := range batch {
+		switch {
+		case it.put != nil:
+			if err := it.put(); err != nil {
+				l.c.s.record(err)
+			}
+		case it.err == nil:
+			l.opt.EachURL(it.u)
+		}
+	}
+	clear(batch)
+	batch = batch[:0]
+	itemBatches.Put(&batch)
 }
 
 // run is the call of Lint, on a goroutine of its own: the one of

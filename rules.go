@@ -260,6 +260,16 @@ func (code Code) Severity() Severity {
 	return SeverityError
 }
 
+// Help returns the words of the table of [Code] for code: what its
+// findings are about, and what to do about them; "" for a code that is
+// none of the table's.
+func (code Code) Help() (what, todo string) {
+	if r := ruleIndex[code]; r != nil {
+		return r.what, r.todo
+	}
+	return "", ""
+}
+
 // violation is the cause of the *ValidationError of a rule: its message is
 // err's, the one the documentation gives, and errors.Is and errors.As find
 // both the rule's Code and what err wraps (urlnorm.ErrTooLong, the

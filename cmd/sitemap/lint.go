@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,12 +44,16 @@ type lintOptions struct {
 	timeout                 seconds
 }
 
-func (c *command) lintFlags(o *lintOptions) *flag.FlagSet {
+// lintFlags are the flags of sitemap lint, -format among them when
+// withFormat (sitemap report shares the rest).
+func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("sitemap lint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.base, "base", "", "the `URL` a FILE or standard input is located at (default: the file's file:// URL;\nthe checks of where a URL stands and robots.txt need an HTTP(S) URL)")
-	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one finding a line) or jsonl (one JSON object a finding)")
+	if withFormat {
+		fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one finding a line), jsonl (one JSON object a finding),\nsarif (SARIF 2.1.0, for code scanning) or markdown (a summary for a pull request)")
+	}
 	fs.BoolVar(&o.noRobots, "no-robots", false, "fetch no robots.txt: robots-disallowed and cross-submission are not checked")
 	fs.BoolVar(&o.noFollow, "no-follow", false, "fetch none of the sitemaps the document lists")
 	fs.IntVar(&o.maxPerCode, "max-per-code", sitemap.DefaultLintMaxPerCode, "list at most `N` findings of one code (the rest are counted)")
@@ -63,7 +68,7 @@ func (c *command) lintFlags(o *lintOptions) *flag.FlagSet {
 // lint is sitemap lint with args, the arguments after "lint".
 func (c *command) lint(ctx context.Context, args []string) int {
 	var o lintOptions
-	fs := c.lintFlags(&o)
+	fs := c.lintFlags(&o, true)
 	target, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(c.stdout, lintUsage)
@@ -71,8 +76,8 @@ func (c *command) lint(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 		return exitOK
 	}
-	if err == nil && o.format != outputPlain && o.format != outputJSONL {
-		err = fmt.Errorf("invalid value %q for flag -format: text or jsonl expected", o.format)
+	if err == nil && o.format != outputPlain && o.format != outputJSONL && o.format != outputSARIF && o.format != outputMarkdown {
+		err = fmt.Errorf("invalid value %q for flag -format: text, jsonl, sarif or markdown expected", o.format)
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
@@ -84,10 +89,13 @@ func (c *command) lint(ctx context.Context, args []string) int {
 	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings}
 
 	var findings func(func(sitemap.Finding) bool)
+	loc := target
 	if isHTTPURL(target) {
 		findings = s.Lint(ctx, target, nil, opts)
 	} else {
-		loc, r, closeFn, err := c.lintInput(target, o.base)
+		var r io.Reader
+		var closeFn func()
+		loc, r, closeFn, err = c.lintInput(target, o.base)
 		if err != nil {
 			c.printError(err)
 			return exitFailed
@@ -95,7 +103,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 		defer closeFn()
 		findings = s.Lint(ctx, loc, r, opts)
 	}
-	return c.writeFindings(findings, o.format)
+	return c.writeFindings(findings, o.format, artifactOf(target, loc))
 }
 
 // lintInput opens the file (or standard input) to lint, and returns the URL
@@ -121,19 +129,26 @@ func (c *command) lintInput(target, base string) (loc string, r io.Reader, close
 	return loc, f, func() { f.Close() }, nil
 }
 
-// writeFindings prints the findings and their summary, and returns the exit
-// status: 1 when one of them is an error.
-func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), format string) int {
+// writeFindings prints the findings in format and their summary, and
+// returns the exit status: 1 when one of them is an error. artifact is
+// where a finding of a document is, for SARIF.
+func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), format string, artifact func(string) string) int {
 	bw := bufio.NewWriter(c.stdout)
-	enc := newJSONEncoder(bw)
+	var out findingWriter
+	switch format {
+	case outputSARIF:
+		out = newSARIFWriter(bw, artifact) // sarif.go
+	case outputMarkdown:
+		out = &markdownWriter{w: bw, artifact: artifact} // markdown.go
+	case outputJSONL:
+		out = jsonlFindings{newJSONEncoder(bw)}
+	default:
+		out = textFindings{bw}
+	}
 	counts := map[sitemap.Code]int64{}
 	var errs, warns, infos int64
 	for f := range findings {
-		if format == outputJSONL {
-			enc.Encode(f)
-		} else {
-			bw.WriteString(printable.Escape(f.String()) + "\n")
-		}
+		out.write(f)
 		n := max(f.More, 1)
 		counts[f.Code] += n
 		switch f.Severity {
@@ -145,6 +160,7 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 			infos += n
 		}
 	}
+	out.end()
 	if err := bw.Flush(); err != nil {
 		c.printError(fmt.Errorf("write the output: %w", err))
 		return exitFailed
@@ -163,3 +179,21 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 	}
 	return exitOK
 }
+
+// findingWriter writes findings in one of the formats of sitemap lint.
+type findingWriter interface {
+	write(f sitemap.Finding)
+	end() // once the last finding is written
+}
+
+// textFindings writes a finding a line, as Finding.String does.
+type textFindings struct{ w *bufio.Writer }
+
+func (t textFindings) write(f sitemap.Finding) { t.w.WriteString(printable.Escape(f.String()) + "\n") }
+func (textFindings) end()                      {}
+
+// jsonlFindings writes a JSON object a finding.
+type jsonlFindings struct{ enc *json.Encoder }
+
+func (j jsonlFindings) write(f sitemap.Finding) { j.enc.Encode(f) }
+func (jsonlFindings) end()                      {}

@@ -86,6 +86,8 @@ const (
 	outputJSONL = "jsonl"
 	outputCSV   = "csv"
 	outputJSON  = "json" // the tree's form for machines
+	// The forms of sitemap lint for code review (sarif.go).
+	outputSARIF, outputMarkdown = "sarif", "markdown"
 )
 
 func main() {
@@ -102,6 +104,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &command{stdin: stdin, stdout: stdout, stderr: stderr, progress: isTerminal(stderr)}
 	if len(args) > 0 && args[0] == "lint" {
 		return c.lint(ctx, args[1:]) // lint.go
+	}
+	if len(args) > 0 && args[0] == "report" {
+		return c.report(ctx, args[1:]) // report.go
 	}
 	return c.run(ctx, args)
 }

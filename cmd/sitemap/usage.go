@@ -9,6 +9,7 @@ import (
 const usageHead = `Usage: sitemap [flags] URL|FILE|-
        sitemap tree [flags] URL|FILE|-
        sitemap discover [flags] SITE
+       sitemap report [flags] URL|FILE|- > report.html
 
 sitemap reads a robots.txt, a sitemap index, a sitemap, an RSS or Atom feed
 or a text sitemap, gzip compressed or not, follows the sitemaps it lists and

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gositemap/sitemap"
+)
+
+// This file is sitemap lint -format sarif: the findings as one run of a
+// SARIF 2.1.0 log, which GitHub code scanning reads. The results are
+// written as they come; the rules of the codes found, once the last is.
+
+// The places of SARIF 2.1.0.
+const (
+	sarifSchema  = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	sarifVersion = "2.1.0"
+	codeDocs     = "https://pkg.go.dev/github.com/gositemap/sitemap#Code"
+)
+
+// sarifWriter writes a SARIF log: the head, then a result a finding, then
+// the tool with the rules of the codes found.
+type sarifWriter struct {
+	w        *bufio.Writer
+	artifact func(document string) string
+	codes    []sitemap.Code // the codes found, in the order found
+	n        int
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+type sarifRule struct {
+	ID                   string       `json:"id"`
+	ShortDescription     sarifMessage `json:"shortDescription"`
+	Help                 sarifMessage `json:"help"`
+	HelpURI              string       `json:"helpUri"`
+	DefaultConfiguration struct {
+		Level string `json:"level"`
+	} `json:"defaultConfiguration"`
+}
+
+// srcRoot is the base of an artifact's URI relative to the repository.
+const srcRoot = "%SRCROOT%"
+
+func newSARIFWriter(w *bufio.Writer, artifact func(string) string) *sarifWriter {
+	w.WriteString(`{"$schema":"` + sarifSchema + `","version":"` + sarifVersion + `","runs":[{"results":[`)
+	return &sarifWriter{w: w, artifact: artifact}
+}
+
+func (s *sarifWriter) write(f sitemap.Finding) {
+	if !slices.Contains(s.codes, f.Code) {
+		s.codes = append(s.codes, f.Code)
+	}
+	msg := f.Message
+	if f.URL != "" {
+		msg += " (" + f.URL + ")"
+	}
+	uri := s.artifact(f.Document)
+	art := sarifArtifact{URI: uri}
+	if relative(uri) {
+		art.URIBaseID = srcRoot
+	}
+	// A finding about a document as a whole, or of a format read by line,
+	// has no place: it is at the start of the document.
+	line, col := max(f.Line, 1), max(f.Column, 1)
+	if f.Line == 0 {
+		col = 1
+	}
+	r := sarifResult{RuleID: string(f.Code), Level: sarifLevel(f.Severity), Message: sarifMessage{msg},
+		Locations: []sarifLocation{{sarifPhysical{art, sarifRegion{line, col}}}}}
+	if s.n > 0 {
+		s.w.WriteByte(',')
+	}
+	s.n++
+	s.encode(r)
+}
+
+func (s *sarifWriter) end() {
+	rules := make([]sarifRule, 0, len(s.codes))
+	for _, code := range s.codes {
+		what, todo := code.Help()
+		r := sarifRule{ID: string(code), ShortDescription: sarifMessage{what}, Help: sarifMessage{"What to do: " + todo + "."}, HelpURI: codeDocs}
+		if what == "" {
+			r.ShortDescription.Text, r.Help.Text = string(code), string(code)
+		}
+		r.DefaultConfiguration.Level = sarifLevel(code.Severity())
+		rules = append(rules, r)
+	}
+	s.w.WriteString(`],"tool":{"driver":{"name":"sitemap lint","informationUri":"https://github.com/gositemap/sitemap","rules":`)
+	s.encode(rules)
+	s.w.WriteString("}}}]}\n")
+}
+
+// encode writes v as JSON, escaped as every JSON output of the command.
+func (s *sarifWriter) encode(v any) {
+	var b strings.Builder
+	enc := newJSONEncoder(&b)
+	enc.Encode(v)
+	s.w.WriteString(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// sarifLevel is the level of a result of severity sev.
+func sarifLevel(sev sitemap.Severity) string {
+	switch sev {
+	case sitemap.SeverityError:
+		return "error"
+	case sitemap.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+// relative reports whether uri is a relative reference: a path in the
+// repository.
+func relative(uri string) bool {
+	u, err := url.Parse(uri)
+	return err == nil && u.Scheme == "" && !strings.HasPrefix(uri, "/")
+}
+
+// artifactOf returns where the findings of a document are for SARIF: the
+// document given as target, a FILE, is that file, by its path relative to
+// the root of the git repository it is in, or as given when it is in
+// none; every other document (and a URL given) is its URL. loc is the URL
+// the document given is read as.
+func artifactOf(target, loc string) func(document string) string {
+	if isHTTPURL(target) || target == "-" {
+		return func(d string) string { return d }
+	}
+	file := pathURI(filepath.ToSlash(target))
+	if abs, err := filepath.Abs(target); err == nil {
+		if root := repoRoot(filepath.Dir(abs)); root != "" {
+			if rel, err := filepath.Rel(root, abs); err == nil {
+				file = pathURI(filepath.ToSlash(rel))
+			}
+		} else if filepath.IsAbs(target) {
+			file, _ = fileURL(target)
+		}
+	}
+	return func(d string) string {
+		if d == loc {
+			return file
+		}
+		return d
+	}
+}
+
+// pathURI writes a relative path as a URI reference.
+func pathURI(p string) string {
+	return (&url.URL{Path: p}).String()
+}
+
+// repoRoot returns the directory above dir, or dir, that holds .git; ""
+// when there is none.
+func repoRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
