@@ -10,43 +10,71 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gositemap/sitemap"
 )
 
 // stateFormat names the format of a state file, so that a file of some
-// other program is told apart from one of this package.
-const stateFormat = "gositemap-state/1"
+// other program is told apart from one of this package: a journal of
+// JSON lines, the first the header ({"format":"gositemap-state/2"}), each
+// other a record. stateFormatV1, one JSON object of every record, is the
+// format of the state files written before change detection: it is read,
+// and written anew as a journal at the first Put.
+const (
+	stateFormat   = "gositemap-state/2"
+	stateFormatV1 = "gositemap-state/1"
+)
+
+// journalLine is one record of a journal: the header line has Format set
+// and no Key.
+type journalLine struct {
+	Format string          `json:"format,omitempty"`
+	Key    string          `json:"key,omitempty"`
+	Record *sitemap.Record `json:"record,omitempty"`
+}
 
 // MaxFileSize is the largest state file, in bytes, that [OpenFile] reads
 // and [File.Sync] writes: 256 MiB, room for records of millions of
 // sitemaps. A larger file is refused, never read into memory.
 const MaxFileSize = 256 << 20
 
-// stateFile is the content of a state file.
+// stateFile is the content of a state file of stateFormatV1.
 type stateFile struct {
 	Format  string                    `json:"format"`
 	Records map[string]sitemap.Record `json:"records"`
 }
 
-// File is a [sitemap.Store] in a JSON file: the store of the command's
-// -state flag. It reads the file when opened, holds the records put in
-// memory, and writes them when synced (a call syncs it when it ends). A
-// write is atomic: the records go to a temporary file in the same
-// directory, which is synced and renamed over the file, so a crash
-// mid-write leaves the last good state. Two processes that sync one file
-// do not corrupt it: on Unix a sync holds an exclusive flock on the file
-// path+".lock", reads the file again, lays its own records over what it
-// finds and writes the result, so that records put by the other process
-// are kept; elsewhere the writes are atomic but not locked, and the last
-// sync wins. It is safe for concurrent use.
+// File is a [sitemap.Store] in a file of JSON lines: the store of the
+// command's -state flag. It reads the file when opened and holds the
+// records in memory. Each record put is appended to the file at once, one
+// line written by one write(2), so that a process killed (SIGKILL
+// included) loses none of the records it put: a run that resumes finds
+// them. The appends are not synced to the disk one by one (a sync per
+// document would cost more than reading it): when the machine itself is
+// lost, the records appended since the last sync may be lost with it, and
+// their documents are read again. A line cut in the middle of its write
+// is left out when the file is read, with nothing after it.
+//
+// Sync (a call syncs the store when it ends) writes the file anew, one
+// line per record: to a temporary file in the same directory, which is
+// synced and renamed over the file, so a crash mid-write leaves the last
+// good state. Two processes that sync one file do not corrupt it: on Unix
+// a sync holds an exclusive flock on the file path+".lock", reads the file
+// again, lays its own records over what it finds and writes the result, so
+// that records put by the other process are kept; elsewhere the writes are
+// atomic but not locked, and the last sync wins. (The records a process
+// appends after another one has written the file anew go to the file the
+// rename replaced, until that process syncs.) It is safe for concurrent
+// use.
 type File struct {
 	path string
 	mem  *Memory
 
 	mu    sync.Mutex
 	dirty map[string]sitemap.Record // put since the last sync
+	app   *os.File                  // the journal, opened for appends at the first Put
 }
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
@@ -99,22 +127,52 @@ func (f *File) Get(ctx context.Context, key string) (sitemap.Record, bool, error
 	return f.mem.Get(ctx, key)
 }
 
-// Put sets the record of key; it is written at the next Sync.
+// Put sets the record of key and appends it to the file. The first Put
+// after the file was opened or synced writes the file anew (as Sync does),
+// and opens it for appends.
 func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	f.mem.Put(ctx, key, r)
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.dirty[key] = cloneRecord(r)
-	f.mu.Unlock()
+	if f.app == nil {
+		if err := f.syncLocked(); err != nil {
+			return err
+		}
+		app, err := os.OpenFile(f.path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("state file %s: %w", f.path, err)
+		}
+		f.app = app
+		return nil // written whole just now
+	}
+	line, err := json.Marshal(journalLine{Key: key, Record: &r})
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	if _, err := f.app.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
 	return nil
 }
 
-// Sync writes the records put since the last sync to the file, over the
-// records the file holds by then.
+// Sync writes the file anew with the records put since the last sync laid
+// over those it holds by then, and syncs it to the disk.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.dirty) == 0 {
 		return nil
+	}
+	return f.syncLocked()
+}
+
+// syncLocked is Sync, with f.mu held. The file it writes replaces the one
+// open for appends, which is closed: the next Put writes the file anew.
+func (f *File) syncLocked() error {
+	if f.app != nil {
+		f.app.Close()
+		f.app = nil
 	}
 	unlock, err := lockState(f.path + ".lock")
 	if err != nil {
@@ -136,8 +194,17 @@ func (f *File) Sync() error {
 	return nil
 }
 
-// Close syncs the store.
-func (f *File) Close() error { return f.Sync() }
+// Close syncs the store and closes the file.
+func (f *File) Close() error {
+	err := f.Sync()
+	f.mu.Lock()
+	if f.app != nil {
+		f.app.Close()
+		f.app = nil
+	}
+	f.mu.Unlock()
+	return err
+}
 
 // checkWritable creates and removes a temporary file in the directory of
 // the state file.
@@ -212,6 +279,9 @@ func readStateFile(path string) (map[string]sitemap.Record, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
 	}
+	if bytes.HasPrefix(data, []byte(`{"format":"`+stateFormat+`"}`+"\n")) {
+		return readJournal(path, data)
+	}
 	var st stateFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&st); err != nil {
@@ -220,8 +290,8 @@ func readStateFile(path string) (map[string]sitemap.Record, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
 	}
-	if st.Format != stateFormat {
-		return nil, fmt.Errorf("state file %s: %w: format %q, want %q", path, ErrCorrupt, st.Format, stateFormat)
+	if st.Format != stateFormatV1 {
+		return nil, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
 	}
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
@@ -229,15 +299,50 @@ func readStateFile(path string) (map[string]sitemap.Record, error) {
 	return st.Records, nil
 }
 
+// readJournal reads the records of a state file of stateFormat, data,
+// after its header: each line a record, a later one of a key over an
+// earlier one. A last line without its line feed was cut in the middle of
+// its write, and is left out; any other line that is not a record makes
+// the file corrupt.
+func readJournal(path string, data []byte) (map[string]sitemap.Record, error) {
+	records := map[string]sitemap.Record{}
+	_, rest, _ := bytes.Cut(data, []byte("\n"))
+	for n := 2; len(rest) > 0; n++ {
+		line, after, complete := bytes.Cut(rest, []byte("\n"))
+		if !complete {
+			break // cut mid-write: what came before stands
+		}
+		rest = after
+		var jl journalLine
+		if err := json.Unmarshal(line, &jl); err != nil || jl.Key == "" || jl.Record == nil {
+			if err == nil {
+				err = errors.New("no key or no record")
+			}
+			return nil, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
+		}
+		records[jl.Key] = *jl.Record
+	}
+	return records, nil
+}
+
 // writeStateFile writes records to path atomically: to a temporary file in
 // its directory, synced, then renamed over path.
 func writeStateFile(path string, records map[string]sitemap.Record) (err error) {
-	data, err := json.MarshalIndent(stateFile{Format: stateFormat, Records: records}, "", "\t")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
 		return fmt.Errorf("state file %s: %w", path, err)
 	}
-	if len(data)+1 > MaxFileSize {
-		return fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data)+1, MaxFileSize)
+	for _, key := range slices.Sorted(maps.Keys(records)) {
+		r := records[key]
+		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
+			return fmt.Errorf("state file %s: %w", path, err)
+		}
+	}
+	data := buf.Bytes()
+	if len(data) > MaxFileSize {
+		return fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -249,7 +354,7 @@ func writeStateFile(path string, records map[string]sitemap.Record) (err error) 
 			err = fmt.Errorf("state file %s: %w", path, err)
 		}
 	}()
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}
