@@ -192,7 +192,7 @@ func (c *call) run(body io.Reader) error {
 	c.attachSelection()
 	if c.cond != nil && c.cond.cfg.store != nil && c.disc == nil {
 		c.startRun()
-		if c.cfg.cond.changes {
+		if c.cfg.cond.changes || c.cfg.cond.onlyChanges {
 			c.startChanges()
 		}
 	}
@@ -219,7 +219,7 @@ func (c *call) endChanges() {
 	switch {
 	case c.chg != nil:
 		c.chg.finish(complete)
-	case c.runs != nil && complete:
+	case c.runs != nil && complete && c.emit != nil:
 		c.endRun(c.runs.kept)
 	}
 }

@@ -18,11 +18,11 @@ import (
 // changeSite is a loopback site of an index and its urlsets, each served
 // with an ETag and answered 304 when a request carries it (issue 32).
 type changeSite struct {
-	mu      sync.Mutex
-	maps    [][]pageAt     // the URLs of each sitemap
-	status  map[int]int    // a status a sitemap answers instead
-	notMod  int            // requests answered 304
-	gate    map[int]func() // called before sitemap i is served
+	mu     sync.Mutex
+	maps   [][]pageAt     // the URLs of each sitemap
+	status map[int]int    // a status a sitemap answers instead
+	notMod int            // requests answered 304
+	gate   map[int]func() // called before sitemap i is served
 	*httptest.Server
 }
 

@@ -28,9 +28,10 @@ func runKey(root string) string { return "#run " + storeKey(root) }
 // from now on leaves a run to resume.
 func (c *call) startRun() {
 	st := c.cond.cfg.store
+	// A store that fails is reported by the records of the sitemaps; the
+	// state of the run of one that fails here is none, and resumes nothing.
 	rec, ok, err := st.Get(c.ctx, runKey(c.root))
 	if err != nil {
-		c.record(&ParseError{URL: c.root, Err: errStore(err)})
 		ok = false
 	}
 	r := &runState{n: 1}

@@ -231,7 +231,7 @@ func (s *S) SetIncremental(in Incremental) *S {
 	return s.setFields(
 		fieldSet{"incremental", nil, func(c *config) {
 			c.cond.since, c.cond.trustLastmod = in.Since, in.TrustIndexLastMod
-			c.cond.changes, c.cond.onlyChanges = in.Changes || in.OnlyChanges, in.OnlyChanges
+			c.cond.changes, c.cond.onlyChanges = in.Changes, in.OnlyChanges
 			c.cond.noResume = in.NoResume
 		}},
 		fieldSet{"incremental.maxGoneShare", shareErr, func(c *config) { c.cond.goneShare = in.MaxGoneShare }},

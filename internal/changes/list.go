@@ -137,7 +137,6 @@ func Decode(b []byte, f func(loc []byte, fp uint32, flag Flag) bool) error {
 	return nil
 }
 
-
 // Fingerprint returns the fingerprint of a lastmod: 0 for none, and for a
 // time, 32 bits of a hash of its instant that are never 0. Two lastmods
 // of the same instant have the same fingerprint, however they were
