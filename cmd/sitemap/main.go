@@ -284,7 +284,6 @@ func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input)
 	}
 	c.summary(s, 0)
 	c.stateSummary(s, o)
-	c.changeSummary(s)
 	if rootFailed(s) || ctx.Err() != nil || c.discoveredNone {
 		return exitFailed
 	}

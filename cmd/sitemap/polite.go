@@ -73,6 +73,7 @@ func (c *command) stateSummary(s *sitemap.S, o *options) {
 	}
 	fmt.Fprintf(c.stderr, "Changes: %d read, %d unchanged, %d not modified since\n",
 		counts[sitemap.StatusParsed]+counts[sitemap.StatusPartial], counts[sitemap.StatusUnchanged], counts[sitemap.StatusNotModifiedSince])
+	c.changeSummary(s) // changes.go
 }
 
 // proxyVariables are the environment variables net/http takes a proxy from.
