@@ -93,7 +93,9 @@ func TestChangesCommand(t *testing.T) {
 	// Everything handed on, with -state alone: jsonl says each change.
 	other := filepath.Join(t.TempDir(), "other")
 	runCLI(t, "", "-state", other, cs.URL+"/s/0.xml")
-	cs.Change(func() { cs.Maps[0] = append(cs.Maps[0], testsite.Page{Loc: cs.URL + "/p/one-more", Lastmod: "2026-03-01"}) })
+	cs.Change(func() {
+		cs.Maps[0] = append(cs.Maps[0], testsite.Page{Loc: cs.URL + "/p/one-more", Lastmod: "2026-03-01"})
+	})
 	r = runCLI(t, "", "-state", other, "-format", "jsonl", cs.URL+"/s/0.xml")
 	if n := strings.Count(r.stdout, `"change":"unchanged"`); n != 35 || !strings.Contains(r.stdout, `/p/one-more","lastmod":"2026-03-01T00:00:00Z"`) ||
 		strings.Count(r.stdout, `"change":"new"`) != 1 {
