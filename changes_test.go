@@ -2,10 +2,15 @@ package sitemap_test
 
 import (
 	"context"
+	"encoding/xml"
+	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/testsite"
@@ -114,5 +119,74 @@ func TestChangesScenario(t *testing.T) {
 	lines, errs, counts = changeRun(t, s, root)
 	if n := countMarks(lines); n["-"] != 2000 || len(lines) != 2000 || len(errs) != 0 {
 		t.Errorf("after the guard, with the share at 1: %v, errors %v, counts %+v; want 2000 gone", n, errs, counts)
+	}
+}
+
+// A URL stays 128 bytes with change detection: its fields fill the 128
+// bytes with no padding (16 for Loc, 8 for each pointer, 24 for each
+// slice, 8 for Source), so a Change field of its own would make it 136;
+// the change rides in the record of its Source instead, and is not part
+// of its encoding/xml form.
+func TestURLSizeWithChanges(t *testing.T) {
+	if got := unsafe.Sizeof(sitemap.URL{}); got != 128 {
+		t.Errorf("URL is %d bytes, want 128", got)
+	}
+	s := sitemap.New().SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{Changes: true})
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>`
+	s.ParseContext(context.Background(), "https://example.com/sitemap.xml", &doc)
+	urls := s.GetURLs()
+	if len(urls) != 1 || urls[0].Source.Change() != sitemap.ChangeNew {
+		t.Fatalf("%+v", urls)
+	}
+	out, err := xml.Marshal(urls[0])
+	if err != nil || strings.Contains(string(out), "new") || strings.Contains(strings.ToLower(string(out)), "change") {
+		t.Errorf("xml form %s, %v: the change is in it", out, err)
+	}
+}
+
+// The selection functions apply with the rules, and a panic in either is
+// raised as a *PanicError, from Parse and from Stream.
+func TestSelectionFunctions(t *testing.T) {
+	cs := testsite.New(t, 3, 4)
+	var asked []string
+	var mu sync.Mutex
+	s := sitemap.New().SetRules([]string{`/p/[01]-`}).SetSelection(sitemap.Selection{
+		FollowSitemap: func(d sitemap.Document) bool {
+			mu.Lock()
+			asked = append(asked, fmt.Sprintf("%s depth %d parent %d", d.URL[len(cs.URL):], d.Depth, d.Parent))
+			mu.Unlock()
+			return !strings.HasSuffix(d.URL, "/s/1.xml")
+		},
+		KeepURL: func(u sitemap.URL) bool { return !strings.HasSuffix(u.Loc, "-3") },
+	})
+	if _, err := s.Parse(cs.URL+"/index.xml", nil); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(asked)
+	if got := locsOf(s.GetURLs()); len(got) != 3 || !strings.Contains(strings.Join(got, " "), "/p/0-2") {
+		t.Errorf("URLs %v, want sitemap 0's less the last (sitemap 1 not followed, sitemap 2 ruled out)", got)
+	}
+	if want := []string{"/s/0.xml depth 1 parent 0", "/s/1.xml depth 1 parent 0", "/s/2.xml depth 1 parent 0"}; !slices.Equal(asked, want) {
+		t.Errorf("asked %q, want %q", asked, want)
+	}
+	if st := s.GetDocuments()[2].Status; st != sitemap.StatusNotFollowed {
+		t.Errorf("sitemap 1: %s", st)
+	}
+	for _, stream := range []bool{false, true} {
+		s := sitemap.New().SetSelection(sitemap.Selection{KeepURL: func(u sitemap.URL) bool { panic("in stock?") }})
+		func() {
+			defer func() {
+				p, ok := recover().(*sitemap.PanicError)
+				if !ok || p.Value != "in stock?" {
+					t.Errorf("stream %v: recovered %v, want the *PanicError of the panic", stream, p)
+				}
+			}()
+			if stream {
+				for range s.Stream(context.Background(), cs.URL+"/s/0.xml", nil) {
+				}
+			} else {
+				s.Parse(cs.URL+"/s/0.xml", nil)
+			}
+		}()
 	}
 }
