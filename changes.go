@@ -113,7 +113,15 @@ func (c *call) startChanges() {
 			i = k.add(sec.Sitemap, Record{})
 		}
 		k.sms[i].kept = sec.List
-		k.addList(sec.List, int32(-1-i), false)
+	}
+	n := 0
+	for i := range k.sms {
+		n += changes.Len(k.sms[i].list) + changes.Len(k.sms[i].kept)
+	}
+	k.old = make([]oldEntry, 0, n)
+	for i := range k.sms {
+		k.addList(k.sms[i].list, int32(i), k.sms[i].resumed)
+		k.addList(k.sms[i].kept, int32(-1-i), false)
 	}
 	slices.SortFunc(k.old, func(a, b oldEntry) int {
 		switch {
@@ -164,7 +172,6 @@ func (k *changeState) add(loc string, rec Record) int {
 	k.byKey[key] = i
 	resumed := k.c.resumes(rec)
 	k.sms = append(k.sms, oldSitemap{loc: loc, key: key, nkey: urlnorm.Key(loc), list: rec.URLs, resumed: resumed})
-	k.addList(rec.URLs, int32(i), resumed)
 	return i
 }
 
@@ -175,7 +182,6 @@ func (k *changeState) addList(list []byte, sm int32, resumed bool) {
 	if list == nil {
 		return
 	}
-	k.old = slices.Grow(k.old, changes.Len(list))
 	changes.Decode(list, func(loc []byte, fp uint32, f changes.Flag) bool {
 		if resumed && f == changes.Added || !resumed && f == changes.Removed {
 			return true

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -72,9 +73,12 @@ type File struct {
 	path string
 	mem  *Memory
 
-	mu    sync.Mutex
-	dirty map[string]sitemap.Record // put since the last sync
-	app   *os.File                  // the journal, opened for appends at the first Put
+	mu        sync.Mutex
+	dirty     map[string]sitemap.Record // put since the last sync
+	app       *os.File                  // the journal, opened for appends at the first Put
+	journal   bool                      // the file is of stateFormat, no line cut: Put may append to it
+	size      int64                     // its size, appends included
+	compacted int64                     // its size when last written whole (or read)
 }
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
@@ -103,13 +107,14 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if o == nil {
 		o = &FileOptions{}
 	}
-	records, err := readStateFile(path)
+	records, info, err := readStateFile(path)
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
 	}
 	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}}
 	if err == nil {
 		f.mem.records = records
+		f.journal, f.size, f.compacted = info.journal, info.size, info.size
 	}
 	// The file can be written: a store that cannot be is told now, not at
 	// the end of a call.
@@ -127,37 +132,48 @@ func (f *File) Get(ctx context.Context, key string) (sitemap.Record, bool, error
 	return f.mem.Get(ctx, key)
 }
 
-// Put sets the record of key and appends it to the file. The first Put
-// after the file was opened or synced writes the file anew (as Sync does),
-// and opens it for appends.
+// Put sets the record of key and appends it to the file. A file that
+// cannot take appends (none yet, one of format 1, or one whose last line
+// was cut) is written anew first, as Sync does.
 func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	f.mem.Put(ctx, key, r)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dirty[key] = cloneRecord(r)
 	if f.app == nil {
-		if err := f.syncLocked(); err != nil {
-			return err
+		wrote := false
+		if !f.journal {
+			if err := f.syncLocked(); err != nil {
+				return err
+			}
+			wrote = true
 		}
 		app, err := os.OpenFile(f.path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return fmt.Errorf("state file %s: %w", f.path, err)
 		}
 		f.app = app
-		return nil // written whole just now
+		if wrote {
+			return nil // the record is in the file written just now
+		}
 	}
 	line, err := json.Marshal(journalLine{Key: key, Record: &r})
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
-	if _, err := f.app.Write(append(line, '\n')); err != nil {
+	n, err := f.app.Write(append(line, '\n'))
+	f.size += int64(n)
+	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	return nil
 }
 
-// Sync writes the file anew with the records put since the last sync laid
-// over those it holds by then, and syncs it to the disk.
+// Sync makes the records put since the last sync durable. While the file
+// has grown by no more than a quarter since it was last written whole, and
+// is still the file the records were appended to, that is an fsync of it;
+// otherwise it is written anew, with the records put since the last sync
+// laid over those it holds by then, and synced.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -167,19 +183,36 @@ func (f *File) Sync() error {
 	return f.syncLocked()
 }
 
-// syncLocked is Sync, with f.mu held. The file it writes replaces the one
-// open for appends, which is closed: the next Put writes the file anew.
+// appendedHere reports whether the file at the path is the one the records
+// were appended to: another process may have written it anew since.
+func (f *File) appendedHere() bool {
+	a, err1 := f.app.Stat()
+	b, err2 := os.Stat(f.path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// syncLocked is Sync, with f.mu held. A file it writes anew replaces the
+// one open for appends, which is closed: the next Put opens the new one.
 func (f *File) syncLocked() error {
-	if f.app != nil {
-		f.app.Close()
-		f.app = nil
-	}
+	// Under the lock, so that no other process writes the file anew
+	// between the check and the fsync.
 	unlock, err := lockState(f.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	defer unlock()
-	onDisk, err := readStateFile(f.path)
+	if f.app != nil && f.size <= f.compacted+f.compacted/4 && f.appendedHere() {
+		if err := f.app.Sync(); err != nil {
+			return fmt.Errorf("state file %s: %w", f.path, err)
+		}
+		f.dirty = map[string]sitemap.Record{}
+		return nil
+	}
+	if f.app != nil {
+		f.app.Close()
+		f.app = nil
+	}
+	onDisk, _, err := readStateFile(f.path)
 	switch {
 	case errors.Is(err, ErrCorrupt):
 		onDisk = map[string]sitemap.Record{} // opened with DiscardCorrupt
@@ -187,10 +220,12 @@ func (f *File) syncLocked() error {
 		return err // the path became something that is no state file at all
 	}
 	maps.Copy(onDisk, f.dirty)
-	if err := writeStateFile(f.path, onDisk); err != nil {
+	size, err := writeStateFile(f.path, onDisk)
+	if err != nil {
 		return err
 	}
 	f.dirty = map[string]sitemap.Record{}
+	f.journal, f.size, f.compacted = true, size, size
 	return nil
 }
 
@@ -256,97 +291,117 @@ func fileKind(m os.FileMode) string {
 	return "mode " + m.String()
 }
 
+// stateInfo is what reading a state file tells of it.
+type stateInfo struct {
+	journal bool  // of stateFormat, with no line cut: records may be appended
+	size    int64 // its size
+}
+
 // readStateFile reads the records of the state file at path: none when it
-// does not exist.
-func readStateFile(path string) (map[string]sitemap.Record, error) {
+// does not exist. A journal is read a line at a time, never whole.
+func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	f, size, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return map[string]sitemap.Record{}, nil
+		return map[string]sitemap.Record{}, stateInfo{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state file %s: %w", path, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer f.Close()
 	if size > MaxFileSize {
-		return nil, fmt.Errorf("state file %s: %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
 	}
 	// The size may have grown since the stat: read one byte past the cap
 	// at most to tell.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
+	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
+	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
+		br.Discard(len(header))
+		records, info, err := readJournal(path, br)
+		info.size += int64(len(header))
+		return records, info, err
+	}
+	data, err := io.ReadAll(br)
 	if err != nil {
-		return nil, fmt.Errorf("state file %s: %w", path, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
-	}
-	if bytes.HasPrefix(data, []byte(`{"format":"`+stateFormat+`"}`+"\n")) {
-		return readJournal(path, data)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
 	}
 	var st stateFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
 	}
 	if st.Format != stateFormatV1 {
-		return nil, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
 	}
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, nil
+	return st.Records, stateInfo{size: int64(len(data))}, nil
 }
 
-// readJournal reads the records of a state file of stateFormat, data,
+// readJournal reads the records of a state file of stateFormat from br,
 // after its header: each line a record, a later one of a key over an
 // earlier one. A last line without its line feed was cut in the middle of
 // its write, and is left out; any other line that is not a record makes
 // the file corrupt.
-func readJournal(path string, data []byte) (map[string]sitemap.Record, error) {
+func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stateInfo, error) {
 	records := map[string]sitemap.Record{}
-	_, rest, _ := bytes.Cut(data, []byte("\n"))
-	for n := 2; len(rest) > 0; n++ {
-		line, after, complete := bytes.Cut(rest, []byte("\n"))
-		if !complete {
-			break // cut mid-write: what came before stands
+	info := stateInfo{journal: true}
+	for n := 2; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			if len(line) > 0 {
+				info.journal = false // cut mid-write: what came before stands
+			}
+			break
 		}
-		rest = after
+		if err != nil {
+			return nil, info, fmt.Errorf("state file %s: %w", path, err)
+		}
+		info.size += int64(len(line))
+		if info.size > MaxFileSize {
+			return nil, info, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
+		}
 		var jl journalLine
 		if err := json.Unmarshal(line, &jl); err != nil || jl.Key == "" || jl.Record == nil {
 			if err == nil {
 				err = errors.New("no key or no record")
 			}
-			return nil, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
+			return nil, info, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
 		}
 		records[jl.Key] = *jl.Record
 	}
-	return records, nil
+	return records, info, nil
 }
 
 // writeStateFile writes records to path atomically: to a temporary file in
 // its directory, synced, then renamed over path.
-func writeStateFile(path string, records map[string]sitemap.Record) (err error) {
+func writeStateFile(path string, records map[string]sitemap.Record) (size int64, err error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return 0, fmt.Errorf("state file %s: %w", path, err)
 	}
 	for _, key := range slices.Sorted(maps.Keys(records)) {
 		r := records[key]
 		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
-			return fmt.Errorf("state file %s: %w", path, err)
+			return 0, fmt.Errorf("state file %s: %w", path, err)
 		}
 	}
 	data := buf.Bytes()
 	if len(data) > MaxFileSize {
-		return fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
+		return 0, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return 0, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -356,14 +411,14 @@ func writeStateFile(path string, records map[string]sitemap.Record) (err error) 
 	}()
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return 0, err
 	}
-	return os.Rename(tmp.Name(), path)
+	return int64(len(data)), os.Rename(tmp.Name(), path)
 }
