@@ -90,6 +90,8 @@ type changeState struct {
 	only bool
 
 	old   []oldEntry // by hash
+	dir   []uint32   // the start in old of each bucket of hashes: index
+	bits  uint       // the top bits of a hash that name its bucket
 	seen  []atomic.Uint64
 	sms   []oldSitemap
 	byKey map[string]int
@@ -132,6 +134,7 @@ func (c *call) startChanges() {
 		}
 		return 0
 	})
+	k.index()
 	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
 	k.settled = make([]uint8, len(k.sms))
 	k.dropped = make([]bool, len(k.sms))
@@ -191,19 +194,35 @@ func (k *changeState) addList(list []byte, sm int32, resumed bool) {
 	})
 }
 
+// index makes the directory of the table of the last run: the entries
+// are sorted by hash, and the hashes spread evenly, so the top bits of a
+// hash name a bucket of about one entry, whose start the directory holds.
+// A lookup is two loads, where a binary search over a million entries
+// was twenty, most of them missing the cache.
+func (k *changeState) index() {
+	for k.bits = 1; 1<<k.bits < len(k.old) && k.bits < 30; k.bits++ {
+	}
+	k.dir = make([]uint32, 1<<k.bits+1)
+	b := 0
+	for x, e := range k.old {
+		for top := int(e.h >> (64 - k.bits)); b <= top; b++ {
+			k.dir[b] = uint32(x)
+		}
+	}
+	for ; b < len(k.dir); b++ {
+		k.dir[b] = uint32(len(k.old))
+	}
+}
+
 // find returns the range of the entries of hash h.
 func (k *changeState) find(h uint64) (int, int) {
-	i, _ := slices.BinarySearchFunc(k.old, h, func(e oldEntry, h uint64) int {
-		switch {
-		case e.h < h:
-			return -1
-		case e.h > h:
-			return 1
-		}
-		return 0
-	})
+	top := h >> (64 - k.bits)
+	i, end := int(k.dir[top]), int(k.dir[top+1])
+	for i < end && k.old[i].h < h {
+		i++
+	}
 	j := i
-	for j < len(k.old) && k.old[j].h == h {
+	for j < end && k.old[j].h == h {
 		j++
 	}
 	return i, j
@@ -457,7 +476,20 @@ func percent(f float64) string {
 func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Section {
 	var kept []changes.Section
 	var batch []URL
+	// Only the sitemaps with URLs not seen are read again.
+	unseen := make([]bool, len(k.sms))
+	for x, e := range k.old {
+		if !k.isSeen(x) {
+			unseen[smOf(e.sm)] = true
+		}
+	}
 	for i := range k.sms {
+		if !unseen[i] {
+			if i == len(k.sms)-1 {
+				k.emitGone(batch)
+			}
+			continue
+		}
 		sm := &k.sms[i]
 		var keep []changes.Entry
 		src := Source{&docSource{url: sm.loc, change: ChangeGone}}

@@ -79,6 +79,7 @@ type File struct {
 	journal   bool                      // the file is of stateFormat, no line cut: Put may append to it
 	size      int64                     // its size, appends included
 	compacted int64                     // its size when last written whole (or read)
+	known     os.FileInfo               // the file as last read or written whole, nil when none
 }
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
@@ -114,7 +115,7 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}}
 	if err == nil {
 		f.mem.records = records
-		f.journal, f.size, f.compacted = info.journal, info.size, info.size
+		f.journal, f.size, f.compacted, f.known = info.journal, info.size, info.size, info.fi
 	}
 	// The file can be written: a store that cannot be is told now, not at
 	// the end of a call.
@@ -153,6 +154,9 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 			return fmt.Errorf("state file %s: %w", f.path, err)
 		}
 		f.app = app
+		if fi, err := app.Stat(); err != nil || f.known == nil || !os.SameFile(fi, f.known) || fi.Size() != f.size {
+			f.known = nil // written by another process since: not the store's alone
+		}
 		if wrote {
 			return nil // the record is in the file written just now
 		}
@@ -183,6 +187,29 @@ func (f *File) Sync() error {
 	return f.syncLocked()
 }
 
+// appendedAlone reports whether the file open for appends is of the size
+// this store knows: no other process appended to it.
+func (f *File) appendedAlone() bool {
+	fi, err := f.app.Stat()
+	return err == nil && f.known != nil && fi.Size() == f.size
+}
+
+// writeFromMemory writes the file anew from the records in memory, and
+// closes the file open for appends, which it replaces.
+func (f *File) writeFromMemory() error {
+	f.app.Close()
+	f.app = nil
+	f.mem.mu.Lock()
+	size, err := writeStateFile(f.path, f.mem.records)
+	f.mem.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	f.journal, f.size, f.compacted = true, size, size
+	f.known, _ = os.Stat(f.path)
+	return nil
+}
+
 // appendedHere reports whether the file at the path is the one the records
 // were appended to: another process may have written it anew since.
 func (f *File) appendedHere() bool {
@@ -201,9 +228,19 @@ func (f *File) syncLocked() error {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	defer unlock()
-	if f.app != nil && f.size <= f.compacted+f.compacted/4 && f.appendedHere() {
+	here := f.app != nil && f.appendedHere()
+	if here && f.size <= f.compacted+f.compacted/4 {
 		if err := f.app.Sync(); err != nil {
 			return fmt.Errorf("state file %s: %w", f.path, err)
+		}
+		f.dirty = map[string]sitemap.Record{}
+		return nil
+	}
+	if here && f.appendedAlone() {
+		// The file holds what this store read and appended, and nothing
+		// else: it is written anew from memory, not read again.
+		if err := f.writeFromMemory(); err != nil {
+			return err
 		}
 		f.dirty = map[string]sitemap.Record{}
 		return nil
@@ -226,6 +263,7 @@ func (f *File) syncLocked() error {
 	}
 	f.dirty = map[string]sitemap.Record{}
 	f.journal, f.size, f.compacted = true, size, size
+	f.known = nil // laid over what the file held: not all of it in memory
 	return nil
 }
 
@@ -257,21 +295,21 @@ func (f *File) checkWritable() error {
 // without waiting for a writer (openFlags), and then refused by the
 // descriptor's own mode, so that nothing can swap the file between the
 // check and the read.
-func openRegular(path string) (*os.File, int64, error) {
+func openRegular(path string) (*os.File, os.FileInfo, error) {
 	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
+		return nil, nil, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }
 
 // fileKind names the type of a file that is not a regular one.
@@ -293,14 +331,15 @@ func fileKind(m os.FileMode) string {
 
 // stateInfo is what reading a state file tells of it.
 type stateInfo struct {
-	journal bool  // of stateFormat, with no line cut: records may be appended
-	size    int64 // its size
+	journal bool        // of stateFormat, with no line cut: records may be appended
+	size    int64       // its size
+	fi      os.FileInfo // the file read
 }
 
 // readStateFile reads the records of the state file at path: none when it
 // does not exist. A journal is read a line at a time, never whole.
 func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
-	f, size, err := openRegular(path)
+	f, fi, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]sitemap.Record{}, stateInfo{}, nil
 	}
@@ -308,7 +347,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer f.Close()
-	if size > MaxFileSize {
+	if size := fi.Size(); size > MaxFileSize {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
 	}
 	// The size may have grown since the stat: read one byte past the cap
@@ -319,6 +358,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 		br.Discard(len(header))
 		records, info, err := readJournal(path, br)
 		info.size += int64(len(header))
+		info.fi = fi
 		return records, info, err
 	}
 	data, err := io.ReadAll(br)
@@ -342,7 +382,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, stateInfo{size: int64(len(data))}, nil
+	return st.Records, stateInfo{size: int64(len(data)), fi: fi}, nil
 }
 
 // readJournal reads the records of a state file of stateFormat from br,

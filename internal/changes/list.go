@@ -41,9 +41,15 @@ const listVersion = 1
 var ErrCorrupt = errors.New("changes: list cannot be read")
 
 // Encode returns the list of entries, sorted by location; a location given
-// twice is kept once, its first entry. It sorts entries in place.
+// twice is kept once, the entry of the lowest Flag. It sorts entries in
+// place.
 func Encode(entries []Entry) []byte {
-	slices.SortStableFunc(entries, func(a, b Entry) int { return strings.Compare(a.Loc, b.Loc) })
+	slices.SortFunc(entries, func(a, b Entry) int {
+		if c := strings.Compare(a.Loc, b.Loc); c != 0 {
+			return c
+		}
+		return int(a.Flag) - int(b.Flag)
+	})
 	size := 1 + binary.MaxVarintLen64
 	for _, e := range entries {
 		size += len(e.Loc)/4 + 8 // a guess: front-coding keeps a fraction
