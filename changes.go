@@ -125,15 +125,6 @@ func (c *call) startChanges() {
 		k.addList(k.sms[i].list, int32(i), k.sms[i].resumed)
 		k.addList(k.sms[i].kept, int32(-1-i), false)
 	}
-	slices.SortFunc(k.old, func(a, b oldEntry) int {
-		switch {
-		case a.h < b.h:
-			return -1
-		case a.h > b.h:
-			return 1
-		}
-		return 0
-	})
 	k.index()
 	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
 	k.settled = make([]uint8, len(k.sms))
@@ -199,19 +190,35 @@ func (k *changeState) addList(list []byte, sm int32, resumed bool) {
 // hash name a bucket of about one entry, whose start the directory holds.
 // A lookup is two loads, where a binary search over a million entries
 // was twenty, most of them missing the cache.
+//
+// The entries are sorted so: counted by bucket, placed, then each bucket
+// (of a few entries) sorted by insertion.
 func (k *changeState) index() {
 	for k.bits = 1; 1<<k.bits < len(k.old) && k.bits < 30; k.bits++ {
 	}
 	k.dir = make([]uint32, 1<<k.bits+1)
-	b := 0
-	for x, e := range k.old {
-		for top := int(e.h >> (64 - k.bits)); b <= top; b++ {
-			k.dir[b] = uint32(x)
+	for _, e := range k.old {
+		k.dir[e.h>>(64-k.bits)+1]++
+	}
+	for b := 1; b < len(k.dir); b++ {
+		k.dir[b] += k.dir[b-1]
+	}
+	sorted := make([]oldEntry, len(k.old))
+	next := slices.Clone(k.dir[:len(k.dir)-1])
+	for _, e := range k.old {
+		b := e.h >> (64 - k.bits)
+		sorted[next[b]] = e
+		next[b]++
+	}
+	for b := 0; b+1 < len(k.dir); b++ {
+		bucket := sorted[k.dir[b]:k.dir[b+1]]
+		for i := 1; i < len(bucket); i++ {
+			for j := i; j > 0 && bucket[j].h < bucket[j-1].h; j-- {
+				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
+			}
 		}
 	}
-	for ; b < len(k.dir); b++ {
-		k.dir[b] = uint32(len(k.old))
-	}
+	k.old = sorted
 }
 
 // find returns the range of the entries of hash h.
@@ -356,12 +363,18 @@ func (k *changeState) list(ch child, d *doc) []byte {
 		entries = dc.entries
 	}
 	if known && k.sms[i].list != nil {
-		now := make(map[string]bool, len(entries))
-		for _, e := range entries {
-			now[e.Loc] = true
-		}
+		// Both sorted by location: the old ones not listed now are
+		// found in one walk.
+		changes.Sort(entries)
+		n, x := len(entries), 0
 		changes.Decode(k.sms[i].list, func(loc []byte, fp uint32, f changes.Flag) bool {
-			if (f == changes.Listed || f == changes.Removed && k.sms[i].resumed) && !now[string(loc)] {
+			if !(f == changes.Listed || f == changes.Removed && k.sms[i].resumed) {
+				return true
+			}
+			for x < n && entries[x].Loc < string(loc) {
+				x++
+			}
+			if x == n || entries[x].Loc != string(loc) {
 				entries = append(entries, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
 			}
 			return true

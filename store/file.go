@@ -263,7 +263,12 @@ func (f *File) syncLocked() error {
 	}
 	f.dirty = map[string]sitemap.Record{}
 	f.journal, f.size, f.compacted = true, size, size
-	f.known = nil // laid over what the file held: not all of it in memory
+	// The file holds what it held, this store's records over it: so does
+	// memory from now on, and the next write needs no read.
+	f.mem.mu.Lock()
+	f.mem.records = onDisk
+	f.mem.mu.Unlock()
+	f.known, _ = os.Stat(f.path)
 	return nil
 }
 

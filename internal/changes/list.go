@@ -44,12 +44,7 @@ var ErrCorrupt = errors.New("changes: list cannot be read")
 // twice is kept once, the entry of the lowest Flag. It sorts entries in
 // place.
 func Encode(entries []Entry) []byte {
-	slices.SortFunc(entries, func(a, b Entry) int {
-		if c := strings.Compare(a.Loc, b.Loc); c != 0 {
-			return c
-		}
-		return int(a.Flag) - int(b.Flag)
-	})
+	Sort(entries)
 	size := 1 + binary.MaxVarintLen64
 	for _, e := range entries {
 		size += len(e.Loc)/4 + 8 // a guess: front-coding keeps a fraction
@@ -77,6 +72,21 @@ func Encode(entries []Entry) []byte {
 		prev = e.Loc
 	}
 	return b
+}
+
+// Sort sorts entries by location, and of one location by Flag.
+func Sort(entries []Entry) {
+	if slices.IsSortedFunc(entries, compareEntries) {
+		return
+	}
+	slices.SortFunc(entries, compareEntries)
+}
+
+func compareEntries(a, b Entry) int {
+	if c := strings.Compare(a.Loc, b.Loc); c != 0 {
+		return c
+	}
+	return int(a.Flag) - int(b.Flag)
 }
 
 func commonPrefix(a, b string) int {
