@@ -120,6 +120,14 @@ func TestChangesScenario(t *testing.T) {
 	if n := countMarks(lines); n["-"] != 2000 || len(lines) != 2000 || len(errs) != 0 {
 		t.Errorf("after the guard, with the share at 1: %v, errors %v, counts %+v; want 2000 gone", n, errs, counts)
 	}
+	// A sitemap the index no longer lists takes its URLs with it; one a
+	// follow rule leaves out keeps them, unknown.
+	cs.Change(func() { cs.Maps = cs.Maps[:199] })
+	s.SetFollow([]string{`/index\.xml$`, `/s/[^5]\d*\.xml$`})
+	lines, errs, counts = changeRun(t, s, root)
+	if n := countMarks(lines); n["-"] != 25 || len(lines) != 25 || len(errs) != 0 || !strings.Contains(lines[0], "/p/199-") || counts.Unknown != 25*11 {
+		t.Errorf("sitemap 199 no longer listed, sitemaps 5 and 50-59 not followed: %v %v, errors %v, counts %+v", n, lines[:min(len(lines), 2)], errs, counts)
+	}
 }
 
 // A URL stays 128 bytes with change detection: its fields fill the 128
