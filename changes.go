@@ -120,12 +120,7 @@ func (c *call) startChanges() {
 	for i := range k.sms {
 		n += changes.Len(k.sms[i].list) + changes.Len(k.sms[i].kept)
 	}
-	k.old = make([]oldEntry, 0, n)
-	for i := range k.sms {
-		k.addList(k.sms[i].list, int32(i), k.sms[i].resumed)
-		k.addList(k.sms[i].kept, int32(-1-i), false)
-	}
-	k.index()
+	k.index(n)
 	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
 	k.settled = make([]uint8, len(k.sms))
 	k.dropped = make([]bool, len(k.sms))
@@ -169,20 +164,27 @@ func (k *changeState) add(loc string, rec Record) int {
 	return i
 }
 
-// addList adds the URLs of a list to the last run's. Of a list put by the
-// run this call resumes, those it added are not the last run's, and those
-// it removed are.
-func (k *changeState) addList(list []byte, sm int32, resumed bool) {
-	if list == nil {
-		return
-	}
-	changes.Decode(list, func(loc []byte, fp uint32, f changes.Flag) bool {
-		if resumed && f == changes.Added || !resumed && f == changes.Removed {
+// eachOld calls f with each URL of the last run: those of the lists of
+// its sitemaps, and those it kept as unknown. Of a list put by the run
+// this call resumes, those it added are not the last run's, and those it
+// removed are.
+func (k *changeState) eachOld(f func(e oldEntry)) {
+	add := func(list []byte, sm int32, resumed bool) {
+		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
+			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
+				f(oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, sm: sm})
+			}
 			return true
+		})
+	}
+	for i := range k.sms {
+		if k.sms[i].list != nil {
+			add(k.sms[i].list, int32(i), k.sms[i].resumed)
 		}
-		k.old = append(k.old, oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, sm: sm})
-		return true
-	})
+		if k.sms[i].kept != nil {
+			add(k.sms[i].kept, int32(-1-i), false)
+		}
+	}
 }
 
 // index makes the directory of the table of the last run: the entries
@@ -191,25 +193,24 @@ func (k *changeState) addList(list []byte, sm int32, resumed bool) {
 // A lookup is two loads, where a binary search over a million entries
 // was twenty, most of them missing the cache.
 //
-// The entries are sorted so: counted by bucket, placed, then each bucket
-// (of a few entries) sorted by insertion.
-func (k *changeState) index() {
-	for k.bits = 1; 1<<k.bits < len(k.old) && k.bits < 30; k.bits++ {
+// The table is made so, from the lists of about n URLs, read twice (no
+// second copy of the table is held): counted by bucket, placed, then each
+// bucket (of a few entries) sorted by insertion.
+func (k *changeState) index(n int) {
+	for k.bits = 1; 1<<k.bits < n && k.bits < 30; k.bits++ {
 	}
 	k.dir = make([]uint32, 1<<k.bits+1)
-	for _, e := range k.old {
-		k.dir[e.h>>(64-k.bits)+1]++
-	}
+	k.eachOld(func(e oldEntry) { k.dir[e.h>>(64-k.bits)+1]++ })
 	for b := 1; b < len(k.dir); b++ {
 		k.dir[b] += k.dir[b-1]
 	}
-	sorted := make([]oldEntry, len(k.old))
+	sorted := make([]oldEntry, k.dir[len(k.dir)-1])
 	next := slices.Clone(k.dir[:len(k.dir)-1])
-	for _, e := range k.old {
+	k.eachOld(func(e oldEntry) {
 		b := e.h >> (64 - k.bits)
 		sorted[next[b]] = e
 		next[b]++
-	}
+	})
 	for b := 0; b+1 < len(k.dir); b++ {
 		bucket := sorted[k.dir[b]:k.dir[b+1]]
 		for i := 1; i < len(bucket); i++ {
