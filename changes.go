@@ -471,7 +471,7 @@ func (k *changeState) share() float64 {
 	if s := k.c.cfg.cond.goneShare; s > 0 {
 		return s
 	}
-	return DefaultMaxGoneShare
+	return defaultMaxGoneShare
 }
 
 // percent writes a share as a percentage, to a tenth when less than one.

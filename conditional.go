@@ -25,7 +25,7 @@ type condConfig struct {
 
 	// Change detection and resuming (changes.go, resume.go).
 	changes, onlyChanges, noResume bool
-	goneShare                      float64 // 0: DefaultMaxGoneShare
+	goneShare                      float64 // 0: defaultMaxGoneShare
 }
 
 // condState is the state of conditional fetching in one call.

@@ -197,7 +197,7 @@ type Incremental struct {
 	// counted and left out, uncounted by [S.SetMaxURLs].
 	OnlyChanges bool
 	// MaxGoneShare is the largest share of the last run's URLs that may
-	// be gone at once, from 0 to 1; 0 is [DefaultMaxGoneShare]. Beyond it
+	// be gone at once, from 0 to 1; 0 is the default, 0.30. Beyond it
 	// the call records one *ParseError about the document given ("N of M
 	// URLs (P%) gone at once, over the 30% set"), hands on none of them
 	// gone, and keeps them as unknown for the next run: a broken deploy is
@@ -216,9 +216,9 @@ type Incremental struct {
 	NoResume bool
 }
 
-// DefaultMaxGoneShare is the share of the last run's URLs that may be
-// gone at once when [Incremental.MaxGoneShare] is 0.
-const DefaultMaxGoneShare = 0.30
+// defaultMaxGoneShare is the share of the last run's URLs that may be
+// gone at once when Incremental.MaxGoneShare is 0.
+const defaultMaxGoneShare = 0.30
 
 // SetIncremental sets what a call asks for changes since; see
 // [Incremental]. MaxGoneShare outside 0 to 1 is a *ConfigError for its
