@@ -198,3 +198,58 @@ func TestSelectionFunctions(t *testing.T) {
 		}()
 	}
 }
+
+// A streaming call cut short (its loop left) is resumed by the next call
+// with the same store: the sitemaps whose URLs were all handed on are not
+// read again, the one being handed on is; with NoResume, everything is.
+func TestResumeAfterBreak(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	st := store.NewMemory()
+	root := cs.URL + "/index.xml"
+	s := sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+	seen := map[string]int{}
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[u.Loc]++
+		if strings.Contains(u.Loc, "/p/5-2") {
+			break
+		}
+	}
+	var second []string
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[u.Loc]++
+		second = append(second, u.Loc)
+	}
+	for _, sm := range cs.Maps {
+		for _, p := range sm {
+			switch n := seen[p.Loc]; {
+			case n == 0:
+				t.Errorf("%s never handed on", p.Loc)
+			case n > 1 && !strings.Contains(p.Loc, "/p/5-"):
+				t.Errorf("%s handed on %d times", p.Loc, n)
+			}
+		}
+	}
+	docs := s.GetDocuments()
+	for _, d := range docs[1:6] {
+		if d.Status != sitemap.StatusUnchanged {
+			t.Errorf("resumed: %s %s, want unchanged", d.URL, d.Status)
+		}
+	}
+	if len(second) != 25 {
+		t.Errorf("the resumed run handed on %d URLs, want those of sitemaps 5 to 9", len(second))
+	}
+	// Complete now: a new run reads everything again (answered 304 here).
+	s.SetIncremental(sitemap.Incremental{Changes: true, NoResume: true})
+	cs.Change(func() {})
+	for range s.Stream(context.Background(), root, nil) {
+	}
+	if got := cs.NotModified(); got != 11 {
+		t.Errorf("a run after a complete one: %d answered 304, want 11", got)
+	}
+}
