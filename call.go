@@ -33,7 +33,9 @@ type call struct {
 	wg    sync.WaitGroup      // the goroutines that read a sitemap each
 	queue queue               // the sitemaps still to be followed, see follow
 
-	cond *condState // conditional fetching and Since, nil when neither is set: conditional.go
+	cond *condState   // conditional fetching and Since, nil when neither is set: conditional.go
+	runs *runState    // the run of a call with a store: resume.go
+	chg  *changeState // change detection, nil when off: changes.go
 
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
@@ -187,6 +189,13 @@ func (c *call) halt() {
 // when the goroutine it runs on panics, the call is halted and its
 // goroutines have ended before the panic goes on up.
 func (c *call) run(body io.Reader) error {
+	c.attachSelection()
+	if c.cond != nil && c.cond.cfg.store != nil && c.disc == nil {
+		c.startRun()
+		if c.cfg.cond.changes || c.cfg.cond.onlyChanges {
+			c.startChanges()
+		}
+	}
 	c.attachCond()
 	ended := false
 	defer func() {
@@ -198,8 +207,21 @@ func (c *call) run(body io.Reader) error {
 		c.s.endDocs()
 	}()
 	err := c.runRoot(body)
+	c.endChanges()
 	ended = true
 	return err
+}
+
+// endChanges ends change detection and the run, once the call has read
+// everything: a call cut short leaves its run to be resumed.
+func (c *call) endChanges() {
+	complete := !c.cut.Load() && !c.stopped()
+	switch {
+	case c.chg != nil:
+		c.chg.finish(complete)
+	case c.runs != nil && complete && c.emit != nil:
+		c.endRun(c.runs.kept)
+	}
 }
 
 // raise panics, on the caller's goroutine, with the first panic of a

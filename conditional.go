@@ -22,6 +22,10 @@ type condConfig struct {
 	store        Store
 	since        time.Time
 	trustLastmod bool
+
+	// Change detection and resuming (changes.go, resume.go).
+	changes, onlyChanges, noResume bool
+	goneShare                      float64 // 0: defaultMaxGoneShare
 }
 
 // condState is the state of conditional fetching in one call.
@@ -81,6 +85,11 @@ func (c *call) lookup(ch child) (Record, bool) {
 		rec = clean
 		c.putNow(ch.loc, rec)
 	}
+	if ok && c.chg != nil && rec.URLs == nil && rec.Format != FormatIndex && rec.Format != FormatRobots && !c.resumes(rec) {
+		// A record of no URLs yet: the sitemap is fetched once without
+		// validators, for change detection to learn its URLs.
+		rec.ETag, rec.LastModified, rec.IndexLastMod = "", "", ""
+	}
 	if ok {
 		c.cond.mu.Lock()
 		c.cond.records[key] = rec
@@ -128,6 +137,11 @@ func (c *call) dropValidators(loc string) bool {
 // of fetching it (done).
 func (c *call) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
 	rec, ok := c.lookup(ch)
+	if ok && c.resumes(rec) {
+		// Handed on whole by the run this call resumes.
+		c.fetched.giveBack(1)
+		return c.replay(ch, rec, level, robots, response{}, start), nil, true
+	}
 	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastMod, ch.lastmod) {
 		return nil, nil, false
 	}
@@ -203,13 +217,19 @@ func (c *call) remember(ch child, d *doc, resp response) {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})
+	if c.runs != nil && c.emit != nil {
+		rec.Run = c.runs.n
+	}
+	if c.chg != nil {
+		rec.URLs = c.chg.list(ch, d)
+	}
 	if len(d.sitemaps) > 0 {
 		rec.Children = make([]StoredChild, 0, len(d.sitemaps))
 	}
 	for i, sm := range d.sitemaps {
 		rec.Children = append(rec.Children, StoredChild{Loc: sm.Loc, LastMod: d.lastmodRaw[d.keys[i]]})
 	}
-	if rec.ETag == "" && rec.LastModified == "" && rec.IndexLastMod == "" && len(rec.Children) == 0 {
+	if rec.ETag == "" && rec.LastModified == "" && rec.IndexLastMod == "" && len(rec.Children) == 0 && rec.URLs == nil && rec.Run == 0 {
 		return // nothing a later run could use
 	}
 	c.put(ch.loc, rec)
@@ -218,30 +238,40 @@ func (c *call) remember(ch child, d *doc, resp response) {
 // put puts rec as the record of the sitemap at loc. In a streaming call,
 // the loop puts it, once it has handed on everything the document yielded:
 // a loop left before that leaves the old record.
-func (c *call) put(loc string, rec Record) {
+func (c *call) put(loc string, rec Record) { c.putAt(loc, storeKey(loc), rec) }
+
+// putAt is put under key, about the document at loc.
+func (c *call) putAt(loc, key string, rec Record) {
 	if c.emit != nil {
-		c.emitItem(item{put: func() error { return c.storePut(loc, rec) }})
+		c.emitItem(item{put: func() error { return c.storePut(loc, key, rec) }})
 		return
 	}
-	c.putNow(loc, rec)
+	c.putNowAt(loc, key, rec)
 }
 
 // putNow puts rec as the record of the sitemap at loc now, in a streaming
 // call too: a record that asks the next run for more work (a record that
 // lost its validators) needs no URL to have been handed on.
-func (c *call) putNow(loc string, rec Record) {
-	if err := c.storePut(loc, rec); err != nil {
+func (c *call) putNow(loc string, rec Record) { c.putNowAt(loc, storeKey(loc), rec) }
+
+// putNowAt is putNow under key.
+func (c *call) putNowAt(loc, key string, rec Record) {
+	if err := c.storePut(loc, key, rec); err != nil {
 		c.record(err)
 	}
 }
 
-// storePut puts rec in the store; an error is a *ParseError naming loc.
-func (c *call) storePut(loc string, rec Record) error {
-	if err := c.cond.cfg.store.Put(c.ctx, storeKey(loc), rec); err != nil {
-		return &ParseError{URL: loc, Err: fmt.Errorf("state store: %w", err)}
+// storePut puts rec in the store under key; an error is a *ParseError
+// naming loc.
+func (c *call) storePut(loc, key string, rec Record) error {
+	if err := c.cond.cfg.store.Put(c.ctx, key, rec); err != nil {
+		return &ParseError{URL: loc, Err: errStore(err)}
 	}
 	return nil
 }
+
+// errStore is the cause of the *ParseError of a store that failed.
+func errStore(err error) error { return fmt.Errorf("state store: %w", err) }
 
 // endStore syncs the store of the call when it is a Syncer. An error is
 // recorded in the results, about the document given.

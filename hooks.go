@@ -52,6 +52,11 @@ type hooks struct {
 	// whole is told that the document ch, served with resp, was read
 	// whole into d and committed, nothing of it cut (call.readSource).
 	whole func(ch child, d *doc, resp response)
+
+	// follow is asked, once the follow rules let the sitemap ch through,
+	// whether it is read; false leaves it out, StatusNotFollowed
+	// (scheduler.go: admit).
+	follow func(ch child) bool
 }
 
 // docHooks are the hooks of one document.
@@ -75,10 +80,11 @@ type docHooks struct {
 
 	// url is given each URL of a page the document is about to keep,
 	// with every field, once it has passed the rules and before it is
-	// counted; false leaves it out, uncounted (translate.go). It takes
-	// the URL as a value: a pointer to it would move every URL of every
-	// call to the heap, hooks or not.
-	url func(u URL) bool
+	// counted; false leaves it out, uncounted (translate.go). A Source
+	// other than the zero one replaces the URL's (change detection's,
+	// which carries the change). It takes the URL as a value: a pointer
+	// to it would move every URL of every call to the heap, hooks or not.
+	url func(u URL) (keep bool, src Source)
 
 	// failed is told the error the document failed with, before it is
 	// recorded, and returns whether it is recorded (false: the tree counts
@@ -148,6 +154,12 @@ func (c *call) attach(o hooks) {
 	case b != nil:
 		h.whole = func(ch child, d *doc, resp response) { a(ch, d, resp); b(ch, d, resp) }
 	}
+	switch a, b := h.follow, o.follow; {
+	case a == nil:
+		h.follow = b
+	case b != nil:
+		h.follow = func(ch child) bool { return a(ch) && b(ch) }
+	}
 	switch a, b := h.document, o.document; {
 	case a == nil:
 		h.document = b
@@ -200,7 +212,20 @@ func (a docHooks) join(b docHooks) docHooks {
 	if f, g := a.url, b.url; f == nil {
 		j.url = g
 	} else if g != nil {
-		j.url = func(u URL) bool { return f(u) && g(u) }
+		j.url = func(u URL) (bool, Source) {
+			keep, src := f(u)
+			if !keep {
+				return false, Source{}
+			}
+			if src.doc != nil {
+				u.Source = src
+			}
+			keep, src2 := g(u)
+			if src2.doc != nil {
+				src = src2
+			}
+			return keep, src
+		}
 	}
 	if f, g := a.failed, b.failed; f == nil {
 		j.failed = g

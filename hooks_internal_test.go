@@ -26,9 +26,9 @@ func TestHooksComposed(t *testing.T) {
 				return docHooks{
 					xml:   xmlHooks{root: func(f docFormat, space []byte) { log = append(log, name+" root "+string(space)) }},
 					entry: func(e *rawEntry) { log = append(log, name+" entry "+string(e.loc.text())) },
-					url: func(u URL) bool {
+					url: func(u URL) (bool, Source) {
 						log = append(log, name+" url "+u.Loc)
-						return u.Loc != drop
+						return u.Loc != drop, Source{}
 					},
 					ended: func(st Status, err error) { log = append(log, name+" ended "+string(st)) },
 				}

@@ -64,6 +64,7 @@ type config struct {
 	multiThread         bool
 	strict              bool
 	noFollow            bool
+	selection           Selection // its functions, with RootOnly in noFollow: selection.go
 	follow, rules       []string
 	followRE, rulesRE   []*regexp.Regexp
 	httpClient          *http.Client

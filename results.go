@@ -183,6 +183,23 @@ func (s *S) hasSitemap(key string) bool {
 	return ok
 }
 
+// hasDoc reports whether the tree of the call has a document of the
+// request key.
+func (s *S) hasDoc(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.docPos[key]
+	return ok
+}
+
+// addURLs adds URLs to the results after every document's (change
+// detection's URLs gone).
+func (s *S) addURLs(us []URL) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.urls = append(s.urls, us...)
+}
+
 // growURLs makes room in s.urls for the n URLs of a document, where about
 // docsLeft documents are still to come. s.mu is held.
 //

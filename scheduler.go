@@ -127,7 +127,7 @@ func (c *call) admit(ch *child) (read bool, stop Status, why error) {
 		c.cut.Store(true)
 		return false, StatusNotReached, nil
 	}
-	if !c.followed(ch.loc) {
+	if !c.followed(ch.loc) || c.hooks.follow != nil && !c.hooks.follow(*ch) {
 		c.listed.Add(-1)
 		c.leaveOut([]child{*ch}, StatusNotFollowed, nil)
 		return false, "", nil

@@ -171,20 +171,80 @@ type Incremental struct {
 	// unchanged sitemap, and trusts the index to move a <lastmod> when the
 	// sitemap changes.
 	TrustIndexLastMod bool
+
+	// Changes, when true, compares what a call reads with the last run
+	// that read the same tree into the store of [S.SetStore] (it needs
+	// one): each URL handed on says, through [Source.Change], whether it
+	// is new, its lastmod moved, or it is unchanged, and once the call has
+	// read everything, the URLs gone are handed on too (in [S.GetURLs]
+	// and through [S.Stream]), after every other, each with [ChangeGone],
+	// no lastmod, and the Source of the sitemap that last listed it. The
+	// comparison is over the whole tree: a URL that moves from one sitemap
+	// to another is neither new nor gone. On the first run, and for a
+	// sitemap whose record was put with changes off (fetched once without
+	// validators, to learn its URLs), every URL is new.
+	//
+	// Only a document read whole can make a URL gone: the URLs of a
+	// sitemap that failed, was cut short, left out by a rule or a limit,
+	// or not reached are unknown, kept for the next run. A sitemap the
+	// server answers 304 Not Modified carries its URLs over as unchanged;
+	// one that an index read whole no longer lists takes its URLs with it.
+	// A call cut short (its context ended, its loop left) hands on no URL
+	// gone. The counts of the call are [Document.Changes] of the document
+	// given.
+	Changes bool
+	// OnlyChanges, when true, is Changes handing on only what changed:
+	// the URLs new, with their lastmod moved, and gone; the unchanged are
+	// counted and left out, uncounted by [S.SetMaxURLs].
+	OnlyChanges bool
+	// MaxGoneShare is the largest share of the last run's URLs that may
+	// be gone at once, from 0 to 1; 0 is the default, 0.30. Beyond it
+	// the call records one *ParseError about the document given ("N of M
+	// URLs (P%) gone at once, over the 30% set"), hands on none of them
+	// gone, and keeps them as unknown for the next run: a broken deploy is
+	// not a site emptied. A value outside 0 to 1 is rejected with a
+	// *ConfigError for the field "incremental.maxGoneShare".
+	MaxGoneShare float64
+	// NoResume, when true, starts a streaming call afresh after a run cut
+	// short. By default a call of [S.Stream] with a store resumes the run
+	// the last call from the same document cut short: a sitemap whose
+	// URLs were all handed on then is not read again, whatever its server
+	// answers (its status is [StatusUnchanged]); one partly handed on is
+	// read again. Across the two runs every URL is handed on at least
+	// once, and twice only when its sitemap was being handed on when the
+	// first ended. A call that does not stream neither resumes nor leaves
+	// a run to resume.
+	NoResume bool
 }
 
+// defaultMaxGoneShare is the share of the last run's URLs that may be
+// gone at once when Incremental.MaxGoneShare is 0.
+const defaultMaxGoneShare = 0.30
+
 // SetIncremental sets what a call asks for changes since; see
-// [Incremental]. No value of it is invalid.
+// [Incremental]. MaxGoneShare outside 0 to 1 is a *ConfigError for its
+// field; the other fields are set all the same.
 func (s *S) SetIncremental(in Incremental) *S {
-	return s.set("incremental", func() error { return nil }, func(c *config) {
-		c.cond.since, c.cond.trustLastmod = in.Since, in.TrustIndexLastMod
-	})
+	var shareErr error
+	if !(in.MaxGoneShare >= 0 && in.MaxGoneShare <= 1) {
+		shareErr = fmt.Errorf("max gone share must be from 0 to 1, got %v", in.MaxGoneShare)
+	}
+	return s.setFields(
+		fieldSet{"incremental", nil, func(c *config) {
+			c.cond.since, c.cond.trustLastmod = in.Since, in.TrustIndexLastMod
+			c.cond.changes, c.cond.onlyChanges = in.Changes, in.OnlyChanges
+			c.cond.noResume = in.NoResume
+		}},
+		fieldSet{"incremental.maxGoneShare", shareErr, func(c *config) { c.cond.goneShare = in.MaxGoneShare }},
+	)
 }
 
 // GetIncremental returns what [S.SetIncremental] set.
 func (s *S) GetIncremental() Incremental {
 	return get(s, func(c *config) Incremental {
-		return Incremental{Since: c.cond.since, TrustIndexLastMod: c.cond.trustLastmod}
+		k := c.cond
+		return Incremental{Since: k.since, TrustIndexLastMod: k.trustLastmod, Changes: k.changes, OnlyChanges: k.onlyChanges,
+			MaxGoneShare: k.goneShare, NoResume: k.noResume}
 	})
 }
 
@@ -200,17 +260,36 @@ type Selection struct {
 	// from the content or reader given, which fetches nothing at all. It is
 	// the setting of a crawler frontier that fetches every document itself.
 	RootOnly bool
+	// FollowSitemap, when not nil, decides whether a sitemap a document
+	// lists is read, given what is known of it before its request: its
+	// URL, how it was found, its parent and depth, and the <lastmod> its
+	// index gives it ([Document.LastMod]). It is asked once the follow
+	// rules of [S.SetFollow] let the sitemap through (both must); false
+	// leaves it out, with the status [StatusNotFollowed]. The document
+	// given is always read.
+	FollowSitemap func(Document) bool
+	// KeepURL, when not nil, decides whether a URL is kept (or handed
+	// on), given the URL with every field, once the rules of [S.SetRules]
+	// let it through (both must); false leaves it out, uncounted.
+	//
+	// Both functions are called on the goroutines of the call, several at
+	// once when it reads in parallel: they must be safe for that. A panic
+	// in them ends the call, and is raised as a *PanicError as any panic
+	// of the caller's code is (see [S.ParseContext]).
+	KeepURL func(URL) bool
 }
 
 // SetSelection sets which documents a call reads; see [Selection]. No value
 // of it is invalid.
 func (s *S) SetSelection(sel Selection) *S {
-	return s.set("selection", func() error { return nil }, func(c *config) { c.noFollow = sel.RootOnly })
+	return s.set("selection", func() error { return nil }, func(c *config) {
+		c.noFollow, c.selection = sel.RootOnly, sel
+	})
 }
 
 // GetSelection returns what [S.SetSelection] set.
 func (s *S) GetSelection() Selection {
-	return get(s, func(c *config) Selection { return Selection{RootOnly: c.noFollow} })
+	return get(s, func(c *config) Selection { sel := c.selection; sel.RootOnly = c.noFollow; return sel })
 }
 
 // SetStore sets the store of conditional fetching; nil, the default, turns

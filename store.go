@@ -22,6 +22,17 @@ type Record struct {
 	Children []StoredChild `json:"children,omitempty"`
 	// Format is the format the document was read as.
 	Format Format `json:"format,omitempty"`
+	// URLs is, with [Incremental.Changes] on, what the call keeps of the
+	// URLs a urlset listed, to compare the next run with: their locations,
+	// sorted and front-coded, each with a fingerprint of its lastmod, about
+	// a dozen bytes a URL. It is opaque to a store, which keeps it as it is
+	// given; the call never changes the slice it puts or gets. It is nil
+	// for a record put with changes off: the next run with them on fetches
+	// the sitemap once without validators, to learn its URLs.
+	URLs []byte `json:"urls,omitempty"`
+	// Run is the run of a streaming call that put the record (see
+	// [Store]), 0 for a record put by a call that does not stream.
+	Run uint64 `json:"run,omitempty"`
 }
 
 // A StoredChild is a sitemap that an index listed, with the <lastmod> it
@@ -41,6 +52,16 @@ type StoredChild struct {
 // implementation must be safe for concurrent use. Get reports false when it
 // holds no record for key. An error of either is recorded about the
 // sitemap (a *ParseError) and the sitemap is read as with no store.
+//
+// A store keeps every field of a Record as it is put, URLs and Run
+// included. Beside the records of the sitemaps, a streaming call keeps the
+// state of its runs under the key "#run " followed by the key of the
+// document given: a Record with Run, the number of the run, and URLs, an
+// opaque state (whether the run ended complete, and the URLs it keeps as
+// unknown). A call that resumes reads it first, then the records; for a
+// resume to survive the process being killed, a Put must be durable when
+// it returns (written to a database, or appended to a file as store.File
+// does), not held until the call ends.
 type Store interface {
 	Get(ctx context.Context, key string) (Record, bool, error)
 	Put(ctx context.Context, key string, r Record) error

@@ -370,8 +370,14 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	if len(e.images) > 0 || e.hasNews || len(e.videos) > 0 || len(e.links) > 0 {
 		d.extensions(e, &u)
 	}
-	if h := d.hooks.url; h != nil && !h(u) {
-		return true
+	if h := d.hooks.url; h != nil {
+		keep, src := h(u)
+		if !keep {
+			return true
+		}
+		if src.doc != nil {
+			u.Source = src
+		}
 	}
 	if !d.urlRoom() {
 		d.flush()

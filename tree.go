@@ -140,6 +140,10 @@ type Document struct {
 	// Duration is the time from its request (or the start of its reading,
 	// for a document given) to the end of its parse.
 	Duration time.Duration
+
+	// Changes are, for the document given of a call with
+	// [Incremental.Changes] on, the counts of the call; nil otherwise.
+	Changes *ChangeCounts
 }
 
 // GetDocuments returns every document the latest call came to know of, in

@@ -63,11 +63,15 @@ type URL struct {
 // with encoding/xml.
 type Source struct{ doc *docSource }
 
-// docSource is the record of a document that the Sources of its URLs share.
-// It is never changed once made.
-type docSource struct{ url string }
+// docSource is the record of a document that the Sources of its URLs share
+// (the URLs of each change theirs, with change detection on). It is never
+// changed once made.
+type docSource struct {
+	url    string
+	change Change
+}
 
-func newSource(url string) Source { return Source{&docSource{url}} }
+func newSource(url string) Source { return Source{&docSource{url: url}} }
 
 // URL returns the URL the document was requested as, "" for the zero
 // Source.

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -102,15 +103,23 @@ func exampleFile() (*store.File, func()) {
 func ExampleFile_Sync() {
 	f, done := exampleFile()
 	defer done()
-	f.Put(context.Background(), "https://example.com/sitemap.xml", sitemap.Record{LastModified: "Tue, 01 Dec 2026 10:00:00 GMT"})
-	_, err := os.Stat(f.Path())
-	fmt.Println("written before Sync:", err == nil)
+	ctx := context.Background()
+	f.Put(ctx, "https://example.com/a.xml", sitemap.Record{LastModified: "Tue, 01 Dec 2026 10:00:00 GMT"})
+	f.Put(ctx, "https://example.com/b.xml", sitemap.Record{ETag: `"b1"`})
+	f.Put(ctx, "https://example.com/b.xml", sitemap.Record{ETag: `"b2"`})
+	lines := func() int {
+		data, _ := os.ReadFile(f.Path())
+		return bytes.Count(data, []byte("\n"))
+	}
+	// Each Put is on the file at once, appended: the header and a line a
+	// record put.
+	fmt.Println("lines before Sync:", lines())
 	f.Sync()
-	_, err = os.Stat(f.Path())
-	fmt.Println("written after Sync:", err == nil)
+	// Sync writes it anew, a line a record.
+	fmt.Println("lines after Sync:", lines())
 	// Output:
-	// written before Sync: false
-	// written after Sync: true
+	// lines before Sync: 4
+	// lines after Sync: 3
 }
 
 func ExampleFile_Close() {

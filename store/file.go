@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,43 +11,75 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gositemap/sitemap"
 )
 
 // stateFormat names the format of a state file, so that a file of some
-// other program is told apart from one of this package.
-const stateFormat = "gositemap-state/1"
+// other program is told apart from one of this package: a journal of
+// JSON lines, the first the header ({"format":"gositemap-state/2"}), each
+// other a record. stateFormatV1, one JSON object of every record, is the
+// format of the state files written before change detection: it is read,
+// and written anew as a journal at the first Put.
+const (
+	stateFormat   = "gositemap-state/2"
+	stateFormatV1 = "gositemap-state/1"
+)
+
+// journalLine is one record of a journal: the header line has Format set
+// and no Key.
+type journalLine struct {
+	Format string          `json:"format,omitempty"`
+	Key    string          `json:"key,omitempty"`
+	Record *sitemap.Record `json:"record,omitempty"`
+}
 
 // MaxFileSize is the largest state file, in bytes, that [OpenFile] reads
 // and [File.Sync] writes: 256 MiB, room for records of millions of
 // sitemaps. A larger file is refused, never read into memory.
 const MaxFileSize = 256 << 20
 
-// stateFile is the content of a state file.
+// stateFile is the content of a state file of stateFormatV1.
 type stateFile struct {
 	Format  string                    `json:"format"`
 	Records map[string]sitemap.Record `json:"records"`
 }
 
-// File is a [sitemap.Store] in a JSON file: the store of the command's
-// -state flag. It reads the file when opened, holds the records put in
-// memory, and writes them when synced (a call syncs it when it ends). A
-// write is atomic: the records go to a temporary file in the same
-// directory, which is synced and renamed over the file, so a crash
-// mid-write leaves the last good state. Two processes that sync one file
-// do not corrupt it: on Unix a sync holds an exclusive flock on the file
-// path+".lock", reads the file again, lays its own records over what it
-// finds and writes the result, so that records put by the other process
-// are kept; elsewhere the writes are atomic but not locked, and the last
-// sync wins. It is safe for concurrent use.
+// File is a [sitemap.Store] in a file of JSON lines: the store of the
+// command's -state flag. It reads the file when opened and holds the
+// records in memory. Each record put is appended to the file at once, one
+// line written by one write(2), so that a process killed (SIGKILL
+// included) loses none of the records it put: a run that resumes finds
+// them. The appends are not synced to the disk one by one (a sync per
+// document would cost more than reading it): when the machine itself is
+// lost, the records appended since the last sync may be lost with it, and
+// their documents are read again. A line cut in the middle of its write
+// is left out when the file is read, with nothing after it.
+//
+// Sync (a call syncs the store when it ends) writes the file anew, one
+// line per record: to a temporary file in the same directory, which is
+// synced and renamed over the file, so a crash mid-write leaves the last
+// good state. Two processes that sync one file do not corrupt it: on Unix
+// a sync holds an exclusive flock on the file path+".lock", reads the file
+// again, lays its own records over what it finds and writes the result, so
+// that records put by the other process are kept; elsewhere the writes are
+// atomic but not locked, and the last sync wins. (The records a process
+// appends after another one has written the file anew go to the file the
+// rename replaced, until that process syncs.) It is safe for concurrent
+// use.
 type File struct {
 	path string
 	mem  *Memory
 
-	mu    sync.Mutex
-	dirty map[string]sitemap.Record // put since the last sync
+	mu        sync.Mutex
+	dirty     map[string]sitemap.Record // put since the last sync
+	app       *os.File                  // the journal, opened for appends at the first Put
+	journal   bool                      // the file is of stateFormat, no line cut: Put may append to it
+	size      int64                     // its size, appends included
+	compacted int64                     // its size when last written whole (or read)
+	known     os.FileInfo               // the file as last read or written whole, nil when none
 }
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
@@ -75,13 +108,14 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if o == nil {
 		o = &FileOptions{}
 	}
-	records, err := readStateFile(path)
+	records, info, err := readStateFile(path)
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
 	}
 	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}}
 	if err == nil {
 		f.mem.records = records
+		f.journal, f.size, f.compacted, f.known = info.journal, info.size, info.size, info.fi
 	}
 	// The file can be written: a store that cannot be is told now, not at
 	// the end of a call.
@@ -99,29 +133,123 @@ func (f *File) Get(ctx context.Context, key string) (sitemap.Record, bool, error
 	return f.mem.Get(ctx, key)
 }
 
-// Put sets the record of key; it is written at the next Sync.
+// Put sets the record of key and appends it to the file. A file that
+// cannot take appends (none yet, one of format 1, or one whose last line
+// was cut) is written anew first, as Sync does.
 func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	f.mem.Put(ctx, key, r)
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.dirty[key] = cloneRecord(r)
-	f.mu.Unlock()
+	if f.app == nil {
+		wrote := false
+		if !f.journal {
+			if err := f.syncLocked(); err != nil {
+				return err
+			}
+			wrote = true
+		}
+		app, err := os.OpenFile(f.path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("state file %s: %w", f.path, err)
+		}
+		f.app = app
+		if fi, err := app.Stat(); err != nil || f.known == nil || !os.SameFile(fi, f.known) || fi.Size() != f.size {
+			f.known = nil // written by another process since: not the store's alone
+		}
+		if wrote {
+			return nil // the record is in the file written just now
+		}
+	}
+	line, err := json.Marshal(journalLine{Key: key, Record: &r})
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	n, err := f.app.Write(append(line, '\n'))
+	f.size += int64(n)
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
 	return nil
 }
 
-// Sync writes the records put since the last sync to the file, over the
-// records the file holds by then.
+// Sync makes the records put since the last sync durable. While the file
+// has grown by no more than a quarter since it was last written whole, and
+// is still the file the records were appended to, that is an fsync of it;
+// otherwise it is written anew, with the records put since the last sync
+// laid over those it holds by then, and synced.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.dirty) == 0 {
 		return nil
 	}
+	return f.syncLocked()
+}
+
+// appendedAlone reports whether the file open for appends is of the size
+// this store knows: no other process appended to it.
+func (f *File) appendedAlone() bool {
+	fi, err := f.app.Stat()
+	return err == nil && f.known != nil && fi.Size() == f.size
+}
+
+// writeFromMemory writes the file anew from the records in memory, and
+// closes the file open for appends, which it replaces.
+func (f *File) writeFromMemory() error {
+	f.app.Close()
+	f.app = nil
+	f.mem.mu.Lock()
+	size, err := writeStateFile(f.path, f.mem.records)
+	f.mem.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	f.journal, f.size, f.compacted = true, size, size
+	f.known, _ = os.Stat(f.path)
+	return nil
+}
+
+// appendedHere reports whether the file at the path is the one the records
+// were appended to: another process may have written it anew since.
+func (f *File) appendedHere() bool {
+	a, err1 := f.app.Stat()
+	b, err2 := os.Stat(f.path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// syncLocked is Sync, with f.mu held. A file it writes anew replaces the
+// one open for appends, which is closed: the next Put opens the new one.
+func (f *File) syncLocked() error {
+	// Under the lock, so that no other process writes the file anew
+	// between the check and the fsync.
 	unlock, err := lockState(f.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	defer unlock()
-	onDisk, err := readStateFile(f.path)
+	here := f.app != nil && f.appendedHere()
+	if here && f.size <= f.compacted+f.compacted/4 {
+		if err := f.app.Sync(); err != nil {
+			return fmt.Errorf("state file %s: %w", f.path, err)
+		}
+		f.dirty = map[string]sitemap.Record{}
+		return nil
+	}
+	if here && f.appendedAlone() {
+		// The file holds what this store read and appended, and nothing
+		// else: it is written anew from memory, not read again.
+		if err := f.writeFromMemory(); err != nil {
+			return err
+		}
+		f.dirty = map[string]sitemap.Record{}
+		return nil
+	}
+	if f.app != nil {
+		f.app.Close()
+		f.app = nil
+	}
+	onDisk, _, err := readStateFile(f.path)
 	switch {
 	case errors.Is(err, ErrCorrupt):
 		onDisk = map[string]sitemap.Record{} // opened with DiscardCorrupt
@@ -129,15 +257,32 @@ func (f *File) Sync() error {
 		return err // the path became something that is no state file at all
 	}
 	maps.Copy(onDisk, f.dirty)
-	if err := writeStateFile(f.path, onDisk); err != nil {
+	size, err := writeStateFile(f.path, onDisk)
+	if err != nil {
 		return err
 	}
 	f.dirty = map[string]sitemap.Record{}
+	f.journal, f.size, f.compacted = true, size, size
+	// The file holds what it held, this store's records over it: so does
+	// memory from now on, and the next write needs no read.
+	f.mem.mu.Lock()
+	f.mem.records = onDisk
+	f.mem.mu.Unlock()
+	f.known, _ = os.Stat(f.path)
 	return nil
 }
 
-// Close syncs the store.
-func (f *File) Close() error { return f.Sync() }
+// Close syncs the store and closes the file.
+func (f *File) Close() error {
+	err := f.Sync()
+	f.mu.Lock()
+	if f.app != nil {
+		f.app.Close()
+		f.app = nil
+	}
+	f.mu.Unlock()
+	return err
+}
 
 // checkWritable creates and removes a temporary file in the directory of
 // the state file.
@@ -155,21 +300,21 @@ func (f *File) checkWritable() error {
 // without waiting for a writer (openFlags), and then refused by the
 // descriptor's own mode, so that nothing can swap the file between the
 // check and the read.
-func openRegular(path string) (*os.File, int64, error) {
+func openRegular(path string) (*os.File, os.FileInfo, error) {
 	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
+		return nil, nil, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }
 
 // fileKind names the type of a file that is not a regular one.
@@ -189,59 +334,119 @@ func fileKind(m os.FileMode) string {
 	return "mode " + m.String()
 }
 
+// stateInfo is what reading a state file tells of it.
+type stateInfo struct {
+	journal bool        // of stateFormat, with no line cut: records may be appended
+	size    int64       // its size
+	fi      os.FileInfo // the file read
+}
+
 // readStateFile reads the records of the state file at path: none when it
-// does not exist.
-func readStateFile(path string) (map[string]sitemap.Record, error) {
-	f, size, err := openRegular(path)
+// does not exist. A journal is read a line at a time, never whole.
+func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
+	f, fi, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return map[string]sitemap.Record{}, nil
+		return map[string]sitemap.Record{}, stateInfo{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state file %s: %w", path, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer f.Close()
-	if size > MaxFileSize {
-		return nil, fmt.Errorf("state file %s: %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
+	if size := fi.Size(); size > MaxFileSize {
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
 	}
 	// The size may have grown since the stat: read one byte past the cap
 	// at most to tell.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
+	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
+	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
+		br.Discard(len(header))
+		records, info, err := readJournal(path, br)
+		info.size += int64(len(header))
+		info.fi = fi
+		return records, info, err
+	}
+	data, err := io.ReadAll(br)
 	if err != nil {
-		return nil, fmt.Errorf("state file %s: %w", path, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w", path, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
 	}
 	var st stateFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
 	}
-	if st.Format != stateFormat {
-		return nil, fmt.Errorf("state file %s: %w: format %q, want %q", path, ErrCorrupt, st.Format, stateFormat)
+	if st.Format != stateFormatV1 {
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
 	}
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, nil
+	return st.Records, stateInfo{size: int64(len(data)), fi: fi}, nil
+}
+
+// readJournal reads the records of a state file of stateFormat from br,
+// after its header: each line a record, a later one of a key over an
+// earlier one. A last line without its line feed was cut in the middle of
+// its write, and is left out; any other line that is not a record makes
+// the file corrupt.
+func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stateInfo, error) {
+	records := map[string]sitemap.Record{}
+	info := stateInfo{journal: true}
+	for n := 2; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			if len(line) > 0 {
+				info.journal = false // cut mid-write: what came before stands
+			}
+			break
+		}
+		if err != nil {
+			return nil, info, fmt.Errorf("state file %s: %w", path, err)
+		}
+		info.size += int64(len(line))
+		if info.size > MaxFileSize {
+			return nil, info, fmt.Errorf("state file %s: more than the %d bytes a state file may hold", path, MaxFileSize)
+		}
+		var jl journalLine
+		if err := json.Unmarshal(line, &jl); err != nil || jl.Key == "" || jl.Record == nil {
+			if err == nil {
+				err = errors.New("no key or no record")
+			}
+			return nil, info, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
+		}
+		records[jl.Key] = *jl.Record
+	}
+	return records, info, nil
 }
 
 // writeStateFile writes records to path atomically: to a temporary file in
 // its directory, synced, then renamed over path.
-func writeStateFile(path string, records map[string]sitemap.Record) (err error) {
-	data, err := json.MarshalIndent(stateFile{Format: stateFormat, Records: records}, "", "\t")
-	if err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+func writeStateFile(path string, records map[string]sitemap.Record) (size int64, err error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
+		return 0, fmt.Errorf("state file %s: %w", path, err)
 	}
-	if len(data)+1 > MaxFileSize {
-		return fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data)+1, MaxFileSize)
+	for _, key := range slices.Sorted(maps.Keys(records)) {
+		r := records[key]
+		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
+			return 0, fmt.Errorf("state file %s: %w", path, err)
+		}
+	}
+	data := buf.Bytes()
+	if len(data) > MaxFileSize {
+		return 0, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return 0, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -249,16 +454,16 @@ func writeStateFile(path string, records map[string]sitemap.Record) (err error) 
 			err = fmt.Errorf("state file %s: %w", path, err)
 		}
 	}()
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return err
+		return 0, err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return 0, err
 	}
-	return os.Rename(tmp.Name(), path)
+	return int64(len(data)), os.Rename(tmp.Name(), path)
 }

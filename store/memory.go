@@ -47,7 +47,7 @@ func (m *Memory) Len() int {
 }
 
 // cloneRecord copies r so that neither the caller nor the store sees the
-// other's later changes.
+// other's later changes. URLs is shared: the call never changes it.
 func cloneRecord(r sitemap.Record) sitemap.Record {
 	r.Children = slices.Clone(r.Children)
 	return r

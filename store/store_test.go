@@ -46,8 +46,12 @@ func TestFileRoundTrip(t *testing.T) {
 	want := sitemap.Record{ETag: `"e1"`, LastModified: "Tue, 01 Dec 2026 10:00:00 GMT", IndexLastMod: "2026-12-01",
 		Children: []sitemap.StoredChild{{Loc: "https://example.com/a.xml", LastMod: "2026-11-30"}}}
 	fs.Put(ctx, "https://example.com/index.xml", want)
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the file was written before the sync: %v", err)
+	// The record is on the file when Put returns (issue 32: a process
+	// killed keeps it), before any sync.
+	if again, err := store.OpenFile(path, nil); err != nil {
+		t.Fatal(err)
+	} else if got, ok, _ := again.Get(ctx, "https://example.com/index.xml"); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("before the sync, read back %+v, %v; want %+v", got, ok, want)
 	}
 	if err := fs.Sync(); err != nil {
 		t.Fatal(err)
@@ -196,5 +200,61 @@ func TestFileTwoProcesses(t *testing.T) {
 				t.Fatalf("record %s/k%d lost", name, i)
 			}
 		}
+	}
+}
+
+// A state file cut in the middle of a write is read up to its last
+// complete record (issue 32); a state file of format 1, of the code before
+// change detection, is read, and written anew as a journal.
+func TestFileJournal(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "state.json")
+	f, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		f.Put(ctx, fmt.Sprintf("https://example.com/%d.xml", i), sitemap.Record{ETag: fmt.Sprintf(`"%d"`, i), URLs: []byte{1, 0}, Run: 7})
+	}
+	data, _ := os.ReadFile(path)
+	for cut := len(data) - 1; cut > len(data)-40; cut-- {
+		os.WriteFile(path, data[:cut], 0o644)
+		g, err := store.OpenFile(path, nil)
+		if err != nil {
+			t.Fatalf("cut at %d of %d: %v", cut, len(data), err)
+		}
+		_, ok1, _ := g.Get(ctx, "https://example.com/1.xml")
+		r2, ok2, _ := g.Get(ctx, "https://example.com/2.xml")
+		if !ok1 || ok2 && cut < len(data)-1 {
+			t.Errorf("cut at %d of %d: record 1 %v, record 2 %v (%+v); want 1 and not the cut one", cut, len(data), ok1, ok2, r2)
+		}
+		// Appending after the cut line starts on a line of its own.
+		g.Put(ctx, "https://example.com/3.xml", sitemap.Record{ETag: `"3"`})
+		h, err := store.OpenFile(path, nil)
+		if err != nil {
+			t.Fatalf("after an append to a file cut at %d: %v", cut, err)
+		}
+		if r, ok, _ := h.Get(ctx, "https://example.com/3.xml"); !ok || r.ETag != `"3"` {
+			t.Errorf("after an append to a file cut at %d: %+v, %v", cut, r, ok)
+		}
+		g.Close()
+	}
+	// A line in the middle that is no record is corruption, named.
+	os.WriteFile(path, []byte("{\"format\":\"gositemap-state/2\"}\n{\"key\":\n{\"key\":\"k\",\"record\":{}}\n"), 0o644)
+	if _, err := store.OpenFile(path, nil); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("a broken line: %v", err)
+	}
+	// Format 1.
+	os.WriteFile(path, []byte(`{"format": "gositemap-state/1", "records": {"k": {"etag": "\"v\""}}}`), 0o644)
+	g, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok, _ := g.Get(ctx, "k"); !ok || r.ETag != `"v"` || r.URLs != nil {
+		t.Errorf("format 1: %+v, %v", r, ok)
+	}
+	g.Put(ctx, "k2", sitemap.Record{ETag: `"w"`})
+	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), `{"format":"gositemap-state/2"}`) {
+		t.Errorf("format 1 not written anew as a journal: %.60s", data)
 	}
 }

@@ -163,6 +163,7 @@ type options struct {
 	state               string  // polite.go
 	stateReset          bool    // polite.go
 	trustLastmod        bool    // polite.go
+	changes, noResume   bool    // changes.go
 	since               sinceFlag
 }
 
@@ -190,6 +191,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
 	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 	politeFlags(fs, o)
+	changeFlags(fs, o)
 	return fs
 }
 
@@ -237,8 +239,9 @@ func (c *command) run(ctx context.Context, args []string) int {
 func (c *command) list(ctx context.Context, s *sitemap.S, o *options, in *input) int {
 	var uw *urlWriter
 	if !o.sitemaps && !o.tree {
-		uw = newURLWriter(c.con.stdout, o.format, c.local.display)
+		uw = newURLWriter(c.con.stdout, o.format, c.local.display, o.state != "", o.changes)
 	}
+	c.flushBeforePut(s, uw) // changes.go
 	// A write that fails makes every later one fail (bufio.Writer keeps
 	// the error), so the loop sees the error of a flush of the ticker at
 	// its next write.
@@ -364,6 +367,9 @@ func (o *options) check(target string) error {
 	case !o.tree && o.format != outputPlain && o.format != outputJSONL && o.format != outputCSV:
 		return fmt.Errorf("invalid value %q for flag -format: text, jsonl or csv expected", o.format)
 	}
+	if (o.changes || o.noResume) && o.state == "" {
+		return errors.New("-changes and -no-resume are for a run with -state FILE")
+	}
 	if o.robots && isHTTPURL(target) {
 		return errors.New("-robots is for a FILE or standard input: a URL is read as a robots.txt when its path ends in robots.txt")
 	}
@@ -401,7 +407,8 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetRules(o.rules).
 		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}}).
 		SetBlockPrivate(o.blockPrivate).
-		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod}).
+		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod,
+			Changes: o.state != "", OnlyChanges: o.changes, NoResume: o.noResume}).
 		SetSelection(sitemap.Selection{RootOnly: o.noFollow})
 	stateErr := c.openState(s, o) // polite.go
 	// The requests go through a transport that counts the documents

@@ -20,17 +20,25 @@ type urlWriter struct {
 	cw      *csv.Writer
 	enc     *json.Encoder
 	display func(string) string // how a sitemap's URL is shown
+	changes bool                // the changes of -state: jsonl's field, csv's column
+	marks   bool                // -changes: text lines marked +, ~ or -
 }
 
 // newURLWriter returns a writer of URLs to w; for CSV it writes the header.
-func newURLWriter(w *bufio.Writer, format string, display func(string) string) *urlWriter {
-	uw := &urlWriter{w: w, format: format, display: display}
+// With changes (-state), jsonl has the field "change" and csv the column
+// change; with marks (-changes), a text line is the URL marked.
+func newURLWriter(w *bufio.Writer, format string, display func(string) string, changes, marks bool) *urlWriter {
+	uw := &urlWriter{w: w, format: format, display: display, changes: changes, marks: marks}
 	switch format {
 	case outputJSONL:
 		uw.enc = newJSONEncoder(w)
 	case outputCSV:
 		uw.cw = csv.NewWriter(w)
-		uw.cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"})
+		header := []string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"}
+		if changes {
+			header = append(header, "change")
+		}
+		uw.cw.Write(header)
 	}
 	return uw
 }
@@ -41,15 +49,26 @@ func (uw *urlWriter) write(u *sitemap.URL) error {
 	case outputJSONL:
 		j := jsonURLOf(u)
 		j.Sitemap = uw.display(sourceOf(u))
+		j.Change = string(u.Source.Change())
 		return uw.enc.Encode(j)
 	case outputCSV:
 		news := 0
 		if u.News != nil {
 			news = 1
 		}
-		return writeCSV(uw.cw, u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
+		row := []string{u.Loc, csvDate(u.LastMod), csvChangeFreq(u.ChangeFreq), csvFloat(u.Priority),
 			strconv.Itoa(len(u.Images)), strconv.Itoa(news), strconv.Itoa(len(u.Videos)), strconv.Itoa(len(u.Hreflangs)),
-			uw.display(sourceOf(u)))
+			uw.display(sourceOf(u))}
+		if uw.changes {
+			row = append(row, string(u.Source.Change()))
+		}
+		return writeCSV(uw.cw, row...)
+	}
+	switch {
+	case uw.marks:
+		uw.w.WriteString(changeMarks[u.Source.Change()])
+	case u.Source.Change() == sitemap.ChangeGone:
+		return nil // a plain list of the URLs a site has: the gone are counted
 	}
 	uw.w.WriteString(printable.Escape(u.Loc))
 	return uw.w.WriteByte('\n')
@@ -168,7 +187,8 @@ type jsonURL struct {
 	News       *jsonNews       `json:"news,omitempty"`
 	Videos     []jsonVideo     `json:"videos,omitempty"`
 	Hreflangs  []jsonAlternate `json:"hreflangs,omitempty"`
-	Sitemap    string          `json:"sitemap"` // the URL of the sitemap that lists the page
+	Sitemap    string          `json:"sitemap"`          // the URL of the sitemap that lists the page
+	Change     string          `json:"change,omitempty"` // with -state: new, lastmod, unchanged or gone
 }
 
 type jsonImage struct {

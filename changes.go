@@ -1,0 +1,559 @@
+package sitemap
+
+import (
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gositemap/sitemap/internal/changes"
+	"github.com/gositemap/sitemap/internal/urlnorm"
+)
+
+// This file is change detection (Incremental.Changes): an observer of the
+// call on the hook surface, attached in call.run when the call has a store
+// and changes on. When the call starts it loads what the store kept of the
+// last run's tree (load): from the record of the document given, through
+// the Children of each index, the lists of URLs of the urlsets, each URL
+// as a 64-bit hash of its location with its lastmod fingerprint and its
+// sitemap, sorted by hash. Its url hook looks each URL up, marks it seen
+// and tells its change through the Source it gives it; the list of the
+// document goes into its record (list, called by remember). A sitemap
+// replayed from its record (304 Not Modified, a trusted index <lastmod>,
+// a resumed run) marks its URLs seen (carry). Once the call has read
+// everything, finish hands on the URLs not seen whose sitemap was settled
+// (read whole, replayed, or no longer listed by an index read whole) as
+// gone, unless they are too many, and keeps the others as unknown in the
+// state of the run (resume.go).
+
+// Change is how a URL compares with the last run that read the same tree
+// into the store; see [Incremental.Changes].
+type Change string
+
+// The changes of a URL; "" when change detection is off.
+const (
+	ChangeNew       Change = "new"       // not in the last run
+	ChangeLastmod   Change = "lastmod"   // in the last run, with another lastmod
+	ChangeUnchanged Change = "unchanged" // in the last run, with the same lastmod
+	ChangeGone      Change = "gone"      // in the last run, and no longer
+)
+
+// ChangeCounts are the counts of a call with [Incremental.Changes] on:
+// URLs new, whose lastmod moved, gone, unchanged (compared, or carried
+// over by a sitemap that did not change), and unknown (of the last run,
+// in a sitemap this one did not read whole).
+type ChangeCounts struct {
+	New, LastMod, Gone, Unchanged, Unknown int
+}
+
+// Change returns the change of the URLs that carry s: "" when change
+// detection is off. The URLs of one document that changed in different
+// ways carry different Sources of the same URL.
+func (s Source) Change() Change {
+	if s.doc == nil {
+		return ""
+	}
+	return s.doc.change
+}
+
+// oldEntry is a URL of the last run: the hash of its location, its lastmod
+// fingerprint, and its sitemap (an index in changeState.sms; -1-i for one
+// the last run kept as unknown in sitemap i).
+type oldEntry struct {
+	h  uint64
+	fp uint32
+	sm int32
+}
+
+// oldSitemap is a document of the last run's tree.
+type oldSitemap struct {
+	loc, key, nkey string // its location, store key and request key
+	list           []byte // its list of URLs (changes.Encode), nil for an index
+	kept           []byte // the URLs the last run kept as unknown in it
+	children       []int  // for an index, its sitemaps
+	resumed        bool   // its list was put by the run this call resumes
+}
+
+// What became of a sitemap of the last run in this one.
+const (
+	smUnknown = iota
+	smWhole   // read whole
+	smCarried // replayed from its record
+)
+
+// changeState is change detection in one call.
+type changeState struct {
+	c    *call
+	seed maphash.Seed
+	only bool
+
+	old   []oldEntry // by hash
+	dir   []uint32   // the start in old of each bucket of hashes: index
+	bits  uint       // the top bits of a hash that name its bucket
+	seen  []atomic.Uint64
+	sms   []oldSitemap
+	byKey map[string]int
+
+	mu      sync.Mutex
+	settled []uint8 // per sitemap of sms
+	dropped []bool  // per sitemap: an index read whole no longer lists it
+	docs    map[*doc]*docChanges
+
+	nNew, nLastmod atomic.Int64
+}
+
+// startChanges loads the last run's tree and attaches the hooks of change
+// detection.
+func (c *call) startChanges() {
+	k := &changeState{c: c, seed: maphash.MakeSeed(), only: c.cfg.cond.onlyChanges, byKey: map[string]int{}}
+	k.visit(c.root, 0)
+	for _, sec := range c.runs.kept {
+		i, ok := k.byKey[storeKey(sec.Sitemap)]
+		if !ok {
+			i = k.add(sec.Sitemap, Record{})
+		}
+		k.sms[i].kept = sec.List
+	}
+	n := 0
+	for i := range k.sms {
+		n += changes.Len(k.sms[i].list) + changes.Len(k.sms[i].kept)
+	}
+	k.index(n)
+	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
+	k.settled = make([]uint8, len(k.sms))
+	k.dropped = make([]bool, len(k.sms))
+	c.chg = k
+	c.attach(hooks{document: k.document})
+}
+
+// maxOldDepth bounds the walk of the last run's tree.
+const maxOldDepth = 64
+
+// visit adds the document at loc, and what it listed, to the last run's
+// tree; it returns its index, -1 when the store has no record of it.
+func (k *changeState) visit(loc string, depth int) int {
+	key := storeKey(loc)
+	if i, ok := k.byKey[key]; ok || depth > maxOldDepth {
+		if !ok {
+			return -1
+		}
+		return i
+	}
+	rec, ok := k.c.lookup(child{loc: loc})
+	if !ok {
+		return -1
+	}
+	i := k.add(loc, rec)
+	for _, ch := range rec.Children {
+		if j := k.visit(ch.Loc, depth+1); j >= 0 {
+			k.sms[i].children = append(k.sms[i].children, j)
+		}
+	}
+	return i
+}
+
+// add adds a document of the last run, with its record.
+func (k *changeState) add(loc string, rec Record) int {
+	i := len(k.sms)
+	key := storeKey(loc)
+	k.byKey[key] = i
+	resumed := k.c.resumes(rec)
+	k.sms = append(k.sms, oldSitemap{loc: loc, key: key, nkey: urlnorm.Key(loc), list: rec.URLs, resumed: resumed})
+	return i
+}
+
+// eachOld calls f with each URL of the last run: those of the lists of
+// its sitemaps, and those it kept as unknown. Of a list put by the run
+// this call resumes, those it added are not the last run's, and those it
+// removed are.
+func (k *changeState) eachOld(f func(e oldEntry)) {
+	add := func(list []byte, sm int32, resumed bool) {
+		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
+			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
+				f(oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, sm: sm})
+			}
+			return true
+		})
+	}
+	for i := range k.sms {
+		if k.sms[i].list != nil {
+			add(k.sms[i].list, int32(i), k.sms[i].resumed)
+		}
+		if k.sms[i].kept != nil {
+			add(k.sms[i].kept, int32(-1-i), false)
+		}
+	}
+}
+
+// index makes the directory of the table of the last run: the entries
+// are sorted by hash, and the hashes spread evenly, so the top bits of a
+// hash name a bucket of about one entry, whose start the directory holds.
+// A lookup is two loads, where a binary search over a million entries
+// was twenty, most of them missing the cache.
+//
+// The table is made so, from the lists of about n URLs, read twice (no
+// second copy of the table is held): counted by bucket, placed, then each
+// bucket (of a few entries) sorted by insertion.
+func (k *changeState) index(n int) {
+	for k.bits = 1; 1<<k.bits < n && k.bits < 30; k.bits++ {
+	}
+	k.dir = make([]uint32, 1<<k.bits+1)
+	k.eachOld(func(e oldEntry) { k.dir[e.h>>(64-k.bits)+1]++ })
+	for b := 1; b < len(k.dir); b++ {
+		k.dir[b] += k.dir[b-1]
+	}
+	sorted := make([]oldEntry, k.dir[len(k.dir)-1])
+	next := slices.Clone(k.dir[:len(k.dir)-1])
+	k.eachOld(func(e oldEntry) {
+		b := e.h >> (64 - k.bits)
+		sorted[next[b]] = e
+		next[b]++
+	})
+	for b := 0; b+1 < len(k.dir); b++ {
+		bucket := sorted[k.dir[b]:k.dir[b+1]]
+		for i := 1; i < len(bucket); i++ {
+			for j := i; j > 0 && bucket[j].h < bucket[j-1].h; j-- {
+				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
+			}
+		}
+	}
+	k.old = sorted
+}
+
+// find returns the range of the entries of hash h.
+func (k *changeState) find(h uint64) (int, int) {
+	top := h >> (64 - k.bits)
+	i, end := int(k.dir[top]), int(k.dir[top+1])
+	for i < end && k.old[i].h < h {
+		i++
+	}
+	j := i
+	for j < end && k.old[j].h == h {
+		j++
+	}
+	return i, j
+}
+
+// markSeen marks the entries of hash h seen, and returns the fingerprint
+// of the first and whether there was one.
+func (k *changeState) markSeen(h uint64) (fp uint32, found bool) {
+	i, j := k.find(h)
+	for x := i; x < j; x++ {
+		k.seen[x/64].Or(1 << (x % 64))
+	}
+	if i == j {
+		return 0, false
+	}
+	return k.old[i].fp, true
+}
+
+func (k *changeState) isSeen(x int) bool { return k.seen[x/64].Load()&(1<<(x%64)) != 0 }
+
+// docChanges is what change detection keeps of one document while it is
+// read.
+type docChanges struct {
+	entries []changes.Entry
+	srcs    [3]Source // of the URLs new, with their lastmod moved, unchanged
+}
+
+// changeSlot is the index in docChanges.srcs of each change.
+var changeSlot = [...]Change{ChangeNew, ChangeLastmod, ChangeUnchanged}
+
+// document is the document hook: the url hook of the document ch.
+func (k *changeState) document(ch child, level int, d *doc) docHooks {
+	dc := &docChanges{}
+	for i, chg := range changeSlot {
+		dc.srcs[i] = Source{&docSource{url: d.src.URL(), change: chg}}
+	}
+	k.mu.Lock()
+	if k.docs == nil {
+		k.docs = map[*doc]*docChanges{}
+	}
+	k.docs[d] = dc
+	k.mu.Unlock()
+	return docHooks{
+		url: func(u URL) (bool, Source) {
+			var t LastModTime
+			if u.LastMod != nil {
+				t = *u.LastMod
+			}
+			fp := changes.Fingerprint(t.Time, u.LastMod != nil)
+			oldFP, found := k.markSeen(maphash.String(k.seed, u.Loc))
+			slot := 2
+			switch {
+			case !found:
+				slot = 0
+				k.nNew.Add(1)
+			case oldFP != fp:
+				slot = 1
+				k.nLastmod.Add(1)
+			}
+			flag := changes.Listed
+			if slot == 0 {
+				flag = changes.Added
+			}
+			dc.entries = append(dc.entries, changes.Entry{Loc: u.Loc, FP: fp, Flag: flag})
+			if slot == 2 && k.only {
+				return false, Source{}
+			}
+			return true, dc.srcs[slot]
+		},
+		ended: func(st Status, err error) {
+			if st == StatusUnchanged {
+				k.carry(ch)
+			}
+			if st != StatusParsed {
+				k.mu.Lock()
+				delete(k.docs, d)
+				k.mu.Unlock()
+			}
+		},
+	}
+}
+
+// carry marks the URLs of the sitemap ch, replayed from its record,
+// seen: unchanged.
+func (k *changeState) carry(ch child) {
+	i, ok := k.byKey[storeKey(ch.loc)]
+	if !ok {
+		return
+	}
+	k.mu.Lock()
+	k.settled[i] = smCarried
+	k.mu.Unlock()
+	changes.Decode(k.sms[i].list, func(loc []byte, _ uint32, f changes.Flag) bool {
+		if f != changes.Removed {
+			k.markSeen(maphash.Bytes(k.seed, loc))
+		}
+		return true
+	})
+}
+
+// list returns what the record of the document ch, read whole into d,
+// keeps of its URLs, and settles it: nil for an index, whose sitemaps no
+// longer listed are dropped. The list marks the URLs new in this run, and
+// keeps those of the last run no longer listed, for a run that resumes
+// this one (changes.Added, changes.Removed).
+func (k *changeState) list(ch child, d *doc) []byte {
+	k.mu.Lock()
+	dc := k.docs[d]
+	delete(k.docs, d)
+	i, known := k.byKey[storeKey(ch.loc)]
+	if known {
+		k.settled[i] = smWhole
+	}
+	k.mu.Unlock()
+	if d.format == formatIndex || d.format == formatRobots {
+		if known {
+			listed := map[string]bool{}
+			for _, sm := range d.sitemaps {
+				listed[storeKey(sm.Loc)] = true
+			}
+			for _, j := range k.sms[i].children {
+				if !listed[k.sms[j].key] {
+					k.drop(j, 0)
+				}
+			}
+		}
+		return nil
+	}
+	var entries []changes.Entry
+	if dc != nil {
+		entries = dc.entries
+	}
+	if known && k.sms[i].list != nil {
+		// Both sorted by location: the old ones not listed now are
+		// found in one walk.
+		changes.Sort(entries)
+		n, x := len(entries), 0
+		changes.Decode(k.sms[i].list, func(loc []byte, fp uint32, f changes.Flag) bool {
+			if !(f == changes.Listed || f == changes.Removed && k.sms[i].resumed) {
+				return true
+			}
+			for x < n && entries[x].Loc < string(loc) {
+				x++
+			}
+			if x == n || entries[x].Loc != string(loc) {
+				entries = append(entries, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
+			}
+			return true
+		})
+	}
+	return changes.Encode(entries)
+}
+
+// drop marks the sitemap i of the last run, and what it listed, as no
+// longer listed.
+func (k *changeState) drop(i, depth int) {
+	k.mu.Lock()
+	was := k.dropped[i]
+	k.dropped[i] = true
+	k.mu.Unlock()
+	if was || depth > maxOldDepth {
+		return
+	}
+	for _, j := range k.sms[i].children {
+		k.drop(j, depth+1)
+	}
+}
+
+// finish ends change detection once the call has read everything: when
+// the call was complete, it hands on the URLs gone (or, too many, records
+// the error and keeps them), puts the state of the run with the URLs kept
+// as unknown, and sets the counts on the document given.
+func (k *changeState) finish(complete bool) {
+	c := k.c
+	// Which sitemaps settle the fate of their URLs not seen.
+	settled := make([]bool, len(k.sms))
+	for i := range k.sms {
+		settled[i] = k.settled[i] != smUnknown || k.dropped[i] && !c.s.hasDoc(k.sms[i].nkey)
+	}
+	// Of the sitemaps the last run kept URLs in that are not in its
+	// tree, what the document given read whole settles.
+	if root, ok := k.byKey[storeKey(c.root)]; ok && k.settled[root] == smWhole {
+		for i := range k.sms {
+			if k.sms[i].kept != nil && k.sms[i].list == nil && !c.s.hasDoc(k.sms[i].nkey) {
+				settled[i] = true
+			}
+		}
+	}
+	var gone, unknown, total, seenN int
+	for x := 0; x < len(k.old); x++ {
+		if x > 0 && k.old[x].h == k.old[x-1].h {
+			continue
+		}
+		total++
+		if k.isSeen(x) {
+			seenN++
+			continue
+		}
+		if complete && settled[smOf(k.old[x].sm)] {
+			gone++
+		} else {
+			unknown++
+		}
+	}
+	counts := ChangeCounts{New: int(k.nNew.Load()), LastMod: int(k.nLastmod.Load()), Unchanged: seenN - int(k.nLastmod.Load()), Unknown: unknown}
+	if counts.Unchanged < 0 {
+		counts.Unchanged = 0
+	}
+	keepGone := false
+	if share := k.share(); gone > 0 && float64(gone) > share*float64(total) {
+		c.record(&ParseError{URL: c.root, Err: fmt.Errorf("%d of %d URLs (%s%%) gone at once, over the %s%% set",
+			gone, total, percent(float64(gone)/float64(total)), percent(share))})
+		keepGone = true
+		counts.Unknown += gone
+		gone = 0
+	}
+	counts.Gone = gone
+	var kept []changes.Section
+	if complete {
+		kept = k.handOnGone(settled, keepGone)
+	}
+	c.s.updateDoc(0, func(n *Document) { n.Changes = &counts })
+	if complete {
+		c.endRun(kept)
+	}
+}
+
+// smOf is the sitemap of an entry's sm.
+func smOf(sm int32) int {
+	if sm < 0 {
+		return int(-1 - sm)
+	}
+	return int(sm)
+}
+
+// share is the largest share of URLs that may be gone at once.
+func (k *changeState) share() float64 {
+	if s := k.c.cfg.cond.goneShare; s > 0 {
+		return s
+	}
+	return defaultMaxGoneShare
+}
+
+// percent writes a share as a percentage, to a tenth when less than one.
+func percent(f float64) string {
+	p := f * 100
+	if p < 1 && p > 0 {
+		return strconv.FormatFloat(p, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 0, 64)
+}
+
+// handOnGone hands on the URLs not seen of the settled sitemaps as gone
+// (or keeps them, when keepGone), and returns the sections of the URLs
+// kept as unknown: those the last run kept in a sitemap not settled, and
+// the gone kept.
+func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Section {
+	var kept []changes.Section
+	var batch []URL
+	// Only the sitemaps with URLs not seen are read again.
+	unseen := make([]bool, len(k.sms))
+	for x, e := range k.old {
+		if !k.isSeen(x) {
+			unseen[smOf(e.sm)] = true
+		}
+	}
+	for i := range k.sms {
+		if !unseen[i] {
+			if i == len(k.sms)-1 {
+				k.emitGone(batch)
+			}
+			continue
+		}
+		sm := &k.sms[i]
+		var keep []changes.Entry
+		src := Source{&docSource{url: sm.loc, change: ChangeGone}}
+		each := func(list []byte, fromKept bool) {
+			changes.Decode(list, func(loc []byte, fp uint32, f changes.Flag) bool {
+				if !fromKept && (sm.resumed && f == changes.Added || !sm.resumed && f == changes.Removed) {
+					return true
+				}
+				h := maphash.Bytes(k.seed, loc)
+				x, y := k.find(h)
+				if x == y || k.isSeen(x) {
+					return true
+				}
+				switch {
+				case !settled[i] && fromKept, settled[i] && keepGone:
+					keep = append(keep, changes.Entry{Loc: string(loc), FP: fp})
+				case settled[i]:
+					batch = append(batch, URL{Loc: string(loc), Source: src})
+					k.markSeen(h) // once, whichever sitemaps listed it
+				}
+				return true
+			})
+		}
+		each(sm.list, false)
+		each(sm.kept, true)
+		if len(keep) > 0 {
+			kept = append(kept, changes.Section{Sitemap: sm.loc, List: changes.Encode(keep)})
+		}
+		if len(batch) >= streamBatch || i == len(k.sms)-1 {
+			k.emitGone(batch)
+			batch = batch[:0]
+		}
+	}
+	return kept
+}
+
+// emitGone hands on the URLs gone: to the loop of a streaming call, or to
+// the results.
+func (k *changeState) emitGone(us []URL) {
+	if len(us) == 0 {
+		return
+	}
+	c := k.c
+	if c.emit == nil {
+		c.s.addURLs(us)
+		return
+	}
+	b := itemBatches.Get().(*[]item)
+	for _, u := range us {
+		*b = append(*b, item{u: u})
+	}
+	c.emitBatch(b)
+}

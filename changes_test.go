@@ -1,0 +1,255 @@
+package sitemap_test
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/testsite"
+	"github.com/gositemap/sitemap/store"
+)
+
+// changeRun streams the site's index with changes on and returns the
+// lines of the changes handed on ("+ URL", "~ URL", "- URL"), sorted, the
+// errors, and the counts.
+func changeRun(t *testing.T, s *sitemap.S, root string) (lines, errs []string, counts sitemap.ChangeCounts) {
+	t.Helper()
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		mark := map[sitemap.Change]string{sitemap.ChangeNew: "+", sitemap.ChangeLastmod: "~", sitemap.ChangeGone: "-", sitemap.ChangeUnchanged: "="}[u.Source.Change()]
+		if mark == "" {
+			t.Fatalf("%s handed on with no change", u.Loc)
+		}
+		lines = append(lines, mark+" "+u.Loc)
+	}
+	sort.Strings(lines)
+	if docs := s.GetDocuments(); len(docs) > 0 && docs[0].Changes != nil {
+		counts = *docs[0].Changes
+	}
+	return lines, errs, counts
+}
+
+func countMarks(lines []string) map[string]int {
+	n := map[string]int{}
+	for _, l := range lines {
+		n[l[:1]]++
+	}
+	return n
+}
+
+// The scenario of issue 32 on the library: the second run hands on
+// exactly the 10 new, the 7 whose lastmod moved and the 5 gone, nothing of
+// the 20 moved, with 196 documents answered 304; a sitemap that fails
+// leaves its URLs unknown, none gone; 40% of the URLs vanishing at once is
+// the error, none gone.
+func TestChangesScenario(t *testing.T) {
+	cs := testsite.New(t, 200, 25)
+	st := store.NewMemory()
+	s := sitemap.New().SetStore(st).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+	root := cs.URL + "/index.xml"
+
+	lines, errs, counts := changeRun(t, s, root)
+	if n := countMarks(lines); n["+"] != 5000 || len(lines) != 5000 || len(errs) != 0 {
+		t.Fatalf("first run: %v, errors %v; want 5000 new", n, errs)
+	}
+	if counts != (sitemap.ChangeCounts{New: 5000}) {
+		t.Errorf("first run counts %+v", counts)
+	}
+
+	cs.Reshape()
+	lines, errs, counts = changeRun(t, s, root)
+	n := countMarks(lines)
+	if n["+"] != 10 || n["~"] != 7 || n["-"] != 5 || len(lines) != 22 || len(errs) != 0 {
+		t.Errorf("second run: %v (%d lines), errors %v; want 10 +, 7 ~, 5 -", n, len(lines), errs)
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "- ") && !strings.Contains(l, "/p/1-") {
+			t.Errorf("gone: %s, want one of sitemap 1's", l)
+		}
+		if strings.Contains(l, "/p/2-") {
+			t.Errorf("a URL moved is reported: %s", l)
+		}
+	}
+	if got := cs.NotModified(); got != 196 {
+		t.Errorf("%d documents answered 304, want 196 (the index and 195 sitemaps)", got)
+	}
+	if want := (sitemap.ChangeCounts{New: 10, LastMod: 7, Gone: 5, Unchanged: 5000 - 5 - 7}); counts != want {
+		t.Errorf("second run counts %+v, want %+v", counts, want)
+	}
+	// The gone URL carries the sitemap that last listed it.
+	for u := range s.URLs() {
+		if u.Source.Change() == sitemap.ChangeGone && u.Source.URL() != cs.URL+"/s/1.xml" {
+			t.Errorf("gone %s from %s", u.Loc, u.Source.URL())
+		}
+	}
+
+	cs.Change(func() { cs.Status[9] = http.StatusInternalServerError })
+	lines, errs, counts = changeRun(t, s, root)
+	if len(lines) != 0 || len(errs) != 1 || counts.Unknown != 25 || counts.Gone != 0 {
+		t.Errorf("run with sitemap 9 failing: %v, errors %v, counts %+v; want nothing handed on, 25 unknown", lines, errs, counts)
+	}
+
+	// Back, then 40% of the URLs vanish: 80 sitemaps emptied.
+	cs.Change(func() {
+		delete(cs.Status, 9)
+		for i := 100; i < 180; i++ {
+			cs.Maps[i] = nil
+		}
+	})
+	lines, errs, counts = changeRun(t, s, root)
+	if len(lines) != 0 || counts.Gone != 0 || counts.Unknown != 2000 {
+		t.Errorf("40%% gone: %v, counts %+v; want none handed on, 2000 unknown", lines, counts)
+	}
+	if want := "2000 of 5005 URLs (40%) gone at once, over the 30% set"; len(errs) != 1 || !strings.Contains(errs[0], want) {
+		t.Errorf("errors %q, want one with %q", errs, want)
+	}
+	// They are kept as unknown: a share of 100% lets them go the next run.
+	s.SetIncremental(sitemap.Incremental{OnlyChanges: true, MaxGoneShare: 1})
+	lines, errs, counts = changeRun(t, s, root)
+	if n := countMarks(lines); n["-"] != 2000 || len(lines) != 2000 || len(errs) != 0 {
+		t.Errorf("after the guard, with the share at 1: %v, errors %v, counts %+v; want 2000 gone", n, errs, counts)
+	}
+	// A sitemap the index no longer lists takes its URLs with it; one a
+	// follow rule leaves out keeps them, unknown.
+	cs.Change(func() { cs.Maps = cs.Maps[:199] })
+	s.SetFollow([]string{`/index\.xml$`, `/s/[^5]\d*\.xml$`})
+	lines, errs, counts = changeRun(t, s, root)
+	if n := countMarks(lines); n["-"] != 25 || len(lines) != 25 || len(errs) != 0 || !strings.Contains(lines[0], "/p/199-") || counts.Unknown != 25*11 {
+		t.Errorf("sitemap 199 no longer listed, sitemaps 5 and 50-59 not followed: %v %v, errors %v, counts %+v", n, lines[:min(len(lines), 2)], errs, counts)
+	}
+}
+
+// A URL stays 128 bytes with change detection: its fields fill the 128
+// bytes with no padding (16 for Loc, 8 for each pointer, 24 for each
+// slice, 8 for Source), so a Change field of its own would make it 136;
+// the change rides in the record of its Source instead, and is not part
+// of its encoding/xml form.
+func TestURLSizeWithChanges(t *testing.T) {
+	if got := unsafe.Sizeof(sitemap.URL{}); got != 128 {
+		t.Errorf("URL is %d bytes, want 128", got)
+	}
+	s := sitemap.New().SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{Changes: true})
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>`
+	s.ParseContext(context.Background(), "https://example.com/sitemap.xml", &doc)
+	urls := s.GetURLs()
+	if len(urls) != 1 || urls[0].Source.Change() != sitemap.ChangeNew {
+		t.Fatalf("%+v", urls)
+	}
+	out, err := xml.Marshal(urls[0])
+	if err != nil || strings.Contains(string(out), "new") || strings.Contains(strings.ToLower(string(out)), "change") {
+		t.Errorf("xml form %s, %v: the change is in it", out, err)
+	}
+}
+
+// The selection functions apply with the rules, and a panic in either is
+// raised as a *PanicError, from Parse and from Stream.
+func TestSelectionFunctions(t *testing.T) {
+	cs := testsite.New(t, 3, 4)
+	var asked []string
+	var mu sync.Mutex
+	s := sitemap.New().SetRules([]string{`/p/[01]-`}).SetSelection(sitemap.Selection{
+		FollowSitemap: func(d sitemap.Document) bool {
+			mu.Lock()
+			asked = append(asked, fmt.Sprintf("%s depth %d parent %d", d.URL[len(cs.URL):], d.Depth, d.Parent))
+			mu.Unlock()
+			return !strings.HasSuffix(d.URL, "/s/1.xml")
+		},
+		KeepURL: func(u sitemap.URL) bool { return !strings.HasSuffix(u.Loc, "-3") },
+	})
+	if _, err := s.Parse(cs.URL+"/index.xml", nil); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(asked)
+	if got := locsOf(s.GetURLs()); len(got) != 3 || !strings.Contains(strings.Join(got, " "), "/p/0-2") {
+		t.Errorf("URLs %v, want sitemap 0's less the last (sitemap 1 not followed, sitemap 2 ruled out)", got)
+	}
+	if want := []string{"/s/0.xml depth 1 parent 0", "/s/1.xml depth 1 parent 0", "/s/2.xml depth 1 parent 0"}; !slices.Equal(asked, want) {
+		t.Errorf("asked %q, want %q", asked, want)
+	}
+	if st := s.GetDocuments()[2].Status; st != sitemap.StatusNotFollowed {
+		t.Errorf("sitemap 1: %s", st)
+	}
+	for _, stream := range []bool{false, true} {
+		s := sitemap.New().SetSelection(sitemap.Selection{KeepURL: func(u sitemap.URL) bool { panic("in stock?") }})
+		func() {
+			defer func() {
+				p, ok := recover().(*sitemap.PanicError)
+				if !ok || p.Value != "in stock?" {
+					t.Errorf("stream %v: recovered %v, want the *PanicError of the panic", stream, p)
+				}
+			}()
+			if stream {
+				for range s.Stream(context.Background(), cs.URL+"/s/0.xml", nil) {
+				}
+			} else {
+				s.Parse(cs.URL+"/s/0.xml", nil)
+			}
+		}()
+	}
+}
+
+// A streaming call cut short (its loop left) is resumed by the next call
+// with the same store: the sitemaps whose URLs were all handed on are not
+// read again, the one being handed on is; with NoResume, everything is.
+func TestResumeAfterBreak(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	st := store.NewMemory()
+	root := cs.URL + "/index.xml"
+	s := sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+	seen := map[string]int{}
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[u.Loc]++
+		if strings.Contains(u.Loc, "/p/5-2") {
+			break
+		}
+	}
+	var second []string
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[u.Loc]++
+		second = append(second, u.Loc)
+	}
+	for _, sm := range cs.Maps {
+		for _, p := range sm {
+			switch n := seen[p.Loc]; {
+			case n == 0:
+				t.Errorf("%s never handed on", p.Loc)
+			case n > 1 && !strings.Contains(p.Loc, "/p/5-"):
+				t.Errorf("%s handed on %d times", p.Loc, n)
+			}
+		}
+	}
+	docs := s.GetDocuments()
+	for _, d := range docs[1:6] {
+		if d.Status != sitemap.StatusUnchanged {
+			t.Errorf("resumed: %s %s, want unchanged", d.URL, d.Status)
+		}
+	}
+	if len(second) != 25 {
+		t.Errorf("the resumed run handed on %d URLs, want those of sitemaps 5 to 9", len(second))
+	}
+	// Complete now: a new run reads everything again (answered 304 here).
+	s.SetIncremental(sitemap.Incremental{Changes: true, NoResume: true})
+	cs.Change(func() {})
+	for range s.Stream(context.Background(), root, nil) {
+	}
+	if got := cs.NotModified(); got != 11 {
+		t.Errorf("a run after a complete one: %d answered 304, want 11", got)
+	}
+}

@@ -1,0 +1,178 @@
+// Package changes encodes what change detection keeps of a sitemap between
+// runs: the locations of its URLs, sorted and front-coded (each location
+// as the length of the prefix it shares with the one before and the bytes
+// that differ), each with a fingerprint of its lastmod. A million URLs of
+// one site take a dozen bytes each.
+package changes
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Entry is one URL of a list.
+type Entry struct {
+	Loc  string
+	FP   uint32 // Fingerprint of its lastmod
+	Flag Flag
+}
+
+// Flag tells what an entry of a list stands for.
+type Flag uint8
+
+const (
+	// Listed is a URL the sitemap listed.
+	Listed Flag = iota
+	// Added is a URL the sitemap listed that was new in the run that put
+	// the list: a run that resumes it does not count it as known before.
+	Added
+	// Removed is a URL the sitemap listed before the run that put the
+	// list, and no longer: a run that resumes it may still find it gone.
+	Removed
+)
+
+// listVersion is the first byte of a list.
+const listVersion = 1
+
+// ErrCorrupt is the error of a list that cannot be read.
+var ErrCorrupt = errors.New("changes: list cannot be read")
+
+// Encode returns the list of entries, sorted by location; a location given
+// twice is kept once, the entry of the lowest Flag. It sorts entries in
+// place.
+func Encode(entries []Entry) []byte {
+	Sort(entries)
+	size := 1 + binary.MaxVarintLen64
+	for _, e := range entries {
+		size += len(e.Loc)/4 + 8 // a guess: front-coding keeps a fraction
+	}
+	b := make([]byte, 0, size)
+	b = append(b, listVersion)
+	n := 0
+	for i, e := range entries {
+		if i > 0 && e.Loc == entries[i-1].Loc {
+			continue
+		}
+		n++
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	prev := ""
+	for i, e := range entries {
+		if i > 0 && e.Loc == entries[i-1].Loc {
+			continue
+		}
+		shared := commonPrefix(prev, e.Loc)
+		b = binary.AppendUvarint(b, uint64(shared)<<2|uint64(e.Flag&3))
+		b = binary.AppendUvarint(b, uint64(len(e.Loc)-shared))
+		b = append(b, e.Loc[shared:]...)
+		b = binary.LittleEndian.AppendUint32(b, e.FP)
+		prev = e.Loc
+	}
+	return b
+}
+
+// Sort sorts entries by location, and of one location by Flag.
+func Sort(entries []Entry) {
+	if slices.IsSortedFunc(entries, compareEntries) {
+		return
+	}
+	slices.SortFunc(entries, compareEntries)
+}
+
+func compareEntries(a, b Entry) int {
+	if c := strings.Compare(a.Loc, b.Loc); c != 0 {
+		return c
+	}
+	return int(a.Flag) - int(b.Flag)
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b), 1<<20)
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// Len returns how many entries the list b holds, 0 for one that cannot
+// be read.
+func Len(b []byte) int {
+	if len(b) < 2 || b[0] != listVersion {
+		return 0
+	}
+	n, k := binary.Uvarint(b[1:])
+	if k <= 0 || n > uint64(len(b)) {
+		return 0
+	}
+	return int(n)
+}
+
+// Decode calls f with each entry of the list b, in order; loc is valid
+// only during the call. It stops at the first false.
+func Decode(b []byte, f func(loc []byte, fp uint32, flag Flag) bool) error {
+	if len(b) == 0 || b[0] != listVersion {
+		return ErrCorrupt
+	}
+	b = b[1:]
+	n, k := binary.Uvarint(b)
+	if k <= 0 {
+		return ErrCorrupt
+	}
+	b = b[k:]
+	var loc []byte
+	for range n {
+		head, k := binary.Uvarint(b)
+		if k <= 0 {
+			return ErrCorrupt
+		}
+		b = b[k:]
+		suffix, k := binary.Uvarint(b)
+		if k <= 0 || suffix > uint64(len(b)-k) {
+			return ErrCorrupt
+		}
+		b = b[k:]
+		shared := head >> 2
+		if shared > uint64(len(loc)) || len(b) < int(suffix)+4 {
+			return ErrCorrupt
+		}
+		loc = append(loc[:shared], b[:suffix]...)
+		b = b[suffix:]
+		fp := binary.LittleEndian.Uint32(b)
+		b = b[4:]
+		if !f(loc, fp, Flag(head&3)) {
+			return nil
+		}
+	}
+	if len(b) != 0 {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// Fingerprint returns the fingerprint of a lastmod: 0 for none, and for a
+// time, 32 bits of a hash of its instant that are never 0. Two lastmods
+// of the same instant have the same fingerprint, however they were
+// written.
+func Fingerprint(t time.Time, ok bool) uint32 {
+	if !ok {
+		return 0
+	}
+	// FNV-1a over the seconds and nanoseconds: stable between processes,
+	// which a maphash seed is not.
+	h := uint32(2166136261)
+	var buf [12]byte
+	binary.LittleEndian.PutUint64(buf[:8], uint64(t.Unix()))
+	binary.LittleEndian.PutUint32(buf[8:], uint32(t.Nanosecond()))
+	for _, c := range buf {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}

@@ -1,0 +1,77 @@
+package changes
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// A list reads back as it was encoded, sorted, a location given twice kept
+// once; every cut of it is an error, never a misread.
+func TestListRoundTrip(t *testing.T) {
+	var entries []Entry
+	for i := range 300 {
+		entries = append(entries, Entry{Loc: fmt.Sprintf("https://example.com/c%d/item-%d", i%7, i), FP: uint32(i * 7919), Flag: Flag(i % 3)})
+	}
+	entries = append(entries, Entry{Loc: entries[5].Loc, FP: 1, Flag: Removed})
+	b := Encode(slices.Clone(entries))
+	if Len(b) != 300 {
+		t.Errorf("Len = %d", Len(b))
+	}
+	var got []Entry
+	if err := Decode(b, func(loc []byte, fp uint32, f Flag) bool {
+		got = append(got, Entry{string(loc), fp, f})
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(entries[:300])
+	Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("read back %d entries, want %d sorted", len(got), len(want))
+	}
+	if len(b) > 300*12 {
+		t.Errorf("%d bytes for 300 URLs, want front-coded (at most 12 a URL)", len(b))
+	}
+	for cut := range len(b) - 1 {
+		if err := Decode(b[:cut], func([]byte, uint32, Flag) bool { return true }); err == nil {
+			t.Fatalf("cut at %d of %d: no error", cut, len(b))
+		}
+	}
+	if Decode(nil, nil) != ErrCorrupt || Len(nil) != 0 {
+		t.Error("nil list")
+	}
+	if b := Encode(nil); Len(b) != 0 || Decode(b, func([]byte, uint32, Flag) bool { t.Error("entry"); return true }) != nil {
+		t.Error("empty list")
+	}
+}
+
+// A fingerprint is of the instant, not of how it was written, and 0 only
+// for no lastmod.
+func TestFingerprint(t *testing.T) {
+	a := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	b := a.In(time.FixedZone("x", 3600))
+	if Fingerprint(a, true) != Fingerprint(b, true) || Fingerprint(a, true) == 0 || Fingerprint(a, false) != 0 {
+		t.Error(Fingerprint(a, true), Fingerprint(b, true))
+	}
+	if Fingerprint(a, true) == Fingerprint(a.Add(time.Second), true) {
+		t.Error("a second later, the same fingerprint")
+	}
+}
+
+func TestRunState(t *testing.T) {
+	kept := []Section{{Sitemap: "https://example.com/a.xml", List: Encode([]Entry{{Loc: "https://example.com/x"}})}}
+	for _, complete := range []bool{false, true} {
+		b := EncodeRun(complete, kept)
+		c, k, err := DecodeRun(b)
+		if err != nil || c != complete || len(k) != 1 || k[0].Sitemap != kept[0].Sitemap || !slices.Equal(k[0].List, kept[0].List) {
+			t.Errorf("complete %v: %v %v %v", complete, c, k, err)
+		}
+		for cut := range len(b) - 1 {
+			if _, _, err := DecodeRun(b[:cut]); err == nil && cut < len(b) {
+				t.Errorf("cut at %d: no error", cut)
+			}
+		}
+	}
+}
