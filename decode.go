@@ -30,21 +30,22 @@ import (
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// errUnicodeEncoding is the cause of the *ParseError of a document in
-// UTF-16 or UTF-32, which the package does not read (ENC-11), in any format.
-// name is the encoding, as its first bytes tell it; byBOM tells whether they
-// are a byte order mark.
-type errUnicodeEncoding struct {
-	name  string
-	byBOM bool
-}
+// encodingError is the cause of the *ParseError of a document in an
+// encoding the package does not read: UTF-16 or UTF-32 (ENC-11), in any
+// format, or one its declaration names and no decoder knows.
+type encodingError struct{ msg string }
 
-func (e errUnicodeEncoding) Error() string {
+func (e encodingError) Error() string { return e.msg }
+
+// errUnicodeEncoding is the encodingError of a document in UTF-16 or
+// UTF-32: name is the encoding, as its first bytes tell it; byBOM tells
+// whether they are a byte order mark.
+func errUnicodeEncoding(name string, byBOM bool) error {
 	how := "its first bytes"
-	if e.byBOM {
+	if byBOM {
 		how = "its byte order mark"
 	}
-	return fmt.Sprintf("%s documents are not supported (told by %s)", e.name, how)
+	return encodingError{fmt.Sprintf("%s documents are not supported (told by %s)", name, how)}
 }
 
 // unicodeEncoding tells a document in UTF-16 or UTF-32 by its first bytes:
@@ -78,12 +79,10 @@ func unicodeEncoding(head []byte) (name string, byBOM bool) {
 	return "", false
 }
 
-// errUnsupportedEncoding is the cause of the *ParseError of a document
-// whose declaration names an encoding the package cannot read.
-type errUnsupportedEncoding struct{ name string }
-
-func (e errUnsupportedEncoding) Error() string {
-	return fmt.Sprintf("unsupported encoding %q", e.name)
+// errUnsupportedEncoding is the encodingError of a document whose
+// declaration names an encoding the package cannot read.
+func errUnsupportedEncoding(name string) error {
+	return encodingError{fmt.Sprintf("unsupported encoding %q", name)}
 }
 
 // inlineGzip is the size of the largest gzipped body that is inflated on
@@ -231,7 +230,7 @@ func decode(ctx context.Context, r io.Reader, size, maxSize int64, beforeRead fu
 	} else if name, byBOM := unicodeEncoding(b); name != "" {
 		// In every format: a robots.txt or a text sitemap in UTF-16 would
 		// otherwise read as lines of nothing, an empty success.
-		return nil, nil, false, done, errUnicodeEncoding{name, byBOM}
+		return nil, nil, false, done, errUnicodeEncoding(name, byBOM)
 	}
 	return out, pos, gzipped, done, nil
 }
@@ -537,9 +536,9 @@ func isXML(r *bufio.Reader) (bool, error) {
 		if first && len(head) >= 2 {
 			switch {
 			case head[0] == '<' && head[1] == 0:
-				return false, errUnicodeEncoding{"UTF-16LE", false}
+				return false, errUnicodeEncoding("UTF-16LE", false)
 			case head[0] == 0 && head[1] == '<':
-				return false, errUnicodeEncoding{"UTF-16BE", false}
+				return false, errUnicodeEncoding("UTF-16BE", false)
 			}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
@@ -601,18 +600,18 @@ func transcode(r *bufio.Reader) (io.Reader, error) {
 	}
 	l := strings.ToLower(label)
 	if strings.HasPrefix(l, "utf-16") || strings.HasPrefix(l, "utf-32") || strings.HasPrefix(l, "ucs") {
-		return nil, errUnsupportedEncoding{label}
+		return nil, errUnsupportedEncoding(label)
 	}
 	enc, err := htmlindex.Get(label)
 	if err != nil {
-		return nil, errUnsupportedEncoding{label}
+		return nil, errUnsupportedEncoding(label)
 	}
 	name, _ := htmlindex.Name(enc)
 	switch name {
 	case "utf-8":
 		return r, nil
 	case "replacement", "utf-16be", "utf-16le":
-		return nil, errUnsupportedEncoding{label}
+		return nil, errUnsupportedEncoding(label)
 	}
 	return enc.NewDecoder().Reader(r), nil
 }

@@ -421,14 +421,13 @@ func (ld *lintDoc) docError(err error) {
 	var ns errNotSitemap
 	var se *xml.SyntaxError
 	var ne *NetworkError
-	var ue errUnicodeEncoding
-	var ee errUnsupportedEncoding
+	var ee encodingError
 	switch {
 	case errors.As(err, &ns) || errors.Is(err, errNoURLLines):
 		ld.report(CodeNotSitemap, 0, 0, "", causeOf(err).Error())
 	case errors.Is(err, errEmpty) || errors.Is(err, errNoRoot):
 		ld.report(CodeNotXML, 0, 0, "", causeOf(err).Error())
-	case errors.As(err, &ue) || errors.As(err, &ee):
+	case errors.As(err, &ee):
 		ld.report(CodeNotXML, 0, 0, "", causeOf(err).Error()+"; serve it in UTF-8")
 	case errors.Is(err, ErrMaxResponseSize):
 		ld.report(CodeTooLarge, 0, 0, "", causeOf(err).Error())
