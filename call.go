@@ -65,10 +65,6 @@ type call struct {
 	// again on the caller's goroutine once the others have ended.
 	panicked atomic.Pointer[PanicError]
 
-	// disc is the discovery of a call of S.Discover or S.DiscoverStream,
-	// nil otherwise: the sitemaps read at level 0 are its places.
-	disc *discovery
-
 	// hooks are what the features attached to the call observe and
 	// decide of its documents (hooks.go).
 	hooks hooks
@@ -190,7 +186,7 @@ func (c *call) halt() {
 // goroutines have ended before the panic goes on up.
 func (c *call) run(body io.Reader) error {
 	c.attachSelection()
-	if c.cond != nil && c.cond.cfg.store != nil && c.disc == nil {
+	if c.cond != nil && c.cond.cfg.store != nil && c.hooks.root == nil {
 		c.startRun()
 		if c.cfg.cond.changes || c.cfg.cond.onlyChanges {
 			c.startChanges()
@@ -254,8 +250,8 @@ func (c *call) guard(f func()) {
 // runRoot is run, less the ending of the call. body is the document given,
 // nil when it is to be fetched.
 func (c *call) runRoot(body io.Reader) error {
-	if c.disc != nil {
-		return c.runDiscovery()
+	if c.hooks.root != nil {
+		return c.hooks.root()
 	}
 	robots := isRobotsURL(c.root)
 	root := child{loc: c.root, key: urlnorm.Key(c.root), parent: -1, found: FoundRoot}

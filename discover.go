@@ -191,6 +191,8 @@ type discovery struct {
 
 	root int // the place of the site in the tree of the call
 	home int // the place of its home page, -1 until it is read
+
+	c *call // the call whose root the site is
 }
 
 // newDiscovery checks o and returns the discovery it asks for.
@@ -211,11 +213,11 @@ func newDiscovery(o *DiscoverOptions) (*discovery, error) {
 
 // start makes c, a call just begun, the call of the discovery.
 func (disc *discovery) start(c *call) {
-	c.disc = disc
+	disc.c = c
 	// What the sitemaps found list is not fetched: they are the documents
 	// given, and the places that name them are read all the same.
 	disc.rootOnly, c.cfg.noFollow = c.cfg.noFollow, false
-	c.attach(hooks{instead: c.readCandidate, document: disc.document})
+	c.attach(hooks{root: disc.run, instead: disc.readCandidate, document: disc.document})
 	// A redirect to the home page, or to a sitemap read already, is not
 	// followed: a site that sends every path home costs one request a path.
 	c.f.stopRedirectsTo(func(loc string) bool { return c.isRequested(urlnorm.Key(loc)) })

@@ -48,9 +48,7 @@ func (disc *discovery) document(ch child, level int, d *doc) docHooks {
 	if p == nil {
 		return docHooks{}
 	}
-	d.hold = d.c.emit != nil && !p.source
-	d.noFollow = disc.rootOnly && !p.source
-	return docHooks{
+	h := docHooks{
 		body: func(r *bufio.Reader) error {
 			if looksLikeHTML(r) {
 				return errHTMLPage
@@ -58,8 +56,17 @@ func (disc *discovery) document(ch child, level int, d *doc) docHooks {
 			return nil
 		},
 		failed: p.failed,
-		keep:   func(string) bool { return p.keep(d) },
 	}
+	if !p.source {
+		// A sitemap found: kept once compared with those found before
+		// (holding its URLs until then, in a streaming call), and, with
+		// Selection.RootOnly, what it lists is listed, not fetched.
+		h.keep = func(string) bool { return p.keep(d) }
+		if disc.rootOnly {
+			h.follow = func(string) bool { return false }
+		}
+	}
+	return h
 }
 
 // reads makes p the place being read under its key, until done is called.
@@ -119,7 +126,7 @@ func (p *probe) keep(d *doc) bool {
 		return false
 	}
 	if p.found == FoundWellKnown {
-		d.c.listFound(p)
+		p.disc.listFound(p)
 	}
 	d.handOn()
 	return true
@@ -165,65 +172,69 @@ func (p *probe) unrecorded(c *call, node int) {
 // runDiscovery is runRoot for a discovery: c.root is the site, the root of
 // the tree of the call, which robots.txt, the home page and the well-known
 // paths are children of.
-func (c *call) runDiscovery() error {
+func (disc *discovery) run() error {
+	c := disc.c
 	c.listed.Store(0) // the site is no document to read
 	// The site is no document to request: its key is none of a URL's.
-	c.disc.root = c.s.addRoot(c.root, "site "+c.root)
+	disc.root = c.s.addRoot(c.root, "site "+c.root)
 	origin, err := urlnorm.Origin(c.root)
 	if err != nil {
 		verr := &ValidationError{URL: c.root, Err: err}
 		c.record(verr)
-		c.s.updateDoc(c.disc.root, func(n *Document) { n.Status, n.Err, n.Errors = StatusFailed, verr, 1 })
+		c.s.updateDoc(disc.root, func(n *Document) { n.Status, n.Err, n.Errors = StatusFailed, verr, 1 })
 		return verr
 	}
-	c.s.updateDoc(c.disc.root, func(n *Document) { n.Status = StatusReading })
-	page, origin := c.readHomePage(origin)
-	children := c.readRobotsOf(origin)
-	children = append(children, c.listLinks(page)...)
+	c.s.updateDoc(disc.root, func(n *Document) { n.Status = StatusReading })
+	page, origin := disc.readHomePage(origin)
+	children := disc.readRobotsOf(origin)
+	children = append(children, disc.listLinks(page)...)
 	c.follow(children, 0)
 	c.wg.Wait()
-	if !c.disc.fallback || c.disc.nFound() == 0 {
-		c.probeWellKnown(origin)
+	if !disc.fallback || disc.nFound() == 0 {
+		disc.probeWellKnown(origin)
 	}
 	c.wg.Wait()
 	if c.cut.Load() && !c.stopped() {
 		perr := &ParseError{URL: c.root, Err: c.ctx.Err()}
 		c.record(perr)
-		c.s.updateDoc(c.disc.root, func(n *Document) { n.Status, n.Err = StatusPartial, perr })
+		c.s.updateDoc(disc.root, func(n *Document) { n.Status, n.Err = StatusPartial, perr })
 		return perr
 	}
-	c.s.updateDoc(c.disc.root, func(n *Document) { n.Status = StatusParsed })
+	c.s.updateDoc(disc.root, func(n *Document) { n.Status = StatusParsed })
 	return nil
 }
 
 // place adds the place at loc, found as found tells, to the tree as a
 // child of the site, and returns it; node is -1 when the place is a
 // document of the call already, which is no place to try again.
-func (c *call) place(loc string, found Found) *probe {
+func (disc *discovery) place(loc string, found Found) *probe {
+	c := disc.c
 	key := urlnorm.Key(loc)
-	p := &probe{disc: c.disc, loc: loc, key: key, found: found, node: -1, quiet: true}
+	p := &probe{disc: disc, loc: loc, key: key, found: found, node: -1, quiet: true}
 	if c.s.docAt(key) >= 0 {
 		return p
 	}
-	p.node = c.s.addFetched(child{loc: loc, key: key, node: -1, parent: c.disc.root, found: found})
+	p.node = c.s.addFetched(child{loc: loc, key: key, node: -1, parent: disc.root, found: found})
 	return p
 }
 
 // skip gives the place p status st and err: it is not requested.
-func (c *call) skip(p *probe, st Status, err error) {
+func (disc *discovery) skip(p *probe, st Status, err error) {
+	c := disc.c
 	c.s.updateDoc(p.node, func(n *Document) { n.Status, n.Err = st, err })
 }
 
 // spend takes the place of one request of p from the discovery's budget;
 // false, and p not requested, when it is spent or the context has ended.
-func (c *call) spend(p *probe) bool {
+func (disc *discovery) spend(p *probe) bool {
+	c := disc.c
 	if c.ctx.Err() != nil {
 		c.cut.Store(true)
-		c.skip(p, StatusNotReached, nil)
+		disc.skip(p, StatusNotReached, nil)
 		return false
 	}
-	if !c.disc.budget.take() {
-		c.skip(p, StatusLimited, errBudgetSpent(c.disc.maxReq))
+	if !disc.budget.take() {
+		disc.skip(p, StatusLimited, errBudgetSpent(disc.maxReq))
 		return false
 	}
 	return true
@@ -232,15 +243,16 @@ func (c *call) spend(p *probe) bool {
 // source adds the robots.txt or the home page of the site, at loc, to the
 // tree, and claims it, so that it is requested once. It returns the place,
 // whose node is -1 when it is not to be requested.
-func (c *call) source(loc string, found Found) *probe {
-	p := c.place(loc, found)
+func (disc *discovery) source(loc string, found Found) *probe {
+	c := disc.c
+	p := disc.place(loc, found)
 	p.source = true
 	switch {
 	case p.node < 0:
 	case !c.claim(p.key):
-		c.skip(p, StatusDuplicate, errKnownAlready)
+		disc.skip(p, StatusDuplicate, errKnownAlready)
 		p.node = -1
-	case !c.spend(p):
+	case !disc.spend(p):
 		p.node = -1
 	default:
 		p.start = time.Now()
@@ -251,7 +263,8 @@ func (c *call) source(loc string, found Found) *probe {
 
 // fetchSource requests the source p, robots.txt or the home page; it
 // returns no body when there is none to read, and the tree says why.
-func (c *call) fetchSource(p *probe) source {
+func (disc *discovery) fetchSource(p *probe) source {
+	c := disc.c
 	src, err := c.request(p.loc)
 	c.opened(p.node, src, err, p.start)
 	switch {
@@ -267,12 +280,13 @@ func (c *call) fetchSource(p *probe) source {
 // returns what it announces and the origin of the site from then on: the
 // one the request was redirected to, when the redirect is one of the
 // origin's (see urlnorm.MovedOrigin).
-func (c *call) readHomePage(origin string) (homepage.Page, string) {
-	p := c.source(origin+"/", FoundHomePage)
+func (disc *discovery) readHomePage(origin string) (homepage.Page, string) {
+	c := disc.c
+	p := disc.source(origin+"/", FoundHomePage)
 	if p.node < 0 {
 		return homepage.Page{}, origin
 	}
-	src := c.fetchSource(p)
+	src := disc.fetchSource(p)
 	if src.body == nil {
 		return homepage.Page{}, origin
 	}
@@ -281,24 +295,25 @@ func (c *call) readHomePage(origin string) (homepage.Page, string) {
 	c.s.updateDoc(p.node, func(n *Document) {
 		n.Status, n.Format, n.Duration = StatusParsed, FormatHTML, time.Since(p.start)
 	})
-	c.disc.home = p.node
+	disc.home = p.node
 	return page, urlnorm.MovedOrigin(origin, src.resp.final)
 }
 
 // readRobotsOf reads the robots.txt of the site at origin, if it has one,
 // as a robots.txt passed to Parse is read, and returns the sitemaps it
 // leads to. One that is not there, or is an HTML page, is no error.
-func (c *call) readRobotsOf(origin string) []child {
-	p := c.source(origin+"/robots.txt", FoundRobots)
+func (disc *discovery) readRobotsOf(origin string) []child {
+	c := disc.c
+	p := disc.source(origin+"/robots.txt", FoundRobots)
 	if p.node < 0 {
 		return nil
 	}
-	src := c.fetchSource(p)
+	src := disc.fetchSource(p)
 	if src.body == nil {
 		return nil
 	}
-	ch := child{loc: p.loc, key: p.key, node: p.node, parent: c.disc.root, found: FoundRobots}
-	defer c.disc.reads(p)()
+	ch := child{loc: p.loc, key: p.key, node: p.node, parent: disc.root, found: FoundRobots}
+	defer disc.reads(p)()
 	children, _ := c.readSource(ch, src, -1, true, p.start)
 	return children
 }
@@ -307,12 +322,13 @@ func (c *call) readRobotsOf(origin string) []child {
 // Sitemap: lines of a robots.txt at the page would be, and returns those
 // to follow. The links are resolved against the page's base first: a
 // relative href is an HTML page's own, in strict mode as well.
-func (c *call) listLinks(page homepage.Page) []child {
+func (disc *discovery) listLinks(page homepage.Page) []child {
+	c := disc.c
 	if len(page.Links) == 0 {
 		return nil
 	}
 	d := newDoc(c, page.Base, page.BaseStr)
-	d.format, d.node, d.found = formatRobots, c.disc.home, FoundHomePage
+	d.format, d.node, d.found = formatRobots, disc.home, FoundHomePage
 	feeds := map[string]bool{} // by key: the first link of a URL tells
 	var e rawEntry
 	for _, l := range page.Links {
@@ -347,28 +363,29 @@ func (c *call) listLinks(page homepage.Page) []child {
 // probeWellKnown tries the well-known paths on the site at origin, each
 // that no document of the call has listed or requested, one after the
 // other, and follows what each one found lists before the next is tried.
-func (c *call) probeWellKnown(origin string) {
+func (disc *discovery) probeWellKnown(origin string) {
+	c := disc.c
 	for _, path := range wellKnownPaths {
-		p := c.place(origin+path, FoundWellKnown)
+		p := disc.place(origin+path, FoundWellKnown)
 		switch {
 		case p.node < 0:
 			continue // a document already, announced or listed
 		case c.isRequested(p.key) || c.s.hasSitemap(p.key):
-			c.skip(p, StatusDuplicate, errKnownAlready)
+			disc.skip(p, StatusDuplicate, errKnownAlready)
 			continue
 		case !c.followed(p.loc):
-			c.skip(p, StatusNotFollowed, nil)
+			disc.skip(p, StatusNotFollowed, nil)
 			continue
-		case !c.spend(p):
+		case !disc.spend(p):
 			continue
 		case c.urls.full():
 			c.limitURLs()
-			c.skip(p, StatusLimited, errURLsLimit(c.cfg.maxURLs))
+			disc.skip(p, StatusLimited, errURLsLimit(c.cfg.maxURLs))
 			return
 		}
 		c.claim(p.key)
 		c.listed.Add(1)
-		ch := child{loc: p.loc, key: p.key, node: p.node, parent: c.disc.root, found: FoundWellKnown}
+		ch := child{loc: p.loc, key: p.key, node: p.node, parent: disc.root, found: FoundWellKnown}
 		children, _ := c.read(ch, nil, 0, false)
 		c.follow(children, 1)
 		c.wg.Wait()
@@ -378,11 +395,12 @@ func (c *call) probeWellKnown(origin string) {
 // readCandidate is the hook by which a discovery reads its places at
 // level 0 (a sitemap announced by the site, or a well-known path) itself,
 // rather than as call.read would: done is false at any other level.
-func (c *call) readCandidate(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
+func (disc *discovery) readCandidate(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
+	c := disc.c
 	if level != 0 {
 		return nil, nil, false
 	}
-	p := &probe{disc: c.disc, loc: ch.loc, key: ch.key, found: ch.found, node: ch.node,
+	p := &probe{disc: disc, loc: ch.loc, key: ch.key, found: ch.found, node: ch.node,
 		start: start, quiet: ch.found == FoundWellKnown}
 	src, err := c.request(ch.loc)
 	c.opened(ch.node, src, err, p.start)
@@ -397,7 +415,7 @@ func (c *call) readCandidate(ch child, level int, robots bool, start time.Time) 
 		c.s.updateDoc(ch.node, func(n *Document) { n.Err = errRedirectedToKnown })
 		return nil, nil, true
 	}
-	defer c.disc.reads(p)()
+	defer disc.reads(p)()
 	children, err = c.readSource(ch, src, 0, robots, p.start)
 	return children, err, true
 }
@@ -405,13 +423,14 @@ func (c *call) readCandidate(ch child, level int, robots bool, start time.Time) 
 // listFound lists p, a well-known path found to be a sitemap, as the site
 // would list it: [S.GetSitemaps] has it, as it has the sitemaps the site
 // announces.
-func (c *call) listFound(p *probe) {
+func (disc *discovery) listFound(p *probe) {
+	c := disc.c
 	site, _ := url.Parse(p.loc)
 	if site == nil {
 		site = &url.URL{}
 	}
 	d := newDoc(c, site, p.loc)
-	d.format, d.node, d.found = formatRobots, c.disc.root, FoundWellKnown
+	d.format, d.node, d.found = formatRobots, disc.root, FoundWellKnown
 	d.listSitemap(p.loc, p.key, nil)
 	c.commit(d, true)
 }
@@ -425,7 +444,7 @@ func hasKey(m map[string]bool, key string) bool {
 // streaming call, held while it was read to the loop, once keep has
 // kept it.
 func (d *doc) handOn() {
-	if !d.hold {
+	if !d.holds() {
 		return
 	}
 	list, chunks := d.buf.handOver()

@@ -35,16 +35,12 @@ type doc struct {
 	// to the loop of a streaming call).
 	wire, decoded, kept int64
 
-	// A place of a discovery (discover_read.go): a sitemap found by a
-	// streaming call holds its URLs until it is kept (handOn); with
-	// Selection.RootOnly, what it lists is not fetched.
-	hold, noFollow bool
-	buf            docBuf // its URLs, and the memory of their values
-	sitemaps       []Sitemap
-	keys           []string
-	children       []child
-	errs           []error
-	nValErrs       int64 // validation errors taken from the limit of the call
+	buf      docBuf // its URLs, and the memory of their values
+	sitemaps []Sitemap
+	keys     []string
+	children []child
+	errs     []error
+	nValErrs int64 // validation errors taken from the limit of the call
 
 	// The sitemaps the document lists are counted against the listing
 	// limit of the call as they are listed, and those to follow against
@@ -178,4 +174,12 @@ func (d *doc) begin() bool {
 
 // follows reports whether the sitemap at loc, which d lists, may be
 // fetched: the follow rules, Selection.RootOnly, and the document's own noFollow.
-func (d *doc) follows(loc string) bool { return !d.noFollow && d.c.followed(loc) }
+func (d *doc) follows(loc string) bool {
+	return d.c.followed(loc) && (d.hooks.follow == nil || d.hooks.follow(loc))
+}
+
+// holds tells whether d, a document of a streaming call, holds its URLs
+// until its keep hook has kept it (handOn), rather than handing each on as
+// it is read: a feature that decides at the end whether a document counts
+// sees none of its URLs reach the loop before.
+func (d *doc) holds() bool { return d.c.emit != nil && d.hooks.keep != nil }

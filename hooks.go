@@ -25,6 +25,12 @@ import (
 
 // hooks are the hooks of one call.
 type hooks struct {
+	// root, when set, reads the root of the call in the place of
+	// call.runRoot and returns its error: a discovery, whose root is a
+	// site, not a document. One feature takes the root: the first
+	// attached.
+	root func() error
+
 	// opened is told what the request of the document ch yielded (its
 	// response, or the error it failed with), or that ch was given as a
 	// reader: call.read, once the tree has recorded it.
@@ -95,8 +101,15 @@ type docHooks struct {
 
 	// keep is asked, once the document has been parsed without failing,
 	// whether it is committed; false discards it (call.readSource). final
-	// is the URL it was served from.
+	// is the URL it was served from. A document with a keep hook in a
+	// streaming call holds its URLs until it is kept (doc.holds).
 	keep func(final string) bool
+
+	// follow is asked of each sitemap the document lists that the call's
+	// rules follow (doc.follows): false lists it without fetching it, as
+	// a discovery with Selection.RootOnly does with what a sitemap found
+	// lists.
+	follow func(loc string) bool
 
 	// ended is told how the document ended: its status and the error
 	// about it (call.parsed, before the tree records it).
@@ -143,6 +156,9 @@ func (c *call) attach(o hooks) {
 			}
 			return b(ch, level, robots, start)
 		}
+	}
+	if h.root == nil {
+		h.root = o.root
 	}
 	if h.notModified == nil {
 		// One feature sends validators and reads what a 304 leaves out.
@@ -243,6 +259,11 @@ func (a docHooks) join(b docHooks) docHooks {
 		j.keep = g
 	} else if g != nil {
 		j.keep = func(final string) bool { return f(final) && g(final) }
+	}
+	if f, g := a.follow, b.follow; f == nil {
+		j.follow = g
+	} else if g != nil {
+		j.follow = func(loc string) bool { return f(loc) && g(loc) }
 	}
 	if f, g := a.ended, b.ended; f == nil {
 		j.ended = g

@@ -385,7 +385,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 		return false
 	}
 	d.uncounted++
-	if d.c.emit != nil && !d.hold {
+	if d.c.emit != nil && !d.holds() {
 		return d.emitURL(u)
 	}
 	d.buf.addURL(u)
