@@ -172,7 +172,7 @@ const maxKeptHeader = 1 << 10
 
 // do sends the request of get.
 func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, error) {
-	resp, req, clock, err := f.send(ctx, rawURL)
+	resp, req, clock, err := f.send(ctx, http.MethodGet, rawURL)
 	if err == nil && f.refused != nil && refusesValidators(resp.StatusCode) && conditional(req.Header) && f.refused(rawURL) {
 		// The server refused the validators the record of an earlier
 		// run holds (431 for an ETag too long, 400 or 412 for one it
@@ -182,7 +182,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 		io.CopyN(io.Discard, resp.Body, polite.Drain)
 		resp.Body.Close()
 		clock.end()
-		resp, req, clock, err = f.send(ctx, rawURL)
+		resp, req, clock, err = f.send(ctx, http.MethodGet, rawURL)
 	}
 	if err != nil {
 		clock.end()
@@ -218,15 +218,15 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	return body, final, nil
 }
 
-// try is one request of send: a request of rawURL with its own server's
+// try is one request of send: a request of rawURL with method with its own server's
 // clock (see chargeServerOnly), so that each try has the whole fetch timeout
 // and a try whose clock runs out is a timeout that may be tried again.
-func (f *fetcher) try(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+func (f *fetcher) try(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
 	var clock *serverClock
 	if f.serverTime > 0 {
 		ctx, clock = newServerClock(ctx, f.serverTime)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 	if err != nil {
 		clock.end()
 		return nil, nil, nil, err
@@ -244,14 +244,15 @@ func (f *fetcher) try(ctx context.Context, rawURL string) (*http.Response, *http
 	return resp, req, clock, err
 }
 
-// send requests rawURL, and with a retry policy or limits per host (see
+// send requests rawURL with method (GET, or HEAD for lint's page checks),
+// and with a retry policy or limits per host (see
 // politeness.go) tries it again after a wait that holds no slot of the call
 // (outside), and keeps to the host's limits. It returns the response of the
 // last try, its request and the clock its body is read on.
-func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
 	p := f.polite
 	if p == nil {
-		return f.try(ctx, rawURL)
+		return f.try(ctx, method, rawURL)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -262,7 +263,7 @@ func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *htt
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		resp, req, clock, err := f.try(ctx, rawURL)
+		resp, req, clock, err := f.try(ctx, method, rawURL)
 		status, after := 0, ""
 		if resp != nil {
 			status, after = resp.StatusCode, resp.Header.Get("Retry-After")

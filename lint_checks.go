@@ -485,6 +485,7 @@ func (ld *lintDoc) entry(e *rawEntry) {
 	}
 	if page {
 		ld.l.robotsCheck(ld, raw, loc)
+		ld.l.pages.offer(ld, e, raw, loc)
 	}
 }
 

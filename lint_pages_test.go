@@ -1,0 +1,239 @@
+package sitemap_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gositemap/sitemap"
+)
+
+// Issue 35: lint's page checks (LintOptions.CheckPages). The site is
+// answered in the process, in a testing/synctest bubble: its clock is the
+// bubble's, so the pace of one request a second a host is seen in the
+// times of the requests without a second of waiting.
+
+// pageHit is a request the site saw.
+type pageHit struct {
+	at     time.Time
+	method string
+	path   string
+}
+
+// pageSite is the site of the page checks: an index of two sitemaps whose
+// pages answer 200, 404, 301, 500, a noindex meta, an X-Robots-Tag, a
+// canonical to another page, a Last-Modified later than the lastmod, and
+// one robots.txt disallows; /en and /de are alternates, /de answers 404.
+// It logs every request.
+type pageSite struct {
+	mu   sync.Mutex
+	hits []pageHit
+}
+
+const pageHead = `<!doctype html><html><head><title>a page</title>`
+
+func (ps *pageSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ps.mu.Lock()
+	ps.hits = append(ps.hits, pageHit{time.Now(), r.Method, r.URL.Path})
+	ps.mu.Unlock()
+	host := "http://" + r.Host
+	alts := `<xhtml:link rel="alternate" hreflang="en" href="` + host + `/en"/><xhtml:link rel="alternate" hreflang="de" href="` + host + `/de"/>`
+	html := func(head string) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Last-Modified", "Wed, 01 Jan 2020 00:00:00 GMT")
+		fmt.Fprint(w, pageHead+head+`</head><body><p>text</p></body></html>`)
+	}
+	switch r.URL.Path {
+	case "/robots.txt":
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	case "/index.xml":
+		fmt.Fprint(w, index(host+"/a.xml", host+"/b.xml"))
+	case "/a.xml":
+		fmt.Fprint(w, us(u(host+"/ok", "<lastmod>2024-01-10</lastmod>")+u(host+"/missing", "")+u(host+"/moved", "")+
+			u(host+"/broken", "")+u(host+"/noindex", "")+u(host+"/xrobots", "")))
+	case "/b.xml":
+		fmt.Fprint(w, us(u(host+"/canonical", "")+u(host+"/stale", "<lastmod>2024-01-10</lastmod>")+u(host+"/private/page", "")+
+			u(host+"/fine", "<lastmod>2024-01-10T08:00:00Z</lastmod>")+u(host+"/en", alts)+u(host+"/de", alts)))
+	case "/ok", "/fine", "/en":
+		html(`<link rel="canonical" href="` + r.URL.Path + `"><meta name="robots" content="index, follow"><meta name="otherbot" content="noindex">`)
+	case "/missing", "/de":
+		http.NotFound(w, r)
+	case "/moved":
+		http.Redirect(w, r, "/fine", http.StatusMovedPermanently)
+	case "/broken":
+		http.Error(w, "broken", http.StatusInternalServerError)
+	case "/noindex":
+		html(`<meta name="ROBOTS" content="noindex, follow">`)
+	case "/xrobots":
+		w.Header().Set("X-Robots-Tag", "noindex")
+		html("")
+	case "/canonical":
+		html(`<link rel="canonical" href="/ok">`)
+	case "/stale":
+		w.Header().Set("Last-Modified", "Mon, 15 Jan 2024 10:00:00 GMT")
+		fmt.Fprint(w, "plain text")
+	case "/private/page":
+		fmt.Fprint(w, "never asked for")
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// pageFindings are the findings of the page checks, and of
+// robots-disallowed, as "code path".
+func pageFindings(fs []sitemap.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if strings.HasPrefix(string(f.Code), "page-") || f.Code == sitemap.CodeLastmodStale ||
+			f.Code == sitemap.CodeHreflangTargetStatus || f.Code == sitemap.CodeRobotsDisallowed {
+			out = append(out, string(f.Code)+" "+strings.TrimPrefix(f.URL, "http://example.test"))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lintInProcess lints the site at http://example.test/index.xml through
+// client, in the bubble of the caller.
+func lintInProcess(t *testing.T, s *sitemap.S, o *sitemap.LintOptions) []sitemap.Finding {
+	t.Helper()
+	var fs []sitemap.Finding
+	for f := range s.Lint(context.Background(), "http://example.test/index.xml", nil, o) {
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func TestLintCheckPages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		site := &pageSite{}
+		client := (&web{h: site}).Client()
+		s := sitemap.New().SetHTTPClient(client)
+		fs := lintInProcess(t, s, &sitemap.LintOptions{CheckPages: 50, Now: lintNow})
+		want := []string{
+			"hreflang-target-status /en",
+			"lastmod-stale /stale",
+			"page-canonical-other /canonical",
+			"page-noindex /noindex",
+			"page-noindex /xrobots",
+			"page-redirect /moved",
+			"page-status /broken",
+			"page-status /de",
+			"page-status /missing",
+			"robots-disallowed /private/page",
+		}
+		if got := pageFindings(fs); !slices.Equal(got, want) {
+			t.Errorf("findings:\n%s\nwant:\n%s\nall:%s", strings.Join(got, "\n"), strings.Join(want, "\n"), lintDump(fs))
+		}
+		for _, f := range fs {
+			if f.Code == sitemap.CodePageRedirect && !strings.Contains(f.Message, "http://example.test/fine") {
+				t.Errorf("page-redirect does not name where it ends: %s", f)
+			}
+			if strings.HasPrefix(string(f.Code), "page-") && (f.Document == "" || f.Line == 0) {
+				t.Errorf("no place: %s", f)
+			}
+		}
+		// The requests the site saw: none of the disallowed page, and the
+		// pages of the host at least a second apart (HEAD and GET alike).
+		var last time.Time
+		for _, h := range site.hits {
+			if h.path == "/private/page" {
+				t.Errorf("the disallowed page was requested")
+			}
+			if strings.HasSuffix(h.path, ".xml") || h.path == "/robots.txt" {
+				continue
+			}
+			if !last.IsZero() && h.at.Sub(last) < time.Second {
+				t.Errorf("%s %s %v after the request before", h.method, h.path, h.at.Sub(last))
+			}
+			last = h.at
+		}
+	})
+}
+
+// The pages are spread across the sitemaps, and the same on every run.
+func TestLintCheckPagesSample(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		var a, b []string
+		for i := range 20 {
+			a = append(a, srv.At(fmt.Sprintf("/a/%d", i)))
+			b = append(b, srv.At(fmt.Sprintf("/b/%d", i)))
+		}
+		srv.Doc("/index.xml", index(srv.At("/a.xml"), srv.At("/b.xml")))
+		srv.Doc("/a.xml", urlset(a...))
+		srv.Doc("/b.xml", urlset(b...))
+		var runs [][]string
+		for range 2 {
+			srv.ResetLog()
+			lintInProcess(t, sitemap.New().SetHTTPClient(client), &sitemap.LintOptions{CheckPages: 6, NoRobots: true})
+			var pages []string
+			for _, p := range srv.Log() {
+				if !strings.HasSuffix(p, ".xml") {
+					pages = append(pages, p)
+				}
+			}
+			slices.Sort(pages)
+			pages = slices.Compact(pages)
+			runs = append(runs, pages)
+		}
+		inA := 0
+		for _, p := range runs[0] {
+			if strings.HasPrefix(p, "/a/") {
+				inA++
+			}
+		}
+		if len(runs[0]) != 6 || inA != 3 {
+			t.Errorf("pages checked %q; want 3 of each sitemap", runs[0])
+		}
+		if !slices.Equal(runs[0], runs[1]) {
+			t.Errorf("the second run checked %q, the first %q", runs[1], runs[0])
+		}
+	})
+}
+
+// A page that cannot be checked is a note, never a problem of the page:
+// a 503 left after the retries, and the pages past the budget. Without
+// page checks, no page is requested.
+func TestLintCheckPagesUnchecked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		srv.Doc("/sitemap.xml", urlset(srv.At("/busy"), srv.At("/p1"), srv.At("/p2"), srv.At("/p3")))
+		srv.Handle("/busy", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		})
+		for _, p := range []string{"/p1", "/p2", "/p3"} {
+			srv.Handle(p, func(w http.ResponseWriter, r *http.Request) { w.Header().Set("Content-Type", "text/plain") })
+		}
+		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: 1}})
+		fs := lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 4, NoRobots: true})
+		if lintCount(fs, sitemap.CodePageStatus) != 0 || lintCount(fs, sitemap.CodePageUnchecked) != 1 {
+			t.Errorf("a 503 past the retries:%s", lintDump(fs))
+		}
+		if n := srv.Hits("/busy"); n != 2 {
+			t.Errorf("/busy asked %d times; want 2 (one retry)", n)
+		}
+		srv.ResetLog()
+		fs = lintInProcess2(t, sitemap.New().SetHTTPClient(client), srv.At("/sitemap.xml"), &sitemap.LintOptions{NoRobots: true})
+		if len(fs) != 0 || srv.Total() != 1 {
+			t.Errorf("page checks off: %d requests;%s", srv.Total(), lintDump(fs))
+		}
+	})
+}
+
+// lintInProcess2 lints loc with s.
+func lintInProcess2(t *testing.T, s *sitemap.S, loc string, o *sitemap.LintOptions) []sitemap.Finding {
+	t.Helper()
+	var fs []sitemap.Finding
+	for f := range s.Lint(context.Background(), loc, nil, o) {
+		fs = append(fs, f)
+	}
+	return fs
+}
