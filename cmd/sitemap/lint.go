@@ -41,6 +41,8 @@ type lintOptions struct {
 	maxPerCode, maxFindings int
 	maxResponseSize         int64
 	timeout                 seconds
+	checkPages              int
+	hostOptions             // polite.go
 }
 
 func (c *command) lintFlags(o *lintOptions) *flag.FlagSet {
@@ -57,11 +59,14 @@ func (c *command) lintFlags(o *lintOptions) *flag.FlagSet {
 	o.timeout = sitemap.DefaultFetchTimeout
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header, and check robots.txt for it")
+	fs.IntVar(&o.checkPages, "check-pages", 0, "request up to `N` of the pages listed, the same ones on every run, spread across the sitemaps,\nand report their status, redirects, noindex, canonical and Last-Modified (0: none)")
+	hostFlags(fs, &o.hostOptions)
 	return fs
 }
 
 // lint is sitemap lint with args, the arguments after "lint".
 func (c *command) lint(ctx context.Context, args []string) int {
+	c.con = newConsole(c.stdout, c.stderr, false) // printError writes through it
 	var o lintOptions
 	fs := c.lintFlags(&o)
 	target, err := parseArgs(fs, args)
@@ -74,14 +79,25 @@ func (c *command) lint(ctx context.Context, args []string) int {
 	if err == nil && o.format != outputPlain && o.format != outputJSONL {
 		err = fmt.Errorf("invalid value %q for flag -format: text or jsonl expected", o.format)
 	}
+	if err == nil && o.checkPages < 0 {
+		err = fmt.Errorf("invalid value %d for flag -check-pages: a number of pages from 0 up expected", o.checkPages)
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
 		return exitUsage
 	}
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
-		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent)
-	s.SetHTTPClient(&http.Client{Timeout: time.Duration(o.timeout) * time.Second})
-	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings}
+		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).
+		SetPoliteness(o.politeness()).SetBlockPrivate(o.blockPrivate)
+	if s.GetErrorsCount() > 0 {
+		for err := range s.Errors() {
+			c.printError(err)
+		}
+		fmt.Fprintln(c.stderr, "Run 'sitemap lint -h' for usage.")
+		return exitUsage
+	}
+	s.SetHTTPClient(&http.Client{Transport: c.baseTransport(o.blockPrivate), Timeout: time.Duration(o.timeout) * time.Second})
+	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, CheckPages: o.checkPages}
 
 	var findings func(func(sitemap.Finding) bool)
 	if isHTTPURL(target) {

@@ -151,13 +151,11 @@ type options struct {
 	follow, rules       patterns
 	robots              bool
 	noFollow            bool
-	tree                bool    // sitemap tree: print the documents of the call
-	retries             int     // polite.go
-	hostRate            float64 // polite.go
-	blockPrivate        bool    // polite.go
-	state               string  // polite.go
-	stateReset          bool    // polite.go
-	trustLastmod        bool    // polite.go
+	tree                bool   // sitemap tree: print the documents of the call
+	hostOptions                // polite.go
+	state               string // polite.go
+	stateReset          bool   // polite.go
+	trustLastmod        bool   // polite.go
 	since               sinceFlag
 }
 
@@ -394,7 +392,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules).
-		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}}).
+		SetPoliteness(o.politeness()).
 		SetBlockPrivate(o.blockPrivate).
 		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod}).
 		SetSelection(sitemap.Selection{RootOnly: o.noFollow})
@@ -402,7 +400,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: c.baseTransport(o), n: &c.docs}
+	c.transport = &countingTransport{base: c.baseTransport(o.blockPrivate), n: &c.docs}
 	s.SetHTTPClient(&http.Client{
 		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,
