@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -236,4 +238,54 @@ func lintInProcess2(t *testing.T, s *sitemap.S, loc string, o *sitemap.LintOptio
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// The page checks never leave the hosts of the tree: a page listed on
+// another host is not asked, nor a redirect to one (with the guard on,
+// an internal address among them), which is reported where it ends.
+func TestLintCheckPagesHosts(t *testing.T) {
+	other := newServer(t)
+	srv := newServer(t)
+	srv.Doc("/sitemap.xml", urlset(srv.At("/meta"), srv.At("/out"), other.At("/elsewhere")))
+	srv.Redirect("/out", "http://169.254.169.254/latest/meta-data")
+	srv.Redirect("/meta", other.At("/landing"))
+	s := sitemap.New().SetBlockPrivate(true).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+	sitemap.SetGuardAllowForTest(s, func(a netip.AddrPort) bool { return a.Addr().IsLoopback() })
+	fs := lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 10, NoRobots: true})
+	if other.Total() != 0 {
+		t.Errorf("the other host was asked: %q", other.Log())
+	}
+	var got []string
+	for _, f := range fs {
+		if f.Code == sitemap.CodePageRedirect {
+			got = append(got, strings.TrimPrefix(f.URL, srv.URL)+" "+strings.ReplaceAll(f.Message, other.URL, "OTHER"))
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"/meta the page redirects (302 Found) to OTHER/landing, on a host outside the tree: not followed",
+		"/out the page redirects (302 Found) to http://169.254.169.254/latest/meta-data, on a host outside the tree: not followed",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("page-redirect:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A page the guard refuses to connect to is a page-unchecked note, not a
+// problem of the page: here the guard lets the sitemap through, then
+// refuses every address (as it would a host name that came to resolve to
+// an internal one).
+func TestLintCheckPagesGuard(t *testing.T) {
+	srv := newServer(t)
+	srv.Doc("/sitemap.xml", urlset(srv.At("/a"), srv.At("/b")))
+	var dials atomic.Int64
+	s := sitemap.New().SetBlockPrivate(true).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+	sitemap.SetGuardAllowForTest(s, func(netip.AddrPort) bool { return dials.Add(1) == 1 })
+	fs := lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 10, NoRobots: true})
+	if lintCount(fs, sitemap.CodePageUnchecked) != 2 || len(fs) != 2 || !strings.Contains(fs[0].Message, "guard refused") {
+		t.Errorf("want two page-unchecked of the guard:%s", lintDump(fs))
+	}
+	if srv.Total() != 1 {
+		t.Errorf("%d requests reached the site, want 1 (the sitemap)", srv.Total())
+	}
 }
