@@ -222,6 +222,16 @@ func TestLintCheckPagesUnchecked(t *testing.T) {
 		if n := srv.Hits("/busy"); n != 2 {
 			t.Errorf("/busy asked %d times; want 2 (one retry)", n)
 		}
+		// The budget of three requests a page: a chain of redirects past
+		// it leaves the page unchecked.
+		srv.Doc("/chain.xml", urlset(srv.At("/r1")))
+		for i := 1; i <= 4; i++ {
+			srv.Redirect(fmt.Sprintf("/r%d", i), srv.At(fmt.Sprintf("/r%d", i+1)))
+		}
+		fs = lintInProcess2(t, sitemap.New().SetHTTPClient(client), srv.At("/chain.xml"), &sitemap.LintOptions{CheckPages: 1, NoRobots: true})
+		if len(fs) != 1 || fs[0].Code != sitemap.CodePageUnchecked || !strings.Contains(fs[0].Message, "budget") || srv.Hits("/r4") != 0 {
+			t.Errorf("past the budget (/r4 asked %d times):%s", srv.Hits("/r4"), lintDump(fs))
+		}
 		srv.ResetLog()
 		fs = lintInProcess2(t, sitemap.New().SetHTTPClient(client), srv.At("/sitemap.xml"), &sitemap.LintOptions{NoRobots: true})
 		if len(fs) != 0 || srv.Total() != 1 {
@@ -287,5 +297,49 @@ func TestLintCheckPagesGuard(t *testing.T) {
 	}
 	if srv.Total() != 1 {
 		t.Errorf("%d requests reached the site, want 1 (the sitemap)", srv.Total())
+	}
+}
+
+// The pace of the page checks: the Crawl-delay of the host's robots.txt
+// when it is slower than a second, the rate of the instance when one is
+// set (-host-rate).
+func TestLintCheckPagesPace(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		robots string
+		rate   float64
+		gap    time.Duration
+	}{
+		{"default", "User-agent: *\nDisallow:\n", 0, time.Second},
+		{"crawl-delay", "User-agent: *\nCrawl-delay: 5\n", 0, 5 * time.Second},
+		{"rate", "User-agent: *\nDisallow:\n", 4, time.Second / 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv, client := newInProcessServer(t)
+				srv.Doc("/robots.txt", c.robots)
+				srv.Doc("/sitemap.xml", urlset(srv.At("/a"), srv.At("/b"), srv.At("/c")))
+				var mu sync.Mutex
+				var times []time.Time
+				for _, p := range []string{"/a", "/b", "/c"} {
+					srv.Handle(p, func(w http.ResponseWriter, r *http.Request) {
+						mu.Lock()
+						times = append(times, time.Now())
+						mu.Unlock()
+						w.Header().Set("Content-Type", "image/png")
+					})
+				}
+				s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: c.rate}})
+				lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 3})
+				if len(times) != 3 {
+					t.Fatalf("%d pages asked, want 3", len(times))
+				}
+				for i := 1; i < len(times); i++ {
+					if d := times[i].Sub(times[i-1]); d != c.gap {
+						t.Errorf("request %d came %v after the one before, want %v", i, d, c.gap)
+					}
+				}
+			})
+		})
 	}
 }
