@@ -7,7 +7,7 @@ import (
 
 func TestReadHead(t *testing.T) {
 	for _, c := range []struct {
-		page            string
+		page           string
 		noindex, canon string
 	}{
 		{`<html><head><meta name="robots" content="noindex,follow"></head>`, "robots", ""},
