@@ -99,9 +99,6 @@ func newPageChecks(l *linter, ctx context.Context, n int) *pageChecks {
 // sample of the document when its hash is among the smallest. A page on a
 // host the document is not on, or that robots.txt disallows, is not kept.
 func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
-	if p == nil {
-		return
-	}
 	u, err := url.Parse(loc)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return
