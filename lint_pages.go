@@ -228,13 +228,13 @@ func (l *linter) checkPages() {
 		case <-ctx.Done():
 		}
 	}()
-	f := p.fetcher()
+	f, paced := p.fetcher()
 	byHost := map[string][]*pageEntry{}
 	var hosts []string
 	for _, e := range pages {
 		if byHost[e.host] == nil {
 			hosts = append(hosts, e.host)
-			p.crawlDelay(f, e)
+			p.crawlDelay(paced, e)
 		}
 		byHost[e.host] = append(byHost[e.host], e)
 	}
@@ -269,26 +269,83 @@ func (l *linter) checkPages() {
 // fetcher returns the fetcher of the page checks: the call's, with a
 // client that follows no redirect (check follows them itself, on the
 // hosts of the tree only, each a request at the host's pace), no
-// validators, and limits per host of its own: those of the instance, at
-// pageRate a host when it sets no rate.
-func (p *pageChecks) fetcher() *fetcher {
+// validators, the retries and limits per host of the instance in a state
+// of their own, and a transport that keeps the requests to a host apart
+// (pacedTransport).
+func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	f := *p.l.c.f
+	cfg := p.l.c.cfg.polite
+	rate := cfg.hostRate
+	if rate == 0 {
+		rate = pageRate
+	}
+	clock := cfg.clock
+	if clock == nil {
+		clock = polite.Real{}
+	}
 	client := *f.client
+	base := client.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
+		gap: map[string]time.Duration{}, next: map[string]time.Time{}}
+	client.Transport = paced
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
 	f.validators, f.refused = nil, nil
 	f.outside = func(_ string, wait func() error) error { return wait() }
-	cfg := p.l.c.cfg.polite
-	if cfg.hostRate == 0 {
-		cfg.hostRate = pageRate
-	}
 	f.polite = newPoliteState(cfg)
-	return &f
+	return &f, paced
 }
 
-// crawlDelay paces the requests of f to the host of e by the Crawl-delay
-// of its robots.txt, when lint read one.
-func (p *pageChecks) crawlDelay(f *fetcher, e *pageEntry) {
+// pacedTransport holds the requests of the page checks to one host at
+// least every apart (or the Crawl-delay of the host's robots.txt, when
+// longer), measured from the time each is handed to the transport under
+// it and from the time its answer came: a request sent late does not
+// bring the next one nearer, and the server sees two at least the gap
+// apart. Retries, HEAD and GET alike go through it.
+type pacedTransport struct {
+	base  http.RoundTripper
+	clock polite.Clock
+	every time.Duration
+
+	mu   sync.Mutex
+	gap  map[string]time.Duration // by host key: the Crawl-delay, when longer than every
+	next map[string]time.Time     // by host key: the time of its next request
+}
+
+func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	key := polite.HostKey(req.URL)
+	for {
+		t.mu.Lock()
+		now := t.clock.Now()
+		wait := t.next[key].Sub(now)
+		if wait <= 0 {
+			t.next[key] = now.Add(max(t.every, t.gap[key]))
+		}
+		t.mu.Unlock()
+		if wait <= 0 {
+			resp, err := t.base.RoundTrip(req)
+			// The server has the request by the time its answer
+			// comes: the next one waits from then, so that the
+			// server sees them at least the gap apart.
+			t.mu.Lock()
+			if n := t.clock.Now().Add(max(t.every, t.gap[key])); n.After(t.next[key]) {
+				t.next[key] = n
+			}
+			t.mu.Unlock()
+			return resp, err
+		}
+		if err := t.clock.Sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// crawlDelay spaces the requests to the host of e by the Crawl-delay of
+// its robots.txt, when lint read one, up to MaxCrawlDelay.
+func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
 	origin, err := urlnorm.Origin(e.loc)
 	if err != nil {
 		return
@@ -300,10 +357,14 @@ func (p *pageChecks) crawlDelay(f *fetcher, e *pageEntry) {
 	if re == nil {
 		return
 	}
-	re.once.Do(func() {}) // fetched by now; this only orders the read of data after it
-	if re.data != nil {
-		rank, secs := re.data.CrawlDelay()
-		f.polite.hosts.CrawlDelay(e.host, rank, secs, f.polite.clock.Now())
+	re.once.Do(func() {}) // fetched by now; this orders the read of data after it
+	if re.data == nil {
+		return
+	}
+	if _, secs := re.data.CrawlDelay(); secs > 0 {
+		t.mu.Lock()
+		t.gap[e.host] = time.Duration(min(secs, MaxCrawlDelay.Seconds()) * float64(time.Second))
+		t.mu.Unlock()
 	}
 }
 
