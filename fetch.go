@@ -492,3 +492,66 @@ func (f *fetcher) stopRedirectsTo(known func(loc string) bool) {
 // maxRedirects is how many redirects a request follows, as net/http's
 // default policy does.
 const maxRedirects = 10
+
+// pacedTransport holds the requests of the page checks to one host at
+// least every apart (or the Crawl-delay of the host's robots.txt, when
+// longer), measured from the time each is handed to the transport under
+// it and from the time its answer came: a request sent late does not
+// bring the next one nearer, and the server sees two at least the gap
+// apart. Retries, HEAD and GET alike go through it. The fetch timeout of
+// a request (timeout, which the client it serves leaves at 0) runs from
+// the end of its wait to the end of its body, so that a wait is never a
+// timeout.
+type pacedTransport struct {
+	base    http.RoundTripper
+	clock   polite.Clock
+	every   time.Duration
+	timeout time.Duration
+
+	mu   sync.Mutex
+	gap  map[string]time.Duration // by host key: the Crawl-delay, when longer than every
+	next map[string]time.Time     // by host key: the time of its next request
+}
+
+func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	key := polite.HostKey(req.URL)
+	for {
+		t.mu.Lock()
+		now := t.clock.Now()
+		wait := t.next[key].Sub(now)
+		if wait <= 0 {
+			t.next[key] = now.Add(max(t.every, t.gap[key]))
+		}
+		t.mu.Unlock()
+		if wait <= 0 {
+			resp, err := t.send(req)
+			// The server has the request by the time its answer
+			// comes: the next one waits from then, so that the
+			// server sees them at least the gap apart.
+			t.mu.Lock()
+			if n := t.clock.Now().Add(max(t.every, t.gap[key])); n.After(t.next[key]) {
+				t.next[key] = n
+			}
+			t.mu.Unlock()
+			return resp, err
+		}
+		if err := t.clock.Sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// send hands req to the transport under t, within the fetch timeout.
+func (t *pacedTransport) send(req *http.Request) (*http.Response, error) {
+	if t.timeout <= 0 {
+		return t.base.RoundTrip(req)
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: cancel}
+	return resp, nil
+}

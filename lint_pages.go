@@ -34,7 +34,8 @@ import (
 
 // The pace of the page checks towards a host when the instance sets no
 // rate, the most of a page's head that is read, the requests the budget
-// allows a page on average, and the most alternates of a page kept.
+// allows a page on average, the most alternates of a page kept, and the
+// most pages a call checks.
 const (
 	pageRate      = 1.0 // requests a second
 	maxPageHead   = 256 << 10
@@ -239,11 +240,10 @@ func (l *linter) checkPages() {
 		byHost[e.host] = append(byHost[e.host], e)
 	}
 	slots := len(hosts)
-	if n := l.c.cfg.maxConcurrency; n > 0 && (!l.c.cfg.multiThread || n < slots) {
-		slots = n
-	}
 	if !l.c.cfg.multiThread {
 		slots = 1
+	} else if n := l.c.cfg.maxConcurrency; n > 0 && n < slots {
+		slots = n
 	}
 	sem := make(chan struct{}, slots)
 	var wg sync.WaitGroup
@@ -289,58 +289,14 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 		base = http.DefaultTransport
 	}
 	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
-		gap: map[string]time.Duration{}, next: map[string]time.Time{}}
-	client.Transport = paced
+		timeout: client.Timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
+	client.Transport, client.Timeout = paced, 0
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
 	f.validators, f.refused = nil, nil
 	f.outside = func(_ string, wait func() error) error { return wait() }
 	f.polite = newPoliteState(cfg)
 	return &f, paced
-}
-
-// pacedTransport holds the requests of the page checks to one host at
-// least every apart (or the Crawl-delay of the host's robots.txt, when
-// longer), measured from the time each is handed to the transport under
-// it and from the time its answer came: a request sent late does not
-// bring the next one nearer, and the server sees two at least the gap
-// apart. Retries, HEAD and GET alike go through it.
-type pacedTransport struct {
-	base  http.RoundTripper
-	clock polite.Clock
-	every time.Duration
-
-	mu   sync.Mutex
-	gap  map[string]time.Duration // by host key: the Crawl-delay, when longer than every
-	next map[string]time.Time     // by host key: the time of its next request
-}
-
-func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	key := polite.HostKey(req.URL)
-	for {
-		t.mu.Lock()
-		now := t.clock.Now()
-		wait := t.next[key].Sub(now)
-		if wait <= 0 {
-			t.next[key] = now.Add(max(t.every, t.gap[key]))
-		}
-		t.mu.Unlock()
-		if wait <= 0 {
-			resp, err := t.base.RoundTrip(req)
-			// The server has the request by the time its answer
-			// comes: the next one waits from then, so that the
-			// server sees them at least the gap apart.
-			t.mu.Lock()
-			if n := t.clock.Now().Add(max(t.every, t.gap[key])); n.After(t.next[key]) {
-				t.next[key] = n
-			}
-			t.mu.Unlock()
-			return resp, err
-		}
-		if err := t.clock.Sleep(req.Context(), wait); err != nil {
-			return nil, err
-		}
-	}
 }
 
 // crawlDelay spaces the requests to the host of e by the Crawl-delay of
