@@ -31,6 +31,12 @@ about a document as a whole. The codes are listed in the documentation of
 sitemap.Code. The exit status is 1 when an error was found, 0 when only
 warnings and notes were (or nothing), 2 when the flags are wrong.
 
+With -check-pages N it also requests up to N of the pages the sitemaps
+list, the same ones on every run, taken across the sitemaps, HEAD first:
+at most one request a second to a host unless -host-rate says otherwise,
+none that robots.txt disallows, none outside the hosts of the sitemaps.
+A page that could not be checked is a page-unchecked note.
+
 Flags:
 `
 
