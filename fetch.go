@@ -541,6 +541,14 @@ func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
+// after holds the next request to the host of key until the gap has
+// passed from now: the host was just sent a request of another kind.
+func (t *pacedTransport) after(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next[key] = t.clock.Now().Add(max(t.every, t.gap[key]))
+}
+
 // send hands req to the transport under t, within the fetch timeout.
 func (t *pacedTransport) send(req *http.Request) (*http.Response, error) {
 	if t.timeout <= 0 {

@@ -236,6 +236,9 @@ func (l *linter) checkPages() {
 		if byHost[e.host] == nil {
 			hosts = append(hosts, e.host)
 			p.crawlDelay(paced, e)
+			// The tree was read from these hosts until now: the
+			// first page waits its turn after the last sitemap.
+			paced.after(e.host)
 		}
 		byHost[e.host] = append(byHost[e.host], e)
 	}
