@@ -403,7 +403,7 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			e.status = 0
 			switch {
 			case errors.Is(err, ErrBlockedAddress):
-				p.unchecked(ctx, e, "the guard refused the address of "+loc)
+				p.unchecked(ctx, e, "the guard refused the address of "+shorten(loc))
 			default:
 				p.unchecked(ctx, e, err.Error())
 			}
@@ -421,13 +421,13 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 		hops++
 		switch {
 		case err != nil:
-			p.report(e, CodePageRedirect, "the page redirects (%s) to %q, which is no URL", statusText(resp.StatusCode), where)
+			p.report(e, CodePageRedirect, "the page redirects (%s) to %q, which is no URL", statusText(resp.StatusCode), shorten(where))
 			return
 		case hops > maxRedirects:
-			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxRedirects, target)
+			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxRedirects, shorten(target))
 			return
 		case !p.onTree(target):
-			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), target)
+			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
 			return
 		}
 		loc = target
@@ -435,11 +435,11 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 	defer func() { done() }()
 	st := resp.StatusCode
 	if hops > 0 {
-		p.report(e, CodePageRedirect, "the page redirects (%s) to %s, which answers %s", statusText(e.status), loc, statusText(st))
+		p.report(e, CodePageRedirect, "the page redirects (%s) to %s, which answers %s", statusText(e.status), shorten(loc), statusText(st))
 	}
 	switch {
 	case st == http.StatusTooManyRequests || st == http.StatusServiceUnavailable:
-		p.unchecked(ctx, e, fmt.Sprintf("%s answered %s", loc, statusText(st)))
+		p.unchecked(ctx, e, fmt.Sprintf("%s answered %s", shorten(loc), statusText(st)))
 		e.status = 0
 	case st >= 400:
 		p.report(e, CodePageStatus, "the page answers %s", statusText(st))
@@ -486,7 +486,7 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 	}
 	if canonical != "" {
 		if to, err := resolveRef(loc, canonical); err == nil && urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {
-			p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, to)
+			p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, shorten(to))
 		}
 	}
 }
@@ -532,7 +532,7 @@ func (p *pageChecks) alternates(pages []*pageEntry) {
 		for _, alt := range e.alts {
 			k := urlnorm.Key(alt)
 			if st, ok := status[k]; ok && k != e.key && st != http.StatusOK {
-				p.report(e, CodeHreflangTargetStatus, "the alternate %s answers %s", alt, statusText(st))
+				p.report(e, CodeHreflangTargetStatus, "the alternate %s answers %s", shorten(alt), statusText(st))
 			}
 		}
 	}
