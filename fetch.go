@@ -171,7 +171,7 @@ const maxKeptHeader = 1 << 10
 
 // do sends the request of get.
 func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, error) {
-	resp, req, clock, err := f.send(ctx, rawURL)
+	resp, req, clock, err := f.send(ctx, http.MethodGet, rawURL)
 	if err == nil && f.refused != nil && refusesValidators(resp.StatusCode) && conditional(req.Header) && f.refused(rawURL) {
 		// The server refused the validators the record of an earlier
 		// run holds (431 for an ETag too long, 400 or 412 for one it
@@ -181,7 +181,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 		io.CopyN(io.Discard, resp.Body, polite.Drain)
 		resp.Body.Close()
 		clock.end()
-		resp, req, clock, err = f.send(ctx, rawURL)
+		resp, req, clock, err = f.send(ctx, http.MethodGet, rawURL)
 	}
 	if err != nil {
 		clock.end()
@@ -217,15 +217,15 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 	return body, final, nil
 }
 
-// try is one request of send: a request of rawURL with its own server's
+// try is one request of send: a request of rawURL with method with its own server's
 // clock (see chargeServerOnly), so that each try has the whole fetch timeout
 // and a try whose clock runs out is a timeout that may be tried again.
-func (f *fetcher) try(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+func (f *fetcher) try(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
 	var clock *serverClock
 	if f.serverTime > 0 {
 		ctx, clock = newServerClock(ctx, f.serverTime)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 	if err != nil {
 		clock.end()
 		return nil, nil, nil, err
@@ -243,14 +243,15 @@ func (f *fetcher) try(ctx context.Context, rawURL string) (*http.Response, *http
 	return resp, req, clock, err
 }
 
-// send requests rawURL, and with a retry policy or limits per host (see
+// send requests rawURL with method (GET, or HEAD for lint's page checks),
+// and with a retry policy or limits per host (see
 // politeness.go) tries it again after a wait that holds no slot of the call
 // (outside), and keeps to the host's limits. It returns the response of the
 // last try, its request and the clock its body is read on.
-func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
 	p := f.polite
 	if p == nil {
-		return f.try(ctx, rawURL)
+		return f.try(ctx, method, rawURL)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -261,7 +262,7 @@ func (f *fetcher) send(ctx context.Context, rawURL string) (*http.Response, *htt
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		resp, req, clock, err := f.try(ctx, rawURL)
+		resp, req, clock, err := f.try(ctx, method, rawURL)
 		status, after := 0, ""
 		if resp != nil {
 			status, after = resp.StatusCode, resp.Header.Get("Retry-After")
@@ -490,3 +491,74 @@ func (f *fetcher) stopRedirectsTo(known func(loc string) bool) {
 // maxRedirects is how many redirects a request follows, as net/http's
 // default policy does.
 const maxRedirects = 10
+
+// pacedTransport holds the requests of the page checks to one host at
+// least every apart (or the Crawl-delay of the host's robots.txt, when
+// longer), measured from the time each is handed to the transport under
+// it and from the time its answer came: a request sent late does not
+// bring the next one nearer, and the server sees two at least the gap
+// apart. Retries, HEAD and GET alike go through it. The fetch timeout of
+// a request (timeout, which the client it serves leaves at 0) runs from
+// the end of its wait to the end of its body, so that a wait is never a
+// timeout.
+type pacedTransport struct {
+	base    http.RoundTripper
+	clock   polite.Clock
+	every   time.Duration
+	timeout time.Duration
+
+	mu   sync.Mutex
+	gap  map[string]time.Duration // by host key: the Crawl-delay, when longer than every
+	next map[string]time.Time     // by host key: the time of its next request
+}
+
+func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	key := polite.HostKey(req.URL)
+	for {
+		t.mu.Lock()
+		now := t.clock.Now()
+		wait := t.next[key].Sub(now)
+		if wait <= 0 {
+			t.next[key] = now.Add(max(t.every, t.gap[key]))
+		}
+		t.mu.Unlock()
+		if wait <= 0 {
+			resp, err := t.send(req)
+			// The server has the request by the time its answer
+			// comes: the next one waits from then, so that the
+			// server sees them at least the gap apart.
+			t.mu.Lock()
+			if n := t.clock.Now().Add(max(t.every, t.gap[key])); n.After(t.next[key]) {
+				t.next[key] = n
+			}
+			t.mu.Unlock()
+			return resp, err
+		}
+		if err := t.clock.Sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// after holds the next request to the host of key until the gap has
+// passed from now: the host was just sent a request of another kind.
+func (t *pacedTransport) after(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next[key] = t.clock.Now().Add(max(t.every, t.gap[key]))
+}
+
+// send hands req to the transport under t, within the fetch timeout.
+func (t *pacedTransport) send(req *http.Request) (*http.Response, error) {
+	if t.timeout <= 0 {
+		return t.base.RoundTrip(req)
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: cancel}
+	return resp, nil
+}

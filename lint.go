@@ -106,6 +106,27 @@ type LintOptions struct {
 	// one call gives both the findings and the URLs: package report
 	// draws its histogram of lastmod from them.
 	EachURL func(URL)
+	// CheckPages, when above 0, requests up to that many of the pages the
+	// tree lists, once it is read, and reports what their answers say
+	// (page-status, page-redirect, page-noindex, page-canonical-other,
+	// lastmod-stale, hreflang-target-status). The pages are a sample that
+	// is the same on every run: each sitemap keeps those of its pages whose
+	// locations hash lowest, and the sitemaps, in the order of their URLs,
+	// give one page each in turn. Only the pages on the host of their
+	// sitemap are taken, none that robots.txt disallows, and a redirect is
+	// followed only to a host of a sitemap of the tree. Each page is asked
+	// with HEAD (GET when HEAD is refused with 405 or 501), and an HTML page
+	// that answers 200 with a GET of at most 256 KiB of its head. The
+	// requests go through the instance's fetching: its user agent, client,
+	// guard ([S.SetBlockPrivate]), retries and limits per host
+	// ([S.SetPoliteness]), at one request a second to a host when no rate
+	// is set, slower when the host's robots.txt asks with a Crawl-delay;
+	// the client's redirect policy is not used. They stop at a budget of 3
+	// requests a page. A page that cannot be checked (the budget, the
+	// guard, an error of the connection, a 429 or 503 left after the
+	// retries) is a page-unchecked note, never a problem of the page.
+	// At most 10,000 pages are checked.
+	CheckPages int
 }
 
 // Lint reads the document at url and what it leads to, as [S.ParseContext]
@@ -161,6 +182,7 @@ func (s *S) Lint(ctx context.Context, url string, r io.Reader, o *LintOptions) i
 			c.f.chargeServerOnly()
 		}
 		l := newLinter(opts, c, out)
+		l.pages = newPageChecks(l, ctx, opts.CheckPages)
 		go func() {
 			defer close(out)
 			if urls != nil {
@@ -240,6 +262,7 @@ func (l *linter) run(r io.Reader) {
 		// The URL given was refused before it was read.
 		l.add(Finding{Code: CodeLocInvalid, Document: c.root, URL: c.root, Message: verr.Err.Error()})
 	}
+	l.checkPages()
 	l.finish()
 	l.summarize()
 }
@@ -264,6 +287,7 @@ type linter struct {
 	linkFull  bool
 	docFound  map[int]Found // how each document of the tree was found
 	robotsTxt robotsCache
+	pages     *pageChecks // nil when no page is to be checked (lint_pages.go)
 }
 
 // lintLink is an alternate link kept for hreflang-return.

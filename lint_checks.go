@@ -484,6 +484,9 @@ func (ld *lintDoc) entry(e *rawEntry) {
 	}
 	if page {
 		ld.l.robotsCheck(ld, raw, loc)
+		if ld.l.pages != nil {
+			ld.l.pages.offer(ld, e, raw, loc)
+		}
 	}
 }
 

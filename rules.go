@@ -97,6 +97,13 @@ const (
 //	robots-disallowed      warning   no      a URL the site's robots.txt disallows for the user agent  allow it, or drop it
 //	lint-capped            info      no      a cross-document set is full: its checks stopped   (raise nothing: a note)
 //	config                 error     no      a configuration error outstanding on the instance  fix the setting
+//	page-status            error     no      a page checked (LintOptions.CheckPages) answers 4xx or 5xx  fix the page, or drop it
+//	page-redirect          warning   no      a page checked redirects; the message names where it ends  list the URL it ends at
+//	page-noindex           error     no      a page checked says noindex (meta robots, or X-Robots-Tag)  index it, or drop it
+//	page-canonical-other   warning   no      a page checked names another URL as canonical (link or Link header)  list the canonical URL
+//	lastmod-stale          info      no      a page checked was modified (Last-Modified) after its <lastmod>  update the <lastmod>
+//	hreflang-target-status warning   no      an alternate, among the pages checked, answers other than 200  link alternates that answer 200
+//	page-unchecked         info      no      a page sampled could not be checked (budget, guard, 429 or 503)  (nothing is wrong with it as far as lint knows)
 type Code string
 
 // The codes of the rules, as the table of [Code] describes them.
@@ -158,6 +165,15 @@ const (
 	CodeRobotsDisallowed    Code = "robots-disallowed"
 	CodeLintCapped          Code = "lint-capped"
 	CodeConfig              Code = "config"
+
+	// The codes of the page checks (LintOptions.CheckPages).
+	CodePageStatus           Code = "page-status"
+	CodePageRedirect         Code = "page-redirect"
+	CodePageNoindex          Code = "page-noindex"
+	CodePageCanonicalOther   Code = "page-canonical-other"
+	CodeLastmodStale         Code = "lastmod-stale"
+	CodeHreflangTargetStatus Code = "hreflang-target-status"
+	CodePageUnchecked        Code = "page-unchecked"
 )
 
 // rule is an entry of the table: a code, its severity, whether strict mode
@@ -235,6 +251,13 @@ var rules = [...]rule{
 	{CodeRobotsDisallowed, sevW, lintOnly, "a URL the site's robots.txt disallows for the user agent", "allow it, or drop it"},
 	{CodeLintCapped, sevI, lintOnly, "a cross-document set is full: its checks stopped", "(raise nothing: a note)"},
 	{CodeConfig, sevE, lintOnly, "a configuration error outstanding on the instance", "fix the setting"},
+	{CodePageStatus, sevE, lintOnly, "a page checked (LintOptions.CheckPages) answers 4xx or 5xx", "fix the page, or drop it"},
+	{CodePageRedirect, sevW, lintOnly, "a page checked redirects; the message names where it ends", "list the URL it ends at"},
+	{CodePageNoindex, sevE, lintOnly, "a page checked says noindex (meta robots, or X-Robots-Tag)", "index it, or drop it"},
+	{CodePageCanonicalOther, sevW, lintOnly, "a page checked names another URL as canonical (link or Link header)", "list the canonical URL"},
+	{CodeLastmodStale, sevI, lintOnly, "a page checked was modified (Last-Modified) after its <lastmod>", "update the <lastmod>"},
+	{CodeHreflangTargetStatus, sevW, lintOnly, "an alternate, among the pages checked, answers other than 200", "link alternates that answer 200"},
+	{CodePageUnchecked, sevI, lintOnly, "a page sampled could not be checked (budget, guard, 429 or 503)", "(nothing is wrong with it as far as lint knows)"},
 }
 
 // ruleIndex finds the entry of a code in rules.

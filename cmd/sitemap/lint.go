@@ -32,6 +32,12 @@ about a document as a whole. The codes are listed in the documentation of
 sitemap.Code. The exit status is 1 when an error was found, 0 when only
 warnings and notes were (or nothing), 2 when the flags are wrong.
 
+With -check-pages N it also requests up to N of the pages the sitemaps
+list, the same ones on every run, taken across the sitemaps, HEAD first:
+at most one request a second to a host unless -host-rate says otherwise,
+none that robots.txt disallows, none outside the hosts of the sitemaps.
+A page that could not be checked is a page-unchecked note.
+
 Flags:
 `
 
@@ -42,6 +48,8 @@ type lintOptions struct {
 	maxPerCode, maxFindings int
 	maxResponseSize         int64
 	timeout                 seconds
+	checkPages              int
+	hostOptions             // polite.go
 }
 
 // lintFlags are the flags of sitemap lint, -format among them when
@@ -62,11 +70,14 @@ func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	o.timeout = sitemap.DefaultFetchTimeout
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header, and check robots.txt for it")
+	fs.IntVar(&o.checkPages, "check-pages", 0, "request up to `N` of the pages listed, the same ones on every run, spread across the sitemaps,\nand report their status, redirects, noindex, canonical and Last-Modified (0: none)")
+	hostFlags(fs, &o.hostOptions)
 	return fs
 }
 
 // lint is sitemap lint with args, the arguments after "lint".
 func (c *command) lint(ctx context.Context, args []string) int {
+	c.con = newConsole(c.stdout, c.stderr, false) // printError writes through it
 	var o lintOptions
 	fs := c.lintFlags(&o, true)
 	target, err := parseArgs(fs, args)
@@ -79,14 +90,25 @@ func (c *command) lint(ctx context.Context, args []string) int {
 	if err == nil && o.format != outputPlain && o.format != outputJSONL && o.format != outputSARIF && o.format != outputMarkdown {
 		err = fmt.Errorf("invalid value %q for flag -format: text, jsonl, sarif or markdown expected", o.format)
 	}
+	if err == nil && o.checkPages < 0 {
+		err = fmt.Errorf("invalid value %d for flag -check-pages: a number of pages from 0 up expected", o.checkPages)
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
 		return exitUsage
 	}
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
-		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent)
-	s.SetHTTPClient(&http.Client{Timeout: time.Duration(o.timeout) * time.Second})
-	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings}
+		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).
+		SetPoliteness(o.politeness()).SetBlockPrivate(o.blockPrivate)
+	if s.GetErrorsCount() > 0 {
+		for err := range s.Errors() {
+			c.printError(err)
+		}
+		fmt.Fprintln(c.stderr, "Run 'sitemap lint -h' for usage.")
+		return exitUsage
+	}
+	s.SetHTTPClient(&http.Client{Transport: c.baseTransport(o.blockPrivate), Timeout: time.Duration(o.timeout) * time.Second})
+	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, CheckPages: o.checkPages}
 
 	var findings func(func(sitemap.Finding) bool)
 	loc := target

@@ -156,14 +156,12 @@ type options struct {
 	follow, rules       patterns
 	robots              bool
 	noFollow            bool
-	tree                bool    // sitemap tree: print the documents of the call
-	retries             int     // polite.go
-	hostRate            float64 // polite.go
-	blockPrivate        bool    // polite.go
-	state               string  // polite.go
-	stateReset          bool    // polite.go
-	trustLastmod        bool    // polite.go
-	changes, noResume   bool    // changes.go
+	tree                bool   // sitemap tree: print the documents of the call
+	hostOptions                // polite.go
+	state               string // polite.go
+	stateReset          bool   // polite.go
+	trustLastmod        bool   // polite.go
+	changes, noResume   bool   // changes.go
 	since               sinceFlag
 }
 
@@ -405,7 +403,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules).
-		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}}).
+		SetPoliteness(o.politeness()).
 		SetBlockPrivate(o.blockPrivate).
 		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod,
 			Changes: o.state != "", OnlyChanges: o.changes, NoResume: o.noResume}).
@@ -414,7 +412,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
 	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: c.baseTransport(o), n: &c.docs}
+	c.transport = &countingTransport{base: c.baseTransport(o.blockPrivate), n: &c.docs}
 	s.SetHTTPClient(&http.Client{
 		Transport: c.transport,
 		Timeout:   time.Duration(o.timeout) * time.Second,

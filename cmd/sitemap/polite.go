@@ -17,14 +17,34 @@ import (
 // The flags of retries, of the pace per host, of the guard against
 // internal addresses, and of conditional fetching.
 
-func politeFlags(fs *flag.FlagSet, o *options) {
+// hostOptions are the flags of retries, of the limits per host and of the
+// guard, which sitemap and sitemap lint share.
+type hostOptions struct {
+	retries            int
+	hostRate           float64
+	maxHostConcurrency int
+	blockPrivate       bool
+}
+
+// hostFlags adds the flags of o to fs.
+func hostFlags(fs *flag.FlagSet, o *hostOptions) {
 	fs.IntVar(&o.retries, "retries", 0, "try a request again up to `N` times after a 429, 502, 503, 504, a reset or a timeout,\nafter its Retry-After or a random backoff (0 to 100)")
-	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host, such as 2 or 0.5 (0: no limit)")
+	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host, such as 2 or 0.5 (0: no limit;\nthe page checks of sitemap lint keep to 1 a second then)")
+	fs.IntVar(&o.maxHostConcurrency, "max-host-concurrency", 0, "have at most `N` requests in flight to each host at the same time (0: no limit)")
+	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses,\nafter DNS and on every redirect (through a proxy, the proxy's address is checked)")
+}
+
+// politeness is the setting of the library that o describes.
+func (o *hostOptions) politeness() sitemap.Politeness {
+	return sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate, MaxConcurrency: o.maxHostConcurrency}, Retry: sitemap.Retry{Max: o.retries}}
+}
+
+func politeFlags(fs *flag.FlagSet, o *options) {
+	hostFlags(fs, &o.hostOptions)
 	fs.StringVar(&o.state, "state", "", "keep what this run learns in the state `FILE`, and fetch only what changed since the last run\nthat used it: requests carry If-None-Match and If-Modified-Since, and a sitemap unchanged is not read;\nthe URLs are compared with the last run's (jsonl: \"change\", csv: change), and a run cut short resumes")
 	fs.BoolVar(&o.trustLastmod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last run")
 	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
 	fs.Var(&o.since, "since", "leave out the URLs, and do not fetch the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z; a lastmod without a time is compared at its own precision)")
-	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses,\nafter DNS and on every redirect (through a proxy, the proxy's address is checked)")
 }
 
 // openState sets the store of -state on s: the state file, opened with
@@ -83,9 +103,9 @@ var proxyVariables = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_
 // default, or with -block-private a copy of it whose dialer runs the
 // library's guard. A proxy set in the environment is then the address the
 // guard sees: the command warns.
-func (c *command) baseTransport(o *options) http.RoundTripper {
+func (c *command) baseTransport(blockPrivate bool) http.RoundTripper {
 	def, ok := http.DefaultTransport.(*http.Transport)
-	if !o.blockPrivate || !ok {
+	if !blockPrivate || !ok {
 		return http.DefaultTransport
 	}
 	for _, name := range proxyVariables {

@@ -47,10 +47,8 @@ Flags:
 type reportOptions struct {
 	lintOptions
 	title                                       string
-	sequential, blockPrivate                    bool
+	sequential                                  bool
 	maxURLs, maxSitemaps, maxDepth, concurrency int
-	retries                                     int
-	hostRate                                    float64
 	follow                                      patterns
 }
 
@@ -64,9 +62,6 @@ func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
 	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
 	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
-	fs.IntVar(&o.retries, "retries", 0, "try a request again up to `N` times after a 429, 502, 503, 504, a reset or a timeout")
-	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host (0: no limit)")
-	fs.BoolVar(&o.blockPrivate, "block-private", false, "refuse to connect to loopback, private, link-local and other internal addresses")
 	return fs
 }
 
@@ -90,7 +85,7 @@ func (c *command) report(ctx context.Context, args []string) int {
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
 		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
 		SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).
-		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}})
+		SetPoliteness(o.politeness())
 	if s.GetErrorsCount() > 0 {
 		for err := range s.Errors() {
 			c.printError(err)
@@ -105,7 +100,7 @@ func (c *command) report(ctx context.Context, args []string) int {
 	// whose requests for other hosts wait -timeout at most for the
 	// response's header.
 	var base http.RoundTripper = http.DefaultTransport
-	if t, ok := c.baseTransport(&options{blockPrivate: o.blockPrivate}).(*http.Transport); ok {
+	if t, ok := c.baseTransport(o.blockPrivate).(*http.Transport); ok {
 		t = t.Clone()
 		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
 		base = t
@@ -128,7 +123,7 @@ func (c *command) report(ctx context.Context, args []string) int {
 		}
 	}
 	rep := &report.Report{Title: o.title, Display: c.local.display}
-	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, EachURL: rep.AddURL}
+	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, CheckPages: o.checkPages, EachURL: rep.AddURL}
 	bySeverity := map[sitemap.Severity]int64{}
 	for f := range s.Lint(ctx, loc, r, opts) {
 		if c.local != nil && isLocal(f.Document) && siteCheck[f.Code] {

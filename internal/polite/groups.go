@@ -41,6 +41,10 @@ func NewAgent(ua string) Agent {
 	return Agent{token: string(productToken([]byte(word)))}
 }
 
+// Token returns the product token of the agent, in the letter case the
+// user agent gives it.
+func (a Agent) Token() string { return a.token }
+
 // productToken returns the product token that value begins with.
 func productToken(value []byte) []byte {
 	i := 0

@@ -15,7 +15,13 @@ type Robots struct {
 
 	named, star []rule
 	seenNamed   bool // a group names the agent: the groups of * do not apply
+	delay       Delay
 }
+
+// CrawlDelay returns the Crawl-delay that applies to the agent, in
+// seconds (0 for none), and the rank of the groups it comes from, as
+// [Delay.Delay] does.
+func (r *Robots) CrawlDelay() (Rank, float64) { return r.delay.Delay() }
 
 // rule is an Allow or Disallow rule: a path pattern with * and $.
 type rule struct {
@@ -27,7 +33,7 @@ type rule struct {
 // the groups that name a and of those of "*", and the sitemaps: never more
 // than the body.
 func ReadRobots(body []byte, a Agent) *Robots {
-	r := &Robots{}
+	r := &Robots{delay: Delay{g: groups{agent: a}}}
 	g := groups{agent: a}
 	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	for len(body) > 0 {
@@ -37,6 +43,7 @@ func ReadRobots(body []byte, a Agent) *Robots {
 		} else {
 			body = nil
 		}
+		r.delay.Line(line)
 		kind, value, rank := g.next(line)
 		switch {
 		case kind == lineSitemap:

@@ -180,3 +180,22 @@ func TestMatchesManyStars(t *testing.T) {
 		t.Errorf("%v allocations", allocs)
 	}
 }
+
+// Robots.CrawlDelay is the delay of the groups that apply to the agent,
+// as Delay reads it line by line; Agent.Token is the product token.
+func TestRobotsCrawlDelay(t *testing.T) {
+	body := []byte("User-agent: *\nCrawl-delay: 2\n\nUser-agent: TestBot\nCrawl-delay: 7\nDisallow: /x\n")
+	a := NewAgent("TestBot/1.0 (+https://example.com)")
+	if a.Token() != "TestBot" {
+		t.Errorf("Token %q", a.Token())
+	}
+	if rank, secs := ReadRobots(body, a).CrawlDelay(); rank != Named || secs != 7 {
+		t.Errorf("named: %v %v, want 7 s", rank, secs)
+	}
+	if rank, secs := ReadRobots(body, NewAgent("other")).CrawlDelay(); rank != Star || secs != 2 {
+		t.Errorf("star: %v %v, want 2 s", rank, secs)
+	}
+	if rank, secs := ReadRobots([]byte("Disallow: /\n"), a).CrawlDelay(); rank != None || secs != 0 {
+		t.Errorf("no group: %v %v", rank, secs)
+	}
+}

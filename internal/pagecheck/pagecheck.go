@@ -1,0 +1,174 @@
+// Package pagecheck reads what a page says about its own indexing: the
+// robots directives of its <meta> elements and of its X-Robots-Tag
+// headers, and the canonical URL of its <link rel="canonical"> or Link
+// header. It knows nothing of sitemaps nor of how the page was fetched.
+package pagecheck
+
+import (
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Head is what the head of an HTML page says about its indexing.
+type Head struct {
+	// Noindex is the name of the <meta> element whose content says
+	// noindex (or none): "robots" or the agent's own, "" when none does.
+	Noindex string
+	// Canonical is the href of the first <link rel="canonical">, as
+	// written, "" when there is none.
+	Canonical string
+}
+
+// ReadHead reads the head of the HTML page in r, up to its <body> (or the
+// first element that only a body holds) or the end of r, for the product
+// token agent (such as "gositemap"): a <meta name="robots"> or one named
+// after agent, in any letter case, whose content says noindex. The caller
+// bounds r.
+func ReadHead(r io.Reader, agent string) Head {
+	var h Head
+	z := html.NewTokenizer(r)
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return h
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Body, atom.Div, atom.P, atom.H1, atom.Main, atom.Article:
+				return h
+			case atom.Meta:
+				if hasAttr {
+					attrs := attributes(z)
+					n := strings.ToLower(strings.TrimSpace(attrs["name"]))
+					if h.Noindex == "" && (n == "robots" || agent != "" && n == strings.ToLower(agent)) && Noindex(attrs["content"]) {
+						h.Noindex = n
+					}
+				}
+			case atom.Link:
+				if hasAttr {
+					attrs := attributes(z)
+					if h.Canonical == "" && hasToken(attrs["rel"], "canonical") && strings.TrimSpace(attrs["href"]) != "" {
+						h.Canonical = strings.TrimSpace(attrs["href"])
+					}
+				}
+			}
+		}
+	}
+}
+
+// attributes returns the attributes of the tag z is at, by lower-case
+// name; the first of a name holds.
+func attributes(z *html.Tokenizer) map[string]string {
+	m := map[string]string{}
+	for {
+		k, v, more := z.TagAttr()
+		if _, ok := m[string(k)]; !ok {
+			m[string(k)] = string(v)
+		}
+		if !more {
+			return m
+		}
+	}
+}
+
+// hasToken reports whether the space-separated list s holds tok, in any
+// letter case.
+func hasToken(s, tok string) bool {
+	for _, f := range strings.Fields(s) {
+		if strings.EqualFold(f, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// Noindex reports whether a list of robots directives, separated by
+// commas, says noindex: "noindex" or "none", in any letter case.
+func Noindex(directives string) bool {
+	for _, d := range strings.Split(directives, ",") {
+		switch strings.ToLower(strings.TrimSpace(d)) {
+		case "noindex", "none":
+			return true
+		}
+	}
+	return false
+}
+
+// RobotsHeader reports whether the values of the X-Robots-Tag headers of
+// a response say noindex to agent: a value with no agent's name before its
+// directives applies to every agent, one that begins with "name:" to the
+// agent of that name alone. Directives that take a value after a colon
+// (unavailable_after: DATE, max-snippet: N) are not names.
+func RobotsHeader(values []string, agent string) bool {
+	for _, v := range values {
+		if name, rest, ok := strings.Cut(v, ":"); ok && isAgentName(name) {
+			if !strings.EqualFold(strings.TrimSpace(name), agent) {
+				continue
+			}
+			v = rest
+		}
+		if Noindex(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// isAgentName reports whether s, what comes before a colon in an
+// X-Robots-Tag value, is the name of an agent rather than a directive.
+func isAgentName(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" || strings.ContainsAny(s, ", ") {
+		return false
+	}
+	switch s {
+	case "unavailable_after", "max-snippet", "max-image-preview", "max-video-preview":
+		return false
+	}
+	return true
+}
+
+// LinkCanonical returns the target of the first rel="canonical" link of
+// the values of the Link headers of a response, as written, "" when none
+// has one: <https://example.com/a>; rel="canonical".
+func LinkCanonical(values []string) string {
+	for _, v := range values {
+		for _, link := range splitLinks(v) {
+			start, end := strings.IndexByte(link, '<'), strings.IndexByte(link, '>')
+			if start < 0 || end < start {
+				continue
+			}
+			for _, param := range strings.Split(link[end+1:], ";") {
+				k, val, ok := strings.Cut(param, "=")
+				if ok && strings.EqualFold(strings.TrimSpace(k), "rel") && hasToken(strings.Trim(strings.TrimSpace(val), `"`), "canonical") {
+					return strings.TrimSpace(link[start+1 : end])
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// splitLinks splits the value of a Link header at the commas between its
+// links, none within the <...> of a target or a quoted parameter.
+func splitLinks(v string) []string {
+	var out []string
+	inURL, inQuote, from := false, false, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '<' && !inQuote:
+			inURL = true
+		case c == '>' && !inQuote:
+			inURL = false
+		case c == '"' && !inURL:
+			inQuote = !inQuote
+		case c == ',' && !inURL && !inQuote:
+			out = append(out, v[from:i])
+			from = i + 1
+		}
+	}
+	return append(out, v[from:])
+}
