@@ -154,6 +154,7 @@ type options struct {
 	tree                bool    // sitemap tree: print the documents of the call
 	retries             int     // polite.go
 	hostRate            float64 // polite.go
+	hostConcurrency     int     // polite.go
 	blockPrivate        bool    // polite.go
 	state               string  // polite.go
 	stateReset          bool    // polite.go
@@ -394,7 +395,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 		SetUserAgent(o.userAgent).
 		SetFollow(o.follow).
 		SetRules(o.rules).
-		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate}, Retry: sitemap.Retry{Max: o.retries}}).
+		SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: o.hostRate, MaxConcurrency: o.hostConcurrency}, Retry: sitemap.Retry{Max: o.retries}}).
 		SetBlockPrivate(o.blockPrivate).
 		SetIncremental(sitemap.Incremental{Since: o.since.t, TrustIndexLastMod: o.trustLastmod}).
 		SetSelection(sitemap.Selection{RootOnly: o.noFollow})

@@ -20,6 +20,7 @@ import (
 func politeFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.retries, "retries", 0, "try a request again up to `N` times after a 429, 502, 503, 504, a reset or a timeout,\nafter its Retry-After or a random backoff (0 to 100)")
 	fs.Float64Var(&o.hostRate, "host-rate", 0, "send at most `R` requests a second to each host, such as 2 or 0.5 (0: no limit)")
+	fs.IntVar(&o.hostConcurrency, "max-host-concurrency", 0, "have at most `K` requests in flight to each host at the same time (0: no limit)")
 	fs.StringVar(&o.state, "state", "", "keep what this run learns in the state `FILE`, and fetch only what changed since the last run\nthat used it: requests carry If-None-Match and If-Modified-Since, and a sitemap unchanged is not read")
 	fs.BoolVar(&o.trustLastmod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last run")
 	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
