@@ -1,0 +1,428 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// batchSize is how many URLs one message of the output holds at most.
+const batchSize = 1000
+
+// workerTTL is how long the record of a worker lasts without a heartbeat:
+// how long a worker that died is still counted alive.
+const workerTTL = 15 * time.Second
+
+// WorkerOptions are the settings of one worker: what cannot cross the
+// wire with a crawl.
+type WorkerOptions struct {
+	// Name names the worker in status and in the messages of refusals;
+	// empty is the host name and process id.
+	Name string
+	// Concurrency is how many documents the worker reads at once; 0 is 8.
+	Concurrency int
+	// Client is the HTTP client of the requests; nil is the library's
+	// default client (a copy of it, with the crawl's timeout). The fleet
+	// wraps its transport with the host limits of the crawl.
+	Client *http.Client
+	// Configure, when not nil, is called on the library's instance of each
+	// document after the crawl's settings are applied: what a worker sets
+	// that a crawl cannot carry (settings of the library that take
+	// functions, and those the crawl does not know yet).
+	Configure func(crawl string, s *sitemap.S)
+	// Logf, when not nil, receives a line for each job refused or failed
+	// in a way the output does not show.
+	Logf func(format string, args ...any)
+}
+
+// Work runs a worker until ctx ends: it takes the documents of every crawl
+// from the work queue, Concurrency at a time, and for each reads it through
+// the library, publishes its URLs and errors, queues the sitemaps it lists
+// and then acknowledges it. A worker killed in the middle of a document
+// loses nothing: the document is delivered again after the AckWait of the
+// fleet, and what it publishes again is dropped by its message id. Work
+// returns nil when ctx ends, or the error that stopped it.
+func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
+	}
+	if o.Name == "" {
+		host, _ := os.Hostname()
+		o.Name = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	w := &worker{f: f, o: o, crawls: map[string]*crawlState{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.heartbeat(ctx)
+	it, err := f.consumer.Messages(jetstream.PullMaxMessages(o.Concurrency))
+	if err != nil {
+		return fmt.Errorf("fleet: worker %s: %w", o.Name, err)
+	}
+	go func() {
+		<-ctx.Done()
+		it.Stop()
+	}()
+	slots := make(chan struct{}, o.Concurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		msg, err := it.Next()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
+				return nil
+			}
+			o.Logf("worker %s: %v", o.Name, err)
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			w.handle(ctx, msg)
+		})
+	}
+}
+
+// worker is the state of one call of Work.
+type worker struct {
+	f *Fleet
+	o WorkerOptions
+
+	mu     sync.Mutex
+	crawls map[string]*crawlState
+}
+
+// crawlState is what a worker keeps of a crawl it works on.
+type crawlState struct {
+	rec    crawlRecord
+	follow []*regexp.Regexp
+	client *http.Client
+	store  sitemap.Store
+	err    error // why the worker refuses the crawl
+}
+
+// heartbeat keeps the worker's key in the workers bucket, whose TTL
+// forgets a worker that stopped.
+func (w *worker) heartbeat(ctx context.Context) {
+	t := time.NewTicker(workerTTL / 3)
+	defer t.Stop()
+	for {
+		w.f.workers.Put(ctx, strings.NewReplacer(".", "_", " ", "_", "*", "_", ">", "_").Replace(w.o.Name), []byte(time.Now().UTC().Format(time.RFC3339)))
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// crawl returns the state of crawl, read from its record the first time,
+// and with the record's cancellation read again each time.
+func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
+	rec, err := w.f.record(ctx, crawl)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cs := w.crawls[crawl]; cs != nil {
+		cs.rec.Cancelled = rec.Cancelled
+		return cs, nil
+	}
+	cs := &crawlState{rec: rec}
+	c := &rec.Settings
+	if c.Version != Version {
+		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
+	} else if err := c.check(); err != nil {
+		cs.err = fmt.Errorf("crawl %s: worker %s refuses its settings: %w", crawl, w.o.Name, err)
+	}
+	for _, p := range c.Follow {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			cs.err = err
+			break
+		}
+		cs.follow = append(cs.follow, re)
+	}
+	base := w.o.Client
+	if base == nil {
+		base = &http.Client{Timeout: c.timeout()}
+	}
+	client := *base
+	if c.HostRate > 0 || c.MaxHostConcurrency > 0 {
+		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, owner: w.o.Name}
+	}
+	cs.client = &client
+	if c.State != "" {
+		cs.store = &Store{kv: w.f.records, prefix: c.State, max: w.f.maxPayload}
+	}
+	w.crawls[crawl] = cs
+	return cs, nil
+}
+
+// handle reads the document of one job.
+func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
+	crawl := strings.TrimPrefix(msg.Subject(), jobsPrefix)
+	cs, err := w.crawl(ctx, crawl)
+	if err != nil {
+		w.o.Logf("%v: the job is dropped", err)
+		msg.Term()
+		return
+	}
+	if cs.rec.Cancelled {
+		msg.Term()
+		return
+	}
+	if cs.err != nil {
+		w.refuse(ctx, crawl, cs.err)
+		msg.NakWithDelay(w.f.opts.AckWait)
+		return
+	}
+	var j job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil {
+		w.o.Logf("crawl %s: a job that does not read: %v", crawl, err)
+		msg.Term()
+		return
+	}
+	if meta, err := msg.Metadata(); err == nil && meta.NumDelivered > 1 {
+		w.f.count(ctx, crawl, func(c *counters) bool { c.Redelivered++; return true })
+	}
+	// The server hears that the job is being worked on three times per
+	// AckWait, so that a long document is not given to another worker.
+	jctx, stop := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(w.f.opts.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-jctx.Done():
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	err = w.read(jctx, crawl, cs, j)
+	stop()
+	if err != nil {
+		if ctx.Err() == nil {
+			w.o.Logf("crawl %s: %s: %v: delivered again later", crawl, j.URL, err)
+		}
+		return // no ack: delivered again after AckWait
+	}
+	if err := msg.DoubleAck(ctx); err != nil && ctx.Err() == nil {
+		w.o.Logf("crawl %s: ack %s: %v", crawl, j.URL, err)
+	}
+}
+
+// refuse records, once per worker, that it refuses crawl, where status
+// shows it.
+func (w *worker) refuse(ctx context.Context, crawl string, why error) {
+	w.o.Logf("%v", why)
+	w.f.crawls.Put(ctx, crawl+".refused", []byte(why.Error()))
+}
+
+// read reads the document j of crawl and hands on what it holds: its URLs
+// in batches, its errors, the sitemaps it lists; then records it done. An
+// error is one of the fleet's (the server), after which the job is
+// delivered again; what the document's own reading records is its output.
+func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) error {
+	c := &cs.rec.Settings
+	key := docKey(crawl, j.URL)
+	s, err := c.instance(cs.client, cs.store)
+	if err != nil {
+		return err
+	}
+	if w.o.Configure != nil {
+		w.o.Configure(crawl, s)
+	}
+	entry := docEntry{URL: j.URL, Depth: j.Depth, State: stateReading}
+	if e, err := w.f.docs.Get(ctx, key); err == nil {
+		json.Unmarshal(e.Value(), &entry)
+		entry.State = stateReading
+	}
+	if err := w.putEntry(ctx, key, entry); err != nil {
+		return err
+	}
+	var errs []error
+	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs}
+	for u, err := range s.Stream(ctx, j.URL, nil) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := out.add(&u); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := out.flush(); err != nil {
+		return err
+	}
+	if out.limited != nil {
+		errs = append(errs, out.limited)
+	}
+	docs := s.GetDocuments()
+	full := out.full
+	if len(docs) > 0 {
+		more, err := w.children(ctx, crawl, cs, key, j, docs, full)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, more...)
+	}
+	if err := w.publishErrors(ctx, crawl, key, errs); err != nil {
+		return err
+	}
+	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
+		entry.State = stateFailed
+	}
+	if len(docs) > 0 && docs[0].Err != nil {
+		entry.Err = errorLine(docs[0].Err)
+	}
+	return w.putEntry(ctx, key, entry)
+}
+
+func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
+	v, _ := json.Marshal(e)
+	if _, err := w.f.docs.Put(ctx, key, v); err != nil {
+		return fmt.Errorf("record %s: %w", e.URL, err)
+	}
+	return nil
+}
+
+// children queues the sitemaps the document lists (docs[0] is the
+// document, the others what it lists), as a call of the library would
+// follow them: within the depth limit and the follow rules, each once per
+// crawl, within the fleet's sitemap limit, none once the URL limit is
+// reached. It returns the errors of the limits.
+func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
+	c := &cs.rec.Settings
+	var errs []error
+	final := docs[0].FinalURL
+	if final == "" {
+		final = j.URL
+	}
+	deep := j.Depth+1 > c.MaxDepth
+	for _, d := range docs[1:] {
+		if d.Parent != 0 || d.Status != sitemap.StatusNotFollowed {
+			continue
+		}
+		if len(cs.follow) > 0 && !matchAny(cs.follow, d.URL) {
+			continue
+		}
+		if deep {
+			errs = append(errs, &sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)})
+			break
+		}
+		if urlsFull {
+			break
+		}
+		ch := job{URL: d.URL, Depth: j.Depth + 1}
+		ckey := docKey(crawl, ch.URL)
+		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
+		_, err := w.f.docs.Create(ctx, ckey, entry)
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			// Listed before, by this document (when it is delivered
+			// again) or another.
+			if _, err := w.f.queue(ctx, crawl, key, ch, true); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("claim %s: %w", ch.URL, err)
+		}
+		if c.MaxSitemaps > 0 {
+			took, first := false, false
+			_, err := w.f.count(ctx, crawl, func(n *counters) bool {
+				took, first = false, false
+				if n.Sitemaps < int64(c.MaxSitemaps) {
+					n.Sitemaps++
+					took = true
+					return true
+				}
+				first = !n.MapsLimited
+				n.MapsLimited = true
+				return first
+			})
+			if err != nil {
+				return nil, err
+			}
+			if !took {
+				v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
+				w.f.docs.Put(ctx, ckey, v)
+				if first {
+					errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
+				}
+				continue
+			}
+		}
+		if err := w.f.publishJob(ctx, crawl, ckey, ch); err != nil {
+			return nil, err
+		}
+	}
+	return errs, nil
+}
+
+func matchAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// publishErrors publishes the errors of a document as one message of the
+// output, a line each: the name of its type, a tab, its message.
+func (w *worker) publishErrors(ctx context.Context, crawl, key string, errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	for _, err := range errs {
+		b.WriteString(errorLine(err))
+		b.WriteByte('\n')
+	}
+	m := &natsMsg{subject: outPrefix + crawl, data: b.Bytes(), kind: kindErrors}
+	return w.f.publishOut(ctx, m, key+".errors")
+}
+
+// errorLine is the line of an error as the sitemap command prints it: the
+// name of its type, a colon, its message on one line.
+func errorLine(err error) string {
+	name := "Error"
+	switch err.(type) {
+	case *sitemap.ConfigError:
+		name = "ConfigError"
+	case *sitemap.NetworkError:
+		name = "NetworkError"
+	case *sitemap.ParseError:
+		name = "ParseError"
+	case *sitemap.ValidationError:
+		name = "ValidationError"
+	}
+	return name + ": " + strings.ReplaceAll(err.Error(), "\n", "; ")
+}
