@@ -182,7 +182,11 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 		}
 		done := false
 		for {
-			batch, err := cons.Fetch(256, jetstream.FetchMaxWait(200*time.Millisecond), jetstream.FetchContext(ctx))
+			if ctx.Err() != nil {
+				yield(URL{}, ctx.Err())
+				return
+			}
+			batch, err := cons.Fetch(256, jetstream.FetchMaxWait(200*time.Millisecond))
 			if err != nil {
 				if ctx.Err() != nil {
 					yield(URL{}, ctx.Err())
