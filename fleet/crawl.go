@@ -108,7 +108,7 @@ func (f *Fleet) queue(ctx context.Context, crawl, parent string, j job, redo boo
 	key := docKey(crawl, j.URL)
 	entry, _ := json.Marshal(docEntry{URL: j.URL, Parent: parent, Depth: j.Depth, State: stateQueued})
 	if _, err := f.docs.Create(ctx, key, entry); err != nil {
-		if !errors.Is(err, jetstream.ErrKeyExists) {
+		if !isConflict(err) {
 			return false, fmt.Errorf("fleet: claim %s: %w", j.URL, err)
 		}
 		e, err := f.docs.Get(ctx, key)
@@ -203,17 +203,19 @@ func (f *Fleet) count(ctx context.Context, crawl string, change func(*counters) 
 		if err == nil {
 			return c, nil
 		}
-		if !isConflict(err) && !errors.Is(err, jetstream.ErrKeyExists) {
+		if !isConflict(err) {
 			return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
 		}
 	}
 }
 
 // isConflict reports whether err is the refusal of a write whose revision
-// is no longer the last.
+// is no longer the last, or of the creation of a key that exists: one code
+// on a stream of one replica, another on a replicated one.
 func isConflict(err error) bool {
 	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
 		return true
 	}
 	return errors.Is(err, jetstream.ErrKeyExists)

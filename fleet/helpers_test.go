@@ -215,13 +215,15 @@ func openOn(t testing.TB, nc *nats.Conn, o Options) *Fleet {
 	return f
 }
 
+var workerNames atomic.Int64
+
 // startWorkers runs n workers on f until the test ends.
 func startWorkers(t testing.TB, f *Fleet, n int, o WorkerOptions) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	for i := range n {
+	for range n {
 		wo := o
-		wo.Name = fmt.Sprintf("w%d", i)
+		wo.Name = fmt.Sprintf("w%d", workerNames.Add(1))
 		wo.Logf = t.Logf
 		wg.Go(func() {
 			if err := f.Work(ctx, wo); err != nil {

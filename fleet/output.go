@@ -180,6 +180,26 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 			yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
 		}
+		// A server that fails (a leader elected anew in a cluster) is
+		// waited out for up to a minute: the ordered consumer starts
+		// again where it was.
+		var failingSince time.Time
+		failed := func(err error) bool {
+			if failingSince.IsZero() {
+				failingSince = time.Now()
+			}
+			if time.Since(failingSince) > time.Minute {
+				yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
+				return true
+			}
+			t := time.NewTimer(100 * time.Millisecond)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			return false
+		}
 		done := false
 		for {
 			if ctx.Err() != nil {
@@ -188,40 +208,39 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 			}
 			batch, err := cons.Fetch(256, jetstream.FetchMaxWait(200*time.Millisecond))
 			if err != nil {
-				if ctx.Err() != nil {
-					yield(URL{}, ctx.Err())
+				if failed(err) {
 					return
 				}
-				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-					continue
-				}
-				yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
-				return
+				continue
 			}
 			got := 0
 			for msg := range batch.Messages() {
 				got++
-				msg.Ack()
 				if !yieldMsg(msg, yield) {
 					return
 				}
 			}
-			if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil {
-				yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
-				return
+			if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) {
+				if failed(err) {
+					return
+				}
+				continue
 			}
+			failingSince = time.Time{}
 			if got > 0 {
 				continue
 			}
 			if done {
 				return // done, and read to its end since
 			}
-			st, err := f.pending(ctx, crawl)
+			n, err := f.pending(ctx, crawl)
 			if err != nil {
-				yield(URL{}, err)
-				return
+				if failed(err) {
+					return
+				}
+				continue
 			}
-			done = st == 0
+			done = n == 0
 		}
 	}
 }

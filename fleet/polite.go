@@ -89,7 +89,7 @@ func (g *hostGate) slot(ctx context.Context, host string) (func(), error) {
 			key := "slot." + host + "." + strconv.Itoa((start+i)%k)
 			v, _ := json.Marshal(lease{Owner: g.owner, Expires: time.Now().Add(hold)})
 			rev, err := kv.Create(ctx, key, v)
-			if err != nil && errors.Is(err, jetstream.ErrKeyExists) {
+			if err != nil && isConflict(err) {
 				e, gerr := kv.Get(ctx, key)
 				if gerr != nil {
 					continue

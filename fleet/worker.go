@@ -343,7 +343,7 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		ckey := docKey(crawl, ch.URL)
 		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
 		_, err := w.f.docs.Create(ctx, ckey, entry)
-		if errors.Is(err, jetstream.ErrKeyExists) {
+		if isConflict(err) {
 			// Listed before, by this document (when it is delivered
 			// again) or another.
 			if _, err := w.f.queue(ctx, crawl, key, ch, true); err != nil {
