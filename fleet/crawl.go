@@ -2,12 +2,13 @@ package fleet
 
 import (
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/gositemap/sitemap"
@@ -27,8 +28,9 @@ type crawlRecord struct {
 
 // counters are the counts of a crawl the whole fleet shares, under
 // name.count in the crawls bucket, changed by compare-and-set on their
-// revision: the URLs handed on and the sitemaps queued (the limits of the
-// crawl are counted against them), and the jobs delivered more than once.
+// revision: the room under the URL limit taken by the workers, the
+// sitemaps queued (the limits of the crawl are counted against them), and
+// the jobs delivered more than once.
 type counters struct {
 	URLs        int64 `json:"urls"`
 	Sitemaps    int64 `json:"sitemaps"`
@@ -84,7 +86,7 @@ func (f *Fleet) Submit(ctx context.Context, c Crawl, roots ...string) (string, e
 		return "", errors.New("fleet: a crawl needs a URL to start from")
 	}
 	var b [5]byte
-	rand.Read(b[:])
+	crand.Read(b[:])
 	name := time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
 	rec, _ := json.Marshal(crawlRecord{Settings: c, Roots: roots, Submitted: time.Now().UTC()})
 	if _, err := f.crawls.Create(ctx, name, rec); err != nil {
@@ -205,6 +207,15 @@ func (f *Fleet) count(ctx context.Context, crawl string, change func(*counters) 
 		}
 		if !isConflict(err) {
 			return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
+		}
+		// Another worker changed them first: a short wait at random
+		// spreads the workers that contend for them.
+		t := time.NewTimer(time.Duration(rand.Int64N(int64(time.Millisecond))))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return c, ctx.Err()
+		case <-t.C:
 		}
 	}
 }

@@ -77,11 +77,11 @@ type Fleet struct {
 	js   jetstream.JetStream
 	opts Options
 
-	jobs, out             jetstream.Stream
-	crawls, docs, hosts   jetstream.KeyValue
-	records, workers      jetstream.KeyValue
-	maxPayload            int
-	consumer              jetstream.Consumer
+	jobs, out           jetstream.Stream
+	crawls, docs, hosts jetstream.KeyValue
+	records, workers    jetstream.KeyValue
+	maxPayload          int
+	consumer            jetstream.Consumer
 }
 
 // Open checks that the server of nc runs JetStream at version
@@ -93,7 +93,7 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Fleet, error) {
 	if v := nc.ConnectedServerVersion(); !versionAtLeast(v, MinServerVersion) {
 		return nil, fmt.Errorf("fleet: the NATS server runs %s; the fleet needs %s or later", v, MinServerVersion)
 	}
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(30*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}

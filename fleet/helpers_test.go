@@ -24,7 +24,7 @@ const testAckWait = 2 * time.Second
 // each. It counts the requests in flight and when each began.
 type site struct {
 	*httptest.Server
-	n, m int
+	n, m  int
 	gate  chan struct{} // when not nil, a sitemap past half waits for it to close
 	delay time.Duration // the latency of each response
 

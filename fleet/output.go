@@ -19,9 +19,9 @@ import (
 
 // The header of an output message that says what it holds, and how many.
 const (
-	hdrKind   = "Sitemap-Fleet-Kind"
-	hdrCount  = "Sitemap-Fleet-Count"
-	kindURLs  = "urls"
+	hdrKind    = "Sitemap-Fleet-Kind"
+	hdrCount   = "Sitemap-Fleet-Count"
+	kindURLs   = "urls"
 	kindErrors = "errors"
 )
 
@@ -33,19 +33,55 @@ type natsMsg struct {
 	count   int
 }
 
-// publishOut publishes m with the message id id: a copy published again
+// publishOut publishes m with the message id id, without waiting for the
+// server's acknowledgement, which acks collects: a copy published again
 // within the de-duplication window is dropped by the server.
-func (f *Fleet) publishOut(ctx context.Context, m *natsMsg, id string) error {
+func (f *Fleet) publishOut(m *natsMsg, id string, acks *acks) error {
 	msg := nats.NewMsg(m.subject)
 	msg.Data = m.data
 	msg.Header.Set(hdrKind, m.kind)
 	if m.count > 0 {
 		msg.Header.Set(hdrCount, strconv.Itoa(m.count))
 	}
-	if _, err := f.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
-		return fmt.Errorf("publish %s: %w", id, err)
+	return acks.publish(f.js, msg, id)
+}
+
+// acks are the acknowledgements of the messages a job published without
+// waiting: the job is acknowledged once all of them came.
+type acks struct {
+	futures []jetstream.PubAckFuture
+}
+
+// publish publishes msg, with the message id id when not empty.
+func (a *acks) publish(js jetstream.JetStream, msg *nats.Msg, id string) error {
+	var opts []jetstream.PublishOpt
+	if id != "" {
+		opts = append(opts, jetstream.WithMsgID(id))
 	}
+	fut, err := js.PublishMsgAsync(msg, opts...)
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", msg.Subject, err)
+	}
+	a.futures = append(a.futures, fut)
 	return nil
+}
+
+// wait waits for every acknowledgement and returns the first error.
+func (a *acks) wait(ctx context.Context) error {
+	var first error
+	for _, fut := range a.futures {
+		select {
+		case <-fut.Ok():
+		case err := <-fut.Err():
+			if first == nil {
+				first = fmt.Errorf("publish %s: %w", fut.Msg().Subject, err)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	a.futures = a.futures[:0]
+	return first
 }
 
 // batcher gathers the URLs of one document into batches of up to
@@ -57,6 +93,7 @@ type batcher struct {
 	crawl string
 	key   string
 	loc   string // the URL of the document
+	acks  *acks
 	max   int // the URL limit of the crawl; 0 is none
 
 	buf     bytes.Buffer
@@ -87,17 +124,7 @@ func (b *batcher) flush() error {
 	if b.inBuf == 0 {
 		return nil
 	}
-	room, first := b.inBuf, false
-	_, err := b.w.f.count(b.ctx, b.crawl, func(c *counters) bool {
-		room, first = b.inBuf, false
-		if b.max > 0 && c.URLs+int64(room) > int64(b.max) {
-			room = int(max(int64(b.max)-c.URLs, 0))
-			first = !c.URLsLimited
-			c.URLsLimited = true
-		}
-		c.URLs += int64(room)
-		return room > 0 || first
-	})
+	room, first, err := b.w.room(b.ctx, b.crawl, b.inBuf, b.max)
 	if err != nil {
 		return err
 	}
@@ -110,8 +137,8 @@ func (b *batcher) flush() error {
 		data = cutLines(data, room)
 	}
 	if room > 0 {
-		m := &natsMsg{subject: outPrefix + b.crawl, data: data, kind: kindURLs, count: room}
-		if err := b.w.f.publishOut(b.ctx, m, b.key+"."+strconv.Itoa(b.batch)); err != nil {
+		m := &natsMsg{subject: outPrefix + b.crawl, data: bytes.Clone(data), kind: kindURLs, count: room}
+		if err := b.w.f.publishOut(m, b.key+"."+strconv.Itoa(b.batch), b.acks); err != nil {
 			return err
 		}
 		b.n += room
@@ -361,9 +388,10 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 			st.Limited++
 		}
 		st.Errors += int64(d.Errors)
+		st.URLs += int64(d.URLs)
 	}
 	if c, err := f.count(ctx, crawl, func(*counters) bool { return false }); err == nil {
-		st.URLs, st.Redelivered = c.URLs, c.Redelivered
+		st.Redelivered = c.Redelivered
 	}
 	if e, err := f.crawls.Get(ctx, crawl+".refused"); err == nil {
 		st.Refused = string(e.Value())

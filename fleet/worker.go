@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -110,6 +112,67 @@ type worker struct {
 	crawls map[string]*crawlState
 }
 
+// blockFraction is the part of the room left under the URL limit of a
+// crawl that a worker takes at once: a worker takes room for many batches
+// in one compare-and-set on the crawl's counter, and uses it up before it
+// takes more, so that the workers of a fleet do not all contend for the
+// counter at every batch. Near the limit (room for fewer than
+// blockFraction batches), a worker takes room for one batch at a time.
+const blockFraction = 64
+
+// room takes room for n URLs of crawl under its URL limit max: from the
+// worker's own allowance, or from the crawl's counter. It returns the room
+// granted (n, or less once the limit is reached) and whether this was the
+// first to meet the limit.
+func (w *worker) room(ctx context.Context, crawl string, n, limit int) (granted int, first bool, err error) {
+	if limit <= 0 {
+		return n, false, nil
+	}
+	w.mu.Lock()
+	cs := w.crawls[crawl]
+	if cs.allowance >= n {
+		cs.allowance -= n
+		w.mu.Unlock()
+		return n, false, nil
+	}
+	have := cs.allowance
+	cs.allowance = 0
+	w.mu.Unlock()
+	want := n - have
+	var got int
+	_, err = w.f.count(ctx, crawl, func(c *counters) bool {
+		left := int64(limit) - c.URLs
+		got, first = want, false
+		if block := left / blockFraction; block > int64(want) {
+			got = int(min(block, 100*batchSize))
+		}
+		if int64(got) > left {
+			got = int(max(left, 0))
+		}
+		if got < want {
+			first = !c.URLsLimited
+			c.URLsLimited = true
+		}
+		c.URLs += int64(got)
+		return got > 0 || first
+	})
+	if err != nil {
+		w.mu.Lock()
+		cs.allowance += have
+		w.mu.Unlock()
+		return 0, false, err
+	}
+	granted = have + min(got, want)
+	w.mu.Lock()
+	cs.allowance += got - min(got, want)
+	w.mu.Unlock()
+	return granted, first, nil
+}
+
+// recordAge is how long a worker goes by the record of a crawl it read
+// before it reads it again: how late it may see a cancellation.
+const recordAge = time.Second
+
 // crawlState is what a worker keeps of a crawl it works on.
 type crawlState struct {
 	rec    crawlRecord
@@ -117,6 +180,9 @@ type crawlState struct {
 	client *http.Client
 	store  sitemap.Store
 	err    error // why the worker refuses the crawl
+
+	read      time.Time // when rec was read, under worker.mu
+	allowance int       // URLs this worker may still hand on under the limit (room), under worker.mu
 }
 
 // heartbeat keeps the worker's key in the workers bucket, whose TTL
@@ -137,6 +203,13 @@ func (w *worker) heartbeat(ctx context.Context) {
 // crawl returns the state of crawl, read from its record the first time,
 // and with the record's cancellation read again each time.
 func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
+	w.mu.Lock()
+	cs := w.crawls[crawl]
+	fresh := cs != nil && time.Since(cs.read) < recordAge
+	w.mu.Unlock()
+	if fresh {
+		return cs, nil
+	}
 	rec, err := w.f.record(ctx, crawl)
 	if err != nil {
 		return nil, err
@@ -144,11 +217,11 @@ func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if cs := w.crawls[crawl]; cs != nil {
-		cs.rec.Cancelled = rec.Cancelled
+		cs.rec.Cancelled, cs.read = rec.Cancelled, time.Now()
 		return cs, nil
 	}
-	cs := &crawlState{rec: rec}
-	c := &rec.Settings
+	cs = &crawlState{rec: rec, read: time.Now()}
+	c := &cs.rec.Settings
 	if c.Version != Version {
 		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
 	} else if err := c.check(); err != nil {
@@ -164,7 +237,9 @@ func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
 	}
 	base := w.o.Client
 	if base == nil {
-		base = &http.Client{Timeout: c.timeout()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = w.o.Concurrency
+		base = &http.Client{Timeout: c.timeout(), Transport: t}
 	}
 	client := *base
 	if c.HostRate > 0 || c.MaxHostConcurrency > 0 {
@@ -228,7 +303,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		return // no ack: delivered again after AckWait
 	}
-	if err := msg.DoubleAck(ctx); err != nil && ctx.Err() == nil {
+	if err := msg.Ack(); err != nil && ctx.Err() == nil {
 		w.o.Logf("crawl %s: ack %s: %v", crawl, j.URL, err)
 	}
 }
@@ -254,16 +329,16 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if w.o.Configure != nil {
 		w.o.Configure(crawl, s)
 	}
+	// The entry says "reading" while the document is read; its write is
+	// waited for with the batches', before the entry says what came of it.
+	var acks acks
 	entry := docEntry{URL: j.URL, Depth: j.Depth, State: stateReading}
-	if e, err := w.f.docs.Get(ctx, key); err == nil {
-		json.Unmarshal(e.Value(), &entry)
-		entry.State = stateReading
-	}
-	if err := w.putEntry(ctx, key, entry); err != nil {
+	v, _ := json.Marshal(entry)
+	if err := acks.publish(w.f.js, &nats.Msg{Subject: "$KV." + docsBucket + "." + key, Data: v}, ""); err != nil {
 		return err
 	}
 	var errs []error
-	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs}
+	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks}
 	for u, err := range s.Stream(ctx, j.URL, nil) {
 		if err != nil {
 			errs = append(errs, err)
@@ -291,7 +366,10 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		}
 		errs = append(errs, more...)
 	}
-	if err := w.publishErrors(ctx, crawl, key, errs); err != nil {
+	if err := w.publishErrors(crawl, key, errs, &acks); err != nil {
+		return err
+	}
+	if err := acks.wait(ctx); err != nil {
 		return err
 	}
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
@@ -316,7 +394,9 @@ func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
 // document, the others what it lists), as a call of the library would
 // follow them: within the depth limit and the follow rules, each once per
 // crawl, within the fleet's sitemap limit, none once the URL limit is
-// reached. It returns the errors of the limits.
+// reached. It returns the errors of the limits. The claims and the
+// publications run claimParallel at a time: an index of thousands of
+// sitemaps is queued in the time of a few round trips each.
 func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
 	c := &cs.rec.Settings
 	var errs []error
@@ -324,7 +404,7 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 	if final == "" {
 		final = j.URL
 	}
-	deep := j.Depth+1 > c.MaxDepth
+	var listed []job
 	for _, d := range docs[1:] {
 		if d.Parent != 0 || d.Status != sitemap.StatusNotFollowed {
 			continue
@@ -332,58 +412,105 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		if len(cs.follow) > 0 && !matchAny(cs.follow, d.URL) {
 			continue
 		}
-		if deep {
-			errs = append(errs, &sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)})
-			break
+		if j.Depth+1 > c.MaxDepth {
+			return []error{&sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)}}, nil
 		}
 		if urlsFull {
-			break
+			return nil, nil
 		}
-		ch := job{URL: d.URL, Depth: j.Depth + 1}
-		ckey := docKey(crawl, ch.URL)
+		listed = append(listed, job{URL: d.URL, Depth: j.Depth + 1})
+	}
+	// Claim each: created (ours), or there already (listed before, by this
+	// document when it is delivered again, or by another).
+	created := make([]bool, len(listed))
+	err := parallel(ctx, len(listed), func(i int) error {
+		ch := listed[i]
 		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
-		_, err := w.f.docs.Create(ctx, ckey, entry)
+		_, err := w.f.docs.Create(ctx, docKey(crawl, ch.URL), entry)
 		if isConflict(err) {
-			// Listed before, by this document (when it is delivered
-			// again) or another.
-			if _, err := w.f.queue(ctx, crawl, key, ch, true); err != nil {
-				return nil, err
-			}
-			continue
+			_, err = w.f.queue(ctx, crawl, key, ch, true)
+			return err
 		}
 		if err != nil {
-			return nil, fmt.Errorf("claim %s: %w", ch.URL, err)
+			return fmt.Errorf("claim %s: %w", ch.URL, err)
 		}
-		if c.MaxSitemaps > 0 {
-			took, first := false, false
-			_, err := w.f.count(ctx, crawl, func(n *counters) bool {
-				took, first = false, false
-				if n.Sitemaps < int64(c.MaxSitemaps) {
-					n.Sitemaps++
-					took = true
-					return true
-				}
-				first = !n.MapsLimited
-				n.MapsLimited = true
-				return first
-			})
-			if err != nil {
-				return nil, err
-			}
-			if !took {
-				v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
-				w.f.docs.Put(ctx, ckey, v)
-				if first {
-					errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
-				}
-				continue
-			}
-		}
-		if err := w.f.publishJob(ctx, crawl, ckey, ch); err != nil {
-			return nil, err
+		created[i] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ours []job
+	for i, ok := range created {
+		if ok {
+			ours = append(ours, listed[i])
 		}
 	}
-	return errs, nil
+	if c.MaxSitemaps > 0 && len(ours) > 0 {
+		took, first := 0, false
+		_, err := w.f.count(ctx, crawl, func(n *counters) bool {
+			took = int(min(int64(len(ours)), max(int64(c.MaxSitemaps)-n.Sitemaps, 0)))
+			first = took < len(ours) && !n.MapsLimited
+			n.Sitemaps += int64(took)
+			n.MapsLimited = n.MapsLimited || took < len(ours)
+			return took > 0 || first
+		})
+		if err != nil {
+			return nil, err
+		}
+		if first {
+			errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
+		}
+		for _, ch := range ours[took:] {
+			v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
+			if _, err := w.f.docs.Put(ctx, docKey(crawl, ch.URL), v); err != nil {
+				return nil, err
+			}
+		}
+		ours = ours[:took]
+	}
+	err = parallel(ctx, len(ours), func(i int) error {
+		return w.f.publishJob(ctx, crawl, docKey(crawl, ours[i].URL), ours[i])
+	})
+	return errs, err
+}
+
+// claimParallel is how many claims or publications of the children of a
+// document are in flight at once.
+const claimParallel = 32
+
+// parallel runs f for 0 to n-1, claimParallel at a time, and returns the
+// first error.
+func parallel(ctx context.Context, n int, f func(int) error) error {
+	if n == 0 {
+		return nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	next := make(chan int)
+	for range min(n, claimParallel) {
+		wg.Go(func() {
+			for i := range next {
+				if err := f(i); err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return cmp.Or(first, ctx.Err())
 }
 
 func matchAny(res []*regexp.Regexp, s string) bool {
@@ -397,7 +524,7 @@ func matchAny(res []*regexp.Regexp, s string) bool {
 
 // publishErrors publishes the errors of a document as one message of the
 // output, a line each: the name of its type, a tab, its message.
-func (w *worker) publishErrors(ctx context.Context, crawl, key string, errs []error) error {
+func (w *worker) publishErrors(crawl, key string, errs []error, acks *acks) error {
 	if len(errs) == 0 {
 		return nil
 	}
@@ -407,7 +534,7 @@ func (w *worker) publishErrors(ctx context.Context, crawl, key string, errs []er
 		b.WriteByte('\n')
 	}
 	m := &natsMsg{subject: outPrefix + crawl, data: b.Bytes(), kind: kindErrors}
-	return w.f.publishOut(ctx, m, key+".errors")
+	return w.f.publishOut(m, key+".errors", acks)
 }
 
 // errorLine is the line of an error as the sitemap command prints it: the
