@@ -31,13 +31,17 @@ type site struct {
 	inFlight, maxInFlight atomic.Int64
 	requests              atomic.Int64
 	reached               chan struct{} // closed when a request waits at the gate
+	atGate                atomic.Int64
+	full                  chan struct{} // closed when fullAt requests wait at the gate
+	fullAt                int64
+	fullOnce              sync.Once
 	reachedOnce           sync.Once
 	mu                    sync.Mutex
 	starts                []time.Time
 }
 
 func newSite(t testing.TB, n, m int, gated bool) *site {
-	s := &site{n: n, m: m, reached: make(chan struct{})}
+	s := &site{n: n, m: m, reached: make(chan struct{}), full: make(chan struct{})}
 	if gated {
 		s.gate = make(chan struct{})
 	}
@@ -87,6 +91,9 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.gate != nil && i >= s.n/2 {
 		s.reachedOnce.Do(func() { close(s.reached) })
+		if s.fullAt > 0 && s.atGate.Add(1) == s.fullAt {
+			s.fullOnce.Do(func() { close(s.full) })
+		}
 		select {
 		case <-s.gate:
 		case <-r.Context().Done():
