@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gositemap/sitemap"
 	"github.com/nats-io/nats.go/jetstream"
@@ -36,6 +37,9 @@ func (f *Fleet) Store(name string) (*Store, error) {
 	}
 	return &Store{kv: f.records, prefix: name, max: f.maxPayload}, nil
 }
+
+// storeTimeout is the longest a Put may take.
+const storeTimeout = 30 * time.Second
 
 // partsMark starts the value of a record kept in parts.
 const partsMark = "parts "
@@ -78,8 +82,13 @@ func (s *Store) Get(ctx context.Context, key string) (sitemap.Record, bool, erro
 	return r, true, nil
 }
 
-// Put sets the record of key.
+// Put sets the record of key. It is not cut short by ctx: a streaming call
+// of the library puts the record of its last document once the loop has
+// its URLs, when the call's context may have ended already. It has
+// storeTimeout.
 func (s *Store) Put(ctx context.Context, key string, r sitemap.Record) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
