@@ -233,7 +233,15 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 				yield(URL{}, ctx.Err())
 				return
 			}
-			batch, err := cons.Fetch(256, jetstream.FetchMaxWait(200*time.Millisecond))
+			// Once the crawl is done, all of its output is stored: what
+			// is left is read without waiting for more.
+			var batch jetstream.MessageBatch
+			var err error
+			if done {
+				batch, err = cons.FetchNoWait(256)
+			} else {
+				batch, err = cons.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
+			}
 			if err != nil {
 				if failed(err) {
 					return
