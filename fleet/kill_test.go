@@ -98,4 +98,3 @@ func TestKillWorker(t *testing.T) {
 	}
 	sameLines(t, got, reference(t, s.URL+"/index.xml"))
 }
-

@@ -227,57 +227,69 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 			}
 			return false
 		}
+		it, err := cons.Messages()
+		if err != nil {
+			yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
+			return
+		}
+		defer it.Stop()
+		// read counts the messages read; once the crawl is done, its
+		// output is all stored, and is read up to the count the stream
+		// holds for it.
+		var read, total uint64
 		done := false
 		for {
 			if ctx.Err() != nil {
 				yield(URL{}, ctx.Err())
 				return
 			}
-			// Once the crawl is done, all of its output is stored: what
-			// is left is read without waiting for more.
-			var batch jetstream.MessageBatch
-			var err error
+			if done && read >= total {
+				return
+			}
+			wait := outputPoll
 			if done {
-				batch, err = cons.FetchNoWait(256)
-			} else {
-				batch, err = cons.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
+				wait = time.Minute
 			}
-			if err != nil {
-				if failed(err) {
-					return
-				}
-				continue
-			}
-			got := 0
-			for msg := range batch.Messages() {
-				got++
+			msg, err := it.Next(jetstream.NextMaxWait(wait))
+			if err == nil {
+				failingSince = time.Time{}
+				read++
 				if !yieldMsg(msg, yield) {
 					return
 				}
+				continue
 			}
-			if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) {
+			if !errors.Is(err, nats.ErrTimeout) || done {
 				if failed(err) {
 					return
 				}
 				continue
 			}
-			failingSince = time.Time{}
-			if got > 0 {
-				continue
-			}
-			if done {
-				return // done, and read to its end since
-			}
+			// Nothing came for a while: is the crawl done?
 			n, err := f.pending(ctx, crawl)
-			if err != nil {
-				if failed(err) {
-					return
-				}
-				continue
+			if err == nil && n == 0 {
+				total, err = f.outputCount(ctx, crawl)
+				done = err == nil
 			}
-			done = n == 0
+			if err != nil && failed(err) {
+				return
+			}
 		}
 	}
+}
+
+// outputPoll is how long the reader of a crawl's output waits for a
+// message before it asks whether the crawl is done.
+const outputPoll = 50 * time.Millisecond
+
+// outputCount returns how many messages the output of crawl holds.
+func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
+	subj := outPrefix + crawl
+	info, err := f.out.Info(ctx, jetstream.WithSubjectFilter(subj))
+	if err != nil {
+		return 0, fmt.Errorf("fleet: the output of %s: %w", crawl, err)
+	}
+	return info.State.Subjects[subj], nil
 }
 
 // yieldMsg hands on what one message of the output holds.
