@@ -97,7 +97,8 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 				break more
 			}
 		}
-		batch, err := f.consumer.Fetch(n, jetstream.FetchMaxWait(fetchWait))
+		fctx, stopFetch := context.WithTimeout(ctx, fetchWait)
+		batch, err := f.consumer.Fetch(n, jetstream.FetchContext(fctx))
 		if err == nil {
 			for msg := range batch.Messages() {
 				n--
@@ -108,13 +109,14 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 			}
 			err = batch.Error()
 		}
+		stopFetch()
 		for range n {
 			<-inHand
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err != nil && !errors.Is(err, nats.ErrTimeout) {
+		if err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
 			o.Logf("worker %s: %v", o.Name, err)
 			t := time.NewTimer(100 * time.Millisecond) // the server is away: once more soon
 			select {
@@ -126,7 +128,7 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 }
 
 // fetchWait is the longest a worker's request for jobs waits on the
-// server: how late a worker sees its context end when it has no job.
+// server before it is made anew.
 const fetchWait = time.Second
 
 // worker is the state of one call of Work.
