@@ -216,6 +216,7 @@ type crawlState struct {
 	err    error // why the worker refuses the crawl
 
 	read      time.Time // when rec was read, under worker.mu
+	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
 	allowance int       // URLs this worker may still hand on under the limit (room), under worker.mu
 }
 
@@ -236,25 +237,26 @@ func (w *worker) heartbeat(ctx context.Context) {
 
 // crawl returns the state of crawl, read from its record the first time,
 // and with the record's cancellation read again each time.
-func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
+func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cancelled bool, err error) {
 	w.mu.Lock()
-	cs := w.crawls[crawl]
-	fresh := cs != nil && time.Since(cs.read) < recordAge
-	w.mu.Unlock()
-	if fresh {
-		return cs, nil
+	cs = w.crawls[crawl]
+	if cs != nil && time.Since(cs.read) < recordAge {
+		cancelled = cs.cancelled
+		w.mu.Unlock()
+		return cs, cancelled, nil
 	}
+	w.mu.Unlock()
 	rec, err := w.f.record(ctx, crawl)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if cs := w.crawls[crawl]; cs != nil {
-		cs.rec.Cancelled, cs.read = rec.Cancelled, time.Now()
-		return cs, nil
+		cs.cancelled, cs.read = rec.Cancelled, time.Now()
+		return cs, rec.Cancelled, nil
 	}
-	cs = &crawlState{rec: rec, read: time.Now()}
+	cs = &crawlState{rec: rec, read: time.Now(), cancelled: rec.Cancelled}
 	c := &cs.rec.Settings
 	if c.Version != Version {
 		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
@@ -284,19 +286,19 @@ func (w *worker) crawl(ctx context.Context, crawl string) (*crawlState, error) {
 		cs.store = &Store{kv: w.f.records, prefix: c.State, max: w.f.maxPayload}
 	}
 	w.crawls[crawl] = cs
-	return cs, nil
+	return cs, rec.Cancelled, nil
 }
 
 // handle reads the document of one job.
 func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	crawl := strings.TrimPrefix(msg.Subject(), jobsPrefix)
-	cs, err := w.crawl(ctx, crawl)
+	cs, cancelled, err := w.crawl(ctx, crawl)
 	if err != nil {
 		w.o.Logf("%v: the job is dropped", err)
 		msg.Term()
 		return
 	}
-	if cs.rec.Cancelled {
+	if cancelled {
 		msg.Term()
 		return
 	}
