@@ -3,25 +3,87 @@ package fleet
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// buildCommand builds sitemap-fleet into a temporary directory.
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// buildCommand builds sitemap-fleet, once for the tests that run it.
 func buildCommand(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sitemap-fleet")
-	out, err := exec.Command("go", "build", "-o", bin, "./cmd/sitemap-fleet").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "sitemap-fleet-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "sitemap-fleet")
+		out, err := exec.Command("go", "build", "-o", built, "./cmd/sitemap-fleet").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return built
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
+}
+
+// sitemap-fleet run prints what sitemap prints for the same URL, in its
+// formats, and a summary on standard error.
+func TestRunCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildCommand(t)
+	s := newSite(t, 10, 20, false)
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "run", "-dir", dir, "-format", "jsonl", s.URL+"/index.xml")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	slices.Sort(got)
+	sameLines(t, got, reference(t, s.URL+"/index.xml"))
+	if !strings.Contains(stderr.String(), "Summary: 11 documents read, 0 documents failed, 200 URLs, 0 errors") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	// The same directory serves a second run; text and csv are sitemap's.
+	out, err = exec.Command(bin, "run", "-dir", dir, "-format", "csv", s.URL+"/s/3.xml").Output()
+	lines := strings.Split(string(out), "\n")
+	if err != nil || len(lines) != 22 || lines[0] != "loc,lastmod,changefreq,priority,images,news,videos,hreflangs,sitemap" ||
+		lines[1] != "https://w3.example/3/0?a=1&b=2,2024-01-01T10:00:00Z,,0,0,0,0,0,"+s.URL+"/s/3.xml" {
+		t.Errorf("csv: %v, %d lines, %q", err, len(lines), lines[:min(len(lines), 2)])
+	}
+	if out, err := exec.Command(bin, "run", "-dir", dir, "-bogus", "x").CombinedOutput(); err == nil || !strings.Contains(string(out), "flag provided but not defined: -bogus") {
+		t.Errorf("a wrong flag: %v, %s", err, out)
+	}
 }
 
 // Three worker processes of the built command on one server; one is
