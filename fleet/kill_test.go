@@ -81,6 +81,10 @@ func TestRunCommand(t *testing.T) {
 		lines[1] != "https://w3.example/3/0?a=1&b=2,2024-01-01T10:00:00Z,,0,0,0,0,0,"+s.URL+"/s/3.xml" {
 		t.Errorf("csv: %v, %d lines, %q", err, len(lines), lines[:min(len(lines), 2)])
 	}
+	if out, err := exec.Command(bin, "status", "-nats", "nats://crawler:s3cret@127.0.0.1:1").CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "connect to nats://crawler:xxxxx@127.0.0.1:1") || strings.Contains(string(out), "s3cret") {
+		t.Errorf("a server that cannot be reached: %v, %s; want an error at once, the password hidden", err, out)
+	}
 	if out, err := exec.Command(bin, "run", "-dir", dir, "-bogus", "x").CombinedOutput(); err == nil || !strings.Contains(string(out), "flag provided but not defined: -bogus") {
 		t.Errorf("a wrong flag: %v, %s", err, out)
 	}
