@@ -251,3 +251,56 @@ func ExampleServer_Connect() {
 	// Output:
 	// <nil> true
 }
+
+// A record larger than the largest message of the server is kept in parts
+// and read back whole.
+func ExampleStore_Put() {
+	f, stop := exampleFleet()
+	defer stop()
+	st, _ := f.Store("big")
+	ctx := context.Background()
+	var r sitemap.Record
+	for i := range 30000 {
+		r.Children = append(r.Children, sitemap.StoredChild{Loc: fmt.Sprintf("https://example.com/sitemap-%d.xml", i)})
+	}
+	fmt.Println(st.Put(ctx, "https://example.com/index.xml", r))
+	got, ok, _ := st.Get(ctx, "https://example.com/index.xml")
+	fmt.Println(len(got.Children), ok)
+	// Output:
+	// <nil>
+	// 30000 true
+}
+
+// Get reports false for a sitemap no crawl of the State read whole.
+func ExampleStore_Get() {
+	f, stop := exampleFleet()
+	defer stop()
+	st, _ := f.Store("news")
+	_, ok, err := st.Get(context.Background(), "https://example.com/never.xml")
+	fmt.Println(ok, err)
+	// Output:
+	// false <nil>
+}
+
+// The errors of a crawl's documents come as *DocError: the name of the
+// library's type, and the message.
+func ExampleDocError_Error() {
+	err := &fleet.DocError{Type: "NetworkError", Message: `fetch "https://example.com/gone.xml": status 404`}
+	fmt.Println(err.Type+":", err)
+	// Output:
+	// NetworkError: fetch "https://example.com/gone.xml": status 404
+}
+
+// Stop shuts the embedded server down once its state is written out.
+func ExampleServer_Stop() {
+	dir, _ := os.MkdirTemp("", "fleet-example")
+	defer os.RemoveAll(dir)
+	srv, err := fleet.StartServer(fleet.ServerOptions{Dir: dir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.Stop()
+	fmt.Println(srv.Running())
+	// Output:
+	// false
+}
