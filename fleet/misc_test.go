@@ -139,3 +139,27 @@ func TestVersionAtLeast(t *testing.T) {
 		}
 	}
 }
+
+// Since crosses the wire with the crawl: the URLs older than it are left
+// out, as the library leaves them out in one process.
+func TestSince(t *testing.T) {
+	_, f := startNode(t)
+	s := newSite(t, 3, 28, false)
+	startWorkers(t, f, 1, WorkerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := DefaultCrawl()
+	c.Since = time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	crawl, err := f.Submit(ctx, c, s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := collect(t, ctx, f, crawl)
+	want := 0
+	for range sitemap.New().SetIncremental(sitemap.Incremental{Since: c.Since}).Stream(ctx, s.URL+"/index.xml", nil) {
+		want++
+	}
+	if len(got) != want || want != 3*14 {
+		t.Errorf("%d URLs, want %d as the library reads, 42", len(got), want)
+	}
+}

@@ -52,6 +52,12 @@ type Crawl struct {
 	// through the hosts bucket (see the package documentation).
 	HostRate           float64 `json:"hostRate"`
 	MaxHostConcurrency int     `json:"maxHostConcurrency"`
+	// Since and TrustIndexLastMod are the library's [sitemap.Incremental]:
+	// what is older than Since is left out (a sitemap an index dates
+	// before it is not queued), and with a State, a sitemap its index
+	// dates as at the last crawl is not fetched.
+	Since             time.Time `json:"since,omitzero"`
+	TrustIndexLastMod bool      `json:"trustIndexLastmod,omitempty"`
 	// State, when not empty, names the shared store of conditional
 	// fetching: the records of the sitemaps read, kept in the store bucket
 	// under that name, so that a later crawl with the same State sends the
@@ -92,6 +98,7 @@ func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, err
 		SetRules(c.Rules).
 		SetBlockPrivate(c.BlockPrivate).
 		SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: c.Retries}}).
+		SetIncremental(sitemap.Incremental{Since: c.Since, TrustIndexLastMod: c.TrustIndexLastMod}).
 		SetSelection(sitemap.Selection{RootOnly: true})
 	if client != nil {
 		s.SetHTTPClient(client)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap/fleet"
+	"github.com/gositemap/sitemap/internal/dates"
 	"github.com/nats-io/nats.go"
 )
 
@@ -66,6 +67,15 @@ func crawlFlags(fs *flag.FlagSet) (*fleet.Crawl, *patterns, *patterns, *seconds)
 	fs.Float64Var(&c.HostRate, "host-rate", 0, "send at most `R` requests a second to each host, across the fleet (0: no limit)")
 	fs.IntVar(&c.MaxHostConcurrency, "max-host-concurrency", 0, "have at most `K` requests in flight to each host, across the fleet (0: no limit)")
 	fs.StringVar(&c.State, "state", "", "keep the records of conditional fetching in the shared store `NAME`, and fetch only what\nchanged since the last crawl that used it")
+	fs.BoolVar(&c.TrustIndexLastMod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last crawl")
+	fs.Func("since", "leave out the URLs, and do not queue the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z)", func(v string) error {
+		t, ok := dates.ParseW3C(strings.TrimSpace(v))
+		if !ok {
+			return fmt.Errorf("%q is not a W3C datetime (such as 2024-01-15 or 2024-01-15T12:00:00Z)", v)
+		}
+		c.Since = t
+		return nil
+	})
 	follow, rules := new(patterns), new(patterns)
 	fs.Var(follow, "follow", "queue only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
 	fs.Var(rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable)")
