@@ -304,3 +304,32 @@ func ExampleServer_Stop() {
 	// Output:
 	// false
 }
+
+// Lines hands on each URL as its line of "sitemap -format jsonl", for a
+// reader that writes them as they are; ParseLine reads one.
+func ExampleFleet_Lines() {
+	site := exampleSite()
+	defer site.Close()
+	f, stop := exampleFleet()
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.Work(ctx, fleet.WorkerOptions{})
+	crawl, _ := f.Submit(ctx, fleet.DefaultCrawl(), site.URL+"/a.xml")
+	for line, err := range f.Lines(ctx, crawl) {
+		if err == nil {
+			u, _ := fleet.ParseLine(line)
+			fmt.Println(u.Loc)
+		}
+	}
+	// Unordered output:
+	// https://example.com/a/1
+	// https://example.com/a/2
+}
+
+func ExampleParseLine() {
+	u, err := fleet.ParseLine([]byte(`{"loc":"https://example.com/a","lastmod":"2024-01-15T00:00:00Z","changefreq":null,"priority":0.5,"sitemap":"https://example.com/sitemap.xml"}`))
+	fmt.Println(u.Loc, *u.LastMod, *u.Priority, u.ChangeFreq == nil, u.Sitemap, err)
+	// Output:
+	// https://example.com/a 2024-01-15T00:00:00Z 0.5 true https://example.com/sitemap.xml <nil>
+}

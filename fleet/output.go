@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -198,13 +197,30 @@ func (e *DocError) Error() string { return e.Message }
 // read, or with the error that stopped it (ctx's among them).
 func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
+		for line, err := range f.Lines(ctx, crawl) {
+			var u URL
+			if err == nil {
+				u, err = ParseLine(line)
+			}
+			if !yield(u, err) {
+				return
+			}
+		}
+	}
+}
+
+// Lines is [Fleet.URLs] without reading the lines: each URL as its line of
+// "sitemap -format jsonl", without the newline, for a reader that writes
+// them as they are. A line stays valid after the loop goes on.
+func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
 		if _, err := f.record(ctx, crawl); err != nil {
-			yield(URL{}, err)
+			yield(nil, err)
 			return
 		}
 		cons, err := f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
 		if err != nil {
-			yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
+			yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
 		}
 		// A server that fails (a leader elected anew in a cluster) is
@@ -216,7 +232,7 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 				failingSince = time.Now()
 			}
 			if time.Since(failingSince) > time.Minute {
-				yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
+				yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 				return true
 			}
 			t := time.NewTimer(100 * time.Millisecond)
@@ -229,7 +245,7 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 		}
 		it, err := cons.Messages()
 		if err != nil {
-			yield(URL{}, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
+			yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
 		}
 		defer it.Stop()
@@ -240,7 +256,7 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 		done := false
 		for {
 			if ctx.Err() != nil {
-				yield(URL{}, ctx.Err())
+				yield(nil, ctx.Err())
 				return
 			}
 			if done && read >= total {
@@ -293,29 +309,29 @@ func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
 }
 
 // yieldMsg hands on what one message of the output holds.
-func yieldMsg(msg jetstream.Msg, yield func(URL, error) bool) bool {
-	sc := bufio.NewScanner(bytes.NewReader(msg.Data()))
-	sc.Buffer(nil, 64<<20)
+func yieldMsg(msg jetstream.Msg, yield func([]byte, error) bool) bool {
+	data := msg.Data()
 	errs := msg.Headers().Get(hdrKind) == kindErrors
-	for sc.Scan() {
-		line := sc.Bytes()
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
 		if errs {
 			typ, text, _ := strings.Cut(string(line), ": ")
-			if !yield(URL{}, &DocError{Type: typ, Message: text}) {
+			if !yield(nil, &DocError{Type: typ, Message: text}) {
 				return false
 			}
 			continue
 		}
-		u, err := decodeLine(line)
-		if !yield(u, err) {
+		if !yield(line[:len(line):len(line)], nil) {
 			return false
 		}
 	}
 	return true
 }
 
-// decodeLine reads one JSON line of the output.
-func decodeLine(line []byte) (URL, error) {
+// ParseLine reads a line of [Fleet.Lines] (a line of "sitemap -format
+// jsonl") as a URL.
+func ParseLine(line []byte) (URL, error) {
 	var j struct {
 		Loc        string            `json:"loc"`
 		LastMod    *string           `json:"lastmod"`
@@ -331,7 +347,7 @@ func decodeLine(line []byte) (URL, error) {
 		return URL{}, fmt.Errorf("fleet: a line of the output does not read: %w", err)
 	}
 	u := URL{Loc: j.Loc, Sitemap: j.Sitemap, LastMod: j.LastMod, ChangeFreq: j.ChangeFreq, Priority: j.Priority,
-		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), JSON: bytes.Clone(line)}
+		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), JSON: line}
 	if len(j.News) > 0 && string(j.News) != "null" {
 		u.News = 1
 	}

@@ -92,7 +92,8 @@ func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) e
 		}
 	}()
 	var failed error
-	for u, err := range f.URLs(ctx, crawl) {
+	// jsonl writes the lines as they come, without reading them.
+	for line, err := range f.Lines(ctx, crawl) {
 		if err != nil {
 			var de *fleet.DocError
 			if !errors.As(err, &de) {
@@ -105,7 +106,7 @@ func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) e
 		}
 		urls++
 		mu.Lock()
-		err = w.write(&u)
+		err = w.write(line)
 		mu.Unlock()
 		if err != nil {
 			failed = fmt.Errorf("write the output: %w", err)

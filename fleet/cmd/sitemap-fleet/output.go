@@ -40,11 +40,17 @@ func newURLWriter(w io.Writer, format string) *urlWriter {
 	return uw
 }
 
-func (uw *urlWriter) write(u *fleet.URL) error {
-	switch uw.format {
-	case "jsonl":
-		uw.w.Write(u.JSON)
+// write writes the URL of a JSON line of the output.
+func (uw *urlWriter) write(line []byte) error {
+	if uw.format == "jsonl" {
+		uw.w.Write(line)
 		return uw.w.WriteByte('\n')
+	}
+	u, err := fleet.ParseLine(line)
+	if err != nil {
+		return err
+	}
+	switch uw.format {
 	case "csv":
 		fields := []string{u.Loc, str(u.LastMod), str(u.ChangeFreq), "", strconv.Itoa(u.Images), strconv.Itoa(u.News),
 			strconv.Itoa(u.Videos), strconv.Itoa(u.Hreflangs), u.Sitemap}
