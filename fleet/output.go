@@ -243,7 +243,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			}
 			return false
 		}
-		it, err := cons.Messages()
+		it, err := cons.Messages(jetstream.PullMaxBytes(readAheadBytes))
 		if err != nil {
 			yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
@@ -293,6 +293,10 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 		}
 	}
 }
+
+// readAheadBytes is how much of a crawl's output its reader holds before
+// the loop takes it.
+const readAheadBytes = 8 << 20
 
 // outputPoll is how long the reader of a crawl's output waits for a
 // message before it asks whether the crawl is done.
