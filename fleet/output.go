@@ -300,7 +300,7 @@ const readAheadBytes = 8 << 20
 
 // outputPoll is how long the reader of a crawl's output waits for a
 // message before it asks whether the crawl is done.
-const outputPoll = 50 * time.Millisecond
+const outputPoll = 20 * time.Millisecond
 
 // outputCount returns how many messages the output of crawl holds.
 func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
