@@ -45,7 +45,9 @@ func newSite(t testing.TB, n, m int, gated bool) *site {
 	if gated {
 		s.gate = make(chan struct{})
 	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	// Started once s.Server is set: its handler reads s.URL.
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Start()
 	t.Cleanup(func() {
 		if s.gate != nil {
 			s.open()
