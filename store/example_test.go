@@ -163,3 +163,13 @@ func ExampleFile_Put() {
 	// Output:
 	// https://example.com/a.xml 2026-11-30
 }
+
+// Two spellings of one sitemap have one request key: a frontier that
+// queues each key once fetches it once, as a call does.
+func ExampleRequestKey() {
+	fmt.Println(store.RequestKey("HTTPS://Example.com:443/a/../sitemap.xml#top"))
+	fmt.Println(store.RequestKey("https://example.com/sitemap.xml") == store.RequestKey("https://EXAMPLE.com/./sitemap.xml"))
+	// Output:
+	// https://example.com/sitemap.xml
+	// true
+}

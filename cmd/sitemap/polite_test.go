@@ -80,14 +80,14 @@ func TestRetriesFlag(t *testing.T) {
 func TestPoliteFlagsReachSettings(t *testing.T) {
 	c := &command{stdin: strings.NewReader(""), stdout: &strings.Builder{}, stderr: &strings.Builder{}}
 	var o options
-	if _, err := parseArgs(c.flags(&o), []string{"-retries", "4", "-host-rate", "0.5", "-block-private", "x"}); err != nil {
+	if _, err := parseArgs(c.flags(&o), []string{"-retries", "4", "-host-rate", "0.5", "-max-host-concurrency", "3", "-block-private", "x"}); err != nil {
 		t.Fatal(err)
 	}
 	s, ok := c.configure(&o)
-	if !ok || s.GetPoliteness().Retry.Max != 4 || s.GetPoliteness().Host.Rate != 0.5 || !s.GetBlockPrivate() {
+	if !ok || s.GetPoliteness().Retry.Max != 4 || s.GetPoliteness().Host.Rate != 0.5 || s.GetPoliteness().Host.MaxConcurrency != 3 || !s.GetBlockPrivate() {
 		t.Errorf("settings %d, %v, %v", s.GetPoliteness().Retry.Max, s.GetPoliteness().Host.Rate, s.GetBlockPrivate())
 	}
-	for _, args := range [][]string{{"-retries", "-1"}, {"-host-rate", "-2"}} {
+	for _, args := range [][]string{{"-retries", "-1"}, {"-host-rate", "-2"}, {"-max-host-concurrency", "-1"}} {
 		r := runCLI(t, "", append(args, "x.xml")...)
 		if r.code != 2 || !strings.Contains(r.stderr, "ConfigError") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a ConfigError", args, r.code, r.stderr)

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gositemap/sitemap/fleet"
+	"github.com/gositemap/sitemap/internal/printable"
+)
+
+// escape writes what a server or a document controls so that a terminal
+// shows it, as the sitemap command does.
+func escape(s string) string { return printable.Escape(s) }
+
+func checkFormat(f string) error {
+	switch f {
+	case "text", "jsonl", "csv":
+		return nil
+	}
+	return usageError{fmt.Errorf("invalid value %q for flag -format: text, jsonl or csv expected", f)}
+}
+
+// urlWriter writes URLs as the sitemap command does: a line a URL, the
+// JSON line of -format jsonl, or a CSV row under its header.
+type urlWriter struct {
+	w      *bufio.Writer
+	format string
+	cw     *csv.Writer
+}
+
+func newURLWriter(w io.Writer, format string) *urlWriter {
+	uw := &urlWriter{w: bufio.NewWriterSize(w, 64<<10), format: format}
+	if format == "csv" {
+		uw.cw = csv.NewWriter(uw.w)
+		uw.cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"})
+	}
+	return uw
+}
+
+// write writes the URL of a JSON line of the output.
+func (uw *urlWriter) write(line []byte) error {
+	if uw.format == "jsonl" {
+		uw.w.Write(line)
+		return uw.w.WriteByte('\n')
+	}
+	u, err := fleet.ParseLine(line)
+	if err != nil {
+		return err
+	}
+	switch uw.format {
+	case "csv":
+		fields := []string{u.Loc, str(u.LastMod), str(u.ChangeFreq), "", strconv.Itoa(u.Images), strconv.Itoa(u.News),
+			strconv.Itoa(u.Videos), strconv.Itoa(u.Hreflangs), u.Sitemap}
+		if u.Priority != nil {
+			fields[3] = strconv.FormatFloat(float64(*u.Priority), 'g', -1, 32)
+		}
+		for i, f := range fields {
+			fields[i] = printable.Escape(f)
+		}
+		return uw.cw.Write(fields)
+	}
+	uw.w.WriteString(printable.Escape(u.Loc))
+	return uw.w.WriteByte('\n')
+}
+
+func (uw *urlWriter) flush() error {
+	if uw.cw != nil {
+		uw.cw.Flush()
+		if err := uw.cw.Error(); err != nil {
+			return err
+		}
+	}
+	return uw.w.Flush()
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

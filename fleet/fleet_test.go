@@ -1,0 +1,104 @@
+package fleet
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// One node, three workers: the output of a crawl is what the library
+// reads from the same root, each URL once.
+func TestOneNode(t *testing.T) {
+	_, f := startNode(t)
+	s := newSite(t, 40, 50, false)
+	startWorkers(t, f, 3, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errs := collect(t, ctx, f, crawl)
+	if len(errs) > 0 {
+		t.Errorf("errors: %v", errs)
+	}
+	if n := s.requests.Load(); n != 41 {
+		t.Errorf("%d requests, want 41: each document once", n)
+	}
+	sameLines(t, got, reference(t, s.URL+"/index.xml"))
+	st, err := f.Status(ctx, crawl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Finished || st.Done != 41 || st.URLs != 40*50 || st.Queued+st.Reading+st.Failed != 0 {
+		t.Errorf("status %+v", st)
+	}
+}
+
+// Politeness across workers: three workers reading four documents each at
+// once keep to K requests in flight to the site, and (on another site) to
+// R requests a second.
+func TestHostLimits(t *testing.T) {
+	_, f := startNode(t)
+	startWorkers(t, f, 3, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const k, r = 2, 10
+	crawl := func(s *site, c Crawl) {
+		name, err := f.Submit(ctx, c, s.URL+"/index.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := collect(t, ctx, f, name); len(got) != s.n*s.m {
+			t.Errorf("%d URLs, want %d", len(got), s.n*s.m)
+		}
+	}
+	s := newSite(t, 40, 5, false)
+	s.delay = 20 * time.Millisecond
+	c := DefaultCrawl()
+	c.MaxHostConcurrency = k
+	crawl(s, c)
+	t.Logf("at the site: at most %d requests in flight (K=%d)", s.maxInFlight.Load(), k)
+	if n := s.maxInFlight.Load(); n > k {
+		t.Errorf("%d requests in flight at once, K is %d", n, k)
+	}
+
+	s = newSite(t, 24, 5, false)
+	c = DefaultCrawl()
+	c.HostRate = r
+	crawl(s, c)
+	perSecond := s.maxPerSecond()
+	t.Logf("at the site: at most %d requests within a second (R=%d)", perSecond, r)
+	if perSecond > r+1 {
+		t.Errorf("%d requests within a second, R is %d (one more for the first of a second)", perSecond, r)
+	}
+}
+
+// The limits of a crawl count across the fleet: four workers hand on
+// MaxURLs URLs in all, and queue MaxSitemaps sitemaps in all.
+func TestFleetLimits(t *testing.T) {
+	_, f := startNode(t)
+	s := newSite(t, 30, 40, false)
+	startWorkers(t, f, 4, WorkerOptions{Concurrency: 3})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		name           string
+		urls, sitemaps int
+		want           int
+	}{
+		{"urls", 250, 0, 250},
+		{"sitemaps", 0, 7, 7 * 40},
+	} {
+		c := DefaultCrawl()
+		c.MaxURLs, c.MaxSitemaps = tc.urls, tc.sitemaps
+		crawl, err := f.Submit(ctx, c, s.URL+"/index.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, crawl)
+		if len(got) != tc.want || len(errs) != 1 {
+			t.Errorf("%s: %d URLs, errors %v; want %d URLs and one error of the limit", tc.name, len(got), errs, tc.want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// buildCommand builds sitemap-fleet, once for the tests that run it.
+func buildCommand(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "sitemap-fleet-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "sitemap-fleet")
+		out, err := exec.Command("go", "build", "-o", built, "./cmd/sitemap-fleet").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
+}
+
+// sitemap-fleet run prints what sitemap prints for the same URL, in its
+// formats, and a summary on standard error.
+func TestRunCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildCommand(t)
+	s := newSite(t, 10, 20, false)
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "run", "-dir", dir, "-format", "jsonl", s.URL+"/index.xml")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	slices.Sort(got)
+	sameLines(t, got, reference(t, s.URL+"/index.xml"))
+	if !strings.Contains(stderr.String(), "Summary: 11 documents read, 0 documents failed, 200 URLs, 0 errors") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	// The same directory serves a second run; text and csv are sitemap's.
+	out, err = exec.Command(bin, "run", "-dir", dir, "-format", "csv", s.URL+"/s/3.xml").Output()
+	lines := strings.Split(string(out), "\n")
+	if err != nil || len(lines) != 22 || lines[0] != "loc,lastmod,changefreq,priority,images,news,videos,hreflangs,sitemap" ||
+		lines[1] != "https://w3.example/3/0?a=1&b=2,2024-01-01T10:00:00Z,,0,0,0,0,0,"+s.URL+"/s/3.xml" {
+		t.Errorf("csv: %v, %d lines, %q", err, len(lines), lines[:min(len(lines), 2)])
+	}
+	if out, err := exec.Command(bin, "status", "-nats", "nats://crawler:s3cret@127.0.0.1:1").CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "connect to nats://crawler:xxxxx@127.0.0.1:1") || strings.Contains(string(out), "s3cret") {
+		t.Errorf("a server that cannot be reached: %v, %s; want an error at once, the password hidden", err, out)
+	}
+	if out, err := exec.Command(bin, "run", "-dir", dir, "-bogus", "x").CombinedOutput(); err == nil || !strings.Contains(string(out), "flag provided but not defined: -bogus") {
+		t.Errorf("a wrong flag: %v, %s", err, out)
+	}
+}
+
+// Three worker processes of the built command on one server; one is
+// killed with SIGKILL while every worker waits at the site for a document
+// of the second half. Its jobs are delivered again to the others: no URL
+// is missing, none is there twice, and status counts the jobs delivered
+// again.
+func TestKillWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildCommand(t)
+	srv, err := StartServer(ServerOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	f := openFleet(t, srv, Options{AckWait: testAckWait})
+	const workers, conc = 3, 4
+	s := newSite(t, 40, 50, true)
+	s.fullAt = workers * conc
+	var procs []*exec.Cmd
+	for i := range workers {
+		cmd := exec.Command(bin, "worker", "-nats", srv.ClientURL(), "-ack-wait", testAckWait.String(),
+			"-concurrency", strconv.Itoa(conc), "-name", "p"+strconv.Itoa(i))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, cmd)
+		t.Cleanup(func() {
+			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Wait()
+			if stderr.Len() > 0 {
+				t.Logf("worker %d:\n%s", i, stderr.String())
+			}
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.full: // every worker holds documents of the second half
+	case <-ctx.Done():
+		t.Fatal("the workers did not all come to the gate")
+	}
+	if err := procs[0].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	procs[0].Wait()
+	s.open()
+	got, errs := collect(t, ctx, f, crawl)
+	if len(errs) > 0 {
+		t.Errorf("errors: %v", errs)
+	}
+	st, err := f.Status(ctx, crawl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "status", "-nats", srv.ClientURL(), "-ack-wait", testAckWait.String(), crawl).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("status: %s", strings.TrimSpace(string(out)))
+	if st.Redelivered < conc {
+		t.Errorf("%d jobs delivered again; want at least the %d the killed worker held", st.Redelivered, conc)
+	}
+	if m := regexp.MustCompile(`(\d+) jobs? delivered again`).FindSubmatch(out); m == nil || string(m[1]) != strconv.FormatInt(st.Redelivered, 10) {
+		t.Errorf("status prints %q; want %d jobs delivered again", out, st.Redelivered)
+	}
+	sameLines(t, got, reference(t, s.URL+"/index.xml"))
+}

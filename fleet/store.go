@@ -1,0 +1,141 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Store is the library's [sitemap.Store] on the fleet's store bucket: the
+// records of conditional fetching, shared by every worker, under the name
+// of a crawl's State. A record larger than the largest message of the
+// server is split into parts, never refused: its key then holds the list
+// of its parts, written after them, so that a reader sees a record whole,
+// the old one or the new. It is safe for concurrent use.
+type Store struct {
+	kv     jetstream.KeyValue
+	prefix string
+	max    int
+}
+
+// Store returns the shared store of the name given (letters, digits, -
+// and _), as workers use it for a crawl whose State is name.
+func (f *Fleet) Store(name string) (*Store, error) {
+	if !validToken(name, false) {
+		return nil, fmt.Errorf("fleet: state name %q: letters, digits, - and _ only", name)
+	}
+	return &Store{kv: f.records, prefix: name, max: f.maxPayload}, nil
+}
+
+// storeTimeout is the longest a Put may take.
+const storeTimeout = 30 * time.Second
+
+// partsMark starts the value of a record kept in parts.
+const partsMark = "parts "
+
+func (s *Store) key(k string) string {
+	h := sha256.Sum256([]byte(k))
+	return s.prefix + "." + hex.EncodeToString(h[:16])
+}
+
+// Get returns the record of key.
+func (s *Store) Get(ctx context.Context, key string) (sitemap.Record, bool, error) {
+	var r sitemap.Record
+	e, err := s.kv.Get(ctx, s.key(key))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, err
+	}
+	data := e.Value()
+	if rest, ok := bytes.CutPrefix(data, []byte(partsMark)); ok {
+		gen, n, ok := strings.Cut(string(rest), " ")
+		count, err := strconv.Atoi(n)
+		if !ok || err != nil {
+			return r, false, fmt.Errorf("fleet: the record of %s is damaged", key)
+		}
+		var whole bytes.Buffer
+		for i := range count {
+			p, err := s.kv.Get(ctx, s.key(key)+"."+gen+"."+strconv.Itoa(i))
+			if err != nil {
+				return r, false, fmt.Errorf("fleet: part %d of the record of %s: %w", i, key, err)
+			}
+			whole.Write(p.Value())
+		}
+		data = whole.Bytes()
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return r, false, fmt.Errorf("fleet: the record of %s does not read: %w", key, err)
+	}
+	return r, true, nil
+}
+
+// Put sets the record of key. It is not cut short by ctx: a streaming call
+// of the library puts the record of its last document once the loop has
+// its URLs, when the call's context may have ended already. It has
+// storeTimeout.
+func (s *Store) Put(ctx context.Context, key string, r sitemap.Record) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	k := s.key(key)
+	old, _ := s.kv.Get(ctx, k)
+	limit := max(s.max-4096, 1024) // room for the headers of the message
+	if len(data) <= limit {
+		_, err = s.kv.Put(ctx, k, data)
+	} else {
+		err = s.putParts(ctx, k, data, limit)
+	}
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		s.dropParts(ctx, k, old.Value())
+	}
+	return nil
+}
+
+// putParts writes data in parts of at most limit bytes, then the list of
+// them under k.
+func (s *Store) putParts(ctx context.Context, k string, data []byte, limit int) error {
+	var b [6]byte
+	rand.Read(b[:])
+	gen := hex.EncodeToString(b[:])
+	n := 0
+	for off := 0; off < len(data); off += limit {
+		if _, err := s.kv.Put(ctx, k+"."+gen+"."+strconv.Itoa(n), data[off:min(off+limit, len(data))]); err != nil {
+			return err
+		}
+		n++
+	}
+	_, err := s.kv.Put(ctx, k, []byte(partsMark+gen+" "+strconv.Itoa(n)))
+	return err
+}
+
+// dropParts deletes the parts of an old value of k, when it had any.
+func (s *Store) dropParts(ctx context.Context, k string, old []byte) {
+	rest, ok := bytes.CutPrefix(old, []byte(partsMark))
+	if !ok {
+		return
+	}
+	gen, n, _ := strings.Cut(string(rest), " ")
+	count, _ := strconv.Atoi(n)
+	for i := range count {
+		s.kv.Purge(ctx, k+"."+gen+"."+strconv.Itoa(i))
+	}
+}

@@ -1,0 +1,604 @@
+package fleet
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// batchSize is how many URLs one message of the output holds at most.
+const batchSize = 1000
+
+// workerTTL is how long the record of a worker lasts without a heartbeat:
+// how long a worker that died is still counted alive.
+const workerTTL = 15 * time.Second
+
+// WorkerOptions are the settings of one worker: what cannot cross the
+// wire with a crawl.
+type WorkerOptions struct {
+	// Name names the worker in status and in the messages of refusals;
+	// empty is the host name and process id.
+	Name string
+	// Concurrency is how many documents the worker reads at once; 0 is 8.
+	Concurrency int
+	// Client is the HTTP client of the requests; nil is the library's
+	// default client (a copy of it, with the crawl's timeout). The fleet
+	// wraps its transport with the host limits of the crawl.
+	Client *http.Client
+	// Configure, when not nil, is called on the library's instance of each
+	// document after the crawl's settings are applied: what a worker sets
+	// that a crawl cannot carry (settings of the library that take
+	// functions, and those the crawl does not know yet).
+	Configure func(crawl string, s *sitemap.S)
+	// Logf, when not nil, receives a line for each job refused or failed
+	// in a way the output does not show.
+	Logf func(format string, args ...any)
+}
+
+// Work runs a worker until ctx ends: it takes the documents of every crawl
+// from the work queue, Concurrency at a time, and for each reads it through
+// the library, publishes its URLs and errors, queues the sitemaps it lists
+// and then acknowledges it. A worker killed in the middle of a document
+// loses nothing: the document is delivered again after the AckWait of the
+// fleet, and what it publishes again is dropped by its message id. Work
+// returns nil when ctx ends, or the error that stopped it.
+func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
+	}
+	if o.Name == "" {
+		host, _ := os.Hostname()
+		o.Name = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	w := &worker{f: f, o: o, crawls: map[string]*crawlState{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.heartbeat(ctx)
+	// Concurrency documents are read at once; the bookkeeping after a
+	// reading (the acknowledgements of what it published, the children
+	// it queues) holds no slot, so up to jobsPerSlot times as many jobs
+	// are in hand. Jobs are fetched as places in hand free up, each fetch
+	// a pull request of its own that lasts at most fetchWait: a worker
+	// holds no long-lived subscription that could stall.
+	w.slots = make(chan struct{}, o.Concurrency)
+	inHand := make(chan struct{}, jobsPerSlot*o.Concurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		select {
+		case inHand <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		n := 1
+	more:
+		for n < o.Concurrency {
+			select {
+			case inHand <- struct{}{}:
+				n++
+			default:
+				break more
+			}
+		}
+		fctx, stopFetch := context.WithTimeout(ctx, fetchWait)
+		batch, err := f.consumer.Fetch(n, jetstream.FetchContext(fctx))
+		if err == nil {
+			for msg := range batch.Messages() {
+				n--
+				wg.Go(func() {
+					defer func() { <-inHand }()
+					w.handle(ctx, msg)
+				})
+			}
+			err = batch.Error()
+		}
+		stopFetch()
+		for range n {
+			<-inHand
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+			o.Logf("worker %s: %v", o.Name, err)
+			t := time.NewTimer(100 * time.Millisecond) // the server is away: once more soon
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+		}
+	}
+}
+
+// fetchWait is the longest a worker's request for jobs waits on the
+// server before it is made anew.
+const fetchWait = time.Second
+
+// worker is the state of one call of Work.
+type worker struct {
+	f *Fleet
+	o WorkerOptions
+
+	slots chan struct{} // a place for each document being read
+
+	mu     sync.Mutex
+	crawls map[string]*crawlState
+}
+
+// jobsPerSlot is how many jobs a worker has in hand per document it reads
+// at once.
+const jobsPerSlot = 3
+
+// blockFraction is the part of the room left under the URL limit of a
+// crawl that a worker takes at once: a worker takes room for many batches
+// in one compare-and-set on the crawl's counter, and uses it up before it
+// takes more, so that the workers of a fleet do not all contend for the
+// counter at every batch. Near the limit (room for fewer than
+// blockFraction batches), a worker takes room for one batch at a time.
+const blockFraction = 64
+
+// room takes room for n URLs of crawl under its URL limit max: from the
+// worker's own allowance, or from the crawl's counter. It returns the room
+// granted (n, or less once the limit is reached) and whether this was the
+// first to meet the limit.
+func (w *worker) room(ctx context.Context, crawl string, n, limit int) (granted int, first bool, err error) {
+	if limit <= 0 {
+		return n, false, nil
+	}
+	w.mu.Lock()
+	cs := w.crawls[crawl]
+	if cs.allowance >= n {
+		cs.allowance -= n
+		w.mu.Unlock()
+		return n, false, nil
+	}
+	have := cs.allowance
+	cs.allowance = 0
+	w.mu.Unlock()
+	want := n - have
+	var got int
+	_, err = w.f.count(ctx, crawl, func(c *counters) bool {
+		left := int64(limit) - c.URLs
+		got, first = want, false
+		if block := left / blockFraction; block > int64(want) {
+			got = int(min(block, 100*batchSize))
+		}
+		if int64(got) > left {
+			got = int(max(left, 0))
+		}
+		if got < want {
+			first = !c.URLsLimited
+			c.URLsLimited = true
+		}
+		c.URLs += int64(got)
+		return got > 0 || first
+	})
+	if err != nil {
+		w.mu.Lock()
+		cs.allowance += have
+		w.mu.Unlock()
+		return 0, false, err
+	}
+	granted = have + min(got, want)
+	w.mu.Lock()
+	cs.allowance += got - min(got, want)
+	w.mu.Unlock()
+	return granted, first, nil
+}
+
+// recordAge is how long a worker goes by the record of a crawl it read
+// before it reads it again: how late it may see a cancellation.
+const recordAge = time.Second
+
+// crawlState is what a worker keeps of a crawl it works on.
+type crawlState struct {
+	rec    crawlRecord
+	follow []*regexp.Regexp
+	client *http.Client
+	store  sitemap.Store
+	err    error // why the worker refuses the crawl
+
+	read      time.Time // when rec was read, under worker.mu
+	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
+	allowance int       // URLs this worker may still hand on under the limit (room), under worker.mu
+}
+
+// heartbeat keeps the worker's key in the workers bucket, whose TTL
+// forgets a worker that stopped.
+func (w *worker) heartbeat(ctx context.Context) {
+	t := time.NewTicker(workerTTL / 3)
+	defer t.Stop()
+	for {
+		w.f.workers.Put(ctx, strings.NewReplacer(".", "_", " ", "_", "*", "_", ">", "_").Replace(w.o.Name), []byte(time.Now().UTC().Format(time.RFC3339)))
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// crawl returns the state of crawl, read from its record the first time,
+// and with the record's cancellation read again each time.
+func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cancelled bool, err error) {
+	w.mu.Lock()
+	cs = w.crawls[crawl]
+	if cs != nil && time.Since(cs.read) < recordAge {
+		cancelled = cs.cancelled
+		w.mu.Unlock()
+		return cs, cancelled, nil
+	}
+	w.mu.Unlock()
+	rec, err := w.f.record(ctx, crawl)
+	if err != nil {
+		return nil, false, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if cs := w.crawls[crawl]; cs != nil {
+		cs.cancelled, cs.read = rec.Cancelled, time.Now()
+		return cs, rec.Cancelled, nil
+	}
+	cs = &crawlState{rec: rec, read: time.Now(), cancelled: rec.Cancelled}
+	c := &cs.rec.Settings
+	if c.Version != Version {
+		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
+	} else if err := c.check(); err != nil {
+		cs.err = fmt.Errorf("crawl %s: worker %s refuses its settings: %w", crawl, w.o.Name, err)
+	}
+	for _, p := range c.Follow {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			cs.err = err
+			break
+		}
+		cs.follow = append(cs.follow, re)
+	}
+	base := w.o.Client
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = w.o.Concurrency
+		base = &http.Client{Timeout: c.timeout(), Transport: t}
+	}
+	client := *base
+	if c.HostRate > 0 || c.MaxHostConcurrency > 0 {
+		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, owner: w.o.Name}
+	}
+	cs.client = &client
+	if c.State != "" {
+		cs.store = &Store{kv: w.f.records, prefix: c.State, max: w.f.maxPayload}
+	}
+	w.crawls[crawl] = cs
+	return cs, rec.Cancelled, nil
+}
+
+// handle reads the document of one job.
+func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
+	crawl := strings.TrimPrefix(msg.Subject(), jobsPrefix)
+	cs, cancelled, err := w.crawl(ctx, crawl)
+	if err != nil {
+		w.o.Logf("%v: the job is dropped", err)
+		msg.Term()
+		return
+	}
+	if cancelled {
+		msg.Term()
+		return
+	}
+	if cs.err != nil {
+		w.refuse(ctx, crawl, cs.err)
+		msg.NakWithDelay(w.f.opts.AckWait)
+		return
+	}
+	var j job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil {
+		w.o.Logf("crawl %s: a job that does not read: %v", crawl, err)
+		msg.Term()
+		return
+	}
+	if meta, err := msg.Metadata(); err == nil && meta.NumDelivered > 1 {
+		w.f.count(ctx, crawl, func(c *counters) bool { c.Redelivered++; return true })
+	}
+	// The server hears that the job is being worked on three times per
+	// AckWait, so that a long document is not given to another worker.
+	jctx, stop := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(w.f.opts.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-jctx.Done():
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	err = w.read(jctx, crawl, cs, j)
+	stop()
+	if err != nil {
+		if ctx.Err() == nil {
+			w.o.Logf("crawl %s: %s: %v: delivered again later", crawl, j.URL, err)
+		}
+		return // no ack: delivered again after AckWait
+	}
+	if err := msg.Ack(); err != nil && ctx.Err() == nil {
+		w.o.Logf("crawl %s: ack %s: %v", crawl, j.URL, err)
+	}
+}
+
+// refuse records, once per worker, that it refuses crawl, where status
+// shows it.
+func (w *worker) refuse(ctx context.Context, crawl string, why error) {
+	w.o.Logf("%v", why)
+	w.f.crawls.Put(ctx, crawl+".refused", []byte(why.Error()))
+}
+
+// read reads the document j of crawl and hands on what it holds: its URLs
+// in batches, its errors, the sitemaps it lists; then records it done. An
+// error is one of the fleet's (the server), after which the job is
+// delivered again; what the document's own reading records is its output.
+func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) error {
+	c := &cs.rec.Settings
+	key := docKey(crawl, j.URL)
+	s, err := c.instance(cs.client, cs.store)
+	if err != nil {
+		return err
+	}
+	if w.o.Configure != nil {
+		w.o.Configure(crawl, s)
+	}
+	// The entry says "reading" while the document is read; its write is
+	// waited for with the batches', before the entry says what came of it.
+	var acks acks
+	entry := docEntry{URL: j.URL, Depth: j.Depth, State: stateReading}
+	v, _ := json.Marshal(entry)
+	if err := acks.publish(w.f.js, &nats.Msg{Subject: "$KV." + docsBucket + "." + key, Data: v}, ""); err != nil {
+		return err
+	}
+	select {
+	case w.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	held := true
+	defer func() {
+		if held {
+			<-w.slots
+		}
+	}()
+	var errs []error
+	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks}
+	for u, err := range s.Stream(ctx, j.URL, nil) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := out.add(&u); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := out.flush(); err != nil {
+		return err
+	}
+	<-w.slots
+	held = false
+	if out.limited != nil {
+		errs = append(errs, out.limited)
+	}
+	docs := s.GetDocuments()
+	full := out.full
+	if len(docs) > 0 {
+		more, err := w.children(ctx, crawl, cs, key, j, docs, full)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, more...)
+	}
+	if err := w.publishErrors(crawl, key, errs, &acks); err != nil {
+		return err
+	}
+	if err := acks.wait(ctx); err != nil {
+		return err
+	}
+	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
+		entry.State = stateFailed
+	}
+	if len(docs) > 0 && docs[0].Err != nil {
+		entry.Err = errorLine(docs[0].Err)
+	}
+	return w.putEntry(ctx, key, entry)
+}
+
+func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
+	v, _ := json.Marshal(e)
+	if _, err := w.f.docs.Put(ctx, key, v); err != nil {
+		return fmt.Errorf("record %s: %w", e.URL, err)
+	}
+	return nil
+}
+
+// children queues the sitemaps the document lists (docs[0] is the
+// document, the others what it lists), as a call of the library would
+// follow them: within the depth limit and the follow rules, each once per
+// crawl, within the fleet's sitemap limit, none once the URL limit is
+// reached. It returns the errors of the limits. The claims and the
+// publications run claimParallel at a time: an index of thousands of
+// sitemaps is queued in the time of a few round trips each.
+func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
+	c := &cs.rec.Settings
+	var errs []error
+	final := docs[0].FinalURL
+	if final == "" {
+		final = j.URL
+	}
+	var listed []job
+	for _, d := range docs[1:] {
+		if d.Parent != 0 || d.Status != sitemap.StatusNotFollowed {
+			continue
+		}
+		if len(cs.follow) > 0 && !matchAny(cs.follow, d.URL) {
+			continue
+		}
+		if j.Depth+1 > c.MaxDepth {
+			return []error{&sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)}}, nil
+		}
+		if urlsFull {
+			return nil, nil
+		}
+		listed = append(listed, job{URL: d.URL, Depth: j.Depth + 1})
+	}
+	// Claim each: created (ours), or there already (listed before, by this
+	// document when it is delivered again, or by another).
+	created := make([]bool, len(listed))
+	err := parallel(ctx, len(listed), func(i int) error {
+		ch := listed[i]
+		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
+		_, err := w.f.docs.Create(ctx, docKey(crawl, ch.URL), entry)
+		if isConflict(err) {
+			_, err = w.f.queue(ctx, crawl, key, ch, true)
+			return err
+		}
+		if err != nil {
+			return fmt.Errorf("claim %s: %w", ch.URL, err)
+		}
+		created[i] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ours []job
+	for i, ok := range created {
+		if ok {
+			ours = append(ours, listed[i])
+		}
+	}
+	if c.MaxSitemaps > 0 && len(ours) > 0 {
+		took, first := 0, false
+		_, err := w.f.count(ctx, crawl, func(n *counters) bool {
+			took = int(min(int64(len(ours)), max(int64(c.MaxSitemaps)-n.Sitemaps, 0)))
+			first = took < len(ours) && !n.MapsLimited
+			n.Sitemaps += int64(took)
+			n.MapsLimited = n.MapsLimited || took < len(ours)
+			return took > 0 || first
+		})
+		if err != nil {
+			return nil, err
+		}
+		if first {
+			errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
+		}
+		for _, ch := range ours[took:] {
+			v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
+			if _, err := w.f.docs.Put(ctx, docKey(crawl, ch.URL), v); err != nil {
+				return nil, err
+			}
+		}
+		ours = ours[:took]
+	}
+	err = parallel(ctx, len(ours), func(i int) error {
+		return w.f.publishJob(ctx, crawl, docKey(crawl, ours[i].URL), ours[i])
+	})
+	return errs, err
+}
+
+// claimParallel is how many claims or publications of the children of a
+// document are in flight at once.
+const claimParallel = 32
+
+// parallel runs f for 0 to n-1, claimParallel at a time, and returns the
+// first error.
+func parallel(ctx context.Context, n int, f func(int) error) error {
+	if n == 0 {
+		return nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	next := make(chan int)
+	for range min(n, claimParallel) {
+		wg.Go(func() {
+			for i := range next {
+				if err := f(i); err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return cmp.Or(first, ctx.Err())
+}
+
+func matchAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// publishErrors publishes the errors of a document as one message of the
+// output, a line each: the name of its type, a tab, its message.
+func (w *worker) publishErrors(crawl, key string, errs []error, acks *acks) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	for _, err := range errs {
+		b.WriteString(errorLine(err))
+		b.WriteByte('\n')
+	}
+	m := &natsMsg{subject: outPrefix + crawl, data: b.Bytes(), kind: kindErrors}
+	return w.f.publishOut(m, key+".errors", acks)
+}
+
+// errorLine is the line of an error as the sitemap command prints it: the
+// name of its type, a colon, its message on one line.
+func errorLine(err error) string {
+	name := "Error"
+	switch err.(type) {
+	case *sitemap.ConfigError:
+		name = "ConfigError"
+	case *sitemap.NetworkError:
+		name = "NetworkError"
+	case *sitemap.ParseError:
+		name = "ParseError"
+	case *sitemap.ValidationError:
+		name = "ValidationError"
+	}
+	return name + ": " + strings.ReplaceAll(err.Error(), "\n", "; ")
+}
