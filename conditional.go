@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"sync"
@@ -262,9 +263,11 @@ func (c *call) putNowAt(loc, key string, rec Record) {
 }
 
 // storePut puts rec in the store under key; an error is a *ParseError
-// naming loc.
+// naming loc. The context given to Put keeps the call's values but not its
+// end: a record vouches for URLs handed on already, and a streaming call
+// puts the last of them as it ends, after its context has been cancelled.
 func (c *call) storePut(loc, key string, rec Record) error {
-	if err := c.cond.cfg.store.Put(c.ctx, key, rec); err != nil {
+	if err := c.cond.cfg.store.Put(context.WithoutCancel(c.ctx), key, rec); err != nil {
 		return &ParseError{URL: loc, Err: errStore(err)}
 	}
 	return nil

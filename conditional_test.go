@@ -517,3 +517,41 @@ func TestConditionalSinceKeepsRecord(t *testing.T) {
 		t.Errorf("without Since: %d URLs, %d records; want 2 and 1", s.GetURLCount(), mem.Len())
 	}
 }
+
+// ctxStore is a store that honours the context it is given, as a database
+// client does: a Put with a context that has ended fails.
+type ctxStore struct{ *store.Memory }
+
+func (c ctxStore) Put(ctx context.Context, key string, r sitemap.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return c.Memory.Put(ctx, key, r)
+}
+
+// A streaming call puts the record of its last document as it ends, after
+// its own context has been cancelled: Put is given one that keeps the
+// call's values and is never cancelled, so a store that honours its
+// context (a fleet's, on a database) records every document, and the run
+// is complete. Before, the last record failed with "context canceled".
+func TestStreamPutsItsLastRecordAfterItsEnd(t *testing.T) {
+	srv := serveDocs(t, indexDocs(3, 2))
+	st := ctxStore{store.NewMemory()}
+	s := sitemap.New().SetStore(st)
+	n := 0
+	for _, err := range s.Stream(context.Background(), srv.URL+"/index.xml", nil) {
+		if err != nil {
+			t.Fatalf("Stream: %v", err)
+		}
+		n++
+	}
+	if n != 6 {
+		t.Fatalf("%d URLs, want 6", n)
+	}
+	for i := range 3 {
+		loc := fmt.Sprintf("%s/s%d.xml", srv.URL, i)
+		if _, ok, _ := st.Get(context.Background(), store.RequestKey(loc)); !ok {
+			t.Errorf("no record of %s", loc)
+		}
+	}
+}

@@ -61,7 +61,10 @@ type StoredChild struct {
 // unknown). A call that resumes reads it first, then the records; for a
 // resume to survive the process being killed, a Put must be durable when
 // it returns (written to a database, or appended to a file as store.File
-// does), not held until the call ends.
+// does), not held until the call ends. The context a call gives Put has
+// the values of the call's but is never cancelled: a record vouches for
+// URLs already handed on, and the last of a streaming call is put as the
+// call ends.
 type Store interface {
 	Get(ctx context.Context, key string) (Record, bool, error)
 	Put(ctx context.Context, key string, r Record) error
