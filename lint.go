@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap/internal/printable"
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file is lint: an observer of the pipeline of a call. It attaches
@@ -200,8 +201,18 @@ type linter struct {
 	locsFull  bool
 	links     map[[2]uint64]lintLink // (page, alternate) → where the page gave it
 	linkFull  bool
-	docFound  map[int]Found // how each document of the tree was found
+	docFound  map[int]Found       // how each document of the tree was found
+	mods      map[uint64]indexMod // hash of a sitemap's key → the <lastmod> an index gives it
 	robotsTxt robotsCache
+}
+
+// indexMod is the <lastmod> an index gives a sitemap, kept for
+// index-lastmod-behind, with where the index gives it.
+type indexMod struct {
+	t               time.Time
+	day             bool // a date without a time, which stands for the whole day
+	node, line, col int32
+	loc             string // the sitemap's <loc>, as written
 }
 
 // lintLink is an alternate link kept for hreflang-return.
@@ -229,7 +240,7 @@ func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
 	}
 	return &linter{c: c, opt: o, now: now, out: out, perCode: map[Code]int{}, omitted: map[Code]int64{},
 		seed: maphash.MakeSeed(), locs: map[uint64]int32{}, links: map[[2]uint64]lintLink{},
-		docFound: map[int]Found{}}
+		docFound: map[int]Found{}, mods: map[uint64]indexMod{}}
 }
 
 // omit reports whether a finding of code is past the caps, and counts it
@@ -358,4 +369,43 @@ func (l *linter) finish() {
 		l.add(Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
 			URL: ln.page, Message: fmt.Sprintf("the alternate %s does not link back to this page", ln.alt)})
 	}
+}
+
+// indexLastmod keeps the <lastmod> t that the index of ld gives the
+// sitemap loc (written raw), within the cap of MaxLocs: day tells that it
+// is a date without a time.
+func (l *linter) indexLastmod(ld *lintDoc, loc, raw string, t time.Time, day bool) {
+	h := l.hash('s', urlnorm.Key(loc))
+	l.mu.Lock()
+	if len(l.mods) < l.opt.MaxLocs {
+		l.mods[h] = indexMod{t: t, day: day, node: int32(ld.d.node), line: int32(ld.line), col: int32(ld.col), loc: raw}
+	}
+	l.mu.Unlock()
+}
+
+// indexBehind reports, on the entry of the index that lists it, a sitemap
+// whose entries are dated later than the <lastmod> the index gives it: a
+// crawler that trusts the index does not read it again, and misses them.
+// A date without a time in the index covers its whole day.
+func (l *linter) indexBehind(ld *lintDoc) {
+	l.mu.Lock()
+	m, ok := l.mods[l.hash('s', urlnorm.Key(ld.url()))]
+	l.mu.Unlock()
+	limit := m.t
+	if m.day {
+		limit = limit.Add(24 * time.Hour)
+	}
+	if !ok || !ld.newest.After(limit) {
+		return
+	}
+	if l.omit(CodeIndexLastmodBehind) {
+		return
+	}
+	given := m.t.Format(time.RFC3339)
+	if m.day {
+		given = m.t.Format(time.DateOnly)
+	}
+	l.add(Finding{Code: CodeIndexLastmodBehind, Document: l.docURL(int(m.node)), Line: int(m.line), Column: int(m.col), URL: m.loc,
+		Message: fmt.Sprintf("the sitemap has entries dated %s, later than the <lastmod> %s the index gives it: a crawler that trusts the index skips them",
+			ld.newest.Format(time.RFC3339), given)})
 }
