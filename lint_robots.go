@@ -191,7 +191,7 @@ func robotsGuess(raw string) string {
 		return ""
 	}
 	if first, _, more := strings.Cut(raw, "/"); more && looksLikeHost(first) {
-		return fmt.Sprintf("the value begins with what looks like a host name (%s), without a scheme: it is a path on the host of the robots.txt", first)
+		return fmt.Sprintf("the value begins with what looks like a host name (%s), without a scheme", first)
 	}
 	return "the value is relative: the protocol asks for a full URL"
 }
