@@ -3,6 +3,8 @@ package sitemap_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -83,6 +85,9 @@ func lintStaticCases() []lintCase {
 		{sitemap.CodeVideoYesNo, video("</video:title>", "</video:title><video:family_friendly>Yes</video:family_friendly>"), video("</video:title>", "</video:title><video:family_friendly>yes</video:family_friendly>")},
 		{sitemap.CodeVideoPlatform, video("</video:title>", `</video:title><video:platform relationship="allowed">web</video:platform>`), video("</video:title>", `</video:title><video:platform relationship="allow">web tv</video:platform>`)},
 		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction>IE GB</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="deny">IE GB</video:restriction>`)},
+		{sitemap.CodeVideoPlatform, video("</video:title>", `</video:title><video:platform relationship="allow">web desktop</video:platform>`), video("</video:title>", `</video:title><video:platform relationship="deny"> tv </video:platform>`)},
+		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="allow">IE UK-GB</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="allow">ie gb US</video:restriction>`)},
+		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="allow">IE EU</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="allow"></video:restriction>`)},
 		{sitemap.CodeVideoDateInvalid, video("</video:title>", "</video:title><video:publication_date>15/01/2024</video:publication_date>"), video("</video:title>", "</video:title><video:publication_date>2024-01-15</video:publication_date>")},
 		// An alternate link without href, without hreflang, or not rel="alternate".
 		{sitemap.CodeHreflangAttribute, us(u(page, `<xhtml:link rel="alternate" hreflang="en"/>`)), us(u(page, `<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>`))},
@@ -231,5 +236,38 @@ func TestLintIndexLastmodBehind(t *testing.T) {
 			}
 			t.Log(f)
 		}
+	}
+}
+
+// video-platform and video-restriction are strict mode's rules too: the
+// value of each is checked against its list in both (VIDEO-10, VIDEO-11,
+// VIDEO-16), and strict mode keeps the video.
+func TestVideoValueListsStrict(t *testing.T) {
+	doc := video("</video:title>", `</video:title><video:restriction relationship="allow">IE EU</video:restriction><video:platform relationship="allow">web desktop</video:platform>`)
+	s := sitemap.New().SetStrict(true)
+	if _, err := s.ParseReader(context.Background(), lintBase, strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[sitemap.Code]string{
+		sitemap.CodeVideoRestriction: `validate "https://example.com/a": strict mode: video <restriction> value "IE EU" is not a list of ISO 3166 country codes`,
+		sitemap.CodeVideoPlatform:    `validate "https://example.com/a": strict mode: video <platform> value "web desktop" is not a list of web, mobile and tv`,
+	}
+	errs := s.GetErrors()
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors, want %d: %v", len(errs), len(want), errs)
+	}
+	for _, err := range errs {
+		found := false
+		for code, msg := range want {
+			if errors.Is(err, code) && err.Error() == msg {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("unexpected %v", err)
+		}
+	}
+	if us := s.GetURLs(); len(us) != 1 || len(us[0].Videos) != 1 {
+		t.Errorf("the video is not kept: %+v", us)
 	}
 }

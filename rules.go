@@ -87,8 +87,8 @@ const (
 //	video-date-invalid     error     yes     a <video:expiration_date> or <video:publication_date> that cannot be read  write W3C Datetime
 //	video-tags-many        error     yes     more than 32 <video:tag> in one video              keep 32
 //	video-yes-no           error     yes     a family_friendly, requires_subscription or live that is neither yes nor no  write yes or no
-//	video-restriction      error     yes     a <video:restriction> relationship that is neither allow nor deny  write allow or deny
-//	video-platform         error     yes     a <video:platform> relationship that is neither allow nor deny  write allow or deny
+//	video-restriction      error     yes     a <video:restriction> relationship that is neither allow nor deny, or a value that is no list of country codes  write allow or deny, and ISO 3166 codes
+//	video-platform         error     yes     a <video:platform> relationship that is neither allow nor deny, or a value other than web, mobile, tv  write allow or deny, and those words
 //	hreflang-attribute     error     yes     an alternate link without href, without hreflang, or whose rel is not alternate  give all three
 //	hreflang-href-invalid  error     yes     an alternate link whose href is no absolute HTTP(S) URL  write the full URL
 //	hreflang-code          error     no      an hreflang that is no language (and region) code, nor x-default  write a BCP 47 code
@@ -248,8 +248,8 @@ var rules = [...]rule{
 	{CodeVideoDateInvalid, sevE, both, "a <video:expiration_date> or <video:publication_date> that cannot be read", "write W3C Datetime"},
 	{CodeVideoTagsMany, sevE, both, "more than 32 <video:tag> in one video", "keep 32"},
 	{CodeVideoYesNo, sevE, both, "a family_friendly, requires_subscription or live that is neither yes nor no", "write yes or no"},
-	{CodeVideoRestriction, sevE, both, "a <video:restriction> relationship that is neither allow nor deny", "write allow or deny"},
-	{CodeVideoPlatform, sevE, both, "a <video:platform> relationship that is neither allow nor deny", "write allow or deny"},
+	{CodeVideoRestriction, sevE, both, "a <video:restriction> relationship that is neither allow nor deny, or a value that is no list of country codes", "write allow or deny, and ISO 3166 codes"},
+	{CodeVideoPlatform, sevE, both, "a <video:platform> relationship that is neither allow nor deny, or a value other than web, mobile, tv", "write allow or deny, and those words"},
 	{CodeHreflangAttribute, sevE, both, "an alternate link without href, without hreflang, or whose rel is not alternate", "give all three"},
 	{CodeHreflangHrefInvalid, sevE, both, "an alternate link whose href is no absolute HTTP(S) URL", "write the full URL"},
 	{CodeHreflangCode, sevE, lintOnly, "an hreflang that is no language (and region) code, nor x-default", "write a BCP 47 code"},
