@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 
@@ -32,8 +33,12 @@ func (ld *lintDoc) attributes(name string) {
 		}
 		line, col := ld.pos()
 		attr := string(a.Local)
-		if len(a.Space) > 0 {
+		switch {
+		case bytes.IndexByte(a.Space, ':') >= 0:
 			attr = "{" + string(a.Space) + "}" + attr
+		case len(a.Space) > 0:
+			// A prefix no declaration binds, as the scanner leaves it.
+			attr = string(a.Space) + ":" + attr + " (its prefix is not declared)"
 		}
 		ld.report(CodeAttributeUnknown, line, col, "", fmt.Sprintf("the attribute %s is not allowed on <%s> by the sitemaps schema", attr, name))
 	}

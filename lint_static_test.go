@@ -64,6 +64,7 @@ func lintStaticCases() []lintCase {
 			`<urlset ` + lintNS + ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 http://www.sitemaps.org/schemas/sitemap/0.9/sitemap.xsd">` + u(page, "") + `</urlset>`},
 		{sitemap.CodeAttributeUnknown, us(`<url id="1"><loc>` + page + `</loc></url>`), us(u(page, `<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>`))},
 		{sitemap.CodeAttributeUnknown, us(`<url><loc type="page">` + page + `</loc></url>`), us(u(page, ""))},
+		{sitemap.CodeAttributeUnknown, `<urlset ` + lintNS + ` xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9">` + u(page, "") + `</urlset>`, us(u(page, ""))},
 		{sitemap.CodeAttributeUnknown, `<sitemapindex ` + lintNS + `><sitemap><loc>https://example.com/s.xml</loc><lastmod xml:lang="en">2024-01-01</lastmod></sitemap></sitemapindex>`,
 			`<sitemapindex ` + lintNS + `><sitemap><loc>https://example.com/s.xml</loc><lastmod>2024-01-01</lastmod></sitemap></sitemapindex>`},
 		// The schema's tLoc has 12 characters at least.
