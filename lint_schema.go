@@ -28,7 +28,7 @@ func (ld *lintDoc) attributes(name string) {
 		return
 	}
 	for _, a := range ld.sc.DroppedAttrs() {
-		if string(a.Space) == nsXSI {
+		if string(a.Space) == nsXSI || ld.l.omit(CodeAttributeUnknown) {
 			continue
 		}
 		line, col := ld.pos()
