@@ -19,9 +19,10 @@ import (
 // its hooks (hooks.go) when its call starts: the fetch, decode, scanner,
 // parse and translate stages tell it what they see while the call runs,
 // and it hands its findings, capped, to the loop of Lint as it makes them;
-// it keeps the compact sets of the checks across documents. The checks of
-// one entry are in lint_checks.go, those of the extensions in lint_ext.go,
-// robots.txt in lint_robots.go.
+// it keeps the compact sets of the checks across documents (and the
+// <lastmod> each index gives its sitemaps). The checks of one entry are in
+// lint_checks.go, those of the extensions in lint_ext.go, those of the
+// sitemaps schema in lint_schema.go, robots.txt in lint_robots.go.
 
 // Finding is one problem that lint found.
 type Finding struct {
