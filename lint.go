@@ -89,8 +89,9 @@ type LintOptions struct {
 	// (DefaultLintMaxRobots); the URLs of other hosts are not checked
 	// against theirs, and one lint-capped finding says so.
 	MaxRobots int
-	// NoRobots: fetch no robots.txt. robots-disallowed is then not
-	// checked, and no URL on another host is taken as cross-submitted.
+	// NoRobots: fetch no robots.txt. robots-disallowed,
+	// sitemap-disallowed and not-in-robots are then not checked, and no
+	// URL on another host is taken as cross-submitted.
 	NoRobots bool
 	// Now is the time lastmod-future and news-too-old are measured from;
 	// the zero time is the start of the call.
@@ -118,8 +119,8 @@ type LintOptions struct {
 // The call is the instance's latest: its getters hold the results of the
 // reading, as after ParseContext, and, as there, the body of the loop must
 // not start another call on s. Besides what ParseContext fetches, Lint
-// fetches the robots.txt of each host of the URLs it checks, once, for at
-// most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
+// fetches the robots.txt of each host of the URLs and sitemaps it checks,
+// once, for at most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
 //
 // Memory is bounded by the caps of o: the findings are handed on, not
 // kept, those past the caps only counted, and the sets of the checks across documents (duplicate-loc across
