@@ -444,8 +444,12 @@ func gzipError(err error) error {
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
-	return fmt.Errorf("gzip decompression failed: %w", err)
+	return fmt.Errorf("%w: %w", errGzip, err)
 }
+
+// errGzip is what the error of a gzip stream that could not be inflated
+// wraps (lint's gzip-corrupt).
+var errGzip = errors.New("gzip decompression failed")
 
 // gzipMembers reads every member of a gzip file, and ignores what follows
 // the last one when it is no member (a newline, say).

@@ -34,11 +34,14 @@ func ExampleS_Lint_reader() {
 
 // Lint, given no reader, fetches the document and reads its tree as Parse
 // does, and reports what spans documents: a sitemap index listing an
-// index, a URL listed in two sitemaps.
+// index, a URL listed in two sitemaps. The robots.txt of the site names the
+// index: without it, the index would have a finding not-in-robots.
 func ExampleS_Lint() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := "http://" + r.Host
 		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s/index.xml\n", host)
 		case "/index.xml":
 			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%s/a.xml</loc></sitemap><sitemap><loc>%s/more.xml</loc></sitemap></sitemapindex>`, host, host)
 		case "/more.xml":
@@ -55,7 +58,7 @@ func ExampleS_Lint() {
 		fmt.Println(f.Severity, f.Code, strings.TrimPrefix(f.Document, srv.URL))
 	}
 	// Output:
-	// warning nested-index /more.xml
+	// error nested-index /more.xml
 	// info duplicate-loc /b.xml
 }
 

@@ -1,9 +1,12 @@
 package sitemap
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"golang.org/x/text/language"
 
 	"github.com/gositemap/sitemap/internal/urlnorm"
 )
@@ -239,7 +242,9 @@ func (d *doc) video(r *rawVideo, page string) (Video, bool) {
 // video-restriction, video-platform). A number that cannot be read has
 // failed already (checkVideoNumber, checkVideoRating) and fails nothing
 // here; the error quotes a number as written, as the one of a <priority>
-// does. Strict mode keeps the video whatever it fails.
+// does. The value of a restriction or a platform fails its rule when a word
+// of it is no country code, or none of web, mobile and tv, as Google lists
+// them. Strict mode keeps the video whatever it fails.
 func checkVideo(r *rawVideo, fail func(error)) {
 	bad := func(code Code, format string, args ...any) {
 		fail(broke(code, fmt.Errorf("strict mode: "+format, args...)))
@@ -273,12 +278,47 @@ func checkVideo(r *rawVideo, fail func(error)) {
 	if rel := string(textOf(&r.restrictionRel)); r.restriction.set && !isAllowDeny(rel) {
 		bad(CodeVideoRestriction, "video <restriction> relationship %q is neither allow nor deny", rel)
 	}
+	if v := textOf(&r.restriction); !eachField(v, isCountry) {
+		bad(CodeVideoRestriction, "video <restriction> value %q is not a list of ISO 3166 country codes", v)
+	}
 	if rel := string(textOf(&r.platformRel)); r.platform.set && !isAllowDeny(rel) {
 		bad(CodeVideoPlatform, "video <platform> relationship %q is neither allow nor deny", rel)
+	}
+	if v := textOf(&r.platform); !eachField(v, isPlatform) {
+		bad(CodeVideoPlatform, "video <platform> value %q is not a list of web, mobile and tv", v)
 	}
 }
 
 func isAllowDeny(s string) bool { return s == "allow" || s == "deny" }
+
+// eachField reports whether ok holds for every word of the list v,
+// separated by white space; an empty list has none that fails.
+func eachField(v []byte, ok func([]byte) bool) bool {
+	for _, f := range bytes.Fields(v) {
+		if !ok(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlatform reports whether b is a platform of <video:platform>.
+func isPlatform(b []byte) bool {
+	s := string(b)
+	return s == "web" || s == "mobile" || s == "tv"
+}
+
+// isCountry reports whether b is a country code of ISO 3166-1, of two
+// letters, in either case.
+func isCountry(b []byte) bool {
+	if len(b) != 2 || !isLetter(b[0]) || !isLetter(b[1]) {
+		return false
+	}
+	r, err := language.ParseRegion(string(b))
+	return err == nil && r.IsCountry()
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // videoNumber is a whole number of a video: its element, and the code of
 // its rule.

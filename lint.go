@@ -12,15 +12,17 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap/internal/printable"
+	"github.com/gositemap/sitemap/internal/urlnorm"
 )
 
 // This file is lint: an observer of the pipeline of a call. It attaches
 // its hooks (hooks.go) when its call starts: the fetch, decode, scanner,
 // parse and translate stages tell it what they see while the call runs,
 // and it hands its findings, capped, to the loop of Lint as it makes them;
-// it keeps the compact sets of the checks across documents. The checks of
-// one entry are in lint_checks.go, those of the extensions in lint_ext.go,
-// robots.txt in lint_robots.go.
+// it keeps the compact sets of the checks across documents (and the
+// <lastmod> each index gives its sitemaps). The checks of one entry are in
+// lint_checks.go, those of the extensions in lint_ext.go, those of the
+// sitemaps schema in lint_schema.go, robots.txt in lint_robots.go.
 
 // Finding is one problem that lint found.
 type Finding struct {
@@ -92,8 +94,9 @@ type LintOptions struct {
 	// 16); the URLs of other hosts are not checked
 	// against theirs, and one lint-capped finding says so.
 	MaxRobots int
-	// NoRobots: fetch no robots.txt. robots-disallowed is then not
-	// checked, and no URL on another host is taken as cross-submitted.
+	// NoRobots: fetch no robots.txt. robots-disallowed,
+	// sitemap-disallowed and not-in-robots are then not checked, and no
+	// URL on another host is taken as cross-submitted.
 	NoRobots bool
 	// Now is the time lastmod-future and news-too-old are measured from;
 	// the zero time is the start of the call.
@@ -150,8 +153,8 @@ type LintOptions struct {
 // The call is the instance's latest: its getters hold the results of the
 // reading, as after ParseContext, and, as there, the body of the loop must
 // not start another call on s. Besides what ParseContext fetches, Lint
-// fetches the robots.txt of each host of the URLs it checks, once, for at
-// most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
+// fetches the robots.txt of each host of the URLs and sitemaps it checks,
+// once, for at most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
 //
 // Memory is bounded by the caps of o: the findings are handed on, not
 // kept, those past the caps only counted, and the sets of the checks across documents (duplicate-loc across
@@ -285,9 +288,19 @@ type linter struct {
 	locsFull  bool
 	links     map[[2]uint64]lintLink // (page, alternate) → where the page gave it
 	linkFull  bool
-	docFound  map[int]Found // how each document of the tree was found
+	docFound  map[int]Found       // how each document of the tree was found
+	mods      map[uint64]indexMod // hash of a sitemap's key → the <lastmod> an index gives it
 	robotsTxt robotsCache
 	pages     *pageChecks // nil when no page is to be checked (lint_pages.go)
+}
+
+// indexMod is the <lastmod> an index gives a sitemap, kept for
+// index-lastmod-behind, with where the index gives it.
+type indexMod struct {
+	t               time.Time
+	day             bool // a date without a time, which stands for the whole day
+	node, line, col int32
+	loc             string // the sitemap's <loc>, as written
 }
 
 // lintLink is an alternate link kept for hreflang-return.
@@ -315,7 +328,7 @@ func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
 	}
 	return &linter{c: c, opt: o, now: now, out: out, perCode: map[Code]int{}, omitted: map[Code]int64{},
 		seed: maphash.MakeSeed(), locs: map[uint64]int32{}, links: map[[2]uint64]lintLink{},
-		docFound: map[int]Found{}}
+		docFound: map[int]Found{}, mods: map[uint64]indexMod{}}
 }
 
 // omit reports whether a finding of code is past the caps, and counts it
@@ -444,4 +457,43 @@ func (l *linter) finish() {
 		l.add(Finding{Code: CodeHreflangReturn, Document: l.docURL(int(ln.node)), Line: int(ln.line), Column: int(ln.col),
 			URL: ln.page, Message: fmt.Sprintf("the alternate %s does not link back to this page", ln.alt)})
 	}
+}
+
+// indexLastmod keeps the <lastmod> t that the index of ld gives the
+// sitemap loc (written raw), within the cap of MaxLocs: day tells that it
+// is a date without a time.
+func (l *linter) indexLastmod(ld *lintDoc, loc, raw string, t time.Time, day bool) {
+	h := l.hash('s', urlnorm.Key(loc))
+	l.mu.Lock()
+	if len(l.mods) < l.opt.MaxLocs {
+		l.mods[h] = indexMod{t: t, day: day, node: int32(ld.d.node), line: int32(ld.line), col: int32(ld.col), loc: raw}
+	}
+	l.mu.Unlock()
+}
+
+// indexBehind reports, on the entry of the index that lists it, a sitemap
+// whose entries are dated later than the <lastmod> the index gives it: a
+// crawler that trusts the index does not read it again, and misses them.
+// A date without a time in the index covers its whole day.
+func (l *linter) indexBehind(ld *lintDoc) {
+	l.mu.Lock()
+	m, ok := l.mods[l.hash('s', urlnorm.Key(ld.url()))]
+	l.mu.Unlock()
+	limit := m.t
+	if m.day {
+		limit = limit.Add(24 * time.Hour)
+	}
+	if !ok || !ld.newest.After(limit) {
+		return
+	}
+	if l.omit(CodeIndexLastmodBehind) {
+		return
+	}
+	given := m.t.Format(time.RFC3339)
+	if m.day {
+		given = m.t.Format(time.DateOnly)
+	}
+	l.add(Finding{Code: CodeIndexLastmodBehind, Document: l.docURL(int(m.node)), Line: int(m.line), Column: int(m.col), URL: m.loc,
+		Message: fmt.Sprintf("the sitemap has entries dated %s, later than the <lastmod> %s the index gives it: a crawler that trusts the index skips them",
+			ld.newest.Format(time.RFC3339), given)})
 }

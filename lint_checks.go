@@ -29,6 +29,7 @@ import (
 const (
 	lintMinUniform = 100
 	nsSitemaps     = "http://www.sitemaps.org/schemas/sitemap/0.9"
+	nsXSI          = "http://www.w3.org/2001/XMLSchema-instance"
 )
 
 // lintDoc is the lint state of one document, read on one goroutine.
@@ -53,9 +54,16 @@ type lintDoc struct {
 	uniform bool
 
 	// element-order: the place of the last element of the sitemaps
-	// namespace in the entry, and whether an element of another one came.
+	// namespace in the entry, and whether an element of another one came;
+	// element-repeated: the places of those that came (a bit each).
 	lastChild int
 	sawOther  bool
+	children  uint8
+
+	schema bool // the root is in the sitemaps namespace
+
+	// index-lastmod-behind: the latest date of an entry.
+	newest time.Time
 }
 
 // document is lint's hook on a document of the call: the lint state of d,
@@ -294,6 +302,9 @@ func (ld *lintDoc) root(f docFormat, space []byte) {
 		return
 	}
 	line, col := ld.pos()
+	if ld.schema = string(space) == nsSitemaps; ld.schema {
+		ld.attributes(rootName(f))
+	}
 	switch s := string(space); {
 	case s == nsSitemaps:
 	case s == "":
@@ -306,7 +317,8 @@ func (ld *lintDoc) root(f docFormat, space []byte) {
 // entryStart is told that an entry starts.
 func (ld *lintDoc) entryStart() {
 	ld.line, ld.col = ld.pos()
-	ld.lastChild, ld.sawOther = -1, false
+	ld.lastChild, ld.sawOther, ld.children = -1, false, 0
+	ld.attributes(entryName(ld.d.format))
 }
 
 // The elements of the sitemaps namespace in an entry, in their order.
@@ -331,18 +343,22 @@ func (ld *lintDoc) child(local []byte, depth int, own bool, f docFormat) {
 	}
 	i := indexOf(names, string(local))
 	line, col := ld.pos()
+	if i >= 0 {
+		ld.attributes(names[i])
+	}
 	switch {
 	case i < 0:
 		ld.report(CodeElementUnknown, line, col, "", fmt.Sprintf("<%s> is no element of a <%s> in the sitemaps schema", local, entryName(f)))
 		return
-	case i == ld.lastChild:
-		ld.report(CodeElementOrder, line, col, "", fmt.Sprintf("<%s> is repeated; the first is the one read", local))
+	case ld.children&(1<<i) != 0:
+		ld.report(CodeElementRepeated, line, col, "", fmt.Sprintf("<%s> is repeated; the first is the one read", local))
+		return
 	case i < ld.lastChild:
 		ld.report(CodeElementOrder, line, col, "", fmt.Sprintf("<%s> comes after <%s>; the schema puts %s in that order", local, names[ld.lastChild], strings.Join(names, ", ")))
 	case ld.sawOther:
 		ld.report(CodeElementOrder, line, col, "", fmt.Sprintf("<%s> comes after an element of an extension; the schema puts those last", local))
 	}
-	ld.lastChild = max(ld.lastChild, i)
+	ld.lastChild, ld.children = max(ld.lastChild, i), ld.children|1<<i
 }
 
 // rootChild is told of an element right below the root that is no entry.
@@ -394,8 +410,11 @@ func (ld *lintDoc) end(st Status, err error) {
 		return
 	}
 	switch {
-	case ld.entries == 0:
+	case ld.entries == 0 && (f == formatURLSet || f == formatIndex):
 		ld.report(CodeEmpty, 0, 0, "", "the document has no entry")
+	case ld.entries == 0:
+		// A feed without an item may be one of a quiet day: a warning.
+		ld.l.add(Finding{Code: CodeEmpty, Severity: SeverityWarning, Document: ld.url(), Message: "the document has no entry"})
 	case ld.entries > maxEntries && f == formatIndex:
 		ld.report(CodeTooManySitemaps, 0, 0, "", fmt.Sprintf("%d sitemaps, more than the %d an index may list", ld.entries, maxEntries))
 	case ld.entries > maxEntries:
@@ -413,6 +432,10 @@ func (ld *lintDoc) end(st Status, err error) {
 	if f == formatIndex && found == FoundIndex {
 		ld.report(CodeNestedIndex, 0, 0, "", "a sitemap index listed by another index; indexes do not nest")
 	}
+	if found == FoundIndex && !ld.newest.IsZero() {
+		ld.l.indexBehind(ld)
+	}
+	ld.l.sitemapRobots(ld, found)
 }
 
 // docError makes a finding of the error that ended a document, or cut it
@@ -423,6 +446,8 @@ func (ld *lintDoc) docError(err error) {
 	var ne *NetworkError
 	var ee encodingError
 	switch {
+	case errors.Is(err, errGzip):
+		ld.report(CodeGzipCorrupt, 0, 0, "", causeOf(err).Error())
 	case errors.As(err, &ns) || errors.Is(err, errNoURLLines):
 		ld.report(CodeNotSitemap, 0, 0, "", causeOf(err).Error())
 	case errors.Is(err, errEmpty) || errors.Is(err, errNoRoot):
@@ -453,8 +478,7 @@ func (ld *lintDoc) entry(e *rawEntry) {
 		// A Sitemap: value the call refuses, and does not request, is
 		// listed as the call reads it (tolerant).
 		if raw := string(e.loc.text()); raw != "" {
-			_, err := urlnorm.Loc(raw, d.base, false)
-			ld.broke(raw, "", checkLoc(err))
+			ld.robotsValue(raw)
 		}
 		return
 	}
@@ -475,9 +499,23 @@ func (ld *lintDoc) entry(e *rawEntry) {
 		return
 	}
 	page := !e.sitemap
+	schema := d.format == formatURLSet || d.format == formatIndex
+	if schema {
+		ld.locTooShort(raw)
+	}
 	ld.checkSite(raw, loc, page && d.format == formatURLSet)
 	ld.duplicate(raw, loc, e.sitemap)
-	ld.checkDate(&e.lastmod, e.dateName, e.dateRFC822, raw)
+	if t, ok := ld.checkDate(&e.lastmod, e.dateName, e.dateRFC822, raw); ok {
+		if schema {
+			ld.lastmodNotXSD(e.lastmod.text(), raw)
+		}
+		if t.After(ld.newest) {
+			ld.newest = t
+		}
+		if e.sitemap && d.format == formatIndex {
+			ld.l.indexLastmod(ld, loc, raw, t, len(e.lastmod.text()) == len("2006-01-02"))
+		}
+	}
 	if d.format == formatURLSet {
 		ld.checkValues(e, raw)
 		ld.extensions(e, raw, loc)
@@ -599,19 +637,22 @@ func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
 	}
 }
 
-// checkDate checks a date of the entry of loc.
-func (ld *lintDoc) checkDate(v *value, name string, rfc822 bool, loc string) {
+// checkDate checks a date of the entry of loc, and returns it; ok is
+// false when there is none, or it cannot be read.
+func (ld *lintDoc) checkDate(v *value, name string, rfc822 bool, loc string) (t time.Time, ok bool) {
 	raw := v.text()
 	if len(raw) == 0 {
-		return
+		return t, false
 	}
 	t, err := checkDate(name, raw, rfc822)
 	switch {
 	case err != nil:
 		ld.broke(loc, "", err)
+		return t, false
 	case t.After(ld.l.now.Add(24 * time.Hour)):
 		ld.entryFinding(CodeLastmodFuture, loc, "<%s> %s is in the future", name, raw)
 	}
+	return t, true
 }
 
 // checkValues checks the <changefreq> and the <priority> of a <url>.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
@@ -21,6 +22,8 @@ const (
 	lintMaxImages  = 1000
 	lintMaxNews    = 1000
 	lintNewsMaxAge = 48 * time.Hour
+
+	lintMaxVideoDescription = 2048 // characters
 )
 
 // extensions checks the images, news, videos and alternate links of the
@@ -37,7 +40,7 @@ func (ld *lintDoc) extensions(e *rawEntry, raw, loc string) {
 		ld.newsEntry(&e.news, raw)
 	}
 	for i := range e.videos {
-		ld.video(&e.videos[i], raw)
+		ld.video(&e.videos[i], raw, loc)
 	}
 	if len(e.links) > 0 {
 		ld.hreflang(e.links, raw, loc)
@@ -95,11 +98,13 @@ func newsLanguage(s string) bool {
 	return err == nil
 }
 
-// video checks a video by the rules strict mode has (extensions.go), each
-// URL, number and date, and then the fields (checkVideo), whatever its
-// thumbnail: strict mode leaves out a video without one and checks no
-// further, lint lists all that is wrong with it.
-func (ld *lintDoc) video(v *rawVideo, page string) {
+// video checks a video of the page loc (as written: page) by the rules
+// strict mode has (extensions.go), each URL, number and date, and then
+// the fields (checkVideo), whatever its thumbnail: strict mode leaves out
+// a video without one and checks no further, lint lists all that is wrong
+// with it. Then Google's rules that are lint's alone: the length of the
+// description, and a content location that is the page.
+func (ld *lintDoc) video(v *rawVideo, page, loc string) {
 	fail := func(err error) { ld.broke(page, "", err) }
 	thumb := string(v.thumbnailLoc.text())
 	ld.broke(page, thumb, videoThumb.check(thumb))
@@ -133,6 +138,14 @@ func (ld *lintDoc) video(v *rawVideo, page string) {
 		ld.broke(page, "", err)
 	}
 	checkVideo(v, fail)
+	if n := utf8.RuneCount(v.description.text()); n > lintMaxVideoDescription {
+		ld.entryFinding(CodeVideoDescriptionLong, page, "<video:description> has %d characters, more than the %d Google reads", n, lintMaxVideoDescription)
+	}
+	if content := string(v.contentLoc.text()); content != "" {
+		if c, err := urlnorm.Loc(content, ld.d.base, false); err == nil && urlnorm.Key(c) == urlnorm.Key(loc) {
+			ld.entryFinding(CodeVideoContentIsPage, page, "<video:content_loc> is the page itself; it names the video file (player_loc a player)")
+		}
+	}
 }
 
 // hreflang checks the alternate links of the page loc (as written: raw)

@@ -162,19 +162,6 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 	}
 }
 
-// robotsPath is the path of u that robots.txt rules match: its escaped
-// path, "/" for none, and its query.
-func robotsPath(u *url.URL) string {
-	path := u.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	if u.RawQuery != "" {
-		path += "?" + u.RawQuery
-	}
-	return path
-}
-
 // pick returns the pages to check: the samples of the documents, in the
 // order of their URLs, taken in turn one page each (in the order of their
 // hashes), a page listed twice taken once, up to n.

@@ -53,7 +53,7 @@ func (ps *pageSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/robots.txt":
-		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: "+host+"/index.xml\n")
 	case "/index.xml":
 		fmt.Fprint(w, index(host+"/a.xml", host+"/b.xml"))
 	case "/a.xml":
@@ -309,9 +309,9 @@ func TestLintCheckPagesPace(t *testing.T) {
 		rate   float64
 		gap    time.Duration
 	}{
-		{"default", "User-agent: *\nDisallow:\n", 0, time.Second},
-		{"crawl-delay", "User-agent: *\nCrawl-delay: 5\n", 0, 5 * time.Second},
-		{"rate", "User-agent: *\nDisallow:\n", 4, time.Second / 4},
+		{"default", "User-agent: *\nDisallow:\nSitemap: http://example.test/sitemap.xml\n", 0, time.Second},
+		{"crawl-delay", "User-agent: *\nCrawl-delay: 5\nSitemap: http://example.test/sitemap.xml\n", 0, 5 * time.Second},
+		{"rate", "User-agent: *\nDisallow:\nSitemap: http://example.test/sitemap.xml\n", 4, time.Second / 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

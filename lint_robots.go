@@ -100,6 +100,12 @@ func (l *linter) crossSubmitted(loc string, ld *lintDoc) bool {
 	if data == nil {
 		return false
 	}
+	return lists(data, ld)
+}
+
+// lists reports whether the robots.txt data lists the sitemap of ld, as
+// requested or as served, in a Sitemap: line.
+func lists(data *polite.Robots, ld *lintDoc) bool {
 	keys := []string{urlnorm.Key(ld.url()), urlnorm.Key(ld.d.baseStr)}
 	for _, sm := range data.Sitemaps {
 		k := urlnorm.Key(strings.TrimSpace(sm))
@@ -108,6 +114,107 @@ func (l *linter) crossSubmitted(loc string, ld *lintDoc) bool {
 		}
 	}
 	return false
+}
+
+// robotsPath is the path and query of u that the rules of a robots.txt
+// are matched against.
+func robotsPath(u *url.URL) string {
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	return path
+}
+
+// sitemapRobots makes the checks of a sitemap (ld, found so) against the
+// robots.txt of its own host: sitemap-disallowed, when the robots.txt
+// disallows the sitemap's URL for the user agent of the call, and, for
+// the sitemap the call started from, not-in-robots, when no Sitemap: line
+// names it. A document whose URL is no HTTP(S) URL, and a robots.txt, are
+// not checked.
+func (l *linter) sitemapRobots(ld *lintDoc, found Found) {
+	loc := ld.url()
+	u, err := url.Parse(loc)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || ld.d.format == formatRobots {
+		return
+	}
+	data := l.robots(loc, ld)
+	if data == nil {
+		return
+	}
+	if !data.Allowed(robotsPath(u)) {
+		ld.report(CodeSitemapDisallowed, 0, 0, "", fmt.Sprintf("the robots.txt of %s disallows the sitemap itself for the user agent %q: a crawler that obeys it does not read it", u.Host, l.c.cfg.userAgent))
+	}
+	if found == FoundRoot && !lists(data, ld) {
+		ld.report(CodeNotInRobots, 0, 0, "", fmt.Sprintf("the robots.txt of %s names no sitemap at this URL: crawlers learn of it only where it is submitted", u.Host))
+	}
+}
+
+// The directives of a robots.txt that robotsValue looks for in a Sitemap:
+// value, where a lost line break runs them in.
+var robotsDirectives = []string{"user-agent:", "disallow:", "allow:", "crawl-delay:", "host:", "sitemap:", "clean-param:"}
+
+// robotsValue checks the value of a Sitemap: line, written raw: one that
+// the call refuses (and does not request) is listed as the call reads it
+// (tolerant), with the failure of its rule; one it reads only by guessing
+// what was meant is robots-sitemap-value, with the URL it was read as.
+func (ld *lintDoc) robotsValue(raw string) {
+	loc, err := urlnorm.Loc(raw, ld.d.base, false)
+	if err != nil {
+		ld.broke(raw, "", checkLoc(err))
+		return
+	}
+	if why := robotsGuess(raw); why != "" {
+		ld.entryFinding(CodeRobotsSitemapValue, raw, "%s; it is read as %s", why, loc)
+	}
+}
+
+// robotsGuess tells why a Sitemap: value, written raw, that tolerant
+// reading resolves, is no URL the protocol allows there: "" when it is
+// one, or when what is wrong is another rule's.
+func robotsGuess(raw string) string {
+	lower := strings.ToLower(raw)
+	if strings.ContainsAny(raw, " \t") {
+		for _, d := range robotsDirectives {
+			if strings.Contains(lower, d) {
+				return fmt.Sprintf("another directive (%s) runs into the value: a line break lost", raw[strings.Index(lower, d):][:len(d)])
+			}
+		}
+	}
+	if strings.ContainsAny(raw, "{}") {
+		return "the value holds template braces: a template left unrendered"
+	}
+	if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
+		return ""
+	}
+	if first, _, more := strings.Cut(raw, "/"); more && looksLikeHost(first) {
+		return fmt.Sprintf("the value begins with what looks like a host name (%s), without a scheme", first)
+	}
+	return "the value is relative: the protocol asks for a full URL"
+}
+
+// looksLikeHost reports whether s, the first segment of a relative path,
+// looks like a host name: labels of letters, digits and hyphens, the last
+// of letters, and not a file name such as sitemap.xml.
+func looksLikeHost(s string) bool {
+	labels := strings.Split(strings.ToLower(s), ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, lb := range labels {
+		if lb == "" || strings.Trim(lb, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	switch tld {
+	case "xml", "gz", "txt", "php", "html", "htm", "asp", "aspx", "jsp", "json", "cgi", "d":
+		return false
+	}
+	return len(tld) >= 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 // robotsCheck reports the page loc (as written: raw) when the robots.txt
@@ -121,14 +228,7 @@ func (l *linter) robotsCheck(ld *lintDoc, raw, loc string) {
 	if err != nil {
 		return
 	}
-	path := u.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	if u.RawQuery != "" {
-		path += "?" + u.RawQuery
-	}
-	if !data.Allowed(path) {
+	if !data.Allowed(robotsPath(u)) {
 		ld.entryFinding(CodeRobotsDisallowed, raw, "the robots.txt of %s disallows it for the user agent %q", u.Host, l.c.cfg.userAgent)
 	}
 }

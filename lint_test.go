@@ -144,7 +144,7 @@ func lintEntryCases() []lintCase {
 		{sitemap.CodePriorityInvalid, us(u("https://example.com/a", "<priority>high</priority>")), us(u("https://example.com/a", "<priority>0.5</priority>"))},
 		{sitemap.CodeElementUnknown, us(u("https://example.com/a", "<title>A</title>")), us(u("https://example.com/a", "<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>"))},
 		{sitemap.CodeElementOrder, us(`<url><lastmod>2024-01-01</lastmod><loc>https://example.com/a</loc></url>`), us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod>"))},
-		{sitemap.CodeElementOrder, us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><lastmod>2024-01-02</lastmod>")), us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><priority>1</priority>"))},
+		{sitemap.CodeElementRepeated, us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><lastmod>2024-01-02</lastmod>")), us(u("https://example.com/a", "<lastmod>2024-01-01</lastmod><priority>1</priority>"))},
 	}
 }
 

@@ -53,8 +53,8 @@ const (
 //	too-many-urls          error     no      over 50,000 <url> in one sitemap                   split it, list the parts in an index
 //	too-many-sitemaps      error     no      over 50,000 <sitemap> in one index                 split the index
 //	too-large              error     no      over 52,428,800 bytes decompressed                 split it
-//	nested-index           warning   no      a sitemap index that an index lists                list the sitemaps themselves
-//	empty                  warning   no      a sitemap, index or feed with no entry             remove it or fill it
+//	nested-index           error     no      a sitemap index that an index lists                list the sitemaps themselves
+//	empty                  error     no      a sitemap or index with no entry (a feed: warning)  remove it or fill it
 //	loc-missing            error     yes     an entry whose <loc> is missing or empty           give every entry a <loc>
 //	loc-invalid            error     yes     a <loc> that is no absolute HTTP(S) URL with a host  write the full URL
 //	loc-too-long           error     yes     a <loc> of more than 2,048 characters              shorten it
@@ -69,7 +69,7 @@ const (
 //	changefreq-invalid     error     yes     none of always hourly daily weekly monthly yearly never  write one of them, in lower case
 //	priority-invalid       error     yes     not a number from 0.0 to 1.0                       write one
 //	element-unknown        info      no      an element of the sitemaps namespace the schema does not have  remove it
-//	element-order          info      no      an element of the sitemaps namespace out of its place, or repeated  put loc, lastmod, changefreq, priority in order, once each
+//	element-order          warning   no      an element of the sitemaps namespace out of its place  put loc, lastmod, changefreq, priority in that order
 //	image-loc-missing      error     yes     an <image:image> without <image:loc>               give it one
 //	image-loc-invalid      error     yes     an <image:loc> or <image:license> that is no absolute HTTP(S) URL  write the full URL
 //	image-too-many         error     no      over 1,000 images on one page                      keep 1,000
@@ -87,8 +87,8 @@ const (
 //	video-date-invalid     error     yes     a <video:expiration_date> or <video:publication_date> that cannot be read  write W3C Datetime
 //	video-tags-many        error     yes     more than 32 <video:tag> in one video              keep 32
 //	video-yes-no           error     yes     a family_friendly, requires_subscription or live that is neither yes nor no  write yes or no
-//	video-restriction      error     yes     a <video:restriction> relationship that is neither allow nor deny  write allow or deny
-//	video-platform         error     yes     a <video:platform> relationship that is neither allow nor deny  write allow or deny
+//	video-restriction      error     yes     a <video:restriction> relationship that is neither allow nor deny, or a value that is no list of country codes  write allow or deny, and ISO 3166 codes
+//	video-platform         error     yes     a <video:platform> relationship that is neither allow nor deny, or a value other than web, mobile, tv  write allow or deny, and those words
 //	hreflang-attribute     error     yes     an alternate link without href, without hreflang, or whose rel is not alternate  give all three
 //	hreflang-href-invalid  error     yes     an alternate link whose href is no absolute HTTP(S) URL  write the full URL
 //	hreflang-code          error     no      an hreflang that is no language (and region) code, nor x-default  write a BCP 47 code
@@ -97,6 +97,17 @@ const (
 //	robots-disallowed      warning   no      a URL the site's robots.txt disallows for the user agent  allow it, or drop it
 //	lint-capped            info      no      a cross-document set is full: its checks stopped   (raise nothing: a note)
 //	config                 error     no      a configuration error outstanding on the instance  fix the setting
+//	gzip-corrupt           error     no      a gzip stream that is broken or cut short          compress it again, serve it whole
+//	element-repeated       error     no      an element of the sitemaps namespace given twice in one entry  give it once
+//	attribute-unknown      warning   no      an attribute the schema does not allow on an element of the sitemaps namespace  remove it
+//	loc-too-short          warning   no      a <loc> of fewer than the schema's 12 characters   write the full URL
+//	lastmod-not-xsd        warning   no      a W3C date the schema's xsd:date and xsd:dateTime reject (no seconds, a year alone)  write 2024-01-15 or 2024-01-15T10:30:00+00:00
+//	index-lastmod-behind   warning   no      a sitemap with entries dated later than the <lastmod> its index gives it  update the index's <lastmod>
+//	sitemap-disallowed     error     no      a sitemap its host's robots.txt disallows for the user agent  allow it in robots.txt
+//	not-in-robots          info      no      a sitemap read as the root that its host's robots.txt does not list  add a Sitemap: line
+//	video-description-long error     no      a <video:description> of more than 2,048 characters  shorten it
+//	video-content-is-page  error     no      a <video:content_loc> that is the page's own <loc>  give the URL of the video file
+//	robots-sitemap-value   warning   no      a Sitemap: value read only by guessing: relative, a template, a directive run in, a host without a scheme  write one absolute URL a line
 //	page-status            error     no      a page checked (LintOptions.CheckPages) answers 4xx or 5xx  fix the page, or drop it
 //	page-redirect          warning   no      a page checked redirects; the message names where it ends  list the URL it ends at
 //	page-noindex           error     no      a page checked says noindex (meta robots, or X-Robots-Tag)  index it, or drop it
@@ -166,6 +177,18 @@ const (
 	CodeLintCapped          Code = "lint-capped"
 	CodeConfig              Code = "config"
 
+	CodeGzipCorrupt          Code = "gzip-corrupt"
+	CodeElementRepeated      Code = "element-repeated"
+	CodeAttributeUnknown     Code = "attribute-unknown"
+	CodeLocTooShort          Code = "loc-too-short"
+	CodeLastmodNotXSD        Code = "lastmod-not-xsd"
+	CodeIndexLastmodBehind   Code = "index-lastmod-behind"
+	CodeSitemapDisallowed    Code = "sitemap-disallowed"
+	CodeNotInRobots          Code = "not-in-robots"
+	CodeVideoDescriptionLong Code = "video-description-long"
+	CodeVideoContentIsPage   Code = "video-content-is-page"
+	CodeRobotsSitemapValue   Code = "robots-sitemap-value"
+
 	// The codes of the page checks (LintOptions.CheckPages).
 	CodePageStatus           Code = "page-status"
 	CodePageRedirect         Code = "page-redirect"
@@ -207,8 +230,8 @@ var rules = [...]rule{
 	{CodeTooManyURLs, sevE, lintOnly, "over 50,000 <url> in one sitemap", "split it, list the parts in an index"},
 	{CodeTooManySitemaps, sevE, lintOnly, "over 50,000 <sitemap> in one index", "split the index"},
 	{CodeTooLarge, sevE, lintOnly, "over 52,428,800 bytes decompressed", "split it"},
-	{CodeNestedIndex, sevW, lintOnly, "a sitemap index that an index lists", "list the sitemaps themselves"},
-	{CodeEmpty, sevW, lintOnly, "a sitemap, index or feed with no entry", "remove it or fill it"},
+	{CodeNestedIndex, sevE, lintOnly, "a sitemap index that an index lists", "list the sitemaps themselves"},
+	{CodeEmpty, sevE, lintOnly, "a sitemap or index with no entry (a feed: warning)", "remove it or fill it"},
 	{CodeLocMissing, sevE, both, "an entry whose <loc> is missing or empty", "give every entry a <loc>"},
 	{CodeLocInvalid, sevE, both, "a <loc> that is no absolute HTTP(S) URL with a host", "write the full URL"},
 	{CodeLocTooLong, sevE, both, "a <loc> of more than 2,048 characters", "shorten it"},
@@ -223,7 +246,7 @@ var rules = [...]rule{
 	{CodeChangefreqInvalid, sevE, both, "none of always hourly daily weekly monthly yearly never", "write one of them, in lower case"},
 	{CodePriorityInvalid, sevE, both, "not a number from 0.0 to 1.0", "write one"},
 	{CodeElementUnknown, sevI, lintOnly, "an element of the sitemaps namespace the schema does not have", "remove it"},
-	{CodeElementOrder, sevI, lintOnly, "an element of the sitemaps namespace out of its place, or repeated", "put loc, lastmod, changefreq, priority in order, once each"},
+	{CodeElementOrder, sevW, lintOnly, "an element of the sitemaps namespace out of its place", "put loc, lastmod, changefreq, priority in that order"},
 	{CodeImageLocMissing, sevE, both, "an <image:image> without <image:loc>", "give it one"},
 	{CodeImageLocInvalid, sevE, both, "an <image:loc> or <image:license> that is no absolute HTTP(S) URL", "write the full URL"},
 	{CodeImageTooMany, sevE, lintOnly, "over 1,000 images on one page", "keep 1,000"},
@@ -241,8 +264,8 @@ var rules = [...]rule{
 	{CodeVideoDateInvalid, sevE, both, "a <video:expiration_date> or <video:publication_date> that cannot be read", "write W3C Datetime"},
 	{CodeVideoTagsMany, sevE, both, "more than 32 <video:tag> in one video", "keep 32"},
 	{CodeVideoYesNo, sevE, both, "a family_friendly, requires_subscription or live that is neither yes nor no", "write yes or no"},
-	{CodeVideoRestriction, sevE, both, "a <video:restriction> relationship that is neither allow nor deny", "write allow or deny"},
-	{CodeVideoPlatform, sevE, both, "a <video:platform> relationship that is neither allow nor deny", "write allow or deny"},
+	{CodeVideoRestriction, sevE, both, "a <video:restriction> relationship that is neither allow nor deny, or a value that is no list of country codes", "write allow or deny, and ISO 3166 codes"},
+	{CodeVideoPlatform, sevE, both, "a <video:platform> relationship that is neither allow nor deny, or a value other than web, mobile, tv", "write allow or deny, and those words"},
 	{CodeHreflangAttribute, sevE, both, "an alternate link without href, without hreflang, or whose rel is not alternate", "give all three"},
 	{CodeHreflangHrefInvalid, sevE, both, "an alternate link whose href is no absolute HTTP(S) URL", "write the full URL"},
 	{CodeHreflangCode, sevE, lintOnly, "an hreflang that is no language (and region) code, nor x-default", "write a BCP 47 code"},
@@ -251,6 +274,17 @@ var rules = [...]rule{
 	{CodeRobotsDisallowed, sevW, lintOnly, "a URL the site's robots.txt disallows for the user agent", "allow it, or drop it"},
 	{CodeLintCapped, sevI, lintOnly, "a cross-document set is full: its checks stopped", "(raise nothing: a note)"},
 	{CodeConfig, sevE, lintOnly, "a configuration error outstanding on the instance", "fix the setting"},
+	{CodeGzipCorrupt, sevE, lintOnly, "a gzip stream that is broken or cut short", "compress it again, serve it whole"},
+	{CodeElementRepeated, sevE, lintOnly, "an element of the sitemaps namespace given twice in one entry", "give it once"},
+	{CodeAttributeUnknown, sevW, lintOnly, "an attribute the schema does not allow on an element of the sitemaps namespace", "remove it"},
+	{CodeLocTooShort, sevW, lintOnly, "a <loc> of fewer than the schema's 12 characters", "write the full URL"},
+	{CodeLastmodNotXSD, sevW, lintOnly, "a W3C date the schema's xsd:date and xsd:dateTime reject (no seconds, a year alone)", "write 2024-01-15 or 2024-01-15T10:30:00+00:00"},
+	{CodeIndexLastmodBehind, sevW, lintOnly, "a sitemap with entries dated later than the <lastmod> its index gives it", "update the index's <lastmod>"},
+	{CodeSitemapDisallowed, sevE, lintOnly, "a sitemap its host's robots.txt disallows for the user agent", "allow it in robots.txt"},
+	{CodeNotInRobots, sevI, lintOnly, "a sitemap read as the root that its host's robots.txt does not list", "add a Sitemap: line"},
+	{CodeVideoDescriptionLong, sevE, lintOnly, "a <video:description> of more than 2,048 characters", "shorten it"},
+	{CodeVideoContentIsPage, sevE, lintOnly, "a <video:content_loc> that is the page's own <loc>", "give the URL of the video file"},
+	{CodeRobotsSitemapValue, sevW, lintOnly, "a Sitemap: value read only by guessing: relative, a template, a directive run in, a host without a scheme", "write one absolute URL a line"},
 	{CodePageStatus, sevE, lintOnly, "a page checked (LintOptions.CheckPages) answers 4xx or 5xx", "fix the page, or drop it"},
 	{CodePageRedirect, sevW, lintOnly, "a page checked redirects; the message names where it ends", "list the URL it ends at"},
 	{CodePageNoindex, sevE, lintOnly, "a page checked says noindex (meta robots, or X-Robots-Tag)", "index it, or drop it"},

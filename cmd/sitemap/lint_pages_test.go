@@ -43,7 +43,7 @@ func pageSite(t *testing.T) (*httptest.Server, func() []string) {
 		}
 		switch r.URL.Path {
 		case "/robots.txt":
-			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nSitemap: "+host+"/index.xml\n")
 		case "/index.xml":
 			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%[1]s/a.xml</loc></sitemap><sitemap><loc>%[1]s/b.xml</loc></sitemap></sitemapindex>`, host)
 		case "/a.xml":

@@ -65,8 +65,14 @@ func TestLintJSONLAndClean(t *testing.T) {
 		t.Errorf("%+v", f)
 	}
 	// Warnings alone exit 0; a clean document prints nothing on stdout.
-	warn := writeLintFile(t, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
-	if r := runCLI(t, "", "lint", "-no-robots", warn); r.code != 0 || !strings.Contains(r.stdout, "warning empty") {
+	warn := writeLintFile(t, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc><priority>0.5</priority><lastmod>2024-01-01</lastmod></url></urlset>`)
+	if r := runCLI(t, "", "lint", "-no-robots", warn); r.code != 0 || !strings.Contains(r.stdout, "warning element-order") {
+		t.Errorf("lastmod after priority: status %d, stdout %q", r.code, r.stdout)
+	}
+	// An empty urlset is an error (issue 35): the schema and Search
+	// Console reject it.
+	empty := writeLintFile(t, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
+	if r := runCLI(t, "", "lint", "-no-robots", empty); r.code != 1 || !strings.Contains(r.stdout, "error empty") {
 		t.Errorf("empty sitemap: status %d, stdout %q", r.code, r.stdout)
 	}
 	clean := writeLintFile(t, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>`)

@@ -1,5 +1,6 @@
 // Lint checks a small site the way a site owner would before submitting it:
-// its robots.txt names an index, the index lists two sitemaps, and lint
+// its robots.txt names an index, the index lists two sitemaps (giving one
+// a <lastmod> older than its pages' dates), and lint
 // prints every problem of the tree with its code and place, then a count
 // by severity. The site is served on loopback.
 package main
@@ -17,9 +18,9 @@ import (
 
 func main() {
 	files := map[string]string{
-		"/robots.txt": "User-agent: *\nDisallow: /drafts/\n",
+		"/robots.txt": "User-agent: *\nDisallow: /drafts/\nSitemap: HOST/sitemap-index.xml\n",
 		"/sitemap-index.xml": `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <sitemap><loc>HOST/sitemap-pages.xml</loc></sitemap>
+  <sitemap><loc>HOST/sitemap-pages.xml</loc><lastmod>2024-04-01</lastmod></sitemap>
   <sitemap><loc>HOST/sitemap-gone.xml</loc></sitemap>
 </sitemapindex>`,
 		"/sitemap-pages.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -57,7 +58,7 @@ func main() {
 	fmt.Printf("%d errors, %d warnings, %d notes\n",
 		bySeverity[sitemap.SeverityError], bySeverity[sitemap.SeverityWarning], bySeverity[sitemap.SeverityInfo])
 	for _, c := range []sitemap.Code{sitemap.CodeHTTPStatus, sitemap.CodeChangefreqInvalid, sitemap.CodeRobotsDisallowed,
-		sitemap.CodeLocNotEscaped, sitemap.CodeLocOtherHost} {
+		sitemap.CodeLocNotEscaped, sitemap.CodeLocOtherHost, sitemap.CodeIndexLastmodBehind} {
 		if !codes[c] {
 			fmt.Fprintln(os.Stderr, "lint: expected a finding of", c)
 			os.Exit(1)

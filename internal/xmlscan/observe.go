@@ -82,3 +82,22 @@ func (t *Scanner) noteDirective() {
 	}
 	t.note(NoteDirective, msg, t.pos)
 }
+
+// DroppedAttrs returns the attributes of the start element just returned
+// by Next that the scanner dropped because its caller's table does not
+// read them, namespace declarations aside, with their names resolved (the
+// namespace URI in Space). It is called once, right after that Next, and
+// only with an observer set; its slice is valid until the next call of
+// Next. The attributes of a start tag too long for the buffer are not
+// kept for it (nil).
+func (t *Scanner) DroppedAttrs() []Name {
+	if t.obs == nil || len(t.dropped) == 0 || t.droppedEnd != t.base+int64(t.pos) {
+		return nil
+	}
+	t.droppedEnd = -1
+	for i := range t.dropped {
+		n := &t.dropped[i]
+		n.Space = t.translate(n.Space, n.Local, false)
+	}
+	return t.dropped
+}

@@ -50,3 +50,40 @@ func TestObserverPositions(t *testing.T) {
 		t.Errorf("without an observer Pos is %d:%d, want 0:0", l, c)
 	}
 }
+
+// DroppedAttrs names, resolved, the attributes the table dropped from the
+// start tag just read, declarations aside; nothing for a tag after it
+// (bare or with only kept attributes), and nothing without an observer.
+func TestDroppedAttrs(t *testing.T) {
+	doc := `<r xmlns="urn:r" xmlns:x="urn:x" a="1" x:b="2"><k keep="1"/><s/><k keep="1" c="3"/></r>`
+	table := &AttrTable{Elems: map[string][]string{"k": {"keep"}}, Keep: 10}
+	read := func(observe bool) []string {
+		sc := New(strings.NewReader(doc), false, table)
+		if observe {
+			sc.SetObserver(new(notes))
+		}
+		var got []string
+		for {
+			tok, err := sc.Next()
+			if err != nil {
+				break
+			}
+			if tok.Kind != Start {
+				continue
+			}
+			names := []string{}
+			for _, n := range sc.DroppedAttrs() {
+				names = append(names, "{"+string(n.Space)+"}"+string(n.Local))
+			}
+			got = append(got, string(tok.Name.Local)+fmt.Sprint(names))
+		}
+		return got
+	}
+	want := "r[{}a {urn:x}b] k[] s[] k[{}c]"
+	if got := strings.Join(read(true), " "); got != want {
+		t.Errorf("with an observer: %s, want %s", got, want)
+	}
+	if got := strings.Join(read(false), " "); got != "r[] k[] s[] k[]" {
+		t.Errorf("without an observer: %s", got)
+	}
+}

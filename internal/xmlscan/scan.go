@@ -180,6 +180,8 @@ type Scanner struct {
 	// index in buf up to which the lines are counted, qLine the line there
 	// and qLineStart the offset in the input at which that line starts.
 	obs        Observer
+	dropped    []Name // with obs: the attributes keepAttrs dropped of the last start tag it read (DroppedAttrs)
+	droppedEnd int64  // the offset in the input at which that start tag ends
 	base       int64
 	qAt, qLine int
 	qLineStart int64

@@ -124,8 +124,12 @@ func (t *Scanner) startTag() (rawKind, error) {
 		}
 		t.tok.Forbidden, t.forbidden = t.forbidden, false
 		if t.keep != nil {
+			t.dropped = t.dropped[:0]
 			if err := t.keepAttrs(); err != nil {
 				return 0, err
+			}
+			if len(t.dropped) > 0 {
+				t.droppedEnd = t.base + int64(t.pos+n)
 			}
 		}
 		if empty {
@@ -176,6 +180,9 @@ func (t *Scanner) keepAttrs() error {
 	for _, a := range t.tok.Attrs {
 		if !isDecl(a.Name) {
 			if !t.keep.wants(t.tok.Name.Local, a.Name.Local) {
+				if t.obs != nil {
+					t.dropped = append(t.dropped, a.Name)
+				}
 				continue
 			}
 			if kept++; kept > maxKeptAttrs {
