@@ -62,7 +62,7 @@ type DiscoverOptions struct {
 	// paths, which [S.SetMaxSitemaps] does not count. The sitemaps the
 	// site announces are not among them: they count against the sitemap
 	// limit, as those of a robots.txt do. 0 is
-	// [DefaultMaxDiscoveryRequests], room for all of them; a negative
+	// the default, 32, room for all of them; a negative
 	// value is a *ConfigError of the field "discover.maxRequests". The
 	// places left untried are documents with StatusLimited.
 	MaxRequests int
@@ -205,7 +205,7 @@ func newDiscovery(o *DiscoverOptions) (*discovery, error) {
 	}
 	n := o.MaxRequests
 	if n == 0 {
-		n = DefaultMaxDiscoveryRequests
+		n = defaultMaxDiscoveryRequests
 	}
 	return &discovery{maxReq: n, budget: counter{limit: int64(n)}, fallback: o.WellKnownFallback,
 		home: -1, hashes: map[[sha256.Size]byte]string{}, reading: map[string]*probe{}}, nil

@@ -62,10 +62,10 @@ func (f Finding) String() string {
 	return s
 }
 
-// The default caps of the findings listed, which the command's flags show.
+// The default caps of the findings listed, given in LintOptions' words.
 const (
-	DefaultLintMaxPerCode  = 1000
-	DefaultLintMaxFindings = 10000
+	lintDefaultMaxPerCode  = 1000
+	lintDefaultMaxFindings = 10000
 )
 
 // The default caps of the sets the checks across documents keep, given in
@@ -82,7 +82,7 @@ type LintOptions struct {
 	// MaxPerCode caps the findings listed of one code, MaxFindings those
 	// listed in all. What goes past a cap is counted: each code with
 	// findings left out gets one summary finding, whose More says how
-	// many. 0 is the default (DefaultLintMaxPerCode, DefaultLintMaxFindings).
+	// many. 0 is the default: 1,000 findings a code, 10,000 in all.
 	MaxPerCode, MaxFindings int
 	// MaxLocs caps the locations kept for duplicate-loc across the tree
 	// and for hreflang-return (by default 1,048,576, 12 bytes each),
@@ -317,8 +317,8 @@ func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
 			*n = def
 		}
 	}
-	orDefault(&o.MaxPerCode, DefaultLintMaxPerCode)
-	orDefault(&o.MaxFindings, DefaultLintMaxFindings)
+	orDefault(&o.MaxPerCode, lintDefaultMaxPerCode)
+	orDefault(&o.MaxFindings, lintDefaultMaxFindings)
 	orDefault(&o.MaxLocs, lintDefaultMaxLocs)
 	orDefault(&o.MaxHreflangs, lintDefaultMaxHreflangs)
 	orDefault(&o.MaxRobots, lintDefaultMaxRobots)

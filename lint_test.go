@@ -183,6 +183,10 @@ func lintExtensionCases() []lintCase {
 	}
 }
 
+// lintMaxPerCode is the default of LintOptions.MaxPerCode, as its comment
+// gives it.
+const lintMaxPerCode = 1000
+
 func TestLintCodes(t *testing.T) {
 	t.Parallel() // it measures no heap: on a second core beside the others
 	cases := append(append(lintDocumentCases(), lintEntryCases()...), lintExtensionCases()...)
@@ -409,8 +413,8 @@ func TestLintMillionFindings(t *testing.T) {
 		t.Errorf("%d loc-missing findings counted, want 1,000,000", n)
 	}
 	// The listed loc-missing findings, too-many-urls, and the summary.
-	if len(fs) != sitemap.DefaultLintMaxPerCode+2 || fs[len(fs)-1].More != 1000000-sitemap.DefaultLintMaxPerCode || lintCount(fs, sitemap.CodeTooManyURLs) != 1 {
-		t.Errorf("%d findings listed, want %d, too-many-urls and a summary:%s", len(fs), sitemap.DefaultLintMaxPerCode, lintDump(fs[len(fs)-2:]))
+	if len(fs) != lintMaxPerCode+2 || fs[len(fs)-1].More != 1000000-lintMaxPerCode || lintCount(fs, sitemap.CodeTooManyURLs) != 1 {
+		t.Errorf("%d findings listed, want %d, too-many-urls and a summary:%s", len(fs), lintMaxPerCode, lintDump(fs[len(fs)-2:]))
 	}
 	t.Logf("peak heap over the call: %d KiB for a document of %d KiB", peak>>10, b.Len()>>10)
 	if peak > 32<<20 {

@@ -38,11 +38,11 @@ const (
 	// DefaultMaxValidationErrors is how many validation errors a call
 	// records at most.
 	DefaultMaxValidationErrors = 100000
-	// DefaultMaxDiscoveryRequests is how many requests a discovery makes of
+	// defaultMaxDiscoveryRequests is how many requests a discovery makes of
 	// its own (the home page, robots.txt and the well-known paths) at
 	// most when DiscoverOptions.MaxRequests is 0: room for all of them,
 	// which are 20.
-	DefaultMaxDiscoveryRequests = 32
+	defaultMaxDiscoveryRequests = 32
 )
 
 // maxPatternLength is the longest regular expression, in characters, that

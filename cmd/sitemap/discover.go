@@ -61,7 +61,7 @@ type discoverFlags struct {
 
 func (d *discoverFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&d.fallback, "well-known-fallback", false, "try the well-known paths only when robots.txt and the home page announce no sitemap")
-	fs.IntVar(&d.budget, "max-discovery-requests", sitemap.DefaultMaxDiscoveryRequests, "make at most `N` requests of discovery's own: the home page, robots.txt,\nthe well-known paths (0: room for all of them)")
+	fs.IntVar(&d.budget, "max-discovery-requests", 0, "make at most `N` requests of discovery's own: the home page, robots.txt,\nthe well-known paths (0: 32, room for all of them)")
 	fs.BoolVar(&d.verbose, "v", false, "write every place tried, with what came of it, to standard error")
 }
 

@@ -64,8 +64,8 @@ func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	}
 	fs.BoolVar(&o.noRobots, "no-robots", false, "fetch no robots.txt: robots-disallowed and cross-submission are not checked")
 	fs.BoolVar(&o.noFollow, "no-follow", false, "fetch none of the sitemaps the document lists")
-	fs.IntVar(&o.maxPerCode, "max-per-code", sitemap.DefaultLintMaxPerCode, "list at most `N` findings of one code (the rest are counted)")
-	fs.IntVar(&o.maxFindings, "max-findings", sitemap.DefaultLintMaxFindings, "list at most `N` findings in all (the rest are counted)")
+	fs.IntVar(&o.maxPerCode, "max-per-code", 0, "list at most `N` findings of one code, 1,000 when 0 (the rest are counted)")
+	fs.IntVar(&o.maxFindings, "max-findings", 0, "list at most `N` findings in all, 10,000 when 0 (the rest are counted)")
 	fs.Int64Var(&o.maxResponseSize, "max-response-size", sitemap.DefaultMaxResponseSize, "read documents of at most `BYTES` bytes, decompressed or not")
 	o.timeout = sitemap.DefaultFetchTimeout
 	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`")
