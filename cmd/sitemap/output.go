@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/gositemap/sitemap/internal/jsonline"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/printable"
@@ -47,7 +47,7 @@ func newURLWriter(w *bufio.Writer, format string, display func(string) string, c
 func (uw *urlWriter) write(u *sitemap.URL) error {
 	switch uw.format {
 	case outputJSONL:
-		j := jsonURLOf(u)
+		j := jsonline.Of(u)
 		j.Sitemap = uw.display(sourceOf(u))
 		j.Change = string(u.Source.Change())
 		return uw.enc.Encode(j)
@@ -99,7 +99,7 @@ func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap, d
 	case outputJSONL:
 		enc := newJSONEncoder(w)
 		for _, sm := range sitemaps {
-			if err := enc.Encode(jsonSitemap{Loc: sm.Loc, LastMod: jsonDate(sm.LastMod)}); err != nil {
+			if err := enc.Encode(jsonSitemap{Loc: sm.Loc, LastMod: jsonline.Date(sm.LastMod)}); err != nil {
 				return err
 			}
 		}
@@ -116,7 +116,7 @@ func writeSitemaps(w *bufio.Writer, format string, sitemaps []sitemap.Sitemap, d
 			w.WriteString(printable.Escape(sm.Loc))
 			if sm.LastMod != nil {
 				w.WriteByte('\t')
-				w.WriteString(formatDate(sm.LastMod))
+				w.WriteString(jsonline.FormatDate(sm.LastMod))
 			}
 			if err := w.WriteByte('\n'); err != nil {
 				return err
@@ -143,15 +143,11 @@ func newJSONEncoder(w io.Writer) *json.Encoder {
 	return enc
 }
 
-// formatDate writes a date in RFC 3339, with the fraction of a second
-// when there is one.
-func formatDate(t *sitemap.LastModTime) string { return t.Format(time.RFC3339Nano) }
-
 func csvDate(t *sitemap.LastModTime) string {
 	if t == nil {
 		return ""
 	}
-	return formatDate(t)
+	return jsonline.FormatDate(t)
 }
 
 func csvChangeFreq(cf *sitemap.URLChangeFreq) string {
@@ -176,137 +172,4 @@ func csvFloat(f *float32) string {
 type jsonSitemap struct {
 	Loc     string  `json:"loc"`
 	LastMod *string `json:"lastmod"`
-}
-
-type jsonURL struct {
-	Loc        string          `json:"loc"`
-	LastMod    *string         `json:"lastmod"`
-	ChangeFreq *string         `json:"changefreq"`
-	Priority   *float32        `json:"priority"`
-	Images     []jsonImage     `json:"images,omitempty"`
-	News       *jsonNews       `json:"news,omitempty"`
-	Videos     []jsonVideo     `json:"videos,omitempty"`
-	Hreflangs  []jsonAlternate `json:"hreflangs,omitempty"`
-	Sitemap    string          `json:"sitemap"`          // the URL of the sitemap that lists the page
-	Change     string          `json:"change,omitempty"` // with -state: new, lastmod, unchanged or gone
-}
-
-type jsonImage struct {
-	Loc         string `json:"loc"`
-	Title       string `json:"title"`
-	Caption     string `json:"caption"`
-	GeoLocation string `json:"geo_location"`
-	License     string `json:"license"`
-}
-
-type jsonNews struct {
-	Publication     jsonPublication `json:"publication"`
-	PublicationDate *string         `json:"publication_date"`
-	Title           string          `json:"title"`
-}
-
-type jsonPublication struct {
-	Name     string `json:"name"`
-	Language string `json:"language"`
-}
-
-type jsonVideo struct {
-	ThumbnailLoc         string        `json:"thumbnail_loc"`
-	Title                string        `json:"title"`
-	Description          string        `json:"description"`
-	ContentLoc           string        `json:"content_loc"`
-	PlayerLoc            string        `json:"player_loc"`
-	Duration             *int          `json:"duration"`
-	ExpirationDate       *string       `json:"expiration_date"`
-	Rating               *float32      `json:"rating"`
-	ViewCount            *int          `json:"view_count"`
-	PublicationDate      *string       `json:"publication_date"`
-	FamilyFriendly       string        `json:"family_friendly"`
-	Restriction          *jsonRelation `json:"restriction"`
-	Platform             *jsonRelation `json:"platform"`
-	RequiresSubscription string        `json:"requires_subscription"`
-	Uploader             *jsonUploader `json:"uploader"`
-	Live                 string        `json:"live"`
-	Tags                 []string      `json:"tags"`
-}
-
-type jsonRelation struct {
-	Relationship string `json:"relationship"`
-	Value        string `json:"value"`
-}
-
-type jsonUploader struct {
-	Value string `json:"value"`
-	Info  string `json:"info"`
-}
-
-type jsonAlternate struct {
-	Rel      string `json:"rel"`
-	Hreflang string `json:"hreflang"`
-	Href     string `json:"href"`
-}
-
-func jsonDate(t *sitemap.LastModTime) *string {
-	if t == nil {
-		return nil
-	}
-	s := formatDate(t)
-	return &s
-}
-
-func jsonURLOf(u *sitemap.URL) jsonURL {
-	j := jsonURL{Loc: u.Loc, LastMod: jsonDate(u.LastMod), Priority: u.Priority}
-	if u.ChangeFreq != nil {
-		cf := string(*u.ChangeFreq)
-		j.ChangeFreq = &cf
-	}
-	for _, im := range u.Images {
-		j.Images = append(j.Images, jsonImage(im))
-	}
-	if n := u.News; n != nil {
-		j.News = &jsonNews{
-			Publication:     jsonPublication(n.Publication),
-			PublicationDate: jsonDate(n.PublicationDate),
-			Title:           n.Title,
-		}
-	}
-	for i := range u.Videos {
-		j.Videos = append(j.Videos, jsonVideoOf(&u.Videos[i]))
-	}
-	for _, l := range u.Hreflangs {
-		j.Hreflangs = append(j.Hreflangs, jsonAlternate(l))
-	}
-	return j
-}
-
-func jsonVideoOf(v *sitemap.Video) jsonVideo {
-	j := jsonVideo{
-		ThumbnailLoc:         v.ThumbnailLoc,
-		Title:                v.Title,
-		Description:          v.Description,
-		ContentLoc:           v.ContentLoc,
-		PlayerLoc:            v.PlayerLoc,
-		Duration:             v.Duration,
-		ExpirationDate:       jsonDate(v.ExpirationDate),
-		Rating:               v.Rating,
-		ViewCount:            v.ViewCount,
-		PublicationDate:      jsonDate(v.PublicationDate),
-		FamilyFriendly:       v.FamilyFriendly,
-		RequiresSubscription: v.RequiresSubscription,
-		Live:                 v.Live,
-		Tags:                 v.Tags,
-	}
-	if j.Tags == nil {
-		j.Tags = []string{}
-	}
-	if r := v.Restriction; r != nil {
-		j.Restriction = &jsonRelation{Relationship: r.Relationship, Value: r.Value}
-	}
-	if p := v.Platform; p != nil {
-		j.Platform = &jsonRelation{Relationship: p.Relationship, Value: p.Value}
-	}
-	if up := v.Uploader; up != nil {
-		j.Uploader = &jsonUploader{Value: up.Value, Info: up.Info}
-	}
-	return j
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"github.com/gositemap/sitemap/internal/jsonline"
 	"strconv"
 	"strings"
 	"time"
@@ -180,7 +181,7 @@ func jsonDocumentOf(d *sitemap.Document, display func(string) string, message fu
 		Status: string(d.Status), Format: string(d.Format), HTTPStatus: d.HTTPStatus,
 		ContentType: d.ContentType, ETag: d.ETag, LastModified: d.LastModified,
 		WireBytes: d.WireBytes, DecodedBytes: d.DecodedBytes, URLs: d.URLs, Errors: d.Errors,
-		DurationMS: float64(d.Duration) / float64(time.Millisecond), LastMod: jsonDate(d.LastMod), LeftOut: d.LeftOut,
+		DurationMS: float64(d.Duration) / float64(time.Millisecond), LastMod: jsonline.Date(d.LastMod), LeftOut: d.LeftOut,
 	}
 	if d.FinalURL != "" {
 		j.FinalURL = display(d.FinalURL)
