@@ -167,9 +167,6 @@ func Check(address string, allow func(netip.AddrPort) bool) error {
 	return nil
 }
 
-// Control is Check in the form of net.Dialer's Control.
-func Control(_, address string, _ syscall.RawConn) error { return Check(address, nil) }
-
 // Dialer returns a dialer with the settings of net/http's default
 // transport whose every connection is checked, allow as in Check.
 func Dialer(allow func(netip.AddrPort) bool) *net.Dialer {
