@@ -70,8 +70,8 @@ func TestCheckMessage(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "169.254.169.254") || strings.Count(msg, "link-local") != 1 {
 		t.Errorf("message = %q, want the address and link-local once", msg)
 	}
-	if err := Control("unix", "/tmp/sock", nil); !errors.Is(err, ErrBlocked) {
-		t.Errorf("Control(unix socket) = %v, want ErrBlocked", err)
+	if err := Check("/tmp/sock", nil); !errors.Is(err, ErrBlocked) {
+		t.Errorf("Check(unix socket) = %v, want ErrBlocked", err)
 	}
 }
 
