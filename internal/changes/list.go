@@ -74,12 +74,49 @@ func Encode(entries []Entry) []byte {
 	return b
 }
 
-// Sort sorts entries by location, and of one location by Flag.
+// Sort sorts entries by location, and of one location by Flag. Entries
+// already sorted are left as they are, found in one pass.
 func Sort(entries []Entry) {
-	if slices.IsSortedFunc(entries, compareEntries) {
+	if len(entries) < 2 || slices.IsSortedFunc(entries, compareEntries) {
 		return
 	}
-	slices.SortFunc(entries, compareEntries)
+	// The locations of one sitemap share a long prefix (the site, a
+	// path): they are sorted by the 8 bytes after it, as a number, and
+	// only those of the same 8 compared as strings, after it.
+	p := len(entries[0].Loc)
+	for _, e := range entries[1:] {
+		p = commonPrefix(entries[0].Loc[:p], e.Loc)
+	}
+	type keyed struct {
+		k uint64
+		e Entry
+	}
+	ks := make([]keyed, len(entries))
+	for i, e := range entries {
+		var k uint64
+		for j := range 8 {
+			k <<= 8
+			if p+j < len(e.Loc) {
+				k |= uint64(e.Loc[p+j])
+			}
+		}
+		ks[i] = keyed{k, e}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.k != b.k {
+			if a.k < b.k {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(a.e.Loc[p:], b.e.Loc[p:]); c != 0 {
+			return c
+		}
+		return int(a.e.Flag) - int(b.e.Flag)
+	})
+	for i := range ks {
+		entries[i] = ks[i].e
+	}
 }
 
 func compareEntries(a, b Entry) int {

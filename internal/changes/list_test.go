@@ -75,3 +75,24 @@ func TestRunState(t *testing.T) {
 		}
 	}
 }
+
+// Sort orders by location then Flag, as a plain sort of the strings does,
+// whatever the locations share: a prefix of all, shorter than the 8 bytes
+// compared as a number, one a prefix of another, equal.
+func TestSortAsStrings(t *testing.T) {
+	locs := []string{"https://a.example/x", "https://a.example/", "https://a.example/x/y", "https://a.example/xa",
+		"https://a.example/x\x00", "https://a.example/b", "https://a.example/x", "https://a.example/item-10", "https://a.example/item-9"}
+	for i := range 200 {
+		locs = append(locs, fmt.Sprintf("https://a.example/category-%d/item-%d", i%13, (i*7919)%1000))
+	}
+	var entries []Entry
+	for i, l := range locs {
+		entries = append(entries, Entry{Loc: l, Flag: Flag(i % 3)})
+	}
+	want := slices.Clone(entries)
+	slices.SortFunc(want, compareEntries)
+	Sort(entries)
+	if !slices.Equal(entries, want) {
+		t.Errorf("Sort = %v\nwant %v", entries, want)
+	}
+}
