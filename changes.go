@@ -195,24 +195,37 @@ func (k *changeState) eachOld(f func(e oldEntry)) {
 // lines of the table, where a binary search over a million entries was
 // twenty loads, most of them missing the cache.
 //
-// The table is made so, from the lists of about n URLs, read twice (no
-// second copy of the table is held): counted by bucket, placed, then each
-// bucket (of a few entries) sorted by insertion.
+// The table is made so, from the lists of about n URLs, read once: put
+// in the table as they come, counted by bucket, moved to their buckets in
+// place (each entry out of place swapped into the next free slot of its
+// own), then each bucket (of a few entries) sorted by insertion.
 func (k *changeState) index(n int) {
 	for k.bits = 1; 8<<k.bits < n && k.bits < 30; k.bits++ {
 	}
+	sorted := make([]oldEntry, 0, n)
+	k.eachOld(func(e oldEntry) { sorted = append(sorted, e) })
+	shift := 64 - k.bits
 	k.dir = make([]uint32, 1<<k.bits+1)
-	k.eachOld(func(e oldEntry) { k.dir[e.h>>(64-k.bits)+1]++ })
+	for _, e := range sorted {
+		k.dir[e.h>>shift+1]++
+	}
 	for b := 1; b < len(k.dir); b++ {
 		k.dir[b] += k.dir[b-1]
 	}
-	sorted := make([]oldEntry, k.dir[len(k.dir)-1])
 	next := slices.Clone(k.dir[:len(k.dir)-1])
-	k.eachOld(func(e oldEntry) {
-		b := e.h >> (64 - k.bits)
-		sorted[next[b]] = e
-		next[b]++
-	})
+	for b := range next {
+		for end := k.dir[b+1]; next[b] < end; {
+			e := sorted[next[b]]
+			t := e.h >> shift
+			if t == uint64(b) {
+				next[b]++
+				continue
+			}
+			sorted[next[b]] = sorted[next[t]]
+			sorted[next[t]] = e
+			next[t]++
+		}
+	}
 	for b := 0; b+1 < len(k.dir); b++ {
 		bucket := sorted[k.dir[b]:k.dir[b+1]]
 		for i := 1; i < len(bucket); i++ {

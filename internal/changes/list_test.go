@@ -96,3 +96,17 @@ func TestSortAsStrings(t *testing.T) {
 		t.Errorf("Sort = %v\nwant %v", entries, want)
 	}
 }
+
+// commonPrefix counts the bytes two locations share, a word at a time or
+// less.
+func TestCommonPrefix(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		n    int
+	}{{"", "x", 0}, {"abc", "abd", 2}, {"abcdefghij", "abcdefghij", 10}, {"abcdefghijklmnopq", "abcdefghijklmnopX", 16},
+		{"abcdefghXjk", "abcdefghijk", 8}, {"abcdefgXijk", "abcdefghijk", 7}, {"abcdefghijk", "abcdefghi", 9}} {
+		if got := commonPrefix(c.a, c.b); got != c.n {
+			t.Errorf("commonPrefix(%q, %q) = %d, want %d", c.a, c.b, got, c.n)
+		}
+	}
+}
