@@ -1,9 +1,11 @@
 package sitemap
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -89,12 +91,15 @@ type changeState struct {
 	seed maphash.Seed
 	only bool
 
-	old   []oldEntry // by hash
-	dir   []uint32   // the start in old of each bucket of hashes: index
-	bits  uint       // the top bits of a hash that name its bucket
-	seen  []atomic.Uint64
-	sms   []oldSitemap
-	byKey map[string]int
+	old    []oldEntry // by sitemap, then hash: sitemap i's from seg[i] to seg[i+1]
+	seg    []uint32
+	byHash []uint32 // the indices of old, by hash
+	dir    []uint32 // the start in byHash of each bucket of hashes: index
+	bits   uint     // the top bits of a hash that name its bucket
+	dup    []uint64 // a bit per entry of old: another entry has its hash
+	seen   []atomic.Uint64
+	sms    []oldSitemap
+	byKey  map[string]int
 
 	mu      sync.Mutex
 	settled []uint8 // per sitemap of sms
@@ -164,11 +169,11 @@ func (k *changeState) add(loc string, rec Record) int {
 	return i
 }
 
-// eachOld calls f with each URL of the last run: those of the lists of
-// its sitemaps, and those it kept as unknown. Of a list put by the run
-// this call resumes, those it added are not the last run's, and those it
-// removed are.
-func (k *changeState) eachOld(f func(e oldEntry)) {
+// eachOld calls f with each URL of the last run in sitemap i: those of
+// its list, and those the last run kept as unknown in it. Of a list put
+// by the run this call resumes, those it added are not the last run's,
+// and those it removed are.
+func (k *changeState) eachOld(i int, f func(e oldEntry)) {
 	add := func(list []byte, sm int32, resumed bool) {
 		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
 			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
@@ -177,75 +182,80 @@ func (k *changeState) eachOld(f func(e oldEntry)) {
 			return true
 		})
 	}
-	for i := range k.sms {
-		if k.sms[i].list != nil {
-			add(k.sms[i].list, int32(i), k.sms[i].resumed)
-		}
-		if k.sms[i].kept != nil {
-			add(k.sms[i].kept, int32(-1-i), false)
-		}
+	if k.sms[i].list != nil {
+		add(k.sms[i].list, int32(i), k.sms[i].resumed)
+	}
+	if k.sms[i].kept != nil {
+		add(k.sms[i].kept, int32(-1-i), false)
 	}
 }
 
-// index makes the directory of the table of the last run: the entries
-// are sorted by hash, and the hashes spread evenly, so the top bits of a
-// hash name a bucket of about eight entries, whose start the directory
-// holds. A lookup is a load from the directory (small enough to stay in
-// the cache: half a megabyte for a million URLs) and a scan of two cache
-// lines of the table, where a binary search over a million entries was
-// twenty loads, most of them missing the cache.
-//
-// The table is made so, from the lists of about n URLs, read once: put
-// in the table as they come, counted by bucket, moved to their buckets in
-// place (each entry out of place swapped into the next free slot of its
-// own), then each bucket (of a few entries) sorted by insertion.
+// index makes the table of the last run, from the lists of about n URLs,
+// read once. Its entries are grouped by sitemap, each group sorted by
+// hash: most URLs of a document are found in the group of its own
+// sitemap, a few thousand entries that stay in the cache while it is
+// read (lookIn). The others (moved, new, listed twice) are looked up by
+// the index of all the entries by hash (find): the hashes spread evenly,
+// so the top bits of a hash name a bucket of about eight entries, whose
+// start in byHash the directory holds (half a megabyte for a million
+// URLs). That is made by counting the entries by bucket, placing them,
+// and sorting each bucket by insertion.
 func (k *changeState) index(n int) {
-	for k.bits = 1; 8<<k.bits < n && k.bits < 30; k.bits++ {
+	k.old = make([]oldEntry, 0, n)
+	k.seg = make([]uint32, len(k.sms)+1)
+	byHash := func(a, b oldEntry) int { return cmp.Compare(a.h, b.h) }
+	for i := range k.sms {
+		k.seg[i] = uint32(len(k.old))
+		k.eachOld(i, func(e oldEntry) { k.old = append(k.old, e) })
+		slices.SortFunc(k.old[k.seg[i]:], byHash)
 	}
-	sorted := make([]oldEntry, 0, n)
-	k.eachOld(func(e oldEntry) { sorted = append(sorted, e) })
+	k.seg[len(k.sms)] = uint32(len(k.old))
+
+	for k.bits = 1; 8<<k.bits < len(k.old) && k.bits < 30; k.bits++ {
+	}
 	shift := 64 - k.bits
 	k.dir = make([]uint32, 1<<k.bits+1)
-	for _, e := range sorted {
+	for _, e := range k.old {
 		k.dir[e.h>>shift+1]++
 	}
 	for b := 1; b < len(k.dir); b++ {
 		k.dir[b] += k.dir[b-1]
 	}
+	k.byHash = make([]uint32, len(k.old))
 	next := slices.Clone(k.dir[:len(k.dir)-1])
-	for b := range next {
-		for end := k.dir[b+1]; next[b] < end; {
-			e := sorted[next[b]]
-			t := e.h >> shift
-			if t == uint64(b) {
-				next[b]++
-				continue
-			}
-			sorted[next[b]] = sorted[next[t]]
-			sorted[next[t]] = e
-			next[t]++
-		}
+	for x, e := range k.old {
+		b := e.h >> shift
+		k.byHash[next[b]] = uint32(x)
+		next[b]++
 	}
+	k.dup = make([]uint64, (len(k.old)+63)/64)
 	for b := 0; b+1 < len(k.dir); b++ {
-		bucket := sorted[k.dir[b]:k.dir[b+1]]
+		bucket := k.byHash[k.dir[b]:k.dir[b+1]]
 		for i := 1; i < len(bucket); i++ {
-			for j := i; j > 0 && bucket[j].h < bucket[j-1].h; j-- {
+			for j := i; j > 0 && k.old[bucket[j]].h < k.old[bucket[j-1]].h; j-- {
 				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
 			}
 		}
+		for i := 1; i < len(bucket); i++ {
+			if x, y := bucket[i-1], bucket[i]; k.old[x].h == k.old[y].h {
+				k.dup[x/64] |= 1 << (x % 64)
+				k.dup[y/64] |= 1 << (y % 64)
+			}
+		}
 	}
-	k.old = sorted
 }
 
-// find returns the range of the entries of hash h.
+func (k *changeState) isDup(x int) bool { return k.dup[x/64]&(1<<(x%64)) != 0 }
+
+// find returns the range in byHash of the entries of hash h.
 func (k *changeState) find(h uint64) (int, int) {
 	top := h >> (64 - k.bits)
 	i, end := int(k.dir[top]), int(k.dir[top+1])
-	for i < end && k.old[i].h < h {
+	for i < end && k.old[k.byHash[i]].h < h {
 		i++
 	}
 	j := i
-	for j < end && k.old[j].h == h {
+	for j < end && k.old[k.byHash[j]].h == h {
 		j++
 	}
 	return i, j
@@ -255,13 +265,28 @@ func (k *changeState) find(h uint64) (int, int) {
 // of the first and whether there was one.
 func (k *changeState) markSeen(h uint64) (fp uint32, found bool) {
 	i, j := k.find(h)
-	for x := i; x < j; x++ {
+	for _, x := range k.byHash[i:j] {
 		k.seen[x/64].Or(1 << (x % 64))
 	}
 	if i == j {
 		return 0, false
 	}
-	return k.old[i].fp, true
+	return k.old[k.byHash[i]].fp, true
+}
+
+// lookIn is markSeen for a URL of the sitemap i of the last run (-1 when
+// none), looked up first in its group.
+func (k *changeState) lookIn(i int, h uint64) (fp uint32, found bool) {
+	if i < 0 {
+		return k.markSeen(h)
+	}
+	lo, hi := int(k.seg[i]), int(k.seg[i+1])
+	x := lo + sort.Search(hi-lo, func(j int) bool { return k.old[lo+j].h >= h })
+	if x == hi || k.old[x].h != h || k.isDup(x) {
+		return k.markSeen(h)
+	}
+	k.seen[x/64].Or(1 << (x % 64))
+	return k.old[x].fp, true
 }
 
 func (k *changeState) isSeen(x int) bool { return k.seen[x/64].Load()&(1<<(x%64)) != 0 }
@@ -279,6 +304,10 @@ var changeSlot = [...]Change{ChangeNew, ChangeLastmod, ChangeUnchanged}
 // document is the document hook: the url hook of the document ch.
 func (k *changeState) document(ch child, level int, d *doc) docHooks {
 	dc := &docChanges{}
+	sm, ok := k.byKey[storeKey(ch.loc)]
+	if !ok {
+		sm = -1
+	}
 	for i, chg := range changeSlot {
 		dc.srcs[i] = Source{&docSource{url: d.src.URL(), change: chg}}
 	}
@@ -295,7 +324,7 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 				t = *u.LastMod
 			}
 			fp := changes.Fingerprint(t.Time, u.LastMod != nil)
-			oldFP, found := k.markSeen(maphash.String(k.seed, u.Loc))
+			oldFP, found := k.lookIn(sm, maphash.String(k.seed, u.Loc))
 			slot := 2
 			switch {
 			case !found:
@@ -340,7 +369,7 @@ func (k *changeState) carry(ch child) {
 	k.mu.Unlock()
 	changes.Decode(k.sms[i].list, func(loc []byte, _ uint32, f changes.Flag) bool {
 		if f != changes.Removed {
-			k.markSeen(maphash.Bytes(k.seed, loc))
+			k.lookIn(i, maphash.Bytes(k.seed, loc))
 		}
 		return true
 	})
@@ -436,8 +465,11 @@ func (k *changeState) finish(complete bool) {
 	}
 	var gone, unknown, total, seenN int
 	for x := 0; x < len(k.old); x++ {
-		if x > 0 && k.old[x].h == k.old[x-1].h {
-			continue
+		if k.isDup(x) {
+			// Counted once: by the first of its hash in byHash.
+			if i, _ := k.find(k.old[x].h); int(k.byHash[i]) != x {
+				continue
+			}
 		}
 		total++
 		if k.isSeen(x) {
@@ -529,7 +561,7 @@ func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Sectio
 				}
 				h := maphash.Bytes(k.seed, loc)
 				x, y := k.find(h)
-				if x == y || k.isSeen(x) {
+				if x == y || k.isSeen(int(k.byHash[x])) {
 					return true
 				}
 				switch {

@@ -253,3 +253,30 @@ func TestResumeAfterBreak(t *testing.T) {
 		t.Errorf("a run after a complete one: %d answered 304, want 11", got)
 	}
 }
+
+// A URL two sitemaps list is one URL: dropped by one of them, it is still
+// listed by the other, neither gone nor new; dropped by both, it is gone
+// once. Whichever of the two drops it first.
+func TestChangesListedTwice(t *testing.T) {
+	for _, first := range []int{0, 1} {
+		cs := testsite.New(t, 3, 4)
+		other := 1 - first
+		twice := cs.Maps[other][0]
+		cs.Change(func() { cs.Maps[first] = append(cs.Maps[first], twice) })
+		s := sitemap.New().SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+		root := cs.URL + "/index.xml"
+		if _, errs, _ := changeRun(t, s, root); len(errs) != 0 {
+			t.Fatal(errs)
+		}
+		cs.Change(func() { cs.Maps[first] = cs.Maps[first][:4] })
+		lines, errs, counts := changeRun(t, s, root)
+		if len(lines) != 0 || len(errs) != 0 || counts != (sitemap.ChangeCounts{Unchanged: 12}) {
+			t.Errorf("dropped by sitemap %d, still in sitemap %d: %v, errors %v, counts %+v; want nothing, 12 unchanged", first, other, lines, errs, counts)
+		}
+		cs.Change(func() { cs.Maps[other] = cs.Maps[other][1:] })
+		lines, _, counts = changeRun(t, s, root)
+		if want := []string{"- " + twice.Loc}; !slices.Equal(lines, want) || counts.Gone != 1 || counts.Unchanged != 11 {
+			t.Errorf("dropped by both, sitemap %d first: %v, counts %+v; want %v", first, lines, counts, want)
+		}
+	}
+}

@@ -7,9 +7,9 @@ package changes
 
 import (
 	"cmp"
-	"math/bits"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
