@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -280,8 +279,15 @@ func (k *changeState) lookIn(i int, h uint64) (fp uint32, found bool) {
 	if i < 0 {
 		return k.markSeen(h)
 	}
-	lo, hi := int(k.seg[i]), int(k.seg[i+1])
-	x := lo + sort.Search(hi-lo, func(j int) bool { return k.old[lo+j].h >= h })
+	x, hi := int(k.seg[i]), int(k.seg[i+1])
+	for end := hi; x < end; {
+		m := int(uint(x+end) >> 1)
+		if k.old[m].h < h {
+			x = m + 1
+		} else {
+			end = m
+		}
+	}
 	if x == hi || k.old[x].h != h || k.isDup(x) {
 		return k.markSeen(h)
 	}
