@@ -105,7 +105,7 @@ type changeState struct {
 	dropped []bool  // per sitemap: an index read whole no longer lists it
 	docs    map[*doc]*docChanges
 
-	nNew, nLastmod atomic.Int64
+	nNew, nLastmod, nLeftOut atomic.Int64
 }
 
 // startChanges loads the last run's tree and attaches the hooks of change
@@ -350,6 +350,16 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 			}
 			return true, dc.srcs[slot]
 		},
+		// A URL left out by a rule or the selection is still listed:
+		// neither handed on nor gone, nor counted. Its record keeps the
+		// lastmod last handed on; one not known before is left out of it,
+		// new when it is let through.
+		listed: func(loc string) {
+			if fp, found := k.lookIn(sm, maphash.String(k.seed, loc)); found {
+				k.nLeftOut.Add(1)
+				dc.entries = append(dc.entries, changes.Entry{Loc: loc, FP: fp, Flag: changes.Listed})
+			}
+		},
 		ended: func(st Status, err error) {
 			if st == StatusUnchanged {
 				k.carry(ch)
@@ -488,7 +498,7 @@ func (k *changeState) finish(complete bool) {
 			unknown++
 		}
 	}
-	counts := ChangeCounts{New: int(k.nNew.Load()), LastMod: int(k.nLastmod.Load()), Unchanged: seenN - int(k.nLastmod.Load()), Unknown: unknown}
+	counts := ChangeCounts{New: int(k.nNew.Load()), LastMod: int(k.nLastmod.Load()), Unchanged: seenN - int(k.nLastmod.Load()) - int(k.nLeftOut.Load()), Unknown: unknown}
 	if counts.Unchanged < 0 {
 		counts.Unchanged = 0
 	}
