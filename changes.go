@@ -60,12 +60,13 @@ func (s Source) Change() Change {
 }
 
 // oldEntry is a URL of the last run: the hash of its location, its lastmod
-// fingerprint, and its sitemap (an index in changeState.sms; -1-i for one
-// the last run kept as unknown in sitemap i).
+// fingerprint, and its place in the list of its sitemap (1 for the first
+// entry; 0 for a URL the last run kept as unknown). Its sitemap is the
+// group of the table it is in.
 type oldEntry struct {
-	h  uint64
-	fp uint32
-	sm int32
+	h   uint64
+	fp  uint32
+	ord uint32
 }
 
 // oldSitemap is a document of the last run's tree.
@@ -173,19 +174,25 @@ func (k *changeState) add(loc string, rec Record) int {
 // by the run this call resumes, those it added are not the last run's,
 // and those it removed are.
 func (k *changeState) eachOld(i int, f func(e oldEntry)) {
-	add := func(list []byte, sm int32, resumed bool) {
+	add := func(list []byte, kept, resumed bool) {
+		ord := uint32(0)
 		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
+			ord++
 			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
-				f(oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, sm: sm})
+				e := oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, ord: ord}
+				if kept {
+					e.ord = 0
+				}
+				f(e)
 			}
 			return true
 		})
 	}
 	if k.sms[i].list != nil {
-		add(k.sms[i].list, int32(i), k.sms[i].resumed)
+		add(k.sms[i].list, false, k.sms[i].resumed)
 	}
 	if k.sms[i].kept != nil {
-		add(k.sms[i].kept, int32(-1-i), false)
+		add(k.sms[i].kept, true, false)
 	}
 }
 
@@ -274,10 +281,12 @@ func (k *changeState) markSeen(h uint64) (fp uint32, found bool) {
 }
 
 // lookIn is markSeen for a URL of the sitemap i of the last run (-1 when
-// none), looked up first in its group.
-func (k *changeState) lookIn(i int, h uint64) (fp uint32, found bool) {
+// none), looked up first in its group; ord is its place in the sitemap's
+// list when found there (see oldEntry), else 0.
+func (k *changeState) lookIn(i int, h uint64) (fp uint32, found bool, ord uint32) {
 	if i < 0 {
-		return k.markSeen(h)
+		fp, found = k.markSeen(h)
+		return fp, found, 0
 	}
 	x, hi := int(k.seg[i]), int(k.seg[i+1])
 	for end := hi; x < end; {
@@ -289,10 +298,11 @@ func (k *changeState) lookIn(i int, h uint64) (fp uint32, found bool) {
 		}
 	}
 	if x == hi || k.old[x].h != h || k.isDup(x) {
-		return k.markSeen(h)
+		fp, found = k.markSeen(h)
+		return fp, found, 0
 	}
 	k.seen[x/64].Or(1 << (x % 64))
-	return k.old[x].fp, true
+	return k.old[x].fp, true, k.old[x].ord
 }
 
 func (k *changeState) isSeen(x int) bool { return k.seen[x/64].Load()&(1<<(x%64)) != 0 }
@@ -301,7 +311,15 @@ func (k *changeState) isSeen(x int) bool { return k.seen[x/64].Load()&(1<<(x%64)
 // read.
 type docChanges struct {
 	entries []changes.Entry
+	ords    []uint32  // of each entry, its place in the sitemap's list of the last run (oldEntry.ord)
 	srcs    [3]Source // of the URLs new, with their lastmod moved, unchanged
+}
+
+// add adds an entry of the document, with its place in the last run's
+// list.
+func (dc *docChanges) add(e changes.Entry, ord uint32) {
+	dc.entries = append(dc.entries, e)
+	dc.ords = append(dc.ords, ord)
 }
 
 // changeSlot is the index in docChanges.srcs of each change.
@@ -330,7 +348,7 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 				t = *u.LastMod
 			}
 			fp := changes.Fingerprint(t.Time, u.LastMod != nil)
-			oldFP, found := k.lookIn(sm, maphash.String(k.seed, u.Loc))
+			oldFP, found, ord := k.lookIn(sm, maphash.String(k.seed, u.Loc))
 			slot := 2
 			switch {
 			case !found:
@@ -344,7 +362,7 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 			if slot == 0 {
 				flag = changes.Added
 			}
-			dc.entries = append(dc.entries, changes.Entry{Loc: u.Loc, FP: fp, Flag: flag})
+			dc.add(changes.Entry{Loc: u.Loc, FP: fp, Flag: flag}, ord)
 			if slot == 2 && k.only {
 				return false, Source{}
 			}
@@ -355,9 +373,9 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 		// lastmod last handed on; one not known before is left out of it,
 		// new when it is let through.
 		listed: func(loc string) {
-			if fp, found := k.lookIn(sm, maphash.String(k.seed, loc)); found {
+			if fp, found, ord := k.lookIn(sm, maphash.String(k.seed, loc)); found {
 				k.nLeftOut.Add(1)
-				dc.entries = append(dc.entries, changes.Entry{Loc: loc, FP: fp, Flag: changes.Listed})
+				dc.add(changes.Entry{Loc: loc, FP: fp, Flag: changes.Listed}, ord)
 			}
 		},
 		ended: func(st Status, err error) {
@@ -419,29 +437,53 @@ func (k *changeState) list(ch child, d *doc) []byte {
 		}
 		return nil
 	}
-	var entries []changes.Entry
-	if dc != nil {
-		entries = dc.entries
+	if dc == nil {
+		dc = &docChanges{}
 	}
-	if known && k.sms[i].list != nil {
-		// Both sorted by location: the old ones not listed now are
-		// found in one walk.
-		changes.Sort(entries)
-		n, x := len(entries), 0
-		changes.Decode(k.sms[i].list, func(loc []byte, fp uint32, f changes.Flag) bool {
-			if !(f == changes.Listed || f == changes.Removed && k.sms[i].resumed) {
-				return true
-			}
-			for x < n && entries[x].Loc < string(loc) {
-				x++
-			}
-			if x == n || entries[x].Loc != string(loc) {
-				entries = append(entries, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
-			}
-			return true
-		})
+	if !known || k.sms[i].list == nil {
+		return changes.Encode(dc.entries)
 	}
-	return changes.Encode(entries)
+	return changes.Encode(k.merge(dc, &k.sms[i]))
+}
+
+// merge returns the entries of the list of a sitemap read whole, dc, that
+// had the list of sm in the last run, sorted by location: dc's entries,
+// and sm's entries no longer listed (changes.Removed, for a run that
+// resumes this one). Most entries of dc were in sm's list, found at their
+// place in it (dc.ords): they come in its order with no sort; only the
+// others (new, moved from another sitemap) are sorted, and merged in.
+func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
+	at := make([]int32, changes.Len(sm.list)) // of each place, 1 + the index of its entry in dc
+	var rest []changes.Entry
+	for x, e := range dc.entries {
+		switch o := dc.ords[x]; {
+		case o == 0 || int(o) > len(at):
+			rest = append(rest, e)
+		case at[o-1] == 0:
+			at[o-1] = int32(x + 1)
+		}
+	}
+	changes.Sort(rest)
+	out := make([]changes.Entry, 0, len(dc.entries)+len(at)-len(rest))
+	r, place := 0, 0
+	changes.Decode(sm.list, func(loc []byte, fp uint32, f changes.Flag) bool {
+		for r < len(rest) && rest[r].Loc < string(loc) {
+			out = append(out, rest[r])
+			r++
+		}
+		place++
+		switch {
+		case at[place-1] > 0:
+			out = append(out, dc.entries[at[place-1]-1])
+		case !(f == changes.Listed || f == changes.Removed && sm.resumed):
+		case r < len(rest) && rest[r].Loc == string(loc):
+			// Listed now, found elsewhere than its place.
+		default:
+			out = append(out, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
+		}
+		return true
+	})
+	return append(out, rest[r:]...)
 }
 
 // drop marks the sitemap i of the last run, and what it listed, as no
@@ -480,7 +522,10 @@ func (k *changeState) finish(complete bool) {
 		}
 	}
 	var gone, unknown, total, seenN int
-	for x := 0; x < len(k.old); x++ {
+	for x, i := 0, 0; x < len(k.old); x++ {
+		for x >= int(k.seg[i+1]) {
+			i++
+		}
 		if k.isDup(x) {
 			// Counted once: by the first of its hash in byHash.
 			if i, _ := k.find(k.old[x].h); int(k.byHash[i]) != x {
@@ -492,7 +537,7 @@ func (k *changeState) finish(complete bool) {
 			seenN++
 			continue
 		}
-		if complete && settled[smOf(k.old[x].sm)] {
+		if complete && settled[i] {
 			gone++
 		} else {
 			unknown++
@@ -521,14 +566,6 @@ func (k *changeState) finish(complete bool) {
 	}
 }
 
-// smOf is the sitemap of an entry's sm.
-func smOf(sm int32) int {
-	if sm < 0 {
-		return int(-1 - sm)
-	}
-	return int(sm)
-}
-
 // share is the largest share of URLs that may be gone at once.
 func (k *changeState) share() float64 {
 	if s := k.c.cfg.cond.goneShare; s > 0 {
@@ -555,9 +592,12 @@ func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Sectio
 	var batch []URL
 	// Only the sitemaps with URLs not seen are read again.
 	unseen := make([]bool, len(k.sms))
-	for x, e := range k.old {
-		if !k.isSeen(x) {
-			unseen[smOf(e.sm)] = true
+	for i := range k.sms {
+		for x := k.seg[i]; x < k.seg[i+1]; x++ {
+			if !k.isSeen(int(x)) {
+				unseen[i] = true
+				break
+			}
 		}
 	}
 	for i := range k.sms {
