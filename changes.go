@@ -1,7 +1,6 @@
 package sitemap
 
 import (
-	"cmp"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -209,11 +208,12 @@ func (k *changeState) eachOld(i int, f func(e oldEntry)) {
 func (k *changeState) index(n int) {
 	k.old = make([]oldEntry, 0, n)
 	k.seg = make([]uint32, len(k.sms)+1)
-	byHash := func(a, b oldEntry) int { return cmp.Compare(a.h, b.h) }
+	var tmp []oldEntry
+	var count []uint32
 	for i := range k.sms {
 		k.seg[i] = uint32(len(k.old))
 		k.eachOld(i, func(e oldEntry) { k.old = append(k.old, e) })
-		slices.SortFunc(k.old[k.seg[i]:], byHash)
+		tmp, count = sortByHash(k.old[k.seg[i]:], tmp, count)
 	}
 	k.seg[len(k.sms)] = uint32(len(k.old))
 
@@ -249,6 +249,41 @@ func (k *changeState) index(n int) {
 			}
 		}
 	}
+}
+
+// sortByHash sorts es by hash, with tmp and count as room (returned for
+// the next call): the hashes spread evenly, so they are dealt by their top
+// bits into buckets of about four, through tmp, each then sorted by
+// insertion: no comparison but within a bucket.
+func sortByHash(es, tmp []oldEntry, count []uint32) ([]oldEntry, []uint32) {
+	if len(es) < 2 {
+		return tmp, count
+	}
+	bits := uint(1)
+	for ; 4<<bits < len(es) && bits < 30; bits++ {
+	}
+	shift := 64 - bits
+	count = slices.Grow(count[:0], 1<<bits+1)[:1<<bits+1]
+	clear(count)
+	for _, e := range es {
+		count[e.h>>shift+1]++
+	}
+	for b := 1; b < len(count); b++ {
+		count[b] += count[b-1]
+	}
+	tmp = slices.Grow(tmp[:0], len(es))[:len(es)]
+	for _, e := range es {
+		b := e.h >> shift
+		tmp[count[b]] = e
+		count[b]++
+	}
+	for i := 1; i < len(tmp); i++ {
+		for j := i; j > 0 && tmp[j].h < tmp[j-1].h; j-- {
+			tmp[j], tmp[j-1] = tmp[j-1], tmp[j]
+		}
+	}
+	copy(es, tmp)
+	return tmp, count
 }
 
 func (k *changeState) isDup(x int) bool { return k.dup[x/64]&(1<<(x%64)) != 0 }
