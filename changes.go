@@ -366,6 +366,9 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 	sm, ok := k.byKey[storeKey(ch.loc)]
 	if !ok {
 		sm = -1
+	} else if n := int(k.seg[sm+1] - k.seg[sm]); n > 0 {
+		// Room for as many URLs as the last run's: not grown by copies.
+		dc.entries, dc.ords = make([]changes.Entry, 0, n), make([]uint32, 0, n)
 	}
 	for i, chg := range changeSlot {
 		dc.srcs[i] = Source{&docSource{url: d.src.URL(), change: chg}}
