@@ -17,9 +17,12 @@ import (
 // last run's tree (load): from the record of the document given, through
 // the Children of each index, the lists of URLs of the urlsets, each URL
 // as a 64-bit hash of its location with its lastmod fingerprint and its
-// sitemap, sorted by hash. Its url hook looks each URL up, marks it seen
-// and tells its change through the Source it gives it; the list of the
-// document goes into its record (list, called by remember). A sitemap
+// place in its list, in a table grouped by sitemap (changes_table.go).
+// Its url hook looks each URL up, marks it seen and tells its change
+// through the Source it gives it; its listed hook marks seen, uncounted,
+// a URL a rule or the selection left out. The list of the document goes
+// into its record (list, called by remember), made in the order of the
+// last run's list. A sitemap
 // replayed from its record (304 Not Modified, a trusted index <lastmod>,
 // a resumed run) marks its URLs seen (carry). Once the call has read
 // everything, finish hands on the URLs not seen whose sitemap was settled
