@@ -364,7 +364,9 @@ func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
 			out = append(out, rest[r])
 			r++
 		}
-		place++
+		if place++; place > len(at) {
+			return false // a list longer than it says: not read further
+		}
 		switch {
 		case at[place-1] > 0:
 			out = append(out, dc.entries[at[place-1]-1])
