@@ -202,12 +202,17 @@ func (k *changeState) eachOld(i int, f func(e oldEntry)) {
 type docChanges struct {
 	entries []changes.Entry
 	ords    []uint32  // of each entry, its place in the sitemap's list of the last run (oldEntry.ord)
+	room    int       // the URLs its sitemap had in the last run
 	srcs    [3]Source // of the URLs new, with their lastmod moved, unchanged
 }
 
 // add adds an entry of the document, with its place in the last run's
-// list.
+// list. The first makes room for as many as the last run's, not grown by
+// copies (and none for a document replayed, which has no entry).
 func (dc *docChanges) add(e changes.Entry, ord uint32) {
+	if dc.entries == nil && dc.room > 0 {
+		dc.entries, dc.ords = make([]changes.Entry, 0, dc.room), make([]uint32, 0, dc.room)
+	}
 	dc.entries = append(dc.entries, e)
 	dc.ords = append(dc.ords, ord)
 }
@@ -221,9 +226,8 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 	sm, ok := k.byKey[storeKey(ch.loc)]
 	if !ok {
 		sm = -1
-	} else if n := int(k.seg[sm+1] - k.seg[sm]); n > 0 {
-		// Room for as many URLs as the last run's: not grown by copies.
-		dc.entries, dc.ords = make([]changes.Entry, 0, n), make([]uint32, 0, n)
+	} else {
+		dc.room = int(k.seg[sm+1] - k.seg[sm])
 	}
 	for i, chg := range changeSlot {
 		dc.srcs[i] = Source{&docSource{url: d.src.URL(), change: chg}}
