@@ -3,7 +3,6 @@ package sitemap
 import (
 	"fmt"
 	"hash/maphash"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -18,9 +17,12 @@ import (
 // last run's tree (load): from the record of the document given, through
 // the Children of each index, the lists of URLs of the urlsets, each URL
 // as a 64-bit hash of its location with its lastmod fingerprint and its
-// sitemap, sorted by hash. Its url hook looks each URL up, marks it seen
-// and tells its change through the Source it gives it; the list of the
-// document goes into its record (list, called by remember). A sitemap
+// place in its list, in a table grouped by sitemap (changes_table.go).
+// Its url hook looks each URL up, marks it seen and tells its change
+// through the Source it gives it; its listed hook marks seen, uncounted,
+// a URL a rule or the selection left out. The list of the document goes
+// into its record (list, called by remember), made in the order of the
+// last run's list. A sitemap
 // replayed from its record (304 Not Modified, a trusted index <lastmod>,
 // a resumed run) marks its URLs seen (carry). Once the call has read
 // everything, finish hands on the URLs not seen whose sitemap was settled
@@ -59,12 +61,13 @@ func (s Source) Change() Change {
 }
 
 // oldEntry is a URL of the last run: the hash of its location, its lastmod
-// fingerprint, and its sitemap (an index in changeState.sms; -1-i for one
-// the last run kept as unknown in sitemap i).
+// fingerprint, and its place in the list of its sitemap (1 for the first
+// entry; 0 for a URL the last run kept as unknown). Its sitemap is the
+// group of the table it is in.
 type oldEntry struct {
-	h  uint64
-	fp uint32
-	sm int32
+	h   uint64
+	fp  uint32
+	ord uint32
 }
 
 // oldSitemap is a document of the last run's tree.
@@ -89,19 +92,22 @@ type changeState struct {
 	seed maphash.Seed
 	only bool
 
-	old   []oldEntry // by hash
-	dir   []uint32   // the start in old of each bucket of hashes: index
-	bits  uint       // the top bits of a hash that name its bucket
-	seen  []atomic.Uint64
-	sms   []oldSitemap
-	byKey map[string]int
+	old    []oldEntry // by sitemap, then hash: sitemap i's from seg[i] to seg[i+1]
+	seg    []uint32
+	byHash []uint32 // the indices of old, by hash
+	dir    []uint32 // the start in byHash of each bucket of hashes: index
+	bits   uint     // the top bits of a hash that name its bucket
+	dup    []uint64 // a bit per entry of old: another entry has its hash
+	seen   []atomic.Uint64
+	sms    []oldSitemap
+	byKey  map[string]int
 
 	mu      sync.Mutex
 	settled []uint8 // per sitemap of sms
 	dropped []bool  // per sitemap: an index read whole no longer lists it
 	docs    map[*doc]*docChanges
 
-	nNew, nLastmod atomic.Int64
+	nNew, nLastmod, nLeftOut atomic.Int64
 }
 
 // startChanges loads the last run's tree and attaches the hooks of change
@@ -164,98 +170,51 @@ func (k *changeState) add(loc string, rec Record) int {
 	return i
 }
 
-// eachOld calls f with each URL of the last run: those of the lists of
-// its sitemaps, and those it kept as unknown. Of a list put by the run
-// this call resumes, those it added are not the last run's, and those it
-// removed are.
-func (k *changeState) eachOld(f func(e oldEntry)) {
-	add := func(list []byte, sm int32, resumed bool) {
+// eachOld calls f with each URL of the last run in sitemap i: those of
+// its list, and those the last run kept as unknown in it. Of a list put
+// by the run this call resumes, those it added are not the last run's,
+// and those it removed are.
+func (k *changeState) eachOld(i int, f func(e oldEntry)) {
+	add := func(list []byte, kept, resumed bool) {
+		ord := uint32(0)
 		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
+			ord++
 			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
-				f(oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, sm: sm})
+				e := oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, ord: ord}
+				if kept {
+					e.ord = 0
+				}
+				f(e)
 			}
 			return true
 		})
 	}
-	for i := range k.sms {
-		if k.sms[i].list != nil {
-			add(k.sms[i].list, int32(i), k.sms[i].resumed)
-		}
-		if k.sms[i].kept != nil {
-			add(k.sms[i].kept, int32(-1-i), false)
-		}
+	if k.sms[i].list != nil {
+		add(k.sms[i].list, false, k.sms[i].resumed)
+	}
+	if k.sms[i].kept != nil {
+		add(k.sms[i].kept, true, false)
 	}
 }
-
-// index makes the directory of the table of the last run: the entries
-// are sorted by hash, and the hashes spread evenly, so the top bits of a
-// hash name a bucket of about one entry, whose start the directory holds.
-// A lookup is two loads, where a binary search over a million entries
-// was twenty, most of them missing the cache.
-//
-// The table is made so, from the lists of about n URLs, read twice (no
-// second copy of the table is held): counted by bucket, placed, then each
-// bucket (of a few entries) sorted by insertion.
-func (k *changeState) index(n int) {
-	for k.bits = 1; 1<<k.bits < n && k.bits < 30; k.bits++ {
-	}
-	k.dir = make([]uint32, 1<<k.bits+1)
-	k.eachOld(func(e oldEntry) { k.dir[e.h>>(64-k.bits)+1]++ })
-	for b := 1; b < len(k.dir); b++ {
-		k.dir[b] += k.dir[b-1]
-	}
-	sorted := make([]oldEntry, k.dir[len(k.dir)-1])
-	next := slices.Clone(k.dir[:len(k.dir)-1])
-	k.eachOld(func(e oldEntry) {
-		b := e.h >> (64 - k.bits)
-		sorted[next[b]] = e
-		next[b]++
-	})
-	for b := 0; b+1 < len(k.dir); b++ {
-		bucket := sorted[k.dir[b]:k.dir[b+1]]
-		for i := 1; i < len(bucket); i++ {
-			for j := i; j > 0 && bucket[j].h < bucket[j-1].h; j-- {
-				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
-			}
-		}
-	}
-	k.old = sorted
-}
-
-// find returns the range of the entries of hash h.
-func (k *changeState) find(h uint64) (int, int) {
-	top := h >> (64 - k.bits)
-	i, end := int(k.dir[top]), int(k.dir[top+1])
-	for i < end && k.old[i].h < h {
-		i++
-	}
-	j := i
-	for j < end && k.old[j].h == h {
-		j++
-	}
-	return i, j
-}
-
-// markSeen marks the entries of hash h seen, and returns the fingerprint
-// of the first and whether there was one.
-func (k *changeState) markSeen(h uint64) (fp uint32, found bool) {
-	i, j := k.find(h)
-	for x := i; x < j; x++ {
-		k.seen[x/64].Or(1 << (x % 64))
-	}
-	if i == j {
-		return 0, false
-	}
-	return k.old[i].fp, true
-}
-
-func (k *changeState) isSeen(x int) bool { return k.seen[x/64].Load()&(1<<(x%64)) != 0 }
 
 // docChanges is what change detection keeps of one document while it is
 // read.
 type docChanges struct {
 	entries []changes.Entry
+	ords    []uint32  // of each entry, its place in the sitemap's list of the last run (oldEntry.ord)
+	room    int       // the URLs its sitemap had in the last run
 	srcs    [3]Source // of the URLs new, with their lastmod moved, unchanged
+}
+
+// add adds an entry of the document, with its place in the last run's
+// list. The first makes room for as many as the last run's, not grown by
+// copies (and none for a document replayed, which has no entry).
+func (dc *docChanges) add(e changes.Entry, ord uint32) {
+	if dc.entries == nil && dc.room > 0 {
+		dc.entries, dc.ords = make([]changes.Entry, 0, dc.room), make([]uint32, 0, dc.room)
+	}
+	dc.entries = append(dc.entries, e)
+	dc.ords = append(dc.ords, ord)
 }
 
 // changeSlot is the index in docChanges.srcs of each change.
@@ -264,6 +223,12 @@ var changeSlot = [...]Change{ChangeNew, ChangeLastmod, ChangeUnchanged}
 // document is the document hook: the url hook of the document ch.
 func (k *changeState) document(ch child, level int, d *doc) docHooks {
 	dc := &docChanges{}
+	sm, ok := k.byKey[storeKey(ch.loc)]
+	if !ok {
+		sm = -1
+	} else {
+		dc.room = int(k.seg[sm+1] - k.seg[sm])
+	}
 	for i, chg := range changeSlot {
 		dc.srcs[i] = Source{&docSource{url: d.src.URL(), change: chg}}
 	}
@@ -280,7 +245,7 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 				t = *u.LastMod
 			}
 			fp := changes.Fingerprint(t.Time, u.LastMod != nil)
-			oldFP, found := k.markSeen(maphash.String(k.seed, u.Loc))
+			oldFP, found, ord := k.lookIn(sm, maphash.String(k.seed, u.Loc))
 			slot := 2
 			switch {
 			case !found:
@@ -294,11 +259,21 @@ func (k *changeState) document(ch child, level int, d *doc) docHooks {
 			if slot == 0 {
 				flag = changes.Added
 			}
-			dc.entries = append(dc.entries, changes.Entry{Loc: u.Loc, FP: fp, Flag: flag})
+			dc.add(changes.Entry{Loc: u.Loc, FP: fp, Flag: flag}, ord)
 			if slot == 2 && k.only {
 				return false, Source{}
 			}
 			return true, dc.srcs[slot]
+		},
+		// A URL left out by a rule or the selection is still listed:
+		// neither handed on nor gone, nor counted. Its record keeps the
+		// lastmod last handed on; one not known before is left out of it,
+		// new when it is let through.
+		listed: func(loc string) {
+			if fp, found, ord := k.lookIn(sm, maphash.String(k.seed, loc)); found {
+				k.nLeftOut.Add(1)
+				dc.add(changes.Entry{Loc: loc, FP: fp, Flag: changes.Listed}, ord)
+			}
 		},
 		ended: func(st Status, err error) {
 			if st == StatusUnchanged {
@@ -325,7 +300,7 @@ func (k *changeState) carry(ch child) {
 	k.mu.Unlock()
 	changes.Decode(k.sms[i].list, func(loc []byte, _ uint32, f changes.Flag) bool {
 		if f != changes.Removed {
-			k.markSeen(maphash.Bytes(k.seed, loc))
+			k.lookIn(i, maphash.Bytes(k.seed, loc))
 		}
 		return true
 	})
@@ -359,29 +334,55 @@ func (k *changeState) list(ch child, d *doc) []byte {
 		}
 		return nil
 	}
-	var entries []changes.Entry
-	if dc != nil {
-		entries = dc.entries
+	if dc == nil {
+		dc = &docChanges{}
 	}
-	if known && k.sms[i].list != nil {
-		// Both sorted by location: the old ones not listed now are
-		// found in one walk.
-		changes.Sort(entries)
-		n, x := len(entries), 0
-		changes.Decode(k.sms[i].list, func(loc []byte, fp uint32, f changes.Flag) bool {
-			if !(f == changes.Listed || f == changes.Removed && k.sms[i].resumed) {
-				return true
-			}
-			for x < n && entries[x].Loc < string(loc) {
-				x++
-			}
-			if x == n || entries[x].Loc != string(loc) {
-				entries = append(entries, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
-			}
-			return true
-		})
+	if !known || k.sms[i].list == nil {
+		return changes.Encode(dc.entries)
 	}
-	return changes.Encode(entries)
+	return changes.Encode(k.merge(dc, &k.sms[i]))
+}
+
+// merge returns the entries of the list of a sitemap read whole, dc, that
+// had the list of sm in the last run, sorted by location: dc's entries,
+// and sm's entries no longer listed (changes.Removed, for a run that
+// resumes this one). Most entries of dc were in sm's list, found at their
+// place in it (dc.ords): they come in its order with no sort; only the
+// others (new, moved from another sitemap) are sorted, and merged in.
+func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
+	at := make([]int32, changes.Len(sm.list)) // of each place, 1 + the index of its entry in dc
+	var rest []changes.Entry
+	for x, e := range dc.entries {
+		switch o := dc.ords[x]; {
+		case o == 0 || int(o) > len(at):
+			rest = append(rest, e)
+		case at[o-1] == 0:
+			at[o-1] = int32(x + 1)
+		}
+	}
+	changes.Sort(rest)
+	out := make([]changes.Entry, 0, len(dc.entries)+len(at)-len(rest))
+	r, place := 0, 0
+	changes.Decode(sm.list, func(loc []byte, fp uint32, f changes.Flag) bool {
+		for r < len(rest) && rest[r].Loc < string(loc) {
+			out = append(out, rest[r])
+			r++
+		}
+		if place++; place > len(at) {
+			return false // a list longer than it says: not read further
+		}
+		switch {
+		case at[place-1] > 0:
+			out = append(out, dc.entries[at[place-1]-1])
+		case !(f == changes.Listed || f == changes.Removed && sm.resumed):
+		case r < len(rest) && rest[r].Loc == string(loc):
+			// Listed now, found elsewhere than its place.
+		default:
+			out = append(out, changes.Entry{Loc: string(loc), FP: fp, Flag: changes.Removed})
+		}
+		return true
+	})
+	return append(out, rest[r:]...)
 }
 
 // drop marks the sitemap i of the last run, and what it listed, as no
@@ -420,22 +421,28 @@ func (k *changeState) finish(complete bool) {
 		}
 	}
 	var gone, unknown, total, seenN int
-	for x := 0; x < len(k.old); x++ {
-		if x > 0 && k.old[x].h == k.old[x-1].h {
-			continue
+	for x, i := 0, 0; x < len(k.old); x++ {
+		for x >= int(k.seg[i+1]) {
+			i++
+		}
+		if k.isDup(x) {
+			// Counted once: by the first of its hash in byHash.
+			if i, _ := k.find(k.old[x].h); int(k.byHash[i]) != x {
+				continue
+			}
 		}
 		total++
 		if k.isSeen(x) {
 			seenN++
 			continue
 		}
-		if complete && settled[smOf(k.old[x].sm)] {
+		if complete && settled[i] {
 			gone++
 		} else {
 			unknown++
 		}
 	}
-	counts := ChangeCounts{New: int(k.nNew.Load()), LastMod: int(k.nLastmod.Load()), Unchanged: seenN - int(k.nLastmod.Load()), Unknown: unknown}
+	counts := ChangeCounts{New: int(k.nNew.Load()), LastMod: int(k.nLastmod.Load()), Unchanged: seenN - int(k.nLastmod.Load()) - int(k.nLeftOut.Load()), Unknown: unknown}
 	if counts.Unchanged < 0 {
 		counts.Unchanged = 0
 	}
@@ -456,14 +463,6 @@ func (k *changeState) finish(complete bool) {
 	if complete {
 		c.endRun(kept)
 	}
-}
-
-// smOf is the sitemap of an entry's sm.
-func smOf(sm int32) int {
-	if sm < 0 {
-		return int(-1 - sm)
-	}
-	return int(sm)
 }
 
 // share is the largest share of URLs that may be gone at once.
@@ -492,9 +491,12 @@ func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Sectio
 	var batch []URL
 	// Only the sitemaps with URLs not seen are read again.
 	unseen := make([]bool, len(k.sms))
-	for x, e := range k.old {
-		if !k.isSeen(x) {
-			unseen[smOf(e.sm)] = true
+	for i := range k.sms {
+		for x := k.seg[i]; x < k.seg[i+1]; x++ {
+			if !k.isSeen(int(x)) {
+				unseen[i] = true
+				break
+			}
 		}
 	}
 	for i := range k.sms {
@@ -514,7 +516,7 @@ func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Sectio
 				}
 				h := maphash.Bytes(k.seed, loc)
 				x, y := k.find(h)
-				if x == y || k.isSeen(x) {
+				if x == y || k.isSeen(int(k.byHash[x])) {
 					return true
 				}
 				switch {

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -251,5 +252,68 @@ func TestResumeAfterBreak(t *testing.T) {
 	}
 	if got := cs.NotModified(); got != 11 {
 		t.Errorf("a run after a complete one: %d answered 304, want 11", got)
+	}
+}
+
+// A URL two sitemaps list is one URL: dropped by one of them, it is still
+// listed by the other, neither gone nor new; dropped by both, it is gone
+// once. Whichever of the two drops it first.
+func TestChangesListedTwice(t *testing.T) {
+	for _, first := range []int{0, 1} {
+		cs := testsite.New(t, 3, 4)
+		other := 1 - first
+		twice := cs.Maps[other][0]
+		cs.Change(func() { cs.Maps[first] = append(cs.Maps[first], twice) })
+		s := sitemap.New().SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+		root := cs.URL + "/index.xml"
+		if _, errs, _ := changeRun(t, s, root); len(errs) != 0 {
+			t.Fatal(errs)
+		}
+		cs.Change(func() { cs.Maps[first] = cs.Maps[first][:4] })
+		lines, errs, counts := changeRun(t, s, root)
+		if len(lines) != 0 || len(errs) != 0 || counts != (sitemap.ChangeCounts{Unchanged: 12}) {
+			t.Errorf("dropped by sitemap %d, still in sitemap %d: %v, errors %v, counts %+v; want nothing, 12 unchanged", first, other, lines, errs, counts)
+		}
+		cs.Change(func() { cs.Maps[other] = cs.Maps[other][1:] })
+		lines, _, counts = changeRun(t, s, root)
+		if want := []string{"- " + twice.Loc}; !slices.Equal(lines, want) || counts.Gone != 1 || counts.Unchanged != 11 {
+			t.Errorf("dropped by both, sitemap %d first: %v, counts %+v; want %v", first, lines, counts, want)
+		}
+	}
+}
+
+// A URL the URL rules or Selection.KeepURL leave out is still listed by
+// its sitemap: not handed on, not gone, not counted; its record keeps the
+// lastmod last handed on, so let through again it is compared with that;
+// one new while it was left out is new then.
+func TestChangesLeftOutStillListed(t *testing.T) {
+	cs := testsite.New(t, 2, 5)
+	s := sitemap.New().SetStore(store.NewMemory()).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+	root := cs.URL + "/index.xml"
+	if _, errs, counts := changeRun(t, s, root); len(errs) != 0 || counts.New != 10 {
+		t.Fatal(errs, counts)
+	}
+	ruled, kept, late := cs.Maps[0][1].Loc, cs.Maps[1][2].Loc, cs.URL+"/p/late"
+	cs.Change(func() {
+		cs.Maps[0][1].Lastmod = "2026-02-02"
+		cs.Maps[1] = append(cs.Maps[1], testsite.Page{Loc: late, Lastmod: "2026-01-01"})
+	})
+	s.SetRules([]string{`^` + regexp.QuoteMeta(cs.URL) + `/p/(?:[^0]|0-[^1])`}).SetSelection(sitemap.Selection{
+		KeepURL: func(u sitemap.URL) bool { return u.Loc != kept && u.Loc != late },
+	})
+	lines, errs, counts := changeRun(t, s, root)
+	if len(lines) != 0 || len(errs) != 0 || counts != (sitemap.ChangeCounts{Unchanged: 8}) {
+		t.Errorf("%s ruled out, %s and a new one left out by KeepURL: %v, errors %v, counts %+v; want nothing, 8 unchanged", ruled, kept, lines, errs, counts)
+	}
+	s.SetRules(nil).SetSelection(sitemap.Selection{})
+	cs.Change(func() {
+		for i := range cs.Maps {
+			cs.Maps[i] = append(cs.Maps[i], testsite.Page{Loc: fmt.Sprintf("%s/p/x%d", cs.URL, i), Lastmod: "2026-01-01"})
+		}
+	})
+	lines, errs, counts = changeRun(t, s, root)
+	want := []string{"+ " + late, "+ " + cs.URL + "/p/x0", "+ " + cs.URL + "/p/x1", "~ " + ruled}
+	if sort.Strings(want); !slices.Equal(lines, want) || len(errs) != 0 || counts != (sitemap.ChangeCounts{New: 3, LastMod: 1, Unchanged: 9}) {
+		t.Errorf("let through again: %v, errors %v, counts %+v; want %v, 9 unchanged", lines, errs, counts, want)
 	}
 }

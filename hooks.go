@@ -92,6 +92,12 @@ type docHooks struct {
 	// to it would move every URL of every call to the heap, hooks or not.
 	url func(u URL) (keep bool, src Source)
 
+	// listed is told the location of each URL of a page the document
+	// lists that is not handed on all the same: left out by the URL rules
+	// or Since (translate.go), or by the url hook of a feature attached
+	// before (join). Change detection counts it as still listed.
+	listed func(loc string)
+
 	// failed is told the error the document failed with, before it is
 	// recorded, and returns whether it is recorded (false: the tree counts
 	// no error for it) and the status the document ends with, StatusFailed
@@ -228,9 +234,13 @@ func (a docHooks) join(b docHooks) docHooks {
 	if f, g := a.url, b.url; f == nil {
 		j.url = g
 	} else if g != nil {
+		listed := b.listed
 		j.url = func(u URL) (bool, Source) {
 			keep, src := f(u)
 			if !keep {
+				if listed != nil {
+					listed(u.Loc)
+				}
 				return false, Source{}
 			}
 			if src.doc != nil {
@@ -242,6 +252,11 @@ func (a docHooks) join(b docHooks) docHooks {
 			}
 			return keep, src
 		}
+	}
+	if f, g := a.listed, b.listed; f == nil {
+		j.listed = g
+	} else if g != nil {
+		j.listed = func(loc string) { f(loc); g(loc) }
 	}
 	if f, g := a.failed, b.failed; f == nil {
 		j.failed = g

@@ -320,6 +320,14 @@ func (d *doc) addChild(loc, key string) {
 	d.children = append(d.children, child{loc: loc, key: key, node: -1, parent: d.node, found: d.found, lastmod: d.childLastmod(key)})
 }
 
+// listedOnly tells the listed hook of a URL the document lists and leaves
+// out.
+func (d *doc) listedOnly(loc string) {
+	if h := d.hooks.listed; h != nil {
+		h(loc)
+	}
+}
+
 func (d *doc) pageEntry(e *rawEntry) bool {
 	loc, ok := d.location(e, d.format == formatURLSet)
 	if !ok {
@@ -328,6 +336,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	// A page the URL rules leave out is not looked at further: its values
 	// are none of the caller's concern.
 	if len(d.c.cfg.rulesRE) > 0 && !matchAny(d.c.cfg.rulesRE, loc) {
+		d.listedOnly(loc)
 		return true
 	}
 	u := URL{Loc: loc, Source: d.src}
@@ -338,6 +347,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	u.LastMod = lastmod
 	if d.c.cond != nil && d.c.cond.sinceLeavesOut(lastmod, textOf(&e.lastmod), e.dateRFC822) {
 		d.sinceOut++
+		d.listedOnly(loc)
 		return true // older than Since: left out, and not counted
 	}
 	keep := ok || !strictURL

@@ -17,11 +17,11 @@
 // links (to HTTP(S) URLs only). Everything a document or a server
 // controls is escaped by html/template for the place it stands in.
 //
-// Changes since the last run (new, changed, gone and unknown URLs) have
-// their place in the page reserved, after the cards and before the tree
-// (the comment "changes" in page.html): change detection is not part of
-// a call yet, and when it is, its counts become a field of Report, a card
-// and that section.
+// A call with a store and [sitemap.Incremental].Changes on also gets the
+// changes since the last run: a card, and a section after the cards with
+// the counts of the call (new, lastmod changed, gone, unchanged, unknown)
+// and the first 20 URLs new, changed and gone, which AddURL keeps as they
+// come (the URLs gone are handed to EachURL too, and counted only there).
 package report
 
 import (
@@ -53,6 +53,7 @@ type Report struct {
 	months            map[int32]int64 // year*12 + month-1 → URLs
 	codes             map[sitemap.Code]*codeGroup
 	severities        map[sitemap.Severity]int64
+	changes           changeSamples
 }
 
 // codeGroup is what the page shows of the findings of one code.
@@ -64,9 +65,14 @@ type codeGroup struct {
 // maxPlaces is how many places the page lists for a code.
 const maxPlaces = 5
 
-// AddURL counts u: its lastmod, or that it has none. Pass it as
+// AddURL counts u: its lastmod, or that it has none; and keeps it when it
+// is one of the first of its change (new, lastmod changed, gone). A URL
+// gone is no URL of the call: it is not counted. Pass it as
 // [sitemap.LintOptions].EachURL.
 func (r *Report) AddURL(u sitemap.URL) {
+	if r.addChange(u) {
+		return
+	}
 	r.urls++
 	if u.LastMod == nil {
 		return

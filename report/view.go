@@ -31,7 +31,8 @@ type view struct {
 	Codes       []codeView
 	Findings    int64
 	Hist        *histogram
-	Uniform     *codeView // the findings of lastmod-uniform, nil when none
+	Uniform     *codeView    // the findings of lastmod-uniform, nil when none
+	Changes     *changesView // nil when change detection was off
 }
 
 type card struct{ Label, Value, Note, Class string }
@@ -105,6 +106,9 @@ func (r *Report) view(docs []sitemap.Document) view {
 		}
 	}
 	v.Cards = r.cards(docs)
+	if v.Changes = r.changesView(docs); v.Changes != nil {
+		v.Cards = append(v.Cards, changesCard(v.Changes, docs[0].Changes))
+	}
 	v.Roots, v.Hidden = r.tree(docs)
 	v.Codes, v.Findings = r.codeViews()
 	v.Hist = r.histogram(now)

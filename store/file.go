@@ -428,7 +428,14 @@ func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stat
 // writeStateFile writes records to path atomically: to a temporary file in
 // its directory, synced, then renamed over path.
 func writeStateFile(path string, records map[string]sitemap.Record) (size int64, err error) {
+	// Room for the lines at once (the lists of URLs, in base64, take the
+	// most), not grown by copies of what is written.
+	room := 64
+	for _, r := range records {
+		room += len(r.URLs)*4/3 + 512
+	}
 	var buf bytes.Buffer
+	buf.Grow(room)
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {

@@ -35,6 +35,14 @@ site of its own, so the checks of where a URL stands (loc-other-host,
 loc-other-scheme, loc-outside-path) and robots.txt are left out for it,
 as sitemap lint leaves them out for a file.
 
+With -state FILE, the URLs are compared with those of the last run that
+used FILE (a run of sitemap report, or of sitemap -state), and the page
+shows the changes since: how many URLs are new, changed (their lastmod),
+gone, unchanged and unknown (in a sitemap not read whole), with the first
+20 of those new, changed and gone. As with sitemap -state, a sitemap its
+server says has not changed (304) is not read again: its URLs count as
+unchanged, and its findings are not in the page.
+
 The exit status is that of sitemap lint: 1 when an error was found, 0
 when only warnings and notes were (or nothing), 2 when the flags are
 wrong.
@@ -50,6 +58,8 @@ type reportOptions struct {
 	sequential                                  bool
 	maxURLs, maxSitemaps, maxDepth, concurrency int
 	follow                                      patterns
+	state                                       string
+	stateReset                                  bool
 }
 
 func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
@@ -62,6 +72,8 @@ func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
 	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
 	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
+	fs.StringVar(&o.state, "state", "", "compare the URLs with the last run that used the state `FILE`, and show what changed")
+	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
 	return fs
 }
 
@@ -86,12 +98,19 @@ func (c *command) report(ctx context.Context, args []string) int {
 		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
 		SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).
 		SetPoliteness(o.politeness())
+	if o.state != "" {
+		s.SetIncremental(sitemap.Incremental{Changes: true})
+	}
 	if s.GetErrorsCount() > 0 {
 		for err := range s.Errors() {
 			c.printError(err)
 		}
 		fmt.Fprintln(c.stderr, "Run 'sitemap report -h' for usage.")
 		return exitUsage
+	}
+	if err := c.openState(s, &options{state: o.state, stateReset: o.stateReset}); err != nil { // polite.go
+		c.printError(err)
+		return exitFailed
 	}
 	// The library's own client charges -timeout to the waits for the
 	// server alone, as a streaming call does, not to the reading of a
@@ -149,6 +168,7 @@ func (c *command) report(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(c.stderr, "Summary: %s, %s; %s, %s, %s\n", count(int64(len(docs)), "document"), count(int64(urls), "URL"),
 		count(bySeverity[sitemap.SeverityError], "error"), count(bySeverity[sitemap.SeverityWarning], "warning"), count(bySeverity[sitemap.SeverityInfo], "note"))
+	c.changeSummary(s) // changes.go
 	if bySeverity[sitemap.SeverityError] > 0 || ctx.Err() != nil {
 		return exitFailed
 	}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gositemap/sitemap/internal/testsite"
 )
 
 // Issue 34: sitemap report FILE reads a saved index and the sitemaps
@@ -55,5 +58,43 @@ func TestReportURL(t *testing.T) {
 	}
 	if r := runCLI(t, "", "report", "-h"); r.code != 0 || !strings.Contains(r.stdout, "Usage: sitemap report") {
 		t.Errorf("-h: status %d\n%s", r.code, r.stdout)
+	}
+}
+
+// sitemap report -state FILE shows the changes since the last run that
+// used FILE, and sums them up on standard error; a run of sitemap -state
+// and one of sitemap report share the file.
+func TestReportState(t *testing.T) {
+	cs := testsite.New(t, 2, 5)
+	state := filepath.Join(t.TempDir(), "state")
+	root := cs.URL + "/index.xml"
+	if r := runCLI(t, "", "-state", state, root); r.code != exitOK {
+		t.Fatalf("sitemap -state: exit %d\n%s", r.code, r.stderr)
+	}
+	gone := cs.Maps[1][4].Loc
+	cs.Change(func() {
+		cs.Maps[0] = append(cs.Maps[0], testsite.Page{Loc: cs.URL + "/p/added", Lastmod: "2026-02-01"})
+		cs.Maps[1] = cs.Maps[1][:4]
+	})
+	r := runCLI(t, "", "report", "-no-robots", "-state", state, root)
+	if r.code != exitOK {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{`<section id="changes"`, "New URLs: 1", "URLs gone: 1", cs.URL + "/p/added", gone,
+		`<td class="n">1</td><td class="n">0</td><td class="n">1</td><td class="n">9</td><td class="n">0</td>`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if !strings.Contains(r.stderr, "URLs: 1 new, 0 changed, 1 gone, 9 unchanged, 0 unknown") {
+		t.Errorf("summary: %s", r.stderr)
+	}
+	// Nothing changed since: the next report says so.
+	r = runCLI(t, "", "report", "-no-robots", "-state", state, root)
+	if !strings.Contains(r.stdout, "Nothing new, changed or gone.") || strings.Contains(r.stdout, "URLs gone:") {
+		t.Errorf("a run with nothing changed:\n%s", r.stderr)
+	}
+	if r := runCLI(t, "", "report", root); strings.Contains(r.stdout, `id="changes"`) {
+		t.Error("a section of changes without -state")
 	}
 }

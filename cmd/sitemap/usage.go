@@ -112,6 +112,13 @@ Output:
   however many there are. A sitemap read from a local file is shown by its
   path.
 
+  With -state, each URL is compared with the last run's: jsonl gives it a
+  "change" field (new, lastmod, unchanged, or gone), csv a change column.
+  The text output stays the list of the URLs the site has: the gone are
+  left out of it, and counted in the summary; -changes prints the changes
+  only, marked + ~ and -. The listing of -sitemaps, and sitemap tree, carry
+  no change.
+
   With -no-follow, the document given is read (and fetched when it is a
   URL), the sitemaps it lists are listed and none is fetched: the listing
   has the URLs of the document given only, -sitemaps prints the sitemaps

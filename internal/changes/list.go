@@ -6,8 +6,10 @@
 package changes
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -74,12 +76,64 @@ func Encode(entries []Entry) []byte {
 	return b
 }
 
-// Sort sorts entries by location, and of one location by Flag.
+// Sort sorts entries by location, and of one location by Flag. Entries
+// already sorted are left as they are, found in one pass.
 func Sort(entries []Entry) {
-	if slices.IsSortedFunc(entries, compareEntries) {
+	if len(entries) < 2 || slices.IsSortedFunc(entries, compareEntries) {
 		return
 	}
-	slices.SortFunc(entries, compareEntries)
+	// The locations of one sitemap share a long prefix (the site, a
+	// path): what is sorted is the 16 bytes after it, as two numbers, with
+	// the index of the entry (24 bytes moved a swap, not the entry); only
+	// the locations of the same 16 bytes are compared as strings.
+	p := len(entries[0].Loc)
+	for _, e := range entries[1:] {
+		p = commonPrefix(entries[0].Loc[:p], e.Loc)
+	}
+	type keyed struct {
+		k0, k1 uint64
+		i      int
+	}
+	ks := make([]keyed, len(entries))
+	for i, e := range entries {
+		ks[i] = keyed{bigEndian(e.Loc, p), bigEndian(e.Loc, p+8), i}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		switch {
+		case a.k0 != b.k0:
+			return cmp.Compare(a.k0, b.k0)
+		case a.k1 != b.k1:
+			return cmp.Compare(a.k1, b.k1)
+		}
+		x, y := &entries[a.i], &entries[b.i]
+		if c := strings.Compare(x.Loc[p:], y.Loc[p:]); c != 0 {
+			return c
+		}
+		return int(x.Flag) - int(y.Flag)
+	})
+	sorted := make([]Entry, len(entries))
+	for i, k := range ks {
+		sorted[i] = entries[k.i]
+	}
+	copy(entries, sorted)
+}
+
+// bigEndian returns the 8 bytes of s from i as a big-endian number, the
+// bytes past its end as zeros.
+func bigEndian(s string, i int) uint64 {
+	if i+8 <= len(s) {
+		s = s[i : i+8]
+		return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+			uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+	}
+	var k uint64
+	for j := range 8 {
+		k <<= 8
+		if i+j < len(s) {
+			k |= uint64(s[i+j])
+		}
+	}
+	return k
 }
 
 func compareEntries(a, b Entry) int {
@@ -89,9 +143,17 @@ func compareEntries(a, b Entry) int {
 	return int(a.Flag) - int(b.Flag)
 }
 
+// commonPrefix returns the length of the prefix a and b share (up to a
+// megabyte), compared 8 bytes at a time.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b), 1<<20)
 	i := 0
+	for i+8 <= n {
+		if x := bigEndian(a, i) ^ bigEndian(b, i); x != 0 {
+			return i + bits.LeadingZeros64(x)/8
+		}
+		i += 8
+	}
 	for i < n && a[i] == b[i] {
 		i++
 	}

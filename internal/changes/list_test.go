@@ -75,3 +75,38 @@ func TestRunState(t *testing.T) {
 		}
 	}
 }
+
+// Sort orders by location then Flag, as a plain sort of the strings does,
+// whatever the locations share: a prefix of all, shorter than the 8 bytes
+// compared as a number, one a prefix of another, equal.
+func TestSortAsStrings(t *testing.T) {
+	locs := []string{"https://a.example/x", "https://a.example/", "https://a.example/x/y", "https://a.example/xa",
+		"https://a.example/x\x00", "https://a.example/b", "https://a.example/x", "https://a.example/item-10", "https://a.example/item-9"}
+	for i := range 200 {
+		locs = append(locs, fmt.Sprintf("https://a.example/category-%d/item-%d", i%13, (i*7919)%1000))
+	}
+	var entries []Entry
+	for i, l := range locs {
+		entries = append(entries, Entry{Loc: l, Flag: Flag(i % 3)})
+	}
+	want := slices.Clone(entries)
+	slices.SortFunc(want, compareEntries)
+	Sort(entries)
+	if !slices.Equal(entries, want) {
+		t.Errorf("Sort = %v\nwant %v", entries, want)
+	}
+}
+
+// commonPrefix counts the bytes two locations share, a word at a time or
+// less.
+func TestCommonPrefix(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		n    int
+	}{{"", "x", 0}, {"abc", "abd", 2}, {"abcdefghij", "abcdefghij", 10}, {"abcdefghijklmnopq", "abcdefghijklmnopX", 16},
+		{"abcdefghXjk", "abcdefghijk", 8}, {"abcdefgXijk", "abcdefghijk", 7}, {"abcdefghijk", "abcdefghi", 9}} {
+		if got := commonPrefix(c.a, c.b); got != c.n {
+			t.Errorf("commonPrefix(%q, %q) = %d, want %d", c.a, c.b, got, c.n)
+		}
+	}
+}
