@@ -37,7 +37,7 @@ type Change string
 // The changes of a URL; "" when change detection is off.
 const (
 	ChangeNew       Change = "new"       // not in the last run
-	ChangeLastmod   Change = "lastmod"   // in the last run, with another lastmod
+	ChangeLastMod   Change = "lastmod"   // in the last run, with another lastmod
 	ChangeUnchanged Change = "unchanged" // in the last run, with the same lastmod
 	ChangeGone      Change = "gone"      // in the last run, and no longer
 )
@@ -218,7 +218,7 @@ func (dc *docChanges) add(e changes.Entry, ord uint32) {
 }
 
 // changeSlot is the index in docChanges.srcs of each change.
-var changeSlot = [...]Change{ChangeNew, ChangeLastmod, ChangeUnchanged}
+var changeSlot = [...]Change{ChangeNew, ChangeLastMod, ChangeUnchanged}
 
 // document is the document hook: the url hook of the document ch.
 func (k *changeState) document(ch child, level int, d *doc) docHooks {

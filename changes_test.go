@@ -28,7 +28,7 @@ func changeRun(t *testing.T, s *sitemap.S, root string) (lines, errs []string, c
 			errs = append(errs, err.Error())
 			continue
 		}
-		mark := map[sitemap.Change]string{sitemap.ChangeNew: "+", sitemap.ChangeLastmod: "~", sitemap.ChangeGone: "-", sitemap.ChangeUnchanged: "="}[u.Source.Change()]
+		mark := map[sitemap.Change]string{sitemap.ChangeNew: "+", sitemap.ChangeLastMod: "~", sitemap.ChangeGone: "-", sitemap.ChangeUnchanged: "="}[u.Source.Change()]
 		if mark == "" {
 			t.Fatalf("%s handed on with no change", u.Loc)
 		}

@@ -22,7 +22,7 @@ func (r *Report) addChange(u sitemap.URL) (gone bool) {
 	switch u.Source.Change() {
 	case sitemap.ChangeNew:
 		s = &r.changes.added
-	case sitemap.ChangeLastmod:
+	case sitemap.ChangeLastMod:
 		s = &r.changes.moved
 	case sitemap.ChangeGone:
 		s, gone = &r.changes.gone, true

@@ -20,7 +20,7 @@ func changeFlags(fs *flag.FlagSet, o *options) {
 }
 
 // changeMarks are the marks of -changes in text output.
-var changeMarks = map[sitemap.Change]string{sitemap.ChangeNew: "+ ", sitemap.ChangeLastmod: "~ ", sitemap.ChangeGone: "- "}
+var changeMarks = map[sitemap.Change]string{sitemap.ChangeNew: "+ ", sitemap.ChangeLastMod: "~ ", sitemap.ChangeGone: "- "}
 
 // flushingStore is the state file of -state, whose records are put once
 // the output is flushed: a record tells the next run that the URLs of its

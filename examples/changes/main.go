@@ -73,7 +73,7 @@ func main() {
 				fmt.Println("error:", err)
 				continue
 			}
-			mark := map[sitemap.Change]string{sitemap.ChangeNew: "+", sitemap.ChangeLastmod: "~", sitemap.ChangeGone: "-"}[u.Source.Change()]
+			mark := map[sitemap.Change]string{sitemap.ChangeNew: "+", sitemap.ChangeLastMod: "~", sitemap.ChangeGone: "-"}[u.Source.Change()]
 			lines = append(lines, fmt.Sprintf("%s %s (%s)", mark, u.Loc, u.Source.URL()[len(srv.URL):]))
 		}
 		slices.Sort(lines)
