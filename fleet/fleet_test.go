@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // One node, three workers: the output of a crawl is what the library
@@ -32,6 +34,30 @@ func TestOneNode(t *testing.T) {
 	}
 	if !st.Finished || st.Done != 41 || st.URLs != 40*50 || st.Queued+st.Reading+st.Failed != 0 {
 		t.Errorf("status %+v", st)
+	}
+	// The batches are stored compressed, which keeps the server's caches
+	// of what it was last written (and so the memory of run) small.
+	var stored, lines int
+	for seq := uint64(1); ; seq++ {
+		m, err := f.out.GetMsg(ctx, seq)
+		if err != nil {
+			break
+		}
+		if m.Header.Get(hdrKind) != kindURLs {
+			continue
+		}
+		if m.Header.Get(hdrCoding) != codingS2 {
+			t.Fatalf("batch %d is stored with encoding %q", seq, m.Header.Get(hdrCoding))
+		}
+		plain, err := s2.Decode(nil, m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored += len(m.Data)
+		lines += len(plain)
+	}
+	if lines == 0 || stored*4 > lines {
+		t.Errorf("the batches take %d bytes for %d bytes of lines", stored, lines)
 	}
 }
 

@@ -8,10 +8,11 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Version is the version of the settings of a crawl this package writes
-// and reads. A worker refuses, by name, a crawl submitted with another one,
-// rather than read it under settings it does not know.
-const Version = 1
+// Version is the version of the settings of a crawl, and of the shape of
+// its output, that this package writes and reads. A worker refuses, by
+// name, a crawl submitted with another one, rather than read it under
+// settings it does not know. Version 2 compresses the batches of URLs.
+const Version = 2
 
 // Crawl is what a crawl is asked to do: the settings of the library that
 // cross the wire, each applied to every document of the crawl by whichever
