@@ -100,6 +100,42 @@ func TestHostLimits(t *testing.T) {
 	}
 }
 
+// The Crawl-delay of a robots.txt across the fleet: three workers that
+// read a site from its robots.txt, which asks the crawl's user agent (in
+// the group of *, not in another agent's) for 0.5 s between requests,
+// send at most two a second to it (and one more for the first of a
+// second, as in TestHostLimits); without CrawlDelay they send them all at
+// once.
+func TestCrawlDelay(t *testing.T) {
+	_, f := startNode(t)
+	startWorkers(t, f, 3, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, honour := range []bool{false, true} {
+		s := newSite(t, 6, 5, false)
+		robots := "User-agent: otherbot\nCrawl-delay: 30\n\nUser-agent: *  # every other\nDisallow: /private\nCrawl-delay: 0.5\n\nSitemap: " + s.URL + "/index.xml\n"
+		s.robots.Store(&robots)
+		c := DefaultCrawl()
+		c.CrawlDelay = honour
+		name, err := f.Submit(ctx, c, s.URL+"/robots.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, name)
+		if len(got) != s.n*s.m || len(errs) > 0 {
+			t.Fatalf("%d URLs, want %d; errors %v", len(got), s.n*s.m, errs)
+		}
+		perSecond := s.maxPerSecond()
+		t.Logf("CrawlDelay %v: %d requests, at most %d within a second", honour, s.requests.Load(), perSecond)
+		if honour && perSecond > 3 {
+			t.Errorf("%d requests within a second, with a Crawl-delay of 0.5 s", perSecond)
+		}
+		if !honour && perSecond <= 3 {
+			t.Errorf("%d requests within a second without CrawlDelay: the site does not tell", perSecond)
+		}
+	}
+}
+
 // The limits of a crawl count across the fleet: four workers hand on
 // MaxURLs URLs in all, and queue MaxSitemaps sitemaps in all.
 func TestFleetLimits(t *testing.T) {

@@ -53,6 +53,13 @@ type Crawl struct {
 	// through the hosts bucket (see the package documentation).
 	HostRate           float64 `json:"hostRate"`
 	MaxHostConcurrency int     `json:"maxHostConcurrency"`
+	// CrawlDelay, when true, is the library's [sitemap.HostLimits]
+	// CrawlDelay across the fleet: the worker that reads a robots.txt of
+	// the crawl records the Crawl-delay of the group of the crawl's user
+	// agent (or of *), capped at 30 seconds, for its host, and every
+	// worker then spaces its requests to that host by it, or by 1/HostRate
+	// where that is longer.
+	CrawlDelay bool `json:"crawlDelay,omitempty"`
 	// Since and TrustIndexLastMod are the library's [sitemap.Incremental]:
 	// what is older than Since is left out (a sitemap an index dates
 	// before it is not queued), and with a State, a sitemap its index

@@ -278,8 +278,8 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 		base = &http.Client{Timeout: c.timeout(), Transport: t}
 	}
 	client := *base
-	if c.HostRate > 0 || c.MaxHostConcurrency > 0 {
-		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, owner: w.o.Name}
+	if c.HostRate > 0 || c.MaxHostConcurrency > 0 || c.CrawlDelay {
+		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, name: crawl, owner: w.o.Name}
 	}
 	cs.client = &client
 	if c.State != "" {
