@@ -135,14 +135,15 @@ func (b *batcher) flush() error {
 	if b.inBuf == 0 {
 		return nil
 	}
-	room, first, err := b.w.room(b.ctx, b.crawl, b.inBuf, b.max)
+	held, cut, err := b.w.room(b.ctx, b.crawl, b.key, b.n+b.inBuf, b.max)
 	if err != nil {
 		return err
 	}
 	data := b.buf.Bytes()
+	room := max(held-b.n, 0)
 	if room < b.inBuf {
 		b.full = true
-		if first {
+		if cut {
 			b.limited = limitError(b.loc, "URLs", b.max, sitemap.ErrMaxURLs)
 		}
 		data = cutLines(data, room)

@@ -146,61 +146,58 @@ type worker struct {
 // at once.
 const jobsPerSlot = 3
 
-// blockFraction is the part of the room left under the URL limit of a
-// crawl that a worker takes at once: a worker takes room for many batches
-// in one compare-and-set on the crawl's counter, and uses it up before it
-// takes more, so that the workers of a fleet do not all contend for the
-// counter at every batch. Near the limit (room for fewer than
-// blockFraction batches), a worker takes room for one batch at a time.
-const blockFraction = 64
-
-// room takes room for n URLs of crawl under its URL limit max: from the
-// worker's own allowance, or from the crawl's counter. It returns the room
-// granted (n, or less once the limit is reached) and whether this was the
-// first to meet the limit.
-func (w *worker) room(ctx context.Context, crawl string, n, limit int) (granted int, first bool, err error) {
+// room takes room under the URL limit of crawl for the document doc to
+// have handed on upTo URLs in all, by compare-and-set on the crawl's
+// counters, which keep the room each document being read holds. A
+// document delivered again (its worker died) finds the room it took the
+// first time and takes none twice, so that the room of a dead worker is
+// not lost to the output; and each batch takes exactly what it needs, so
+// that no room is held where no URL will use it. It returns the room the
+// document holds (upTo, or less once the limit is reached) and whether
+// this document is the one the limit cut.
+func (w *worker) room(ctx context.Context, crawl, doc string, upTo, limit int) (held int, cut bool, err error) {
 	if limit <= 0 {
-		return n, false, nil
+		return upTo, false, nil
 	}
-	w.mu.Lock()
-	cs := w.crawls[crawl]
-	if cs.allowance >= n {
-		cs.allowance -= n
-		w.mu.Unlock()
-		return n, false, nil
-	}
-	have := cs.allowance
-	cs.allowance = 0
-	w.mu.Unlock()
-	want := n - have
-	var got int
 	_, err = w.f.count(ctx, crawl, func(c *counters) bool {
-		left := int64(limit) - c.URLs
-		got, first = want, false
-		if block := left / blockFraction; block > int64(want) {
-			got = int(min(block, 100*batchSize))
+		have := c.Held[doc]
+		held, cut = int(have), c.Cut == doc
+		if have >= int64(upTo) {
+			held = upTo
+			return false
 		}
-		if int64(got) > left {
-			got = int(max(left, 0))
+		got := min(int64(upTo)-have, max(int64(limit)-c.URLs, 0))
+		if have+got < int64(upTo) && c.Cut == "" {
+			c.Cut, cut = doc, true
 		}
-		if got < want {
-			first = !c.URLsLimited
-			c.URLsLimited = true
+		if got == 0 && !cut {
+			return false
 		}
-		c.URLs += int64(got)
-		return got > 0 || first
+		c.URLs += got
+		if c.Held == nil {
+			c.Held = map[string]int64{}
+		}
+		c.Held[doc] = have + got
+		held = int(have + got)
+		return true
 	})
-	if err != nil {
-		w.mu.Lock()
-		cs.allowance += have
-		w.mu.Unlock()
-		return 0, false, err
+	return held, cut, err
+}
+
+// done drops the room the document doc holds from the crawl's counters,
+// once the document is recorded done: its URLs stay counted.
+func (w *worker) done(ctx context.Context, crawl, doc string, limit int) error {
+	if limit <= 0 {
+		return nil
 	}
-	granted = have + min(got, want)
-	w.mu.Lock()
-	cs.allowance += got - min(got, want)
-	w.mu.Unlock()
-	return granted, first, nil
+	_, err := w.f.count(ctx, crawl, func(c *counters) bool {
+		if _, ok := c.Held[doc]; !ok {
+			return false
+		}
+		delete(c.Held, doc)
+		return true
+	})
+	return err
 }
 
 // recordAge is how long a worker goes by the record of a crawl it read
@@ -217,7 +214,6 @@ type crawlState struct {
 
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
-	allowance int       // URLs this worker may still hand on under the limit (room), under worker.mu
 }
 
 // heartbeat keeps the worker's key in the workers bucket, whose TTL
@@ -315,6 +311,18 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	if meta, err := msg.Metadata(); err == nil && meta.NumDelivered > 1 {
 		w.f.count(ctx, crawl, func(c *counters) bool { c.Redelivered++; return true })
+		// A document recorded done whose job came again (its worker died
+		// before the acknowledgement) has handed on all it holds.
+		key := docKey(crawl, j.URL)
+		if e, err := w.f.docs.Get(ctx, key); err == nil {
+			var d docEntry
+			if json.Unmarshal(e.Value(), &d) == nil && (d.State == stateDone || d.State == stateFailed) {
+				if w.done(ctx, crawl, key, cs.rec.Settings.MaxURLs) == nil {
+					msg.Ack()
+				}
+				return
+			}
+		}
 	}
 	// The server hears that the job is being worked on three times per
 	// AckWait, so that a long document is not given to another worker.
@@ -428,7 +436,10 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if len(docs) > 0 && docs[0].Err != nil {
 		entry.Err = errorLine(docs[0].Err)
 	}
-	return w.putEntry(ctx, key, entry)
+	if err := w.putEntry(ctx, key, entry); err != nil {
+		return err
+	}
+	return w.done(ctx, crawl, key, c.MaxURLs)
 }
 
 func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
