@@ -209,3 +209,50 @@ func TestURLLimitRedelivered(t *testing.T) {
 		t.Errorf("%d jobs delivered again, want at least %d", st.Redelivered, n)
 	}
 }
+
+// The sitemap limit counts the sitemaps listed across the crawl, not
+// those of each document: an index of two indexes of six sitemaps each,
+// read with limits that one index, or both, go past, gives what sitemap
+// gives, with one error of the limit.
+func TestSitemapLimitAcrossIndexes(t *testing.T) {
+	_, f := startNode(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := "http://" + r.Host
+		switch r.URL.Path {
+		case "/index.xml", "/a.xml", "/b.xml":
+			fmt.Fprint(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			if r.URL.Path == "/index.xml" {
+				fmt.Fprintf(w, "<sitemap><loc>%[1]s/a.xml</loc></sitemap><sitemap><loc>%[1]s/b.xml</loc></sitemap>", host)
+			} else {
+				for i := range 6 {
+					fmt.Fprintf(w, "<sitemap><loc>%s/s/%s%d.xml</loc></sitemap>", host, r.URL.Path[1:2], i)
+				}
+			}
+			fmt.Fprint(w, "</sitemapindex>")
+			return
+		}
+		fmt.Fprint(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for j := range 10 {
+			fmt.Fprintf(w, "<url><loc>https://w3.example%s/%d</loc></url>", r.URL.Path, j)
+		}
+		fmt.Fprint(w, "</urlset>")
+	}))
+	t.Cleanup(srv.Close)
+	startWorkers(t, f, 2, WorkerOptions{Concurrency: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := srv.URL + "/index.xml"
+	for _, max := range []int{4, 9, 14, 30} {
+		c := DefaultCrawl()
+		c.MaxSitemaps = max
+		name, err := f.Submit(ctx, c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, name)
+		wantURLs, wantErrs := libraryOutput(t, root, c)
+		if len(got) != wantURLs || !maps(limitsOf(t, errs), wantErrs) {
+			t.Errorf("MaxSitemaps %d: %d URLs, errors %v; sitemap gives %d URLs, errors of limits %v", max, len(got), errs, wantURLs, wantErrs)
+		}
+	}
+}

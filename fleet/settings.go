@@ -89,14 +89,15 @@ func DefaultCrawl() Crawl {
 }
 
 // instance returns the library's instance that reads one document of the
-// crawl: the crawl's settings, RootOnly (the fleet queues what a document
-// lists), the client given, and the store when the crawl has one. It
+// crawl: the crawl's settings but the sitemap limit, which the fleet counts
+// across the crawl, RootOnly (the fleet queues what a document lists), the
+// client given, and the store when the crawl has one. It
 // returns the first *sitemap.ConfigError of a setting the library rejects.
 func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, error) {
 	s := sitemap.New().
 		SetStrict(c.Strict).
 		SetMaxURLs(c.MaxURLs).
-		SetMaxSitemaps(c.MaxSitemaps).
+		SetMaxSitemaps(0). // counted across the crawl by the fleet, as listed (worker.children)
 		SetMaxDepth(max(c.MaxDepth, 1)).
 		SetMaxValidationErrors(c.MaxValidationErrors).
 		SetMaxResponseSize(c.MaxResponseSize).
@@ -124,6 +125,9 @@ func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, err
 func (c *Crawl) check() error {
 	if _, err := c.instance(nil, nil); err != nil {
 		return err
+	}
+	if errs := sitemap.New().SetMaxSitemaps(c.MaxSitemaps).GetErrors(); len(errs) > 0 {
+		return errs[0]
 	}
 	switch {
 	case c.MaxDepth < 1:
