@@ -147,57 +147,125 @@ type worker struct {
 const jobsPerSlot = 3
 
 // room takes room under the URL limit of crawl for the document doc to
-// have handed on upTo URLs in all, by compare-and-set on the crawl's
-// counters, which keep the room each document being read holds. A
-// document delivered again (its worker died) finds the room it took the
-// first time and takes none twice, so that the room of a dead worker is
-// not lost to the output; and each batch takes exactly what it needs, so
-// that no room is held where no URL will use it. It returns the room the
-// document holds (upTo, or less once the limit is reached) and whether
-// this document is the one the limit cut.
+// have handed on upTo URLs in all, on the crawl's counters, which keep the
+// room each document being read holds. A document delivered again (its
+// worker died) finds the room it took the first time and takes none
+// twice, so that the room of a dead worker is not lost to the output; and
+// each batch takes exactly what it needs, so that no room is held where no
+// URL will use it. It returns the room the document holds (upTo, or less
+// once the limit is reached) and whether this document is the one the
+// limit cut.
 func (w *worker) room(ctx context.Context, crawl, doc string, upTo, limit int) (held int, cut bool, err error) {
 	if limit <= 0 {
 		return upTo, false, nil
 	}
-	_, err = w.f.count(ctx, crawl, func(c *counters) bool {
-		have := c.Held[doc]
-		held, cut = int(have), c.Cut == doc
-		if have >= int64(upTo) {
-			held = upTo
-			return false
-		}
-		got := min(int64(upTo)-have, max(int64(limit)-c.URLs, 0))
-		if have+got < int64(upTo) && c.Cut == "" {
-			c.Cut, cut = doc, true
-		}
-		if got == 0 && !cut {
-			return false
-		}
-		c.URLs += got
-		if c.Held == nil {
-			c.Held = map[string]int64{}
-		}
-		c.Held[doc] = have + got
-		held = int(have + got)
-		return true
-	})
-	return held, cut, err
+	q := &roomReq{doc: doc, upTo: upTo}
+	err = w.counted(ctx, crawl, limit, q)
+	return q.held, q.cut, err
 }
 
 // done drops the room the document doc holds from the crawl's counters,
-// once the document is recorded done: its URLs stay counted.
-func (w *worker) done(ctx context.Context, crawl, doc string, limit int) error {
+// once the document is recorded done: its URLs stay counted. The change
+// waits for the next compare-and-set of the worker's documents (a room
+// kept a while longer costs a few bytes): a document of one batch then
+// costs one, not two.
+func (w *worker) done(crawl, doc string, limit int) {
 	if limit <= 0 {
-		return nil
+		return
 	}
-	_, err := w.f.count(ctx, crawl, func(c *counters) bool {
-		if _, ok := c.Held[doc]; !ok {
-			return false
+	w.mu.Lock()
+	cs := w.crawls[crawl]
+	w.mu.Unlock()
+	cs.roomMu.Lock()
+	cs.pending = append(cs.pending, &roomReq{doc: doc, done: true, ready: make(chan struct{})})
+	cs.roomMu.Unlock()
+}
+
+// roomReq is a change of the room a document holds under the URL limit:
+// more room (upTo URLs in all), or none once it is done.
+type roomReq struct {
+	doc   string
+	upTo  int
+	done  bool
+	held  int  // the room it holds, as changed
+	cut   bool // the limit cut this document
+	err   error
+	ready chan struct{}
+}
+
+// apply applies q to c and reports whether it changed them.
+func (q *roomReq) apply(c *counters, limit int) bool {
+	have, ok := c.Held[q.doc]
+	if q.done {
+		delete(c.Held, q.doc)
+		return ok
+	}
+	q.held, q.cut = int(have), c.Cut == q.doc
+	if have >= int64(q.upTo) {
+		q.held = q.upTo
+		return false
+	}
+	got := min(int64(q.upTo)-have, max(int64(limit)-c.URLs, 0))
+	if have+got < int64(q.upTo) && c.Cut == "" {
+		c.Cut, q.cut = q.doc, true
+	}
+	if got == 0 && !q.cut {
+		return false
+	}
+	c.URLs += got
+	if c.Held == nil {
+		c.Held = map[string]int64{}
+	}
+	c.Held[q.doc] = have + got
+	q.held = int(have + got)
+	return true
+}
+
+// counted applies q to the counters of crawl. The changes of a worker's
+// documents go in one compare-and-set, in the order they came: the one
+// that finds none under way makes it, with those that come meanwhile, and
+// goes on while more come; the others wait for it. The documents of a
+// worker then contend for the counters once, not each on its own.
+func (w *worker) counted(ctx context.Context, crawl string, limit int, q *roomReq) error {
+	w.mu.Lock()
+	cs := w.crawls[crawl]
+	w.mu.Unlock()
+	q.ready = make(chan struct{})
+	cs.roomMu.Lock()
+	cs.pending = append(cs.pending, q)
+	lead := !cs.leading
+	cs.leading = true
+	cs.roomMu.Unlock()
+	if !lead {
+		select {
+		case <-q.ready:
+			return q.err
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		delete(c.Held, doc)
-		return true
-	})
-	return err
+	}
+	for {
+		cs.roomMu.Lock()
+		reqs := cs.pending
+		cs.pending = nil
+		if len(reqs) == 0 {
+			cs.leading = false
+			cs.roomMu.Unlock()
+			return q.err
+		}
+		cs.roomMu.Unlock()
+		_, err := w.f.count(ctx, crawl, func(c *counters) bool {
+			changed := false
+			for _, r := range reqs {
+				changed = r.apply(c, limit) || changed
+			}
+			return changed
+		})
+		for _, r := range reqs {
+			r.err = err
+			close(r.ready)
+		}
+	}
 }
 
 // recordAge is how long a worker goes by the record of a crawl it read
@@ -214,6 +282,10 @@ type crawlState struct {
 
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
+
+	roomMu  sync.Mutex
+	pending []*roomReq // changes of the room of documents, for the next compare-and-set (worker.counted)
+	leading bool       // a compare-and-set of them is under way
 }
 
 // heartbeat keeps the worker's key in the workers bucket, whose TTL
@@ -317,9 +389,8 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		if e, err := w.f.docs.Get(ctx, key); err == nil {
 			var d docEntry
 			if json.Unmarshal(e.Value(), &d) == nil && (d.State == stateDone || d.State == stateFailed) {
-				if w.done(ctx, crawl, key, cs.rec.Settings.MaxURLs) == nil {
-					msg.Ack()
-				}
+				w.done(crawl, key, cs.rec.Settings.MaxURLs)
+				msg.Ack()
 				return
 			}
 		}
@@ -439,7 +510,8 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := w.putEntry(ctx, key, entry); err != nil {
 		return err
 	}
-	return w.done(ctx, crawl, key, c.MaxURLs)
+	w.done(crawl, key, c.MaxURLs)
+	return nil
 }
 
 func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
