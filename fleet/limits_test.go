@@ -110,8 +110,7 @@ func TestURLLimitRedelivered(t *testing.T) {
 	var atGate atomic.Int64
 	stalled := make(chan struct{})
 	var once sync.Once
-	var srv *httptest.Server
-	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/index.xml" {
 			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 			for i := range n {
@@ -145,7 +144,6 @@ func TestURLLimitRedelivered(t *testing.T) {
 		}
 		fmt.Fprint(w, "</urlset>")
 	}))
-	srv.Start()
 	t.Cleanup(func() {
 		select {
 		case <-gate:
