@@ -30,13 +30,17 @@ type crawlRecord struct {
 // name.count in the crawls bucket, changed by compare-and-set on their
 // revision: the room under the URL limit taken by the workers, the
 // sitemaps queued (the limits of the crawl are counted against them), and
-// the jobs delivered more than once.
+// the jobs delivered more than once. Held is the room of each document
+// being read (by its key), dropped once it is recorded done: as many
+// entries as documents in flight. Cut is the document the URL limit cut,
+// which records its error.
 type counters struct {
-	URLs        int64 `json:"urls"`
-	Sitemaps    int64 `json:"sitemaps"`
-	Redelivered int64 `json:"redelivered"`
-	URLsLimited bool  `json:"urlsLimited,omitempty"`
-	MapsLimited bool  `json:"sitemapsLimited,omitempty"`
+	URLs        int64            `json:"urls"`
+	Sitemaps    int64            `json:"sitemaps"`
+	Redelivered int64            `json:"redelivered"`
+	Held        map[string]int64 `json:"held,omitempty"`
+	Cut         string           `json:"cut,omitempty"`
+	MapsLimited bool             `json:"sitemapsLimited,omitempty"`
 }
 
 // The states of a document of a crawl.

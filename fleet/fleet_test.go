@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // One node, three workers: the output of a crawl is what the library
@@ -32,6 +34,30 @@ func TestOneNode(t *testing.T) {
 	}
 	if !st.Finished || st.Done != 41 || st.URLs != 40*50 || st.Queued+st.Reading+st.Failed != 0 {
 		t.Errorf("status %+v", st)
+	}
+	// The batches are stored compressed, which keeps the server's caches
+	// of what it was last written (and so the memory of run) small.
+	var stored, lines int
+	for seq := uint64(1); ; seq++ {
+		m, err := f.out.GetMsg(ctx, seq)
+		if err != nil {
+			break
+		}
+		if m.Header.Get(hdrKind) != kindURLs {
+			continue
+		}
+		if m.Header.Get(hdrCoding) != codingS2 {
+			t.Fatalf("batch %d is stored with encoding %q", seq, m.Header.Get(hdrCoding))
+		}
+		plain, err := s2.Decode(nil, m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored += len(m.Data)
+		lines += len(plain)
+	}
+	if lines == 0 || stored*4 > lines {
+		t.Errorf("the batches take %d bytes for %d bytes of lines", stored, lines)
 	}
 }
 
@@ -71,6 +97,42 @@ func TestHostLimits(t *testing.T) {
 	t.Logf("at the site: at most %d requests within a second (R=%d)", perSecond, r)
 	if perSecond > r+1 {
 		t.Errorf("%d requests within a second, R is %d (one more for the first of a second)", perSecond, r)
+	}
+}
+
+// The Crawl-delay of a robots.txt across the fleet: three workers that
+// read a site from its robots.txt, which asks the crawl's user agent (in
+// the group of *, not in another agent's) for 0.5 s between requests,
+// send at most two a second to it (and one more for the first of a
+// second, as in TestHostLimits); without CrawlDelay they send them all at
+// once.
+func TestCrawlDelay(t *testing.T) {
+	_, f := startNode(t)
+	startWorkers(t, f, 3, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, honour := range []bool{false, true} {
+		s := newSite(t, 6, 5, false)
+		robots := "User-agent: otherbot\nCrawl-delay: 30\n\nUser-agent: *  # every other\nDisallow: /private\nCrawl-delay: 0.5\n\nSitemap: " + s.URL + "/index.xml\n"
+		s.robots.Store(&robots)
+		c := DefaultCrawl()
+		c.CrawlDelay = honour
+		name, err := f.Submit(ctx, c, s.URL+"/robots.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, name)
+		if len(got) != s.n*s.m || len(errs) > 0 {
+			t.Fatalf("%d URLs, want %d; errors %v", len(got), s.n*s.m, errs)
+		}
+		perSecond := s.maxPerSecond()
+		t.Logf("CrawlDelay %v: %d requests, at most %d within a second", honour, s.requests.Load(), perSecond)
+		if honour && perSecond > 3 {
+			t.Errorf("%d requests within a second, with a Crawl-delay of 0.5 s", perSecond)
+		}
+		if !honour && perSecond <= 3 {
+			t.Errorf("%d requests within a second without CrawlDelay: the site does not tell", perSecond)
+		}
 	}
 }
 

@@ -38,6 +38,7 @@ type site struct {
 	reachedOnce           sync.Once
 	mu                    sync.Mutex
 	starts                []time.Time
+	robots                atomic.Pointer[string] // the body of /robots.txt, when set
 }
 
 func newSite(t testing.TB, n, m int, gated bool) *site {
@@ -84,6 +85,10 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.URL.Path == "/index.xml" {
 		fmt.Fprint(w, s.index())
+		return
+	}
+	if body := s.robots.Load(); body != nil && r.URL.Path == "/robots.txt" {
+		fmt.Fprint(w, *body)
 		return
 	}
 	var i int

@@ -129,7 +129,11 @@ func TestKillWorker(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	// The requests that wait at the gate wait for every worker to come to
+	// it, which on a loaded machine takes longer than the default timeout.
+	c := DefaultCrawl()
+	c.Timeout = 60
+	crawl, err := f.Submit(ctx, c, s.URL+"/index.xml")
 	if err != nil {
 		t.Fatal(err)
 	}

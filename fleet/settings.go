@@ -8,10 +8,11 @@ import (
 	"github.com/gositemap/sitemap"
 )
 
-// Version is the version of the settings of a crawl this package writes
-// and reads. A worker refuses, by name, a crawl submitted with another one,
-// rather than read it under settings it does not know.
-const Version = 1
+// Version is the version of the settings of a crawl, and of the shape of
+// its output, that this package writes and reads. A worker refuses, by
+// name, a crawl submitted with another one, rather than read it under
+// settings it does not know. Version 2 compresses the batches of URLs.
+const Version = 2
 
 // Crawl is what a crawl is asked to do: the settings of the library that
 // cross the wire, each applied to every document of the crawl by whichever
@@ -52,6 +53,13 @@ type Crawl struct {
 	// through the hosts bucket (see the package documentation).
 	HostRate           float64 `json:"hostRate"`
 	MaxHostConcurrency int     `json:"maxHostConcurrency"`
+	// CrawlDelay, when true, is the library's [sitemap.HostLimits]
+	// CrawlDelay across the fleet: the worker that reads a robots.txt of
+	// the crawl records the Crawl-delay of the group of the crawl's user
+	// agent (or of *), capped at 30 seconds, for its host, and every
+	// worker then spaces its requests to that host by it, or by 1/HostRate
+	// where that is longer.
+	CrawlDelay bool `json:"crawlDelay,omitempty"`
 	// Since and TrustIndexLastMod are the library's [sitemap.Incremental]:
 	// what is older than Since is left out (a sitemap an index dates
 	// before it is not queued), and with a State, a sitemap its index
@@ -81,14 +89,15 @@ func DefaultCrawl() Crawl {
 }
 
 // instance returns the library's instance that reads one document of the
-// crawl: the crawl's settings, RootOnly (the fleet queues what a document
-// lists), the client given, and the store when the crawl has one. It
+// crawl: the crawl's settings but the sitemap limit, which the fleet counts
+// across the crawl, RootOnly (the fleet queues what a document lists), the
+// client given, and the store when the crawl has one. It
 // returns the first *sitemap.ConfigError of a setting the library rejects.
 func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, error) {
 	s := sitemap.New().
 		SetStrict(c.Strict).
 		SetMaxURLs(c.MaxURLs).
-		SetMaxSitemaps(c.MaxSitemaps).
+		SetMaxSitemaps(0). // counted across the crawl by the fleet, as listed (worker.children)
 		SetMaxDepth(max(c.MaxDepth, 1)).
 		SetMaxValidationErrors(c.MaxValidationErrors).
 		SetMaxResponseSize(c.MaxResponseSize).
@@ -116,6 +125,9 @@ func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, err
 func (c *Crawl) check() error {
 	if _, err := c.instance(nil, nil); err != nil {
 		return err
+	}
+	if errs := sitemap.New().SetMaxSitemaps(c.MaxSitemaps).GetErrors(); len(errs) > 0 {
+		return errs[0]
 	}
 	switch {
 	case c.MaxDepth < 1:

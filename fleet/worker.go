@@ -146,61 +146,126 @@ type worker struct {
 // at once.
 const jobsPerSlot = 3
 
-// blockFraction is the part of the room left under the URL limit of a
-// crawl that a worker takes at once: a worker takes room for many batches
-// in one compare-and-set on the crawl's counter, and uses it up before it
-// takes more, so that the workers of a fleet do not all contend for the
-// counter at every batch. Near the limit (room for fewer than
-// blockFraction batches), a worker takes room for one batch at a time.
-const blockFraction = 64
-
-// room takes room for n URLs of crawl under its URL limit max: from the
-// worker's own allowance, or from the crawl's counter. It returns the room
-// granted (n, or less once the limit is reached) and whether this was the
-// first to meet the limit.
-func (w *worker) room(ctx context.Context, crawl string, n, limit int) (granted int, first bool, err error) {
+// room takes room under the URL limit of crawl for the document doc to
+// have handed on upTo URLs in all, on the crawl's counters, which keep the
+// room each document being read holds. A document delivered again (its
+// worker died) finds the room it took the first time and takes none
+// twice, so that the room of a dead worker is not lost to the output; and
+// each batch takes exactly what it needs, so that no room is held where no
+// URL will use it. It returns the room the document holds (upTo, or less
+// once the limit is reached) and whether this document is the one the
+// limit cut.
+func (w *worker) room(ctx context.Context, crawl, doc string, upTo, limit int) (held int, cut bool, err error) {
 	if limit <= 0 {
-		return n, false, nil
+		return upTo, false, nil
+	}
+	q := &roomReq{doc: doc, upTo: upTo}
+	err = w.counted(ctx, crawl, limit, q)
+	return q.held, q.cut, err
+}
+
+// done drops the room the document doc holds from the crawl's counters,
+// once the document is recorded done: its URLs stay counted. The change
+// waits for the next compare-and-set of the worker's documents (a room
+// kept a while longer costs a few bytes): a document of one batch then
+// costs one, not two.
+func (w *worker) done(crawl, doc string, limit int) {
+	if limit <= 0 {
+		return
 	}
 	w.mu.Lock()
 	cs := w.crawls[crawl]
-	if cs.allowance >= n {
-		cs.allowance -= n
-		w.mu.Unlock()
-		return n, false, nil
-	}
-	have := cs.allowance
-	cs.allowance = 0
 	w.mu.Unlock()
-	want := n - have
-	var got int
-	_, err = w.f.count(ctx, crawl, func(c *counters) bool {
-		left := int64(limit) - c.URLs
-		got, first = want, false
-		if block := left / blockFraction; block > int64(want) {
-			got = int(min(block, 100*batchSize))
-		}
-		if int64(got) > left {
-			got = int(max(left, 0))
-		}
-		if got < want {
-			first = !c.URLsLimited
-			c.URLsLimited = true
-		}
-		c.URLs += int64(got)
-		return got > 0 || first
-	})
-	if err != nil {
-		w.mu.Lock()
-		cs.allowance += have
-		w.mu.Unlock()
-		return 0, false, err
+	cs.roomMu.Lock()
+	cs.pending = append(cs.pending, &roomReq{doc: doc, done: true, ready: make(chan struct{})})
+	cs.roomMu.Unlock()
+}
+
+// roomReq is a change of the room a document holds under the URL limit:
+// more room (upTo URLs in all), or none once it is done.
+type roomReq struct {
+	doc   string
+	upTo  int
+	done  bool
+	held  int  // the room it holds, as changed
+	cut   bool // the limit cut this document
+	err   error
+	ready chan struct{}
+}
+
+// apply applies q to c and reports whether it changed them.
+func (q *roomReq) apply(c *counters, limit int) bool {
+	have, ok := c.Held[q.doc]
+	if q.done {
+		delete(c.Held, q.doc)
+		return ok
 	}
-	granted = have + min(got, want)
+	q.held, q.cut = int(have), c.Cut == q.doc
+	if have >= int64(q.upTo) {
+		q.held = q.upTo
+		return false
+	}
+	got := min(int64(q.upTo)-have, max(int64(limit)-c.URLs, 0))
+	if have+got < int64(q.upTo) && c.Cut == "" {
+		c.Cut, q.cut = q.doc, true
+	}
+	if got == 0 && !q.cut {
+		return false
+	}
+	c.URLs += got
+	if c.Held == nil {
+		c.Held = map[string]int64{}
+	}
+	c.Held[q.doc] = have + got
+	q.held = int(have + got)
+	return true
+}
+
+// counted applies q to the counters of crawl. The changes of a worker's
+// documents go in one compare-and-set, in the order they came: the one
+// that finds none under way makes it, with those that come meanwhile, and
+// goes on while more come; the others wait for it. The documents of a
+// worker then contend for the counters once, not each on its own.
+func (w *worker) counted(ctx context.Context, crawl string, limit int, q *roomReq) error {
 	w.mu.Lock()
-	cs.allowance += got - min(got, want)
+	cs := w.crawls[crawl]
 	w.mu.Unlock()
-	return granted, first, nil
+	q.ready = make(chan struct{})
+	cs.roomMu.Lock()
+	cs.pending = append(cs.pending, q)
+	lead := !cs.leading
+	cs.leading = true
+	cs.roomMu.Unlock()
+	if !lead {
+		select {
+		case <-q.ready:
+			return q.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for {
+		cs.roomMu.Lock()
+		reqs := cs.pending
+		cs.pending = nil
+		if len(reqs) == 0 {
+			cs.leading = false
+			cs.roomMu.Unlock()
+			return q.err
+		}
+		cs.roomMu.Unlock()
+		_, err := w.f.count(ctx, crawl, func(c *counters) bool {
+			changed := false
+			for _, r := range reqs {
+				changed = r.apply(c, limit) || changed
+			}
+			return changed
+		})
+		for _, r := range reqs {
+			r.err = err
+			close(r.ready)
+		}
+	}
 }
 
 // recordAge is how long a worker goes by the record of a crawl it read
@@ -217,7 +282,10 @@ type crawlState struct {
 
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
-	allowance int       // URLs this worker may still hand on under the limit (room), under worker.mu
+
+	roomMu  sync.Mutex
+	pending []*roomReq // changes of the room of documents, for the next compare-and-set (worker.counted)
+	leading bool       // a compare-and-set of them is under way
 }
 
 // heartbeat keeps the worker's key in the workers bucket, whose TTL
@@ -278,8 +346,8 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 		base = &http.Client{Timeout: c.timeout(), Transport: t}
 	}
 	client := *base
-	if c.HostRate > 0 || c.MaxHostConcurrency > 0 {
-		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, owner: w.o.Name}
+	if c.HostRate > 0 || c.MaxHostConcurrency > 0 || c.CrawlDelay {
+		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, name: crawl, owner: w.o.Name}
 	}
 	cs.client = &client
 	if c.State != "" {
@@ -315,6 +383,17 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	if meta, err := msg.Metadata(); err == nil && meta.NumDelivered > 1 {
 		w.f.count(ctx, crawl, func(c *counters) bool { c.Redelivered++; return true })
+		// A document recorded done whose job came again (its worker died
+		// before the acknowledgement) has handed on all it holds.
+		key := docKey(crawl, j.URL)
+		if e, err := w.f.docs.Get(ctx, key); err == nil {
+			var d docEntry
+			if json.Unmarshal(e.Value(), &d) == nil && (d.State == stateDone || d.State == stateFailed) {
+				w.done(crawl, key, cs.rec.Settings.MaxURLs)
+				msg.Ack()
+				return
+			}
+		}
 	}
 	// The server hears that the job is being worked on three times per
 	// AckWait, so that a long document is not given to another worker.
@@ -428,7 +507,11 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if len(docs) > 0 && docs[0].Err != nil {
 		entry.Err = errorLine(docs[0].Err)
 	}
-	return w.putEntry(ctx, key, entry)
+	if err := w.putEntry(ctx, key, entry); err != nil {
+		return err
+	}
+	w.done(crawl, key, c.MaxURLs)
+	return nil
 }
 
 func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
