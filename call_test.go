@@ -454,6 +454,7 @@ func TestContextCutWhileASitemapBodyIsRead(t *testing.T) {
 }
 
 func TestContextRealDeadline(t *testing.T) {
+	t.Parallel() // it waits for a real deadline and measures no heap: beside the others
 	// CTX-5, CTX-6, CTX-8 with a real deadline: when it passes is up to the
 	// clock, so only what holds whenever it passes is checked.
 	srv := newServer(t)

@@ -55,6 +55,7 @@ func countMarks(lines []string) map[string]int {
 // leaves its URLs unknown, none gone; 40% of the URLs vanishing at once is
 // the error, none gone.
 func TestChangesScenario(t *testing.T) {
+	t.Parallel() // it measures no heap: on a second core beside the others
 	cs := testsite.New(t, 200, 25)
 	st := store.NewMemory()
 	s := sitemap.New().SetStore(st).SetIncremental(sitemap.Incremental{OnlyChanges: true})

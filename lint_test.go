@@ -220,6 +220,7 @@ func TestLintOutsidePath(t *testing.T) {
 // A finding gives the line and the column of the entry, counted in the
 // document as written, white space before the root element included.
 func TestLintPosition(t *testing.T) {
+	t.Parallel() // it measures no heap: on a second core beside the others
 	doc := "\n\n<urlset " + lintNS + ">\n  <url><loc>https://example.com/a b</loc></url>\n</urlset>"
 	fs := lintOf(t, lintBase, doc, nil)
 	if len(fs) != 1 || fs[0].Line != 4 || fs[0].Column != 8 || fs[0].Document != lintBase {
@@ -364,6 +365,7 @@ func TestLintRobots(t *testing.T) {
 
 // fetch-failed and too-large (over 52,428,800 bytes decoded, gzipped here).
 func TestLintFetchAndSize(t *testing.T) {
+	t.Parallel() // it measures no heap: on a second core beside the others
 	if fs := lintURL(t, "http://127.0.0.1:1/sitemap.xml", &sitemap.LintOptions{NoRobots: true}); lintCount(fs, sitemap.CodeFetchFailed) != 1 {
 		t.Errorf("refused connection:%s", lintDump(fs))
 	}

@@ -617,6 +617,7 @@ func TestSetHTTPClient(t *testing.T) {
 // fetch timeout, with a *NetworkError. The server never answers; the test
 // takes the fetch timeout of the tests.
 func TestFetchTimeoutDefaultClient(t *testing.T) {
+	t.Parallel() // it waits for a timeout and measures no heap: beside the others
 	stop := make(chan struct{})
 	srv := serve(t, map[string]route{"/slow.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
 		select {

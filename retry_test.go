@@ -390,6 +390,7 @@ func TestRetryInDiscoveryHoldsNoSlot(t *testing.T) {
 // context (the clock's cancel, after the fetch timeout of the tests); the second
 // is answered.
 func TestRetryStreamTimeoutBeforeResponse(t *testing.T) {
+	t.Parallel() // it waits for a timeout and measures no heap: beside the others
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) == 1 {
