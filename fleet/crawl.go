@@ -140,7 +140,11 @@ func (f *Fleet) publishJob(ctx context.Context, crawl, key string, j job) error 
 // record returns the record of crawl.
 func (f *Fleet) record(ctx context.Context, crawl string) (crawlRecord, error) {
 	var r crawlRecord
-	e, err := f.crawls.Get(ctx, crawl)
+	var e jetstream.KeyValueEntry
+	err := failover(ctx, func() (err error) {
+		e, err = f.crawls.Get(ctx, crawl)
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return r, fmt.Errorf("fleet: no crawl %q", crawl)
 	}

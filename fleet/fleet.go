@@ -203,3 +203,37 @@ func versionAtLeast(v, min string) bool {
 	}
 	return true
 }
+
+// failover runs op until it succeeds, fails for good, or ctx ends. The
+// errors of a cluster electing a leader anew (no responders, a request or
+// a stream that does not answer, JetStream unavailable for a moment) are
+// waited out for up to a minute, a tenth of a second between tries; any
+// other error is op's answer.
+func failover(ctx context.Context, op func() error) error {
+	var since time.Time
+	for {
+		err := op()
+		if err == nil || !passing(err) || ctx.Err() != nil {
+			return err
+		}
+		if since.IsZero() {
+			since = time.Now()
+		} else if time.Since(since) > time.Minute {
+			return err
+		}
+		t := time.NewTimer(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// passing tells the errors of a cluster between two leaders.
+func passing(err error) bool {
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, jetstream.ErrJetStreamNotEnabled) ||
+		errors.Is(err, context.DeadlineExceeded)
+}

@@ -231,7 +231,11 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			yield(nil, err)
 			return
 		}
-		cons, err := f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
+		var cons jetstream.Consumer
+		err := failover(ctx, func() (err error) {
+			cons, err = f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
+			return err
+		})
 		if err != nil {
 			yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
