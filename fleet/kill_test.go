@@ -107,7 +107,11 @@ func TestKillWorker(t *testing.T) {
 	t.Cleanup(srv.Stop)
 	f := openFleet(t, srv, Options{AckWait: testAckWait})
 	const workers, conc = 3, 4
-	s := newSite(t, 40, 50, true)
+	// A worker has up to jobsPerSlot*conc jobs in hand, conc of them read
+	// at once; the gated second half must leave every worker conc jobs
+	// even when the first ones to fetch hold all they may.
+	gated := (workers-1)*jobsPerSlot*conc + conc
+	s := newSite(t, 2*gated, 50, true)
 	s.fullAt = workers * conc
 	var procs []*exec.Cmd
 	for i := range workers {
