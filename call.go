@@ -289,10 +289,10 @@ func (c *call) runRoot(body io.Reader) error {
 // checkRoot checks the document given to a call before it is read: the
 // URL that is to be fetched, when body is nil, or the reader given.
 func checkRoot(root string, body io.Reader) error {
-	switch body.(type) {
+	switch body {
 	case nil:
 		return broke(CodeLocInvalid, checkRootURL(root))
-	case nilReader:
+	case nilBody:
 		return errNilReader
 	}
 	return nil
@@ -475,7 +475,7 @@ func (g *givenReader) Read(p []byte) (int, error) {
 	}
 	if err != nil {
 		if err != io.EOF {
-			err = &readerError{err}
+			err = &readerError{err: err}
 		}
 		g.err = err
 	}

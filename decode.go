@@ -33,9 +33,9 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // encodingError is the cause of the *ParseError of a document in an
 // encoding the package does not read: UTF-16 or UTF-32 (ENC-11), in any
 // format, or one its declaration names and no decoder knows.
-type encodingError struct{ msg string }
+type encodingError = tagged[unreadable]
 
-func (e encodingError) Error() string { return e.msg }
+type unreadable struct{}
 
 // errUnicodeEncoding is the encodingError of a document in UTF-16 or
 // UTF-32: name is the encoding, as its first bytes tell it; byBOM tells
@@ -45,7 +45,7 @@ func errUnicodeEncoding(name string, byBOM bool) error {
 	if byBOM {
 		how = "its byte order mark"
 	}
-	return encodingError{fmt.Sprintf("%s documents are not supported (told by %s)", name, how)}
+	return &encodingError{err: fmt.Errorf("%s documents are not supported (told by %s)", name, how)}
 }
 
 // unicodeEncoding tells a document in UTF-16 or UTF-32 by its first bytes:
@@ -82,7 +82,7 @@ func unicodeEncoding(head []byte) (name string, byBOM bool) {
 // errUnsupportedEncoding is the encodingError of a document whose
 // declaration names an encoding the package cannot read.
 func errUnsupportedEncoding(name string) error {
-	return encodingError{fmt.Sprintf("unsupported encoding %q", name)}
+	return &encodingError{err: fmt.Errorf("unsupported encoding %q", name)}
 }
 
 // inlineGzip is the size of the largest gzipped body that is inflated on
@@ -422,7 +422,7 @@ func (h *hookedReader) Read(p []byte) (int, error) {
 	}
 	if h.ctx != nil {
 		if err := h.ctx.Err(); err != nil {
-			return 0, &ctxEndedError{fmt.Errorf("parse stopped: %w", err)}
+			return 0, &ctxEndedError{err: fmt.Errorf("parse stopped: %w", err)}
 		}
 	}
 	return h.r.Read(p)

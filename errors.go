@@ -242,9 +242,15 @@ func (e *causedError) Unwrap() error { return e.cause }
 
 // tagged is an error that a later stage tells apart by where it arose,
 // with errors.As and a *tagged[T]; its message and its chain are err's.
-// Each T is an empty type naming the place: see readerError, bodyError,
-// partialError and ctxEndedError.
-type tagged[T any] struct{ err error }
+// Each T names the place, and holds in v what the later stage reads of
+// it: see readerError, bodyError, partialError and ctxEndedError (of an
+// empty T), statusError, notSitemapError and encodingError. One generic
+// type serves them all, so that each is one line, not a type with its
+// methods.
+type tagged[T any] struct {
+	err error
+	v   T
+}
 
 func (e *tagged[T]) Error() string { return e.err.Error() }
 func (e *tagged[T]) Unwrap() error { return e.err }

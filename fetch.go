@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -102,23 +103,25 @@ func newGuardTransport(allow func(netip.AddrPort) bool) *http.Transport {
 	return t
 }
 
-// errStatus is the cause of the *NetworkError of a response whose status is
-// not 200 OK. status is the status line's code and reason phrase, with what
-// a terminal would act on escaped (the reason phrase is the server's text):
-// see newErrStatus.
-type errStatus struct {
+// statusError is the cause of the *NetworkError of a response whose status
+// is not 200 OK.
+type statusError = tagged[httpStatus]
+
+// httpStatus is what a statusError holds: the status line's code and
+// reason phrase, with what a terminal would act on escaped (the reason
+// phrase is the server's text), and the code.
+type httpStatus struct {
 	status string
 	code   int
 }
 
-// newErrStatus is the errStatus of resp. A reason phrase may hold any byte
-// but CR and LF: an escape sequence in it would reach the terminal of
+// newErrStatus is the statusError of resp. A reason phrase may hold any
+// byte but CR and LF: an escape sequence in it would reach the terminal of
 // whoever prints the error.
-func newErrStatus(resp *http.Response) errStatus {
-	return errStatus{printable.Escape(resp.Status), resp.StatusCode}
+func newErrStatus(resp *http.Response) error {
+	st := httpStatus{printable.Escape(resp.Status), resp.StatusCode}
+	return &statusError{err: errors.New("unexpected HTTP status " + st.status), v: st}
 }
-
-func (e errStatus) Error() string { return "unexpected HTTP status " + e.status }
 
 // bodyError is an error of reading a response body: the connection broke
 // off, the deadline passed, or the body grew past the size limit. It is told
@@ -370,7 +373,7 @@ type cappedBody struct {
 
 func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverClock) *cappedBody {
 	body := &clockedBody{rc: rc, clock: clock}
-	return &cappedBody{limitedReader: limitedReader{r: body, left: limit, err: &bodyError{errSizeLimit(limit)}}, body: body, size: size}
+	return &cappedBody{limitedReader: limitedReader{r: body, left: limit, err: &bodyError{err: errSizeLimit(limit)}}, body: body, size: size}
 }
 
 func (b *cappedBody) Close() error { return b.body.Close() }
@@ -399,7 +402,7 @@ func (b *clockedBody) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil && err != io.EOF {
-		err = &bodyError{b.clock.cause(err)}
+		err = &bodyError{err: b.clock.cause(err)}
 	}
 	return n, err
 }

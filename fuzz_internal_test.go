@@ -252,7 +252,7 @@ func checkFuzzExtResult(t *testing.T, res fuzzExtResult, strict bool) {
 // may end a document with; the engine wraps it in a *ParseError.
 func isParseStageError(err error) bool {
 	var syn *xml.SyntaxError
-	var notSitemap errNotSitemap
+	var notSitemap *notSitemapError
 	switch {
 	case errors.Is(err, errNoRoot), errors.Is(err, errEntryCutOff), errors.Is(err, errRootCutOff), errors.Is(err, errTooDeep),
 		errors.As(err, &syn), errors.As(err, &notSitemap):

@@ -131,10 +131,10 @@ func (l *linter) opened(ch child, src source, err error) {
 	add := func(code Code, format string, args ...any) {
 		l.add(Finding{Code: code, Document: ch.loc, Message: fmt.Sprintf(format, args...)})
 	}
-	var es errStatus
+	var es *statusError
 	switch {
 	case errors.As(err, &es):
-		add(CodeHTTPStatus, "the server answered %s, not 200 OK", es.status)
+		add(CodeHTTPStatus, "the server answered %s, not 200 OK", es.v.status)
 	case errors.Is(err, ErrMaxResponseSize):
 		add(CodeTooLarge, "%v", causeOf(err))
 	case err != nil:
@@ -441,10 +441,10 @@ func (ld *lintDoc) end(st Status, err error) {
 // docError makes a finding of the error that ended a document, or cut it
 // short.
 func (ld *lintDoc) docError(err error) {
-	var ns errNotSitemap
+	var ns *notSitemapError
 	var se *xml.SyntaxError
 	var ne *NetworkError
-	var ee encodingError
+	var ee *encodingError
 	switch {
 	case errors.Is(err, errGzip):
 		ld.report(CodeGzipCorrupt, 0, 0, "", causeOf(err).Error())

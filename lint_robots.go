@@ -78,9 +78,9 @@ func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 // failure leaves it unknown.
 func (l *linter) fetchRobots(loc string) *polite.Robots {
 	rc, _, err := l.c.f.get(l.c.ctx, loc)
-	var es errStatus
+	var es *statusError
 	switch {
-	case errors.As(err, &es) && es.code >= 400 && es.code < 500:
+	case errors.As(err, &es) && es.v.code >= 400 && es.v.code < 500:
 		return &polite.Robots{}
 	case err != nil:
 		return nil

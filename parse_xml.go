@@ -112,12 +112,16 @@ type partialError = tagged[stoppedInPart]
 
 type stoppedInPart struct{}
 
-// errNotSitemap is the cause of the *ParseError of an XML document whose
+// notSitemapError is the cause of the *ParseError of an XML document whose
 // root element is none that the package reads.
-type errNotSitemap struct{ root string }
+type notSitemapError = tagged[notSitemap]
 
-func (e errNotSitemap) Error() string {
-	return fmt.Sprintf("not a sitemap: root element <%s> is none of urlset, sitemapindex, rss, RDF or feed", e.root)
+type notSitemap struct{}
+
+// errNotSitemap is the notSitemapError of a document whose root element is
+// named root.
+func errNotSitemap(root string) error {
+	return &notSitemapError{err: fmt.Errorf("not a sitemap: root element <%s> is none of urlset, sitemapindex, rss, RDF or feed", root)}
 }
 
 // The parts of an entry that hold parts of their own.
@@ -260,7 +264,7 @@ func (p *xmlParser) stop(err error) error {
 		// Of XML it cannot read past, a cut or any other, nesting too
 		// deep among it, tolerant mode keeps the complete entries before,
 		// leaves out the entry it breaks, and reports it (TOLERANT-13).
-		return &partialError{err}
+		return &partialError{err: err}
 	}
 	return err
 }
@@ -365,7 +369,7 @@ func (p *xmlParser) rootStart(tok *xmlToken) bool {
 	case "feed":
 		p.format, p.entryClass = formatAtom, clsEntry
 	default:
-		p.err = errNotSitemap{string(tok.Name.Local)}
+		p.err = errNotSitemap(string(tok.Name.Local))
 		return false
 	}
 	p.rootNS, p.rootID = append(p.rootNS[:0], tok.Name.Space...), tok.NS

@@ -120,7 +120,7 @@ func (s *S) ParseContext(ctx context.Context, url string, urlContent *string) (*
 // document yields nothing. A nil r is a *ValidationError.
 func (s *S) ParseReader(ctx context.Context, url string, r io.Reader) (*S, error) {
 	if r == nil {
-		r = nilReader{}
+		r = nilBody
 	}
 	return s.parse(ctx, url, r)
 }
@@ -148,12 +148,11 @@ func contentReader(content *string) io.Reader {
 	return strings.NewReader(*content)
 }
 
-// nilReader stands for a nil reader given to ParseReader or StreamReader:
-// the call fails with a *ValidationError about the document, as it does
-// for a URL that cannot be fetched.
-type nilReader struct{}
-
-func (nilReader) Read([]byte) (int, error) { return 0, errNilReader }
+// nilBody stands for a nil reader given to ParseReader or StreamReader:
+// checkRoot knows it by its address, and the call fails with a
+// *ValidationError about the document, as it does for a URL that cannot
+// be fetched. It is never read.
+var nilBody io.Reader = new(strings.Reader)
 
 // errNilReader is the cause of the *ValidationError of a nil reader.
 var errNilReader = errors.New("the reader of the document is nil")

@@ -53,7 +53,7 @@ func (s *S) Stream(ctx context.Context, url string, urlContent *string) iter.Seq
 // The caller owns r, as there.
 func (s *S) StreamReader(ctx context.Context, url string, r io.Reader) iter.Seq2[URL, error] {
 	if r == nil {
-		r = nilReader{}
+		r = nilBody
 	}
 	return s.stream(ctx, url, func() io.Reader { return r }, nil)
 }

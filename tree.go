@@ -331,9 +331,9 @@ func (c *call) opened(node int, src source, err error, start time.Time) {
 		n.ContentType, n.ETag, n.LastModified = r.contentType, r.etag, r.lastModified
 		switch {
 		case err != nil:
-			var es errStatus
+			var es *statusError
 			if errors.As(err, &es) {
-				n.HTTPStatus = es.code
+				n.HTTPStatus = es.v.code
 			}
 			n.Status, n.Err, n.Errors = StatusFailed, err, 1
 			n.Duration = time.Since(start)
