@@ -33,10 +33,6 @@ type call struct {
 	wg    sync.WaitGroup      // the goroutines that read a sitemap each
 	queue queue               // the sitemaps still to be followed, see follow
 
-	cond *condState   // conditional fetching and Since, nil when neither is set: conditional.go
-	runs *runState    // the run of a call with a store: resume.go
-	chg  *changeState // change detection, nil when off: changes.go
-
 	mu        sync.Mutex
 	requested map[string]bool // urlnorm.Key of every sitemap requested
 	slotHeld  map[string]bool // the URLs of the reads that hold a slot, see holdSlot
@@ -74,7 +70,10 @@ type call struct {
 type item struct {
 	u   URL
 	err error
-	put func() error // a record to put once what came before is handed on: conditional.go
+	// after, when set, is work to do once what came before is handed on
+	// (a record of the store that vouches for the URLs before it: see
+	// condState.putAt); the item holds nothing else.
+	after func() error
 }
 
 // streamBatch is how many URLs a document of a streaming call hands on
@@ -155,7 +154,6 @@ func newCall(ctx context.Context, s *S, cfg config, root string) *call {
 	}
 	c.queue.more.L = &c.queue.mu
 	c.f.outside = c.outsideSlot
-	c.initCond()
 	c.listed.Store(1)
 	return c
 }
@@ -186,13 +184,8 @@ func (c *call) halt() {
 // goroutines have ended before the panic goes on up.
 func (c *call) run(body io.Reader) error {
 	c.attachSelection()
-	if c.cond != nil && c.cond.cfg.store != nil && c.hooks.root == nil {
-		c.startRun()
-		if c.cfg.cond.changes || c.cfg.cond.onlyChanges {
-			c.startChanges()
-		}
-	}
-	c.attachCond()
+	c.attachCrawlDelay()
+	c.attachStore()
 	ended := false
 	defer func() {
 		if !ended {
@@ -203,21 +196,11 @@ func (c *call) run(body io.Reader) error {
 		c.s.endDocs()
 	}()
 	err := c.runRoot(body)
-	c.endChanges()
+	if h := c.hooks.finish; h != nil {
+		h(!c.cut.Load() && !c.stopped())
+	}
 	ended = true
 	return err
-}
-
-// endChanges ends change detection and the run, once the call has read
-// everything: a call cut short leaves its run to be resumed.
-func (c *call) endChanges() {
-	complete := !c.cut.Load() && !c.stopped()
-	switch {
-	case c.chg != nil:
-		c.chg.finish(complete)
-	case c.runs != nil && complete && c.emit != nil:
-		c.endRun(c.runs.kept)
-	}
 }
 
 // raise panics, on the caller's goroutine, with the first panic of a

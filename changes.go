@@ -89,6 +89,7 @@ const (
 // changeState is change detection in one call.
 type changeState struct {
 	c    *call
+	st   *condState // the call's side of the store, which it shares
 	seed maphash.Seed
 	only bool
 
@@ -112,10 +113,11 @@ type changeState struct {
 
 // startChanges loads the last run's tree and attaches the hooks of change
 // detection.
-func (c *call) startChanges() {
-	k := &changeState{c: c, seed: maphash.MakeSeed(), only: c.cfg.cond.onlyChanges, byKey: map[string]int{}}
+func (st *condState) startChanges() {
+	c := st.c
+	k := &changeState{c: c, st: st, seed: maphash.MakeSeed(), only: c.cfg.cond.onlyChanges, byKey: map[string]int{}}
 	k.visit(c.root, 0)
-	for _, sec := range c.runs.kept {
+	for _, sec := range st.runs.kept {
 		i, ok := k.byKey[storeKey(sec.Sitemap)]
 		if !ok {
 			i = k.add(sec.Sitemap, Record{})
@@ -130,7 +132,7 @@ func (c *call) startChanges() {
 	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
 	k.settled = make([]uint8, len(k.sms))
 	k.dropped = make([]bool, len(k.sms))
-	c.chg = k
+	st.chg = k
 	c.attach(hooks{document: k.document})
 }
 
@@ -147,7 +149,7 @@ func (k *changeState) visit(loc string, depth int) int {
 		}
 		return i
 	}
-	rec, ok := k.c.lookup(child{loc: loc})
+	rec, ok := k.st.lookup(child{loc: loc})
 	if !ok {
 		return -1
 	}
@@ -165,7 +167,7 @@ func (k *changeState) add(loc string, rec Record) int {
 	i := len(k.sms)
 	key := storeKey(loc)
 	k.byKey[key] = i
-	resumed := k.c.resumes(rec)
+	resumed := k.st.resumes(rec)
 	k.sms = append(k.sms, oldSitemap{loc: loc, key: key, nkey: urlnorm.Key(loc), list: rec.URLs, resumed: resumed})
 	return i
 }
@@ -461,7 +463,7 @@ func (k *changeState) finish(complete bool) {
 	}
 	c.s.updateDoc(0, func(n *Document) { n.Changes = &counts })
 	if complete {
-		c.endRun(kept)
+		k.st.endRun(kept)
 	}
 }
 

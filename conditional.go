@@ -16,6 +16,11 @@ import (
 // sitemap before its request, sends its validators, reads a 304 Not
 // Modified as "unchanged" (and follows what an unchanged index listed from
 // the record), and puts a new record for each document it read whole.
+// It is a feature on the hook surface (hooks.go): attachStore makes its
+// state, condState, and attaches its hooks, which the run of the call
+// (resume.go) and change detection (changes.go) share; the stages hold no
+// field of it. Since is a rule of the configuration (condConfig), which the
+// stages ask as they ask the URL rules.
 
 // condConfig is the configuration of conditional fetching and of Since.
 // Its zero value turns both off, as the spec has it.
@@ -29,34 +34,52 @@ type condConfig struct {
 	goneShare                      float64 // 0: defaultMaxGoneShare
 }
 
-// condState is the state of conditional fetching in one call.
+// condState is the state of a call with a store: conditional fetching,
+// the run (resume.go) and change detection (changes.go).
 type condState struct {
+	c   *call
 	cfg condConfig
 
 	mu      sync.Mutex
 	records map[string]Record // the records looked up, by store key
+
+	runs *runState    // the run, nil for a discovery: resume.go
+	chg  *changeState // change detection, nil when off: changes.go
 }
 
-// initCond sets up conditional fetching and Since for the call, when its
-// configuration asks for either.
-func (c *call) initCond() {
-	if c.cfg.cond.store == nil && c.cfg.cond.since.IsZero() {
+// attachStore sets up the call's side of its store, when it has one: the
+// validators of the fetcher, the run and change detection (not for a
+// discovery, whose root is a site), and the hooks. It is called when the
+// call starts to read, after the hooks its entry point attached (a
+// discovery reads its candidates itself, without a record) and the
+// selection's.
+func (c *call) attachStore() {
+	if c.cfg.cond.store == nil {
 		return
 	}
-	c.cond = &condState{cfg: c.cfg.cond, records: map[string]Record{}}
-	if c.cond.cfg.store != nil {
-		c.f.validators = func(rawURL string) Record { return c.cond.record(storeKey(rawURL)) }
-		c.f.refused = c.dropValidators
+	k := &condState{c: c, cfg: c.cfg.cond, records: map[string]Record{}}
+	c.f.validators = func(rawURL string) Record { return k.record(storeKey(rawURL)) }
+	c.f.refused = k.dropValidators
+	h := hooks{instead: k.readUnchanged, notModified: k.readNotModified, whole: k.remember}
+	if c.hooks.root == nil {
+		k.startRun()
+		if k.cfg.changes || k.cfg.onlyChanges {
+			k.startChanges()
+		}
+		h.finish = k.finish
 	}
+	c.attach(h)
 }
 
-// attachCond attaches the hooks of conditional fetching to the call, when
-// it has a store: when the call starts to read, after those its entry
-// point attached (a discovery reads its candidates itself, without a
-// record).
-func (c *call) attachCond() {
-	if c.cond != nil && c.cond.cfg.store != nil {
-		c.attach(hooks{instead: c.readUnchanged, notModified: c.readNotModified, whole: c.remember})
+// finish ends change detection and the run, once the call has read
+// everything: a call cut short (complete false) leaves its run to be
+// resumed.
+func (k *condState) finish(complete bool) {
+	switch {
+	case k.chg != nil:
+		k.chg.finish(complete)
+	case complete && k.c.emit != nil:
+		k.endRun(k.runs.kept)
 	}
 }
 
@@ -75,26 +98,26 @@ func (k *condState) record(key string) Record {
 // record whose validators could not be sent (kept by an earlier version, or
 // by a store of the caller's) loses them, in the store too: a record is
 // never the cause of a failed request twice.
-func (c *call) lookup(ch child) (Record, bool) {
+func (k *condState) lookup(ch child) (Record, bool) {
 	key := storeKey(ch.loc)
-	rec, ok, err := c.cond.cfg.store.Get(c.ctx, key)
+	rec, ok, err := k.cfg.store.Get(k.c.ctx, key)
 	if err != nil {
-		c.record(&ParseError{URL: ch.loc, Err: fmt.Errorf("state store: %w", err)})
+		k.c.record(&ParseError{URL: ch.loc, Err: fmt.Errorf("state store: %w", err)})
 		return Record{}, false
 	}
 	if clean := usableRecord(rec); ok && (clean.ETag != rec.ETag || clean.LastModified != rec.LastModified) {
 		rec = clean
-		c.putNow(ch.loc, rec)
+		k.putNow(ch.loc, rec)
 	}
-	if ok && c.chg != nil && rec.URLs == nil && rec.Format != FormatIndex && rec.Format != FormatRobots && !c.resumes(rec) {
+	if ok && k.chg != nil && rec.URLs == nil && rec.Format != FormatIndex && rec.Format != FormatRobots && !k.resumes(rec) {
 		// A record of no URLs yet: the sitemap is fetched once without
 		// validators, for change detection to learn its URLs.
 		rec.ETag, rec.LastModified, rec.IndexLastMod = "", "", ""
 	}
 	if ok {
-		c.cond.mu.Lock()
-		c.cond.records[key] = rec
-		c.cond.mu.Unlock()
+		k.mu.Lock()
+		k.records[key] = rec
+		k.mu.Unlock()
 	}
 	return rec, ok
 }
@@ -116,18 +139,18 @@ func usableRecord(rec Record) Record {
 // the record loses them, for the request sent again now and in the store,
 // so that the next run does not send them either. It reports whether the
 // record had any.
-func (c *call) dropValidators(loc string) bool {
+func (k *condState) dropValidators(loc string) bool {
 	key := storeKey(loc)
-	c.cond.mu.Lock()
-	rec, ok := c.cond.records[key]
+	k.mu.Lock()
+	rec, ok := k.records[key]
 	had := ok && (rec.ETag != "" || rec.LastModified != "")
 	if had {
 		rec.ETag, rec.LastModified = "", ""
-		c.cond.records[key] = rec
+		k.records[key] = rec
 	}
-	c.cond.mu.Unlock()
+	k.mu.Unlock()
 	if had {
-		c.putNow(loc, rec)
+		k.putNow(loc, rec)
 	}
 	return had
 }
@@ -136,31 +159,32 @@ func (c *call) dropValidators(loc string) bool {
 // it looks up its record, and when the <lastmod> its index gives it is the
 // record's and Incremental.TrustIndexLastMod is on, reads it from the record instead
 // of fetching it (done).
-func (c *call) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
-	rec, ok := c.lookup(ch)
-	if ok && c.resumes(rec) {
+func (k *condState) readUnchanged(ch child, level int, robots bool, start time.Time) (children []child, err error, done bool) {
+	rec, ok := k.lookup(ch)
+	if ok && k.resumes(rec) {
 		// Handed on whole by the run this call resumes.
-		c.fetched.giveBack(1)
-		return c.replay(ch, rec, level, robots, response{}, start), nil, true
+		k.c.fetched.giveBack(1)
+		return k.replay(ch, rec, level, robots, response{}, start), nil, true
 	}
-	if !ok || !c.cond.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastMod, ch.lastmod) {
+	if !ok || !k.cfg.trustLastmod || ch.lastmod == "" || !sameLastmod(rec.IndexLastMod, ch.lastmod) {
 		return nil, nil, false
 	}
-	c.fetched.giveBack(1) // it is not fetched
-	return c.replay(ch, rec, level, robots, response{}, start), nil, true
+	k.c.fetched.giveBack(1) // it is not fetched
+	return k.replay(ch, rec, level, robots, response{}, start), nil, true
 }
 
 // readNotModified reads the sitemap ch, which its server says is unchanged
 // since the record, from the record.
-func (c *call) readNotModified(ch child, level int, robots bool, resp response, start time.Time) []child {
-	return c.replay(ch, c.cond.record(storeKey(ch.loc)), level, robots, resp, start)
+func (k *condState) readNotModified(ch child, level int, robots bool, resp response, start time.Time) []child {
+	return k.replay(ch, k.record(storeKey(ch.loc)), level, robots, resp, start)
 }
 
 // replay reads the sitemap ch from its record rec: the sitemaps it listed,
 // with their <lastmod>, are listed again and followed as if it had been
 // read, and its status is StatusUnchanged. resp is the 304 that said so,
 // none when the index's <lastmod> did.
-func (c *call) replay(ch child, rec Record, level int, robots bool, resp response, start time.Time) []child {
+func (k *condState) replay(ch child, rec Record, level int, robots bool, resp response, start time.Time) []child {
+	c := k.c
 	final := resp.final
 	if final == "" {
 		final = ch.loc
@@ -194,7 +218,7 @@ func (c *call) replay(ch child, rec Record, level int, robots bool, resp respons
 		// The server says it is unchanged, though the index moved its
 		// date: the record takes the new one.
 		rec.IndexLastMod = ch.lastmod
-		c.put(ch.loc, rec)
+		k.put(ch.loc, rec)
 	}
 	return c.toFollow(d, deep, final)
 }
@@ -213,16 +237,16 @@ func docFormatOf(f Format) docFormat {
 // response resp, when nothing of it was left out: no URL for the URL limit
 // (which, once full, may have cut any document) or for Since, which a later
 // run may not ask for, and no sitemap for the listing limit.
-func (c *call) remember(ch child, d *doc, resp response) {
-	if c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
+func (k *condState) remember(ch child, d *doc, resp response) {
+	if k.c.urls.full() || d.listFull || d.leftOut > 0 || d.sinceOut > 0 {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})
-	if c.runs != nil && c.emit != nil {
-		rec.Run = c.runs.n
+	if k.runs != nil && k.c.emit != nil {
+		rec.Run = k.runs.n
 	}
-	if c.chg != nil {
-		rec.URLs = c.chg.list(ch, d)
+	if k.chg != nil {
+		rec.URLs = k.chg.list(ch, d)
 	}
 	if len(d.sitemaps) > 0 {
 		rec.Children = make([]StoredChild, 0, len(d.sitemaps))
@@ -233,32 +257,32 @@ func (c *call) remember(ch child, d *doc, resp response) {
 	if rec.ETag == "" && rec.LastModified == "" && rec.IndexLastMod == "" && len(rec.Children) == 0 && rec.URLs == nil && rec.Run == 0 {
 		return // nothing a later run could use
 	}
-	c.put(ch.loc, rec)
+	k.put(ch.loc, rec)
 }
 
 // put puts rec as the record of the sitemap at loc. In a streaming call,
 // the loop puts it, once it has handed on everything the document yielded:
 // a loop left before that leaves the old record.
-func (c *call) put(loc string, rec Record) { c.putAt(loc, storeKey(loc), rec) }
+func (k *condState) put(loc string, rec Record) { k.putAt(loc, storeKey(loc), rec) }
 
 // putAt is put under key, about the document at loc.
-func (c *call) putAt(loc, key string, rec Record) {
-	if c.emit != nil {
-		c.emitItem(item{put: func() error { return c.storePut(loc, key, rec) }})
+func (k *condState) putAt(loc, key string, rec Record) {
+	if k.c.emit != nil {
+		k.c.emitItem(item{after: func() error { return k.storePut(loc, key, rec) }})
 		return
 	}
-	c.putNowAt(loc, key, rec)
+	k.putNowAt(loc, key, rec)
 }
 
 // putNow puts rec as the record of the sitemap at loc now, in a streaming
 // call too: a record that asks the next run for more work (a record that
 // lost its validators) needs no URL to have been handed on.
-func (c *call) putNow(loc string, rec Record) { c.putNowAt(loc, storeKey(loc), rec) }
+func (k *condState) putNow(loc string, rec Record) { k.putNowAt(loc, storeKey(loc), rec) }
 
 // putNowAt is putNow under key.
-func (c *call) putNowAt(loc, key string, rec Record) {
-	if err := c.storePut(loc, key, rec); err != nil {
-		c.record(err)
+func (k *condState) putNowAt(loc, key string, rec Record) {
+	if err := k.storePut(loc, key, rec); err != nil {
+		k.c.record(err)
 	}
 }
 
@@ -266,8 +290,8 @@ func (c *call) putNowAt(loc, key string, rec Record) {
 // naming loc. The context given to Put keeps the call's values but not its
 // end: a record vouches for URLs handed on already, and a streaming call
 // puts the last of them as it ends, after its context has been cancelled.
-func (c *call) storePut(loc, key string, rec Record) error {
-	if err := c.cond.cfg.store.Put(context.WithoutCancel(c.ctx), key, rec); err != nil {
+func (k *condState) storePut(loc, key string, rec Record) error {
+	if err := k.cfg.store.Put(context.WithoutCancel(k.c.ctx), key, rec); err != nil {
 		return &ParseError{URL: loc, Err: errStore(err)}
 	}
 	return nil
@@ -279,10 +303,7 @@ func errStore(err error) error { return fmt.Errorf("state store: %w", err) }
 // endStore syncs the store of the call when it is a Syncer. An error is
 // recorded in the results, about the document given.
 func (c *call) endStore() {
-	if c.cond == nil || c.cond.cfg.store == nil {
-		return
-	}
-	if sy, ok := c.cond.cfg.store.(Syncer); ok {
+	if sy, ok := c.cfg.cond.store.(Syncer); ok {
 		if err := sy.Sync(); err != nil {
 			c.s.record(&ParseError{URL: c.root, Err: fmt.Errorf("state store: %w", err)})
 		}
@@ -307,7 +328,7 @@ func sameLastmod(a, b string) bool {
 // reads nine) is kept in RFC 3339 instead: every record that names the
 // sitemap would hold it otherwise, the index's and the sitemap's own.
 func (d *doc) noteLastmod(key string, raw []byte, t *LastModTime) {
-	if d.c.cond == nil || t == nil {
+	if t == nil || d.c.cfg.cond.store == nil && d.c.cfg.cond.since.IsZero() {
 		return
 	}
 	if old, ok := d.lastmodRaw[key]; ok {
@@ -336,8 +357,8 @@ func (d *doc) childLastmod(key string) string { return d.lastmodRaw[key] }
 
 // sinceLeavesOut reports whether Since leaves out a URL or sitemap whose
 // date is t, written raw (rfc822 for an RSS <pubDate>).
-func (k *condState) sinceLeavesOut(t *LastModTime, raw []byte, rfc822 bool) bool {
-	if k == nil || k.cfg.since.IsZero() || t == nil {
+func (k *condConfig) sinceLeavesOut(t *LastModTime, raw []byte, rfc822 bool) bool {
+	if k.since.IsZero() || t == nil {
 		return false
 	}
 	end := t.Time
@@ -352,19 +373,19 @@ func (k *condState) sinceLeavesOut(t *LastModTime, raw []byte, rfc822 bool) bool
 		case 10:
 			end = end.AddDate(0, 0, 1)
 		default:
-			return t.Before(k.cfg.since)
+			return t.Before(k.since)
 		}
-		return !end.After(k.cfg.since)
+		return !end.After(k.since)
 	}
-	return t.Before(k.cfg.since)
+	return t.Before(k.since)
 }
 
 // sinceSkips reports whether Since leaves the sitemap ch unfetched: its
 // index gives it a <lastmod> older than the time.
 func (c *call) sinceSkips(ch child) bool {
-	if c.cond == nil || c.cond.cfg.since.IsZero() || ch.lastmod == "" {
+	if c.cfg.cond.since.IsZero() || ch.lastmod == "" {
 		return false
 	}
 	t, ok := dates.ParseW3C(ch.lastmod)
-	return ok && c.cond.sinceLeavesOut(&LastModTime{t}, []byte(ch.lastmod), false)
+	return ok && c.cfg.cond.sinceLeavesOut(&LastModTime{t}, []byte(ch.lastmod), false)
 }

@@ -51,7 +51,7 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 		}
 	}
 	if robots {
-		return parseRobots(r, d)
+		return parseRobots(r, d, d.hooks.robotsLine)
 	}
 	xml, err := isXML(r)
 	if err != nil {

@@ -63,6 +63,14 @@ type hooks struct {
 	// whether it is read; false leaves it out, StatusNotFollowed
 	// (scheduler.go: admit).
 	follow func(ch child) bool
+
+	// finish is told that the call has read everything it will, on the
+	// call's goroutine once its other goroutines have ended, and whether
+	// it read everything it was to (false when it was cut short or halted):
+	// change detection hands on what is gone then, and the run records
+	// itself complete (call.run). A goroutine of the call that panicked
+	// leaves it uncalled.
+	finish func(complete bool)
 }
 
 // docHooks are the hooks of one document.
@@ -71,6 +79,10 @@ type docHooks struct {
 	// robots.txt by its URL, XML or text); an error refuses the document
 	// with it (detect.go).
 	body func(r *bufio.Reader) error
+
+	// robotsLine is given each line of a robots.txt, its comment and
+	// indentation cut, before the line is read for a Sitemap: (robots.go).
+	robotsLine func(line []byte)
 
 	// text is given the UTF-8 text the XML parse stage is to read, and
 	// whether it comes out of a transcoder; the parse stage reads what it
@@ -176,6 +188,12 @@ func (c *call) attach(o hooks) {
 	case b != nil:
 		h.whole = func(ch child, d *doc, resp response) { a(ch, d, resp); b(ch, d, resp) }
 	}
+	switch a, b := h.finish, o.finish; {
+	case a == nil:
+		h.finish = b
+	case b != nil:
+		h.finish = func(complete bool) { a(complete); b(complete) }
+	}
 	switch a, b := h.follow, o.follow; {
 	case a == nil:
 		h.follow = b
@@ -219,6 +237,11 @@ func (a docHooks) join(b docHooks) docHooks {
 			}
 			return g(r)
 		}
+	}
+	if f, g := a.robotsLine, b.robotsLine; f == nil {
+		j.robotsLine = g
+	} else if g != nil {
+		j.robotsLine = func(line []byte) { f(line); g(line) }
 	}
 	if f, g := a.text, b.text; f == nil {
 		j.text = g

@@ -239,8 +239,8 @@ func (s *S) Lint(ctx context.Context, url string, r io.Reader, o *LintOptions) i
 func (l *linter) handOn(batch []item) {
 	for _, it := range batch {
 		switch {
-		case it.put != nil:
-			if err := it.put(); err != nil {
+		case it.after != nil:
+			if err := it.after(); err != nil {
 				l.c.s.record(err)
 			}
 		case it.err == nil:

@@ -77,42 +77,28 @@ func (p *politeState) enter(ctx context.Context, rawURL string, u *url.URL, outs
 	return release, nil
 }
 
-// crawlDelaySink is a sink of the robots.txt parse stage that takes the
-// Crawl-delay that applies to the call's user agent.
-type crawlDelaySink interface {
-	wantsCrawlDelay() bool
-	crawlAgent() string
-	crawlDelay(rank polite.Rank, secs float64)
-}
-
-// robotsGroup follows the groups of a robots.txt, line by line, through
-// the reader of internal/polite, which keeps no more than the rank of the
-// group it is in and the delay that applies so far.
-type robotsGroup struct {
-	delay *polite.Delay
-}
-
-// line reads one line of a robots.txt, without its comment, and hands the
-// Crawl-delay that applies to sink when it changes.
-func (g *robotsGroup) line(line []byte, sink crawlDelaySink) {
-	if g.delay == nil {
-		g.delay = polite.NewDelay(polite.NewAgent(sink.crawlAgent()))
+// attachCrawlDelay attaches, when the call paces its requests by the
+// Crawl-delay of a robots.txt (HostLimits.CrawlDelay), the hook that reads
+// it: each robots.txt the call reads follows its groups line by line
+// through the reader of internal/polite, which keeps no more than the rank
+// of the group it is in and the delay that applies so far, and paces the
+// requests to its host by the delay (0: none) whenever it changes.
+func (c *call) attachCrawlDelay() {
+	p := c.f.polite
+	if p == nil || !p.cfg.crawlDelay {
+		return
 	}
-	if g.delay.Line(line) {
-		sink.crawlDelay(g.delay.Delay())
-	}
-}
-
-func (d *doc) wantsCrawlDelay() bool {
-	p := d.c.f.polite
-	return p != nil && p.cfg.crawlDelay
-}
-
-func (d *doc) crawlAgent() string { return d.c.cfg.userAgent }
-
-// crawlDelay paces the requests to the host of the robots.txt d by the
-// Crawl-delay of secs seconds (0: none) of the groups of the given rank.
-func (d *doc) crawlDelay(rank polite.Rank, secs float64) {
-	p := d.c.f.polite
-	p.hosts.CrawlDelay(polite.HostKey(d.base), rank, secs, p.clock.Now())
+	c.attach(hooks{document: func(_ child, _ int, d *doc) docHooks {
+		if d.found != FoundRobots {
+			return docHooks{}
+		}
+		delay := polite.NewDelay(polite.NewAgent(c.cfg.userAgent))
+		host := polite.HostKey(d.base)
+		return docHooks{robotsLine: func(line []byte) {
+			if delay.Line(line) {
+				rank, secs := delay.Delay()
+				p.hosts.CrawlDelay(host, rank, secs, p.clock.Now())
+			}
+		}}
+	}})
 }

@@ -26,8 +26,9 @@ func runKey(root string) string { return "#run " + storeKey(root) }
 // startRun reads the state of the last run from the document given, and
 // puts the state of this one, not complete yet, at once: a process killed
 // from now on leaves a run to resume.
-func (c *call) startRun() {
-	st := c.cond.cfg.store
+func (k *condState) startRun() {
+	c := k.c
+	st := k.cfg.store
 	// A store that fails is reported by the records of the sitemaps; the
 	// state of the run of one that fails here is none, and resumes nothing.
 	rec, ok, err := st.Get(c.ctx, runKey(c.root))
@@ -41,27 +42,27 @@ func (c *call) startRun() {
 		switch {
 		case derr != nil:
 			r.n, r.kept = rec.Run+1, nil // a state this code did not write: start afresh
-		case complete || c.cfg.cond.noResume || c.emit == nil:
+		case complete || k.cfg.noResume || c.emit == nil:
 			r.n++
 		default:
 			r.resumed = true
 		}
 	}
-	c.runs = r
+	k.runs = r
 	if c.emit == nil {
 		return // a call that does not stream leaves no run to resume
 	}
-	c.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRun(false, r.kept)})
+	k.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRun(false, r.kept)})
 }
 
 // endRun puts the state of the run, complete, with the URLs kept as
 // unknown, once what the call hands on is handed on.
-func (c *call) endRun(kept []changes.Section) {
-	c.putAt(c.root, runKey(c.root), Record{Run: c.runs.n, URLs: changes.EncodeRun(true, kept)})
+func (k *condState) endRun(kept []changes.Section) {
+	k.putAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: changes.EncodeRun(true, kept)})
 }
 
 // resumes reports whether the record rec of a sitemap was put by the run
 // this call resumes, once its URLs were handed on.
-func (c *call) resumes(rec Record) bool {
-	return c.runs != nil && c.runs.resumed && rec.Run == c.runs.n
+func (k *condState) resumes(rec Record) bool {
+	return k.runs != nil && k.runs.resumed && rec.Run == k.runs.n
 }

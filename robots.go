@@ -11,17 +11,17 @@ import (
 // parseRobots hands the value of every Sitemap: line of a robots.txt to
 // sink as the location of a sitemap. The name of the directive is matched
 // in any letter case, the line may be indented, and a # starts a comment.
-func parseRobots(r *bufio.Reader, sink entrySink) error {
+// each, when not nil, is given every line first, its comment and
+// indentation cut (the robotsLine hook, hooks.go).
+func parseRobots(r *bufio.Reader, sink entrySink, each func(line []byte)) error {
 	var e rawEntry
-	delays, _ := sink.(crawlDelaySink)
-	var group robotsGroup
 	return eachLine(r, func(line []byte, cut bool) bool {
 		if i := bytes.IndexByte(line, '#'); i >= 0 {
 			line, cut = line[:i], false
 		}
 		line = bytes.TrimLeft(line, " \t")
-		if delays != nil && delays.wantsCrawlDelay() {
-			group.line(line, delays)
+		if each != nil {
+			each(line)
 		}
 		const directive = "sitemap"
 		if len(line) < len(directive) || !bytes.EqualFold(line[:len(directive)], []byte(directive)) {

@@ -96,10 +96,10 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader, prep 
 				break // a goroutine of the call panicked
 			}
 			for _, it := range batch {
-				if it.put != nil {
+				if it.after != nil {
 					// What the document yielded is handed on: its record
 					// is put.
-					if err := it.put(); err != nil {
+					if err := it.after(); err != nil {
 						s.record(err)
 						it.err = err
 					} else {

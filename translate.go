@@ -345,7 +345,7 @@ func (d *doc) pageEntry(e *rawEntry) bool {
 	strictURL := d.strict && d.format == formatURLSet
 	lastmod, ok := d.date(&e.lastmod, e.dateName, e.dateRFC822, loc)
 	u.LastMod = lastmod
-	if d.c.cond != nil && d.c.cond.sinceLeavesOut(lastmod, textOf(&e.lastmod), e.dateRFC822) {
+	if d.c.cfg.cond.sinceLeavesOut(lastmod, textOf(&e.lastmod), e.dateRFC822) {
 		d.sinceOut++
 		d.listedOnly(loc)
 		return true // older than Since: left out, and not counted
