@@ -81,7 +81,7 @@ func (l *linter) fetchRobots(loc string) *polite.Robots {
 	var es *statusError
 	switch {
 	case errors.As(err, &es) && es.v.code >= 400 && es.v.code < 500:
-		return &polite.Robots{}
+		return &polite.Robots{Missing: true}
 	case err != nil:
 		return nil
 	}
@@ -148,7 +148,11 @@ func (l *linter) sitemapRobots(ld *lintDoc, found Found) {
 	if !data.Allowed(robotsPath(u)) {
 		ld.report(CodeSitemapDisallowed, 0, 0, "", fmt.Sprintf("the robots.txt of %s disallows the sitemap itself for the user agent %q: a crawler that obeys it does not read it", u.Host, l.c.cfg.userAgent))
 	}
-	if found == FoundRoot && !lists(data, ld) {
+	switch {
+	case found != FoundRoot || lists(data, ld):
+	case data.Missing:
+		ld.report(CodeNotInRobots, 0, 0, "", fmt.Sprintf("%s has no robots.txt to name the sitemap in: crawlers learn of it only where it is submitted", u.Host))
+	default:
 		ld.report(CodeNotInRobots, 0, 0, "", fmt.Sprintf("the robots.txt of %s names no sitemap at this URL: crawlers learn of it only where it is submitted", u.Host))
 	}
 }

@@ -208,6 +208,18 @@ func TestLintSitemapRobots(t *testing.T) {
 	if lintCount(fs, sitemap.CodeSitemapDisallowed)+lintCount(fs, sitemap.CodeNotInRobots) != 0 {
 		t.Errorf("with NoRobots:%s", lintDump(fs))
 	}
+	// A host that has no robots.txt (404): not-in-robots says so, rather
+	// than speak of a robots.txt that names nothing.
+	bare := lintServe(t, map[string]string{"/s.xml": us(u("SRV/b", ""))})
+	fs = lintURL(t, bare.URL+"/s.xml", nil)
+	if lintCount(fs, sitemap.CodeNotInRobots) != 1 || lintCount(fs, sitemap.CodeSitemapDisallowed) != 0 {
+		t.Fatalf("no robots.txt: want one not-in-robots:%s", lintDump(fs))
+	}
+	for _, f := range fs {
+		if f.Code == sitemap.CodeNotInRobots && !strings.Contains(f.Message, "has no robots.txt") {
+			t.Errorf("not-in-robots without a robots.txt: %v", f)
+		}
+	}
 }
 
 // index-lastmod-behind, on the entry of the index that gives the sitemap

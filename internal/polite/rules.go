@@ -12,6 +12,9 @@ import (
 type Robots struct {
 	// Sitemaps are the values of the Sitemap: lines, in order.
 	Sitemaps []string
+	// Missing tells that the host has no robots.txt (it answered a client
+	// error): everything is allowed, and nothing is listed.
+	Missing bool
 
 	named, star []rule
 	seenNamed   bool // a group names the agent: the groups of * do not apply
