@@ -155,6 +155,9 @@ type LintOptions struct {
 // not start another call on s. Besides what ParseContext fetches, Lint
 // fetches the robots.txt of each host of the URLs and sitemaps it checks,
 // once, for at most o.MaxRobots hosts, unless o.NoRobots. o may be nil.
+// With a store ([S.SetStore]) the call reads conditionally and puts its
+// records as ParseContext does, and syncs a [Syncer] when it ends; an error
+// of the store is one of [S.GetErrors], not a finding.
 //
 // Memory is bounded by the caps of o: the findings are handed on, not
 // kept, those past the caps only counted, and the sets of the checks across documents (duplicate-loc across
@@ -229,6 +232,7 @@ func (s *S) Lint(ctx context.Context, url string, r io.Reader, o *LintOptions) i
 			}
 		}
 		drain()
+		c.endStore()
 		c.raise()
 	}
 }

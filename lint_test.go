@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -470,5 +471,27 @@ func TestLintUTF8AcrossReads(t *testing.T) {
 	at := fmt.Sprintf("offset %d ", strings.Index(bad, "\xe6\x97"))
 	if lintCount(fs, sitemap.CodeEncoding) != 1 || !strings.Contains(fs[0].Message, at) {
 		t.Errorf("want one encoding finding at %s:%s", at, lintDump(fs))
+	}
+}
+
+// syncCounter is a store that counts its syncs.
+type syncCounter struct {
+	failingStore
+	syncs atomic.Int32
+}
+
+func (s *syncCounter) Sync() error { s.syncs.Add(1); return nil }
+
+// A lint call with a store syncs it when it ends, as ParseContext does,
+// with EachURL (the records then put by the loop) and without.
+func TestLintSyncsStore(t *testing.T) {
+	srv := lintServe(t, map[string]string{"/s.xml": us(u("SRV/a", ""))})
+	for _, each := range []func(sitemap.URL){nil, func(sitemap.URL) {}} {
+		st := &syncCounter{}
+		for range sitemap.New().SetStore(st).Lint(context.Background(), srv.URL+"/s.xml", nil, &sitemap.LintOptions{NoRobots: true, EachURL: each}) {
+		}
+		if n := st.syncs.Load(); n != 1 {
+			t.Errorf("EachURL set %v: %d syncs, want 1", each != nil, n)
+		}
 	}
 }
