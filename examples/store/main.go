@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"net/http"
@@ -78,4 +79,16 @@ func main() {
 	}
 	demo.Expect(strings.HasPrefix(got[1], "run 2: 0 bodies, 0 URLs") && strings.HasPrefix(got[2], "run 3: 1 bodies, 1 URLs"),
 		"nothing read on the second run, the changed sitemap alone on the third")
+
+	// The file keeps each record under the request key of its sitemap,
+	// which a program reads the record by: news.xml's holds the ETag of
+	// its second version.
+	f, err := store.OpenFile(state, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	rec, ok, err := f.Get(context.Background(), store.RequestKey(srv.URL+"/news.xml"))
+	fmt.Printf("record of /news.xml: ETag %s\n", rec.ETag)
+	demo.Expect(ok && err == nil && rec.ETag == `"news-1"`, "the record of news.xml holds the ETag of its second version")
 }

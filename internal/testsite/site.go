@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 )
 
 // Site is a loopback site of an index and its urlsets, each served
@@ -28,9 +27,14 @@ type Site struct {
 // Page is a URL of a sitemap.
 type Page struct{ Loc, Lastmod string }
 
+// Cleaner is what New needs of a test: a *testing.T or *testing.B, named
+// by this method alone so that the package does not import testing.
+type Cleaner interface{ Cleanup(func()) }
+
 // New starts a site of sitemaps urlsets of per URLs each, all with the
-// lastmod 2026-01-01, at /s/N.xml, listed by the index at /index.xml.
-func New(t testing.TB, sitemaps, per int) *Site {
+// lastmod 2026-01-01, at /s/N.xml, listed by the index at /index.xml; it
+// is closed when t's test ends.
+func New(t Cleaner, sitemaps, per int) *Site {
 	cs := &Site{Status: map[int]int{}, Gate: map[int]func(http.ResponseWriter){}}
 	cs.Server = httptest.NewServer(http.HandlerFunc(cs.serve))
 	t.Cleanup(cs.Close)
