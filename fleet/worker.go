@@ -477,11 +477,13 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// The document is read: its last batch takes its room and goes out
+	// without its place, which another document's request takes.
+	<-w.slots
+	held = false
 	if err := out.flush(); err != nil {
 		return err
 	}
-	<-w.slots
-	held = false
 	if out.limited != nil {
 		errs = append(errs, out.limited)
 	}
@@ -526,9 +528,8 @@ func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
 // document, the others what it lists), as a call of the library would
 // follow them: within the depth limit and the follow rules, each once per
 // crawl, within the fleet's sitemap limit, none once the URL limit is
-// reached. It returns the errors of the limits. The claims and the
-// publications run claimParallel at a time: an index of thousands of
-// sitemaps is queued in the time of a few round trips each.
+// reached. It returns the errors of the limits. The claims and the jobs
+// are pipelined (see pipelined).
 func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
 	c := &cs.rec.Settings
 	var errs []error
@@ -555,19 +556,29 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 	// Claim each: created (ours), or there already (listed before, by this
 	// document when it is delivered again, or by another).
 	created := make([]bool, len(listed))
-	err := parallel(ctx, len(listed), func(i int) error {
-		ch := listed[i]
-		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
-		_, err := w.f.docs.Create(ctx, docKey(crawl, ch.URL), entry)
-		if isConflict(err) {
-			_, err = w.f.queue(ctx, crawl, key, ch, true)
-			return err
+	var there []int
+	err := pipelined(ctx, w.f.js, len(listed), func(i int) (*nats.Msg, jetstream.PublishOpt) {
+		entry, _ := json.Marshal(docEntry{URL: listed[i].URL, Parent: key, Depth: listed[i].Depth, State: stateQueued})
+		m := nats.NewMsg("$KV." + docsBucket + "." + docKey(crawl, listed[i].URL))
+		m.Data = entry
+		return m, jetstream.WithExpectLastSequencePerSubject(0)
+	}, func(i int, err error) error {
+		switch {
+		case err == nil:
+			created[i] = true
+		case isConflict(err):
+			there = append(there, i)
+		default:
+			return fmt.Errorf("claim %s: %w", listed[i].URL, err)
 		}
-		if err != nil {
-			return fmt.Errorf("claim %s: %w", ch.URL, err)
-		}
-		created[i] = true
 		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = parallel(ctx, len(there), func(k int) error {
+		_, err := w.f.queue(ctx, crawl, key, listed[there[k]], true)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -601,14 +612,64 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		}
 		ours = ours[:took]
 	}
-	err = parallel(ctx, len(ours), func(i int) error {
-		return w.f.publishJob(ctx, crawl, docKey(crawl, ours[i].URL), ours[i])
+	err = pipelined(ctx, w.f.js, len(ours), func(i int) (*nats.Msg, jetstream.PublishOpt) {
+		m := nats.NewMsg(jobsPrefix + crawl)
+		m.Data, _ = json.Marshal(ours[i])
+		return m, jetstream.WithMsgID(docKey(crawl, ours[i].URL))
+	}, func(i int, err error) error {
+		if err != nil {
+			return fmt.Errorf("queue %s: %w", ours[i].URL, err)
+		}
+		return nil
 	})
 	return errs, err
 }
 
-// claimParallel is how many claims or publications of the children of a
-// document are in flight at once.
+// pipeWindow is how many claims or jobs of the children of a document are
+// published at once before their answers are waited for.
+const pipeWindow = 256
+
+// pipelined publishes the messages msg(0) to msg(n-1) without waiting for
+// each answer, pipeWindow at a time, and hands each answer to done, in
+// order: an index of thousands of sitemaps is claimed, and queued, in
+// about one round trip a window. It returns the first error of done, or
+// of the context.
+func pipelined(ctx context.Context, js jetstream.JetStream, n int, msg func(int) (*nats.Msg, jetstream.PublishOpt), done func(int, error) error) error {
+	futs := make([]jetstream.PubAckFuture, 0, min(n, pipeWindow))
+	for start := 0; start < n; start += pipeWindow {
+		futs = futs[:0]
+		end := min(start+pipeWindow, n)
+		var first error
+		for i := start; i < end; i++ {
+			m, opt := msg(i)
+			fut, err := js.PublishMsgAsync(m, opt)
+			if err != nil {
+				first = fmt.Errorf("publish %s: %w", m.Subject, err)
+				break
+			}
+			futs = append(futs, fut)
+		}
+		for k, fut := range futs {
+			var err error
+			select {
+			case <-fut.Ok():
+			case err = <-fut.Err():
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if err := done(start+k, err); err != nil && first == nil {
+				first = err
+			}
+		}
+		if first != nil {
+			return first
+		}
+	}
+	return nil
+}
+
+// claimParallel is how many claims of the children of a document, found
+// there already, are looked at once.
 const claimParallel = 32
 
 // parallel runs f for 0 to n-1, claimParallel at a time, and returns the
