@@ -271,6 +271,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 		// holds for it.
 		var read, total uint64
 		done := false
+		quiet := firstPoll // how long the next wait for a message lasts before the question
 		for {
 			if ctx.Err() != nil {
 				yield(nil, ctx.Err())
@@ -279,13 +280,14 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			if done && read >= total {
 				return
 			}
-			wait := outputPoll
+			wait := quiet
 			if done {
 				wait = time.Minute
 			}
 			msg, err := it.Next(jetstream.NextMaxWait(wait))
 			if err == nil {
 				failingSince = time.Time{}
+				quiet = firstPoll
 				read++
 				if !yieldMsg(msg, yield) {
 					return
@@ -298,7 +300,11 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 				}
 				continue
 			}
-			// Nothing came for a while: is the crawl done?
+			// Nothing came for a while: is the crawl done? The crawl's
+			// last job leaves the queue a round trip or two after its
+			// last message comes, so the question is asked soon after a
+			// message, then less and less often.
+			quiet = min(2*quiet, outputPoll)
 			n, err := f.pending(ctx, crawl)
 			if err == nil && n == 0 {
 				total, err = f.outputCount(ctx, crawl)
@@ -315,9 +321,13 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 // the loop takes it: compressed, about 15 MiB of lines.
 const readAheadBytes = 1 << 20
 
-// outputPoll is how long the reader of a crawl's output waits for a
-// message before it asks whether the crawl is done.
-const outputPoll = 20 * time.Millisecond
+// The reader of a crawl's output asks whether the crawl is done when no
+// message came for firstPoll after the last one, then after twice as long
+// each time up to outputPoll.
+const (
+	firstPoll  = 4 * time.Millisecond
+	outputPoll = 20 * time.Millisecond
+)
 
 // outputCount returns how many messages the output of crawl holds.
 func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
