@@ -82,6 +82,8 @@ type Fleet struct {
 	records, workers    jetstream.KeyValue
 	maxPayload          int
 	consumer            jetstream.Consumer
+
+	counts countCache // the counters this process last wrote (Fleet.count)
 }
 
 // Open checks that the server of nc runs JetStream at version
