@@ -184,6 +184,46 @@ func (f *Fleet) Cancel(ctx context.Context, crawl string) error {
 	return nil
 }
 
+// Remove drops what the fleet keeps of crawl before its retention ends:
+// its record and counters, the record of its documents, its output and
+// what is left of its queue. A crawl still running is cancelled first.
+// sitemap-fleet run removes its own once it has printed it, so that the
+// next start of its directory has none of it to read back.
+func (f *Fleet) Remove(ctx context.Context, crawl string) error {
+	if !validToken(crawl, false) {
+		return fmt.Errorf("fleet: no crawl %q", crawl)
+	}
+	if n, err := f.pending(ctx, crawl); err != nil || n > 0 {
+		if err := f.Cancel(ctx, crawl); err != nil {
+			return err
+		}
+	}
+	docs, err := f.js.Stream(ctx, "KV_"+docsBucket)
+	if err != nil {
+		return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+	}
+	crawls, err := f.js.Stream(ctx, "KV_"+crawlsBucket)
+	if err != nil {
+		return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+	}
+	purges := []struct {
+		stream  jetstream.Stream
+		subject string
+	}{
+		{f.jobs, jobsPrefix + crawl},
+		{f.out, outPrefix + crawl},
+		{docs, "$KV." + docsBucket + "." + crawl + ".>"},
+		{crawls, "$KV." + crawlsBucket + "." + crawl + ".>"}, // its counters, its refusal
+		{crawls, "$KV." + crawlsBucket + "." + crawl},
+	}
+	for _, p := range purges {
+		if err := p.stream.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err != nil {
+			return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+		}
+	}
+	return nil
+}
+
 // count changes the counters of crawl by change, by compare-and-set on
 // their revision, and returns them as changed. change may refuse (false):
 // nothing is written then. The first try goes by the counters as this

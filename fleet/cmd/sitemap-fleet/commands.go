@@ -60,12 +60,14 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	err = c.print(ctx, f, name, *format)
 	stop()
 	wg.Wait()
-	if ctx.Err() != nil {
-		// Interrupted: the crawl's jobs would be read by the next run of
-		// this directory; they are dropped.
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		f.Cancel(cctx, name)
+	// The crawl is printed (or interrupted, and its jobs would be read by
+	// the next run of this directory): nothing can read it again, as its
+	// name was never shown, and the next start of the server would read
+	// it back. Only the store of -state and the keys of the hosts stay.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if rerr := f.Remove(rctx, name); rerr != nil && err == nil {
+		c.logf("%v", rerr)
 	}
 	return err
 }
