@@ -21,9 +21,10 @@ import (
 // document, the others what it lists), as a call of the library would
 // follow them: within the depth limit and the follow rules, each once per
 // crawl, within the fleet's sitemap limit, none once the URL limit is
-// reached. It returns the errors of the limits. The claims and the jobs
-// are pipelined (see pipelined).
-func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
+// reached. It returns the errors of the limits, and the keys of the
+// sitemaps the sitemap limit left out (for the listing: see listing.go).
+// The claims and the jobs are pipelined (see pipelined).
+func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, map[string]bool, error) {
 	c := &cs.rec.Settings
 	var errs []error
 	final := docs[0].FinalURL
@@ -39,10 +40,10 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 			continue
 		}
 		if j.Depth+1 > c.MaxDepth {
-			return []error{&sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)}}, nil
+			return []error{&sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)}}, nil, nil
 		}
 		if urlsFull {
-			return nil, nil
+			return nil, nil, nil
 		}
 		listed = append(listed, job{URL: d.URL, Depth: j.Depth + 1})
 	}
@@ -67,14 +68,21 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	leftOut := map[string]bool{}
+	var mu sync.Mutex
 	err = parallel(ctx, len(there), func(k int) error {
-		_, err := w.f.queue(ctx, crawl, key, listed[there[k]], true)
+		limited, err := w.again(ctx, crawl, key, listed[there[k]])
+		if limited {
+			mu.Lock()
+			leftOut[docKey(crawl, listed[there[k]].URL)] = true
+			mu.Unlock()
+		}
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ours []job
 	for i, ok := range created {
@@ -92,7 +100,7 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 			return took > 0 || first
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if first {
 			errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
@@ -100,8 +108,9 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		for _, ch := range ours[took:] {
 			v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
 			if _, err := w.f.docs.Put(ctx, docKey(crawl, ch.URL), v); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			leftOut[docKey(crawl, ch.URL)] = true
 		}
 		ours = ours[:took]
 	}
@@ -115,7 +124,28 @@ func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key
 		}
 		return nil
 	})
-	return errs, err
+	return errs, leftOut, err
+}
+
+// again looks at the entry of a sitemap the document lists that was
+// claimed before. One this document claimed and that is still queued (its
+// job comes again: the worker that read it died) is queued again, and the
+// server drops the copy by its id. It reports whether the sitemap limit
+// left the sitemap out.
+func (w *worker) again(ctx context.Context, crawl, parent string, ch job) (limited bool, err error) {
+	key := docKey(crawl, ch.URL)
+	e, err := w.f.docs.Get(ctx, key)
+	if err != nil {
+		return false, fmt.Errorf("claim %s: %w", ch.URL, err)
+	}
+	var d docEntry
+	if json.Unmarshal(e.Value(), &d) != nil {
+		return false, nil
+	}
+	if d.Parent == parent && d.State == stateQueued {
+		return false, w.f.publishJob(ctx, crawl, key, ch)
+	}
+	return d.State == stateLimited, nil
 }
 
 // pipeWindow is how many claims or jobs of the children of a document are

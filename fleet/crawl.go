@@ -158,6 +158,12 @@ func (f *Fleet) record(ctx context.Context, crawl string) (crawlRecord, error) {
 	return r, nil
 }
 
+// Settings returns the settings crawl was submitted with.
+func (f *Fleet) Settings(ctx context.Context, crawl string) (Crawl, error) {
+	rec, err := f.record(ctx, crawl)
+	return rec.Settings, err
+}
+
 // Cancel ends crawl: its queued documents are dropped, the workers drop
 // those they are given, and a reader of its URLs comes to its end.
 func (f *Fleet) Cancel(ctx context.Context, crawl string) error {

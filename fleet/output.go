@@ -19,12 +19,13 @@ import (
 
 // The header of an output message that says what it holds, and how many.
 const (
-	hdrKind    = "Sitemap-Fleet-Kind"
-	hdrCount   = "Sitemap-Fleet-Count"
-	hdrCoding  = "Sitemap-Fleet-Encoding"
-	kindURLs   = "urls"
-	kindErrors = "errors"
-	codingS2   = "s2"
+	hdrKind      = "Sitemap-Fleet-Kind"
+	hdrCount     = "Sitemap-Fleet-Count"
+	hdrCoding    = "Sitemap-Fleet-Encoding"
+	kindURLs     = "urls"
+	kindErrors   = "errors"
+	kindSitemaps = "sitemaps"
+	codingS2     = "s2"
 )
 
 // natsMsg is one message of the output, before it is published.
@@ -41,7 +42,7 @@ type natsMsg struct {
 func (f *Fleet) publishOut(m *natsMsg, id string, acks *acks) error {
 	msg := nats.NewMsg(m.subject)
 	msg.Data = m.data
-	if m.kind == kindURLs {
+	if m.kind == kindURLs || m.kind == kindSitemaps {
 		// The lines of a batch are compressed: the server keeps what it
 		// was last written in memory for seconds (the caches of its
 		// blocks), so that the output a crawl publishes, not the lines
@@ -107,6 +108,10 @@ type batcher struct {
 	acks  *acks
 	max   int // the URL limit of the crawl; 0 is none
 
+	// countOnly counts the URLs, each batch taking its room under the
+	// URL limit, and publishes none: the crawl is a listing.
+	countOnly bool
+
 	buf     bytes.Buffer
 	inBuf   int
 	batch   int
@@ -119,8 +124,10 @@ func (b *batcher) add(u *sitemap.URL) error {
 	if b.full {
 		return nil
 	}
-	if err := appendLine(&b.buf, u); err != nil {
-		return err
+	if !b.countOnly {
+		if err := appendLine(&b.buf, u); err != nil {
+			return err
+		}
 	}
 	b.inBuf++
 	if b.inBuf == batchSize {
@@ -148,13 +155,13 @@ func (b *batcher) flush() error {
 		}
 		data = cutLines(data, room)
 	}
-	if room > 0 {
+	if room > 0 && !b.countOnly {
 		m := &natsMsg{subject: outPrefix + b.crawl, data: data, kind: kindURLs, count: room}
 		if err := b.w.f.publishOut(m, b.key+"."+strconv.Itoa(b.batch), b.acks); err != nil {
 			return err
 		}
-		b.n += room
 	}
+	b.n += room
 	b.batch++
 	b.buf.Reset()
 	b.inBuf = 0
@@ -226,6 +233,12 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 // "sitemap -format jsonl", without the newline, for a reader that writes
 // them as they are. A line stays valid after the loop goes on.
 func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error] {
+	return f.lines(ctx, crawl, kindURLs)
+}
+
+// lines is the output of crawl as it comes: the lines of its messages of
+// kind, and its errors as *DocError.
+func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
 		if _, err := f.record(ctx, crawl); err != nil {
 			yield(nil, err)
@@ -289,7 +302,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 				failingSince = time.Time{}
 				quiet = firstPoll
 				read++
-				if !yieldMsg(msg, yield) {
+				if !yieldMsg(msg, kind, yield) {
 					return
 				}
 				continue
@@ -339,8 +352,13 @@ func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
 	return info.State.Subjects[subj], nil
 }
 
-// yieldMsg hands on what one message of the output holds.
-func yieldMsg(msg jetstream.Msg, yield func([]byte, error) bool) bool {
+// yieldMsg hands on what one message of the output holds: its errors, or
+// its lines when it is of kind; nothing of another kind.
+func yieldMsg(msg jetstream.Msg, kind string, yield func([]byte, error) bool) bool {
+	errs := msg.Headers().Get(hdrKind) == kindErrors
+	if !errs && msg.Headers().Get(hdrKind) != kind {
+		return true
+	}
 	data := msg.Data()
 	if msg.Headers().Get(hdrCoding) == codingS2 {
 		var err error
@@ -348,7 +366,6 @@ func yieldMsg(msg jetstream.Msg, yield func([]byte, error) bool) bool {
 			return yield(nil, fmt.Errorf("fleet: a message of the output does not decode: %w", err))
 		}
 	}
-	errs := msg.Headers().Get(hdrKind) == kindErrors
 	for len(data) > 0 {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest

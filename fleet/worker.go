@@ -463,7 +463,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		}
 	}()
 	var errs []error
-	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks}
+	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks, countOnly: c.Sitemaps}
 	for u, err := range s.Stream(ctx, j.URL, nil) {
 		if err != nil {
 			errs = append(errs, err)
@@ -488,12 +488,18 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	}
 	docs := s.GetDocuments()
 	full := out.full
+	var leftOut map[string]bool
 	if len(docs) > 0 {
-		more, err := w.children(ctx, crawl, cs, key, j, docs, full)
+		more, left, err := w.children(ctx, crawl, cs, key, j, docs, full)
 		if err != nil {
 			return err
 		}
-		errs = append(errs, more...)
+		errs, leftOut = append(errs, more...), left
+	}
+	if c.Sitemaps {
+		if err := w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
+			return err
+		}
 	}
 	if err := w.publishErrors(crawl, key, errs, &acks); err != nil {
 		return err
