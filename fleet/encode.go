@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/gositemap/sitemap/internal/jsonline"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gositemap/sitemap"
@@ -20,13 +21,33 @@ import (
 func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 	j := jsonline.Of(u)
 	j.Sitemap = u.Source.URL()
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false) // URLs keep their & as it is
-	if err := enc.Encode(j); err != nil {
+	return appendJSON(b, j)
+}
+
+// lineEncoder is an encoder of JSON lines and the buffer it writes to,
+// kept for the next line: a batch of URLs is encoded without an encoder
+// or a buffer made for each.
+type lineEncoder struct {
+	line bytes.Buffer
+	enc  *json.Encoder
+}
+
+var lineEncoders = sync.Pool{New: func() any {
+	e := &lineEncoder{}
+	e.enc = json.NewEncoder(&e.line)
+	e.enc.SetEscapeHTML(false) // URLs keep their & as it is
+	return e
+}}
+
+// appendJSON appends the JSON line of v to b, as the command writes it.
+func appendJSON(b *bytes.Buffer, v any) error {
+	e := lineEncoders.Get().(*lineEncoder)
+	defer lineEncoders.Put(e)
+	e.line.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return err
 	}
-	escapeControls(b, line.Bytes())
+	escapeControls(b, e.line.Bytes())
 	return nil
 }
 
@@ -34,7 +55,12 @@ func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 // bidirectional controls, which encoding/json leaves as they are, written
 // as \u escapes, as the command's JSON output has them.
 func escapeControls(b *bytes.Buffer, p []byte) {
-	for i := 0; i < len(p); {
+	ascii := 0
+	for ascii < len(p) && p[ascii] < 0x7f {
+		ascii++
+	}
+	b.Write(p[:ascii])
+	for i := ascii; i < len(p); {
 		if p[i] < 0x7f {
 			b.WriteByte(p[i])
 			i++

@@ -48,16 +48,7 @@ type sitemapLine struct {
 }
 
 // appendSitemapLine appends the JSON line of sm to b.
-func appendSitemapLine(b *bytes.Buffer, sm sitemapLine) error {
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false) // URLs keep their & as it is
-	if err := enc.Encode(sm); err != nil {
-		return err
-	}
-	escapeControls(b, line.Bytes())
-	return nil
-}
+func appendSitemapLine(b *bytes.Buffer, sm sitemapLine) error { return appendJSON(b, sm) }
 
 // publishSitemaps publishes the sitemaps a document lists, but those the
 // sitemap limit left out (by their keys), in messages of up to batchSize
