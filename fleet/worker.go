@@ -75,26 +75,33 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 	// it queues) holds no slot, so up to jobsPerSlot times as many jobs
 	// are in hand. Jobs are fetched as places in hand free up, each fetch
 	// a pull request of its own that lasts at most fetchWait: a worker
-	// holds no long-lived subscription that could stall.
+	// holds no long-lived subscription that could stall. While more jobs
+	// than slots are in hand, a fetch waits for half as many places as
+	// slots: a pull request (a subscription, a request, its end) costs
+	// the server more than the job it brings.
 	w.slots = make(chan struct{}, o.Concurrency)
 	inHand := make(chan struct{}, jobsPerSlot*o.Concurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		select {
-		case inHand <- struct{}{}:
-		case <-ctx.Done():
-			return nil
-		}
-		n := 1
-	more:
+		n := 0
 		for n < o.Concurrency {
+			if n == 0 || n < (o.Concurrency+1)/2 && len(inHand)-n > o.Concurrency {
+				select { // a place at least, and more while jobs enough are in hand
+				case inHand <- struct{}{}:
+					n++
+					continue
+				case <-ctx.Done():
+					return nil
+				}
+			}
 			select {
 			case inHand <- struct{}{}:
 				n++
+				continue
 			default:
-				break more
 			}
+			break
 		}
 		fctx, stopFetch := context.WithTimeout(ctx, fetchWait)
 		batch, err := f.consumer.Fetch(n, jetstream.FetchContext(fctx))
