@@ -21,6 +21,19 @@ import (
 func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 	j := jsonline.Of(u)
 	j.Sitemap = u.Source.URL()
+	return appendURLLine(b, &j)
+}
+
+// appendURLLine appends the JSON line of j to b: written by hand when it
+// has no extension (fastline.go), by encoding/json otherwise.
+func appendURLLine(b *bytes.Buffer, j *jsonline.URL) error {
+	e := lineEncoders.Get().(*lineEncoder)
+	defer lineEncoders.Put(e)
+	var plain bool
+	if e.scratch, plain = appendPlainURL(e.scratch[:0], j); plain {
+		escapeControls(b, e.scratch)
+		return nil
+	}
 	return appendJSON(b, j)
 }
 
@@ -28,8 +41,9 @@ func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 // kept for the next line: a batch of URLs is encoded without an encoder
 // or a buffer made for each.
 type lineEncoder struct {
-	line bytes.Buffer
-	enc  *json.Encoder
+	line    bytes.Buffer
+	enc     *json.Encoder
+	scratch []byte // the line written by hand
 }
 
 var lineEncoders = sync.Pool{New: func() any {
