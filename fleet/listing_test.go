@@ -39,7 +39,8 @@ func listingSite(t testing.TB) *httptest.Server {
 		}
 		return e
 	}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Started once srv is set: its handler reads srv.URL.
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			fmt.Fprintf(w, "User-agent: *\nSitemap: %s/a.xml\nSitemap: %s/b.xml\n", srv.URL, srv.URL)
@@ -60,6 +61,7 @@ func listingSite(t testing.TB) *httptest.Server {
 			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://l.example/%d/a</loc></url><url><loc>https://l.example/%d/b</loc></url></urlset>`, i, i)
 		}
 	}))
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
 }
