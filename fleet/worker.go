@@ -77,21 +77,38 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 	// a pull request of its own that lasts at most fetchWait: a worker
 	// holds no long-lived subscription that could stall. While more jobs
 	// than slots are in hand, a fetch waits for half as many places as
-	// slots: a pull request (a subscription, a request, its end) costs
-	// the server more than the job it brings.
+	// slots (for fetchGather at most): a pull request (a subscription, a
+	// request, its end) costs the server more than the job it brings.
 	w.slots = make(chan struct{}, o.Concurrency)
 	inHand := make(chan struct{}, jobsPerSlot*o.Concurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		n := 0
+		n, gathered := 0, false
+		var gather *time.Timer
 		for n < o.Concurrency {
-			if n == 0 || n < (o.Concurrency+1)/2 && len(inHand)-n > o.Concurrency {
-				select { // a place at least, and more while jobs enough are in hand
+			if n == 0 {
+				select {
 				case inHand <- struct{}{}:
 					n++
 					continue
 				case <-ctx.Done():
+					return nil
+				}
+			}
+			if !gathered && n < (o.Concurrency+1)/2 && len(inHand)-n > o.Concurrency {
+				// Jobs enough in hand: more places, for fetchGather at most.
+				if gather == nil {
+					gather = time.NewTimer(fetchGather)
+				}
+				select {
+				case inHand <- struct{}{}:
+					n++
+					continue
+				case <-gather.C:
+					gathered = true
+				case <-ctx.Done():
+					gather.Stop()
 					return nil
 				}
 			}
@@ -102,6 +119,9 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 			default:
 			}
 			break
+		}
+		if gather != nil {
+			gather.Stop()
 		}
 		fctx, stopFetch := context.WithTimeout(ctx, fetchWait)
 		batch, err := f.consumer.Fetch(n, jetstream.FetchContext(fctx))
@@ -134,8 +154,14 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 }
 
 // fetchWait is the longest a worker's request for jobs waits on the
-// server before it is made anew.
-const fetchWait = time.Second
+// server before it is made anew, and fetchGather the longest a worker
+// waits for more places before it asks for jobs, while it has jobs
+// enough in hand: their documents' bookkeeping may hold them, and their
+// places, while slots wait.
+const (
+	fetchWait   = time.Second
+	fetchGather = 10 * time.Millisecond
+)
 
 // worker is the state of one call of Work.
 type worker struct {
