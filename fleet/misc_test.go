@@ -229,3 +229,42 @@ func TestCountersOfTwoProcesses(t *testing.T) {
 		t.Errorf("counters %+v, %v; want 20 URLs", c, err)
 	}
 }
+
+// A document read for longer than readingAfter is in flight in status;
+// once read, it is done, never left in flight.
+func TestReadingShown(t *testing.T) {
+	defer func(d time.Duration) { readingAfter = d }(readingAfter)
+	readingAfter = 50 * time.Millisecond
+	_, f := startNode(t)
+	s := newSite(t, 4, 2, true)
+	startWorkers(t, f, 1, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-s.reached
+	for {
+		st, err := f.Status(ctx, crawl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reading == 2 { // the two sitemaps past half, at the gate
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("status %+v: the documents at the gate are not in flight", st)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	s.open()
+	if got, _ := collect(t, ctx, f, crawl); len(got) != 8 {
+		t.Errorf("%d URLs, want 8", len(got))
+	}
+	st, err := f.Status(ctx, crawl)
+	if err != nil || st.Done != 5 || st.Reading != 0 {
+		t.Errorf("status %+v (%v): want 5 done, none in flight", st, err)
+	}
+}

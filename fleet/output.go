@@ -434,7 +434,8 @@ type Status struct {
 	// Roots are the URLs it started from.
 	Roots []string
 	// Queued, Reading, Done and Failed count its documents: waiting on
-	// the queue, being read, read (whole or in part), and not read.
+	// the queue (or read for less than a second), being read (for a
+	// second or more), read (whole or in part), and not read.
 	// Limited counts those not queued because of the sitemap limit.
 	Queued, Reading, Done, Failed, Limited int
 	// URLs is how many URLs it handed on, Errors how many errors its

@@ -476,14 +476,10 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if w.o.Configure != nil {
 		w.o.Configure(crawl, s)
 	}
-	// The entry says "reading" while the document is read; its write is
-	// waited for with the batches', before the entry says what came of it.
 	var acks acks
 	entry := docEntry{URL: j.URL, Depth: j.Depth, State: stateReading}
-	v, _ := json.Marshal(entry)
-	if err := acks.publish(w.f.js, &nats.Msg{Subject: "$KV." + docsBucket + "." + key, Data: v}, ""); err != nil {
-		return err
-	}
+	settle := w.markReading(ctx, key, entry)
+	defer settle()
 	select {
 	case w.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -540,6 +536,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := acks.wait(ctx); err != nil {
 		return err
 	}
+	settle()
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed
@@ -552,6 +549,33 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	}
 	w.done(crawl, key, c.MaxURLs)
 	return nil
+}
+
+// readingAfter is how long a document is read before its entry says so.
+var readingAfter = time.Second
+
+// markReading writes the entry e of a document ("reading") once it has
+// been read for readingAfter: one read sooner (most) goes from queued to
+// done in one write, and status counts it queued while it is read. settle,
+// called before the entry says what came of the document, and again at
+// will, ends the wait, and waits for the write under way: no "reading"
+// lands after "done".
+func (w *worker) markReading(ctx context.Context, key string, e docEntry) (settle func()) {
+	var mu sync.Mutex
+	settled := false
+	t := time.AfterFunc(readingAfter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !settled {
+			w.putEntry(ctx, key, e) // status alone reads it: an error is no matter
+		}
+	})
+	return func() {
+		t.Stop()
+		mu.Lock()
+		settled = true
+		mu.Unlock()
+	}
 }
 
 func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
