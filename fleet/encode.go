@@ -34,7 +34,8 @@ func appendURLLine(b *bytes.Buffer, j *jsonline.URL) error {
 		escapeControls(b, e.scratch)
 		return nil
 	}
-	return appendJSON(b, j)
+	v := *j // a copy for encoding/json, so that j stays on its caller's stack
+	return appendJSON(b, &v)
 }
 
 // lineEncoder is an encoder of JSON lines and the buffer it writes to,
