@@ -50,14 +50,18 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	settings := crawlOf(crawl, follow, rules, timeout)
-	name, err := f.Submit(ctx, settings, roots...)
-	if err != nil {
-		return err
-	}
+	// The worker starts first: its request for jobs waits on the server
+	// when the first is queued.
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { f.Work(wctx, fleet.WorkerOptions{Concurrency: *conc, Logf: c.logf}) })
+	settings := crawlOf(crawl, follow, rules, timeout)
+	name, err := f.Submit(ctx, settings, roots...)
+	if err != nil {
+		stop()
+		wg.Wait()
+		return err
+	}
 	err = c.print(ctx, f, name, *format, settings.Sitemaps)
 	stop()
 	wg.Wait()
