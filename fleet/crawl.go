@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/gositemap/sitemap"
@@ -157,6 +158,12 @@ func (f *Fleet) record(ctx context.Context, crawl string) (crawlRecord, error) {
 	return r, nil
 }
 
+// Settings returns the settings crawl was submitted with.
+func (f *Fleet) Settings(ctx context.Context, crawl string) (Crawl, error) {
+	rec, err := f.record(ctx, crawl)
+	return rec.Settings, err
+}
+
 // Cancel ends crawl: its queued documents are dropped, the workers drop
 // those they are given, and a reader of its URLs comes to its end.
 func (f *Fleet) Cancel(ctx context.Context, crawl string) error {
@@ -183,38 +190,103 @@ func (f *Fleet) Cancel(ctx context.Context, crawl string) error {
 	return nil
 }
 
+// Remove drops what the fleet keeps of crawl before its retention ends:
+// its record and counters, the record of its documents, its output and
+// what is left of its queue. A crawl still running is cancelled first.
+// sitemap-fleet run removes its own once it has printed it, so that the
+// next start of its directory has none of it to read back.
+func (f *Fleet) Remove(ctx context.Context, crawl string) error {
+	if !validToken(crawl, false) {
+		return fmt.Errorf("fleet: no crawl %q", crawl)
+	}
+	if n, err := f.pending(ctx, crawl); err != nil || n > 0 {
+		if err := f.Cancel(ctx, crawl); err != nil {
+			return err
+		}
+	}
+	docs, err := f.js.Stream(ctx, "KV_"+docsBucket)
+	if err != nil {
+		return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+	}
+	crawls, err := f.js.Stream(ctx, "KV_"+crawlsBucket)
+	if err != nil {
+		return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+	}
+	purges := []struct {
+		stream  jetstream.Stream
+		subject string
+	}{
+		{f.jobs, jobsPrefix + crawl},
+		{f.out, outPrefix + crawl},
+		{docs, "$KV." + docsBucket + "." + crawl + ".>"},
+		{crawls, "$KV." + crawlsBucket + "." + crawl + ".>"}, // its counters, its refusal
+		{crawls, "$KV." + crawlsBucket + "." + crawl},
+	}
+	for _, p := range purges {
+		if err := p.stream.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err != nil {
+			return fmt.Errorf("fleet: remove %s: %w", crawl, err)
+		}
+	}
+	return nil
+}
+
 // count changes the counters of crawl by change, by compare-and-set on
 // their revision, and returns them as changed. change may refuse (false):
-// nothing is written then.
+// nothing is written then. The first try goes by the counters as this
+// process last wrote them, when it has them: the write is then one round
+// trip, not two (a read and a write), for as long as no other process
+// writes them in between, as on a fleet of one worker (sitemap-fleet
+// run). A write refused, and a change refused on what may be old, go by
+// the counters read anew.
 func (f *Fleet) count(ctx context.Context, crawl string, change func(*counters) bool) (counters, error) {
 	key := crawl + ".count"
+	cached := true
 	for {
 		var c counters
 		var rev uint64
-		e, err := f.crawls.Get(ctx, key)
-		switch {
-		case err == nil:
-			rev = e.Revision()
-			if err := json.Unmarshal(e.Value(), &c); err != nil {
+		var v []byte
+		if cached {
+			rev, v = f.lastCount(key)
+			cached = rev > 0
+		}
+		if !cached {
+			e, err := f.crawls.Get(ctx, key)
+			switch {
+			case err == nil:
+				rev, v = e.Revision(), e.Value()
+			case !errors.Is(err, jetstream.ErrKeyNotFound):
 				return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
 			}
-		case !errors.Is(err, jetstream.ErrKeyNotFound):
-			return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
+		}
+		if rev > 0 {
+			if err := json.Unmarshal(v, &c); err != nil {
+				return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
+			}
 		}
 		if !change(&c) {
+			if cached {
+				cached = false
+				continue
+			}
 			return c, nil
 		}
-		v, _ := json.Marshal(c)
+		v, _ = json.Marshal(c)
+		var err error
 		if rev == 0 {
-			_, err = f.crawls.Create(ctx, key, v)
+			rev, err = f.crawls.Create(ctx, key, v)
 		} else {
-			_, err = f.crawls.Update(ctx, key, v, rev)
+			rev, err = f.crawls.Update(ctx, key, v, rev)
 		}
 		if err == nil {
+			f.keepCount(key, rev, v)
 			return c, nil
 		}
 		if !isConflict(err) {
 			return c, fmt.Errorf("fleet: counters of %s: %w", crawl, err)
+		}
+		if cached {
+			cached = false // another process wrote them: read them
+			continue
 		}
 		// Another worker changed them first: a short wait at random
 		// spreads the workers that contend for them.
@@ -225,6 +297,40 @@ func (f *Fleet) count(ctx context.Context, crawl string, change func(*counters) 
 			return c, ctx.Err()
 		case <-t.C:
 		}
+	}
+}
+
+// countCache is the counters of each crawl as this process last wrote
+// them, with their revision: the first try of [Fleet.count].
+type countCache struct {
+	mu sync.Mutex
+	m  map[string]countEntry
+}
+
+type countEntry struct {
+	rev uint64
+	v   []byte
+}
+
+// lastCount returns the counters under key as this process last wrote
+// them, and their revision; 0 when it has not.
+func (f *Fleet) lastCount(key string) (uint64, []byte) {
+	f.counts.mu.Lock()
+	defer f.counts.mu.Unlock()
+	e := f.counts.m[key]
+	return e.rev, e.v
+}
+
+// keepCount keeps the counters written under key at rev. A crawl's entry
+// is kept as long as the Fleet: a few hundred bytes a crawl.
+func (f *Fleet) keepCount(key string, rev uint64, v []byte) {
+	f.counts.mu.Lock()
+	defer f.counts.mu.Unlock()
+	if f.counts.m == nil {
+		f.counts.m = map[string]countEntry{}
+	}
+	if e := f.counts.m[key]; e.rev < rev {
+		f.counts.m[key] = countEntry{rev, v}
 	}
 }
 

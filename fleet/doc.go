@@ -13,7 +13,9 @@
 // job is delivered again after the AckWait, and what is published again is
 // dropped by its id. The crawl is done when its subject of the work queue
 // holds no message: a job is removed only once acknowledged, after the
-// jobs of what its document lists are queued.
+// jobs of what its document lists are queued. A crawl may be a listing
+// ([Crawl] Sitemaps, "sitemap -sitemaps"): its output then holds the
+// sitemaps its documents list, which [Fleet.Sitemaps] merges, and no URL.
 //
 // The limits of a crawl on URLs and sitemaps are counted across the fleet
 // by compare-and-set on a counter's revision; the limits per host

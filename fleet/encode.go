@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/gositemap/sitemap/internal/jsonline"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gositemap/sitemap"
@@ -20,13 +21,48 @@ import (
 func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 	j := jsonline.Of(u)
 	j.Sitemap = u.Source.URL()
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false) // URLs keep their & as it is
-	if err := enc.Encode(j); err != nil {
+	return appendURLLine(b, &j)
+}
+
+// appendURLLine appends the JSON line of j to b: written by hand when it
+// has no extension (fastline.go), by encoding/json otherwise.
+func appendURLLine(b *bytes.Buffer, j *jsonline.URL) error {
+	e := lineEncoders.Get().(*lineEncoder)
+	defer lineEncoders.Put(e)
+	var plain bool
+	if e.scratch, plain = appendPlainURL(e.scratch[:0], j); plain {
+		escapeControls(b, e.scratch)
+		return nil
+	}
+	v := *j // a copy for encoding/json, so that j stays on its caller's stack
+	return appendJSON(b, &v)
+}
+
+// lineEncoder is an encoder of JSON lines and the buffer it writes to,
+// kept for the next line: a batch of URLs is encoded without an encoder
+// or a buffer made for each.
+type lineEncoder struct {
+	line    bytes.Buffer
+	enc     *json.Encoder
+	scratch []byte // the line written by hand
+}
+
+var lineEncoders = sync.Pool{New: func() any {
+	e := &lineEncoder{}
+	e.enc = json.NewEncoder(&e.line)
+	e.enc.SetEscapeHTML(false) // URLs keep their & as it is
+	return e
+}}
+
+// appendJSON appends the JSON line of v to b, as the command writes it.
+func appendJSON(b *bytes.Buffer, v any) error {
+	e := lineEncoders.Get().(*lineEncoder)
+	defer lineEncoders.Put(e)
+	e.line.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return err
 	}
-	escapeControls(b, line.Bytes())
+	escapeControls(b, e.line.Bytes())
 	return nil
 }
 
@@ -34,7 +70,12 @@ func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
 // bidirectional controls, which encoding/json leaves as they are, written
 // as \u escapes, as the command's JSON output has them.
 func escapeControls(b *bytes.Buffer, p []byte) {
-	for i := 0; i < len(p); {
+	ascii := 0
+	for ascii < len(p) && p[ascii] < 0x7f {
+		ascii++
+	}
+	b.Write(p[:ascii])
+	for i := ascii; i < len(p); {
 		if p[i] < 0x7f {
 			b.WriteByte(p[i])
 			i++

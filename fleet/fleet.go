@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -82,6 +83,8 @@ type Fleet struct {
 	records, workers    jetstream.KeyValue
 	maxPayload          int
 	consumer            jetstream.Consumer
+
+	counts countCache // the counters this process last wrote (Fleet.count)
 }
 
 // Open checks that the server of nc runs JetStream at version
@@ -101,18 +104,6 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Fleet, error) {
 		return nil, fmt.Errorf("fleet: the NATS server has no JetStream for this account: %w", err)
 	}
 	f := &Fleet{nc: nc, js: js, opts: o, maxPayload: int(nc.MaxPayload())}
-	if f.jobs, err = f.stream(ctx, jetstream.StreamConfig{
-		Name: jobsStream, Subjects: []string{jobsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Replicas: o.Replicas, Duplicates: o.dupWindow(),
-	}); err != nil {
-		return nil, err
-	}
-	if f.out, err = f.stream(ctx, jetstream.StreamConfig{
-		Name: outStream, Subjects: []string{outPrefix + ">"}, Retention: jetstream.LimitsPolicy,
-		Storage: jetstream.FileStorage, Replicas: o.Replicas, Duplicates: o.dupWindow(), MaxAge: o.Retention,
-	}); err != nil {
-		return nil, err
-	}
 	buckets := []struct {
 		kv  *jetstream.KeyValue
 		cfg jetstream.KeyValueConfig
@@ -123,18 +114,46 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Fleet, error) {
 		{&f.records, jetstream.KeyValueConfig{Bucket: storeBucket}},
 		{&f.workers, jetstream.KeyValueConfig{Bucket: workersBucket, TTL: workerTTL}},
 	}
-	for _, b := range buckets {
-		b.cfg.Replicas, b.cfg.Storage = o.Replicas, jetstream.FileStorage
-		if *b.kv, err = f.bucket(ctx, b.cfg); err != nil {
+	// The streams and the buckets are opened at once, each a round trip
+	// or two (a dozen, one after the other, were a tenth of a short run),
+	// and the consumer once its stream is there. The first error, in the
+	// order they are listed, is the answer.
+	errs := make([]error, 3+len(buckets))
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		f.jobs, errs[0] = f.stream(ctx, jetstream.StreamConfig{
+			Name: jobsStream, Subjects: []string{jobsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Replicas: o.Replicas, Duplicates: o.dupWindow(),
+		})
+		if errs[0] != nil {
+			return
+		}
+		var err error
+		f.consumer, err = js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
+			Durable: consumerName, AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait,
+			MaxAckPending: 4096, Replicas: o.Replicas,
+		})
+		if err != nil {
+			errs[len(errs)-1] = fmt.Errorf("fleet: consumer %s of stream %s: %w", consumerName, jobsStream, err)
+		}
+	})
+	wg.Go(func() {
+		f.out, errs[1] = f.stream(ctx, jetstream.StreamConfig{
+			Name: outStream, Subjects: []string{outPrefix + ">"}, Retention: jetstream.LimitsPolicy,
+			Storage: jetstream.FileStorage, Replicas: o.Replicas, Duplicates: o.dupWindow(), MaxAge: o.Retention,
+		})
+	})
+	for i, b := range buckets {
+		wg.Go(func() {
+			b.cfg.Replicas, b.cfg.Storage = o.Replicas, jetstream.FileStorage
+			*b.kv, errs[2+i] = f.bucket(ctx, b.cfg)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
-	}
-	f.consumer, err = js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
-		Durable: consumerName, AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait,
-		MaxAckPending: 4096, Replicas: o.Replicas,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fleet: consumer %s of stream %s: %w", consumerName, jobsStream, err)
 	}
 	return f, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestVersionRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(st.Refused, "version 2") || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
+	if !strings.Contains(st.Refused, fmt.Sprintf("reads version %d", Version)) || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
 		t.Errorf("status %+v; want the refusal of worker old, by version, and the document queued", st)
 	}
 }
@@ -161,5 +162,109 @@ func TestSince(t *testing.T) {
 	}
 	if len(got) != want || want != 3*14 {
 		t.Errorf("%d URLs, want %d as the library reads, 42", len(got), want)
+	}
+}
+
+// Remove drops what the fleet keeps of a crawl: its record, the record of
+// its documents, its output; the crawl is no more.
+func TestRemove(t *testing.T) {
+	_, f := startNode(t)
+	s := newSite(t, 5, 3, false)
+	startWorkers(t, f, 1, WorkerOptions{Concurrency: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := collect(t, ctx, f, crawl); len(got) != 15 {
+		t.Fatalf("%d URLs, want 15", len(got))
+	}
+	if err := f.Remove(ctx, crawl); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Status(ctx, crawl); err == nil || !strings.Contains(err.Error(), "no crawl") {
+		t.Errorf("status of a crawl removed: %v", err)
+	}
+	if names, err := f.Crawls(ctx); err != nil || len(names) != 0 {
+		t.Errorf("crawls %q, %v; want none", names, err)
+	}
+	for _, st := range []jetstream.Stream{f.out, f.jobs} {
+		info, err := st.Info(ctx)
+		if err != nil || info.State.Msgs != 0 {
+			t.Errorf("stream %s keeps %d messages (%v)", info.Config.Name, info.State.Msgs, err)
+		}
+	}
+	if keys, err := f.docs.Keys(ctx); !errors.Is(err, jetstream.ErrNoKeysFound) {
+		t.Errorf("the documents of a crawl removed: %q (%v)", keys, err)
+	}
+}
+
+// The counters of a crawl written by two processes in turn: each writes
+// first by the revision it last wrote, and finds the other's write.
+func TestCountersOfTwoProcesses(t *testing.T) {
+	srv, f1 := startNode(t)
+	f2 := openFleet(t, srv, Options{AckWait: testAckWait})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := range 6 {
+		f := []*Fleet{f1, f2}[i%2]
+		if _, err := f.count(ctx, "c", func(c *counters) bool { c.Redelivered++; return true }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []*Fleet{f1, f2} {
+		c, err := f.count(ctx, "c", func(*counters) bool { return false })
+		if err != nil || c.Redelivered != 6 {
+			t.Errorf("counters %+v, %v; want 6", c, err)
+		}
+	}
+	// The one that wrote last writes by its revision; the other reads them anew.
+	for _, f := range []*Fleet{f2, f1} {
+		if _, err := f.count(ctx, "c", func(c *counters) bool { c.URLs += 10; return true }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, err := f1.count(ctx, "c", func(*counters) bool { return false }); err != nil || c.URLs != 20 || c.Redelivered != 6 {
+		t.Errorf("counters %+v, %v; want 20 URLs", c, err)
+	}
+}
+
+// A document read for longer than readingAfter is in flight in status;
+// once read, it is done, never left in flight.
+func TestReadingShown(t *testing.T) {
+	defer func(d time.Duration) { readingAfter = d }(readingAfter)
+	readingAfter = 50 * time.Millisecond
+	_, f := startNode(t)
+	s := newSite(t, 4, 2, true)
+	startWorkers(t, f, 1, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-s.reached
+	for {
+		st, err := f.Status(ctx, crawl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reading == 2 { // the two sitemaps past half, at the gate
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("status %+v: the documents at the gate are not in flight", st)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	s.open()
+	if got, _ := collect(t, ctx, f, crawl); len(got) != 8 {
+		t.Errorf("%d URLs, want 8", len(got))
+	}
+	st, err := f.Status(ctx, crawl)
+	if err != nil || st.Done != 5 || st.Reading != 0 {
+		t.Errorf("status %+v (%v): want 5 done, none in flight", st, err)
 	}
 }

@@ -19,12 +19,13 @@ import (
 
 // The header of an output message that says what it holds, and how many.
 const (
-	hdrKind    = "Sitemap-Fleet-Kind"
-	hdrCount   = "Sitemap-Fleet-Count"
-	hdrCoding  = "Sitemap-Fleet-Encoding"
-	kindURLs   = "urls"
-	kindErrors = "errors"
-	codingS2   = "s2"
+	hdrKind      = "Sitemap-Fleet-Kind"
+	hdrCount     = "Sitemap-Fleet-Count"
+	hdrCoding    = "Sitemap-Fleet-Encoding"
+	kindURLs     = "urls"
+	kindErrors   = "errors"
+	kindSitemaps = "sitemaps"
+	codingS2     = "s2"
 )
 
 // natsMsg is one message of the output, before it is published.
@@ -41,7 +42,7 @@ type natsMsg struct {
 func (f *Fleet) publishOut(m *natsMsg, id string, acks *acks) error {
 	msg := nats.NewMsg(m.subject)
 	msg.Data = m.data
-	if m.kind == kindURLs {
+	if m.kind == kindURLs || m.kind == kindSitemaps {
 		// The lines of a batch are compressed: the server keeps what it
 		// was last written in memory for seconds (the caches of its
 		// blocks), so that the output a crawl publishes, not the lines
@@ -107,6 +108,10 @@ type batcher struct {
 	acks  *acks
 	max   int // the URL limit of the crawl; 0 is none
 
+	// countOnly counts the URLs, each batch taking its room under the
+	// URL limit, and publishes none: the crawl is a listing.
+	countOnly bool
+
 	buf     bytes.Buffer
 	inBuf   int
 	batch   int
@@ -119,8 +124,10 @@ func (b *batcher) add(u *sitemap.URL) error {
 	if b.full {
 		return nil
 	}
-	if err := appendLine(&b.buf, u); err != nil {
-		return err
+	if !b.countOnly {
+		if err := appendLine(&b.buf, u); err != nil {
+			return err
+		}
 	}
 	b.inBuf++
 	if b.inBuf == batchSize {
@@ -148,13 +155,13 @@ func (b *batcher) flush() error {
 		}
 		data = cutLines(data, room)
 	}
-	if room > 0 {
+	if room > 0 && !b.countOnly {
 		m := &natsMsg{subject: outPrefix + b.crawl, data: data, kind: kindURLs, count: room}
 		if err := b.w.f.publishOut(m, b.key+"."+strconv.Itoa(b.batch), b.acks); err != nil {
 			return err
 		}
-		b.n += room
 	}
+	b.n += room
 	b.batch++
 	b.buf.Reset()
 	b.inBuf = 0
@@ -226,6 +233,12 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 // "sitemap -format jsonl", without the newline, for a reader that writes
 // them as they are. A line stays valid after the loop goes on.
 func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error] {
+	return f.lines(ctx, crawl, kindURLs)
+}
+
+// lines is the output of crawl as it comes: the lines of its messages of
+// kind, and its errors as *DocError.
+func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
 		if _, err := f.record(ctx, crawl); err != nil {
 			yield(nil, err)
@@ -260,7 +273,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			}
 			return false
 		}
-		it, err := cons.Messages(jetstream.PullMaxBytes(readAheadBytes))
+		it, err := cons.Messages(jetstream.PullMaxMessagesWithBytesLimit(readAheadMessages, readAheadBytes))
 		if err != nil {
 			yield(nil, fmt.Errorf("fleet: read the output of %s: %w", crawl, err))
 			return
@@ -271,6 +284,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 		// holds for it.
 		var read, total uint64
 		done := false
+		quiet := firstPoll // how long the next wait for a message lasts before the question
 		for {
 			if ctx.Err() != nil {
 				yield(nil, ctx.Err())
@@ -279,15 +293,16 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			if done && read >= total {
 				return
 			}
-			wait := outputPoll
+			wait := quiet
 			if done {
 				wait = time.Minute
 			}
 			msg, err := it.Next(jetstream.NextMaxWait(wait))
 			if err == nil {
 				failingSince = time.Time{}
+				quiet = firstPoll
 				read++
-				if !yieldMsg(msg, yield) {
+				if !yieldMsg(msg, kind, yield) {
 					return
 				}
 				continue
@@ -298,7 +313,11 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 				}
 				continue
 			}
-			// Nothing came for a while: is the crawl done?
+			// Nothing came for a while: is the crawl done? The crawl's
+			// last job leaves the queue a round trip or two after its
+			// last message comes, so the question is asked soon after a
+			// message, then less and less often.
+			quiet = min(2*quiet, outputPoll)
 			n, err := f.pending(ctx, crawl)
 			if err == nil && n == 0 {
 				total, err = f.outputCount(ctx, crawl)
@@ -312,12 +331,23 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 }
 
 // readAheadBytes is how much of a crawl's output its reader holds before
-// the loop takes it: compressed, about 15 MiB of lines.
-const readAheadBytes = 1 << 20
+// the loop takes it: compressed, about 15 MiB of lines. readAheadMessages
+// bounds it too: a limit in bytes alone makes the client's buffer one of a
+// million messages, 8 MB of pointers made for each reader and scanned by
+// every collection of the garbage while it reads (an eighth of the CPU of
+// sitemap-fleet run on a short crawl).
+const (
+	readAheadBytes    = 1 << 20
+	readAheadMessages = 1000
+)
 
-// outputPoll is how long the reader of a crawl's output waits for a
-// message before it asks whether the crawl is done.
-const outputPoll = 20 * time.Millisecond
+// The reader of a crawl's output asks whether the crawl is done when no
+// message came for firstPoll after the last one, then after twice as long
+// each time up to outputPoll.
+const (
+	firstPoll  = 4 * time.Millisecond
+	outputPoll = 20 * time.Millisecond
+)
 
 // outputCount returns how many messages the output of crawl holds.
 func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
@@ -329,8 +359,13 @@ func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
 	return info.State.Subjects[subj], nil
 }
 
-// yieldMsg hands on what one message of the output holds.
-func yieldMsg(msg jetstream.Msg, yield func([]byte, error) bool) bool {
+// yieldMsg hands on what one message of the output holds: its errors, or
+// its lines when it is of kind; nothing of another kind.
+func yieldMsg(msg jetstream.Msg, kind string, yield func([]byte, error) bool) bool {
+	errs := msg.Headers().Get(hdrKind) == kindErrors
+	if !errs && msg.Headers().Get(hdrKind) != kind {
+		return true
+	}
 	data := msg.Data()
 	if msg.Headers().Get(hdrCoding) == codingS2 {
 		var err error
@@ -338,7 +373,6 @@ func yieldMsg(msg jetstream.Msg, yield func([]byte, error) bool) bool {
 			return yield(nil, fmt.Errorf("fleet: a message of the output does not decode: %w", err))
 		}
 	}
-	errs := msg.Headers().Get(hdrKind) == kindErrors
 	for len(data) > 0 {
 		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
@@ -400,7 +434,8 @@ type Status struct {
 	// Roots are the URLs it started from.
 	Roots []string
 	// Queued, Reading, Done and Failed count its documents: waiting on
-	// the queue, being read, read (whole or in part), and not read.
+	// the queue (or read for less than a second), being read (for a
+	// second or more), read (whole or in part), and not read.
 	// Limited counts those not queued because of the sitemap limit.
 	Queued, Reading, Done, Failed, Limited int
 	// URLs is how many URLs it handed on, Errors how many errors its

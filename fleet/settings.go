@@ -11,8 +11,9 @@ import (
 // Version is the version of the settings of a crawl, and of the shape of
 // its output, that this package writes and reads. A worker refuses, by
 // name, a crawl submitted with another one, rather than read it under
-// settings it does not know. Version 2 compresses the batches of URLs.
-const Version = 2
+// settings it does not know. Version 2 compresses the batches of URLs;
+// version 3 has Sitemaps, the listing.
+const Version = 3
 
 // Crawl is what a crawl is asked to do: the settings of the library that
 // cross the wire, each applied to every document of the crawl by whichever
@@ -71,6 +72,12 @@ type Crawl struct {
 	// under that name, so that a later crawl with the same State sends the
 	// validators this one learnt. Empty is no store: every document is read.
 	State string `json:"state,omitempty"`
+	// Sitemaps, when true, makes the crawl a listing, as "sitemap
+	// -sitemaps" is: its output holds the sitemaps its documents list,
+	// with their dates ([Fleet.Sitemaps]), and no URL. Its documents are
+	// read as in any crawl, and their URLs counted (under MaxURLs, and in
+	// [Status]) without being published.
+	Sitemaps bool `json:"sitemaps,omitempty"`
 }
 
 // DefaultCrawl returns the settings of a crawl that match the defaults of

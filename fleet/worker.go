@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,26 +75,53 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 	// it queues) holds no slot, so up to jobsPerSlot times as many jobs
 	// are in hand. Jobs are fetched as places in hand free up, each fetch
 	// a pull request of its own that lasts at most fetchWait: a worker
-	// holds no long-lived subscription that could stall.
+	// holds no long-lived subscription that could stall. While more jobs
+	// than slots are in hand, a fetch waits for half as many places as
+	// slots (for fetchGather at most): a pull request (a subscription, a
+	// request, its end) costs the server more than the job it brings.
 	w.slots = make(chan struct{}, o.Concurrency)
 	inHand := make(chan struct{}, jobsPerSlot*o.Concurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		select {
-		case inHand <- struct{}{}:
-		case <-ctx.Done():
-			return nil
-		}
-		n := 1
-	more:
+		n, gathered := 0, false
+		var gather *time.Timer
 		for n < o.Concurrency {
+			if n == 0 {
+				select {
+				case inHand <- struct{}{}:
+					n++
+					continue
+				case <-ctx.Done():
+					return nil
+				}
+			}
+			if !gathered && n < (o.Concurrency+1)/2 && len(inHand)-n > o.Concurrency {
+				// Jobs enough in hand: more places, for fetchGather at most.
+				if gather == nil {
+					gather = time.NewTimer(fetchGather)
+				}
+				select {
+				case inHand <- struct{}{}:
+					n++
+					continue
+				case <-gather.C:
+					gathered = true
+				case <-ctx.Done():
+					gather.Stop()
+					return nil
+				}
+			}
 			select {
 			case inHand <- struct{}{}:
 				n++
+				continue
 			default:
-				break more
 			}
+			break
+		}
+		if gather != nil {
+			gather.Stop()
 		}
 		fctx, stopFetch := context.WithTimeout(ctx, fetchWait)
 		batch, err := f.consumer.Fetch(n, jetstream.FetchContext(fctx))
@@ -128,8 +154,14 @@ func (f *Fleet) Work(ctx context.Context, o WorkerOptions) error {
 }
 
 // fetchWait is the longest a worker's request for jobs waits on the
-// server before it is made anew.
-const fetchWait = time.Second
+// server before it is made anew, and fetchGather the longest a worker
+// waits for more places before it asks for jobs, while it has jobs
+// enough in hand: their documents' bookkeeping may hold them, and their
+// places, while slots wait.
+const (
+	fetchWait   = time.Second
+	fetchGather = 10 * time.Millisecond
+)
 
 // worker is the state of one call of Work.
 type worker struct {
@@ -444,14 +476,10 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if w.o.Configure != nil {
 		w.o.Configure(crawl, s)
 	}
-	// The entry says "reading" while the document is read; its write is
-	// waited for with the batches', before the entry says what came of it.
 	var acks acks
 	entry := docEntry{URL: j.URL, Depth: j.Depth, State: stateReading}
-	v, _ := json.Marshal(entry)
-	if err := acks.publish(w.f.js, &nats.Msg{Subject: "$KV." + docsBucket + "." + key, Data: v}, ""); err != nil {
-		return err
-	}
+	settle := w.markReading(ctx, key, entry)
+	defer settle()
 	select {
 	case w.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -464,7 +492,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		}
 	}()
 	var errs []error
-	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks}
+	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks, countOnly: c.Sitemaps}
 	for u, err := range s.Stream(ctx, j.URL, nil) {
 		if err != nil {
 			errs = append(errs, err)
@@ -477,22 +505,30 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// The document is read: its last batch takes its room and goes out
+	// without its place, which another document's request takes.
+	<-w.slots
+	held = false
 	if err := out.flush(); err != nil {
 		return err
 	}
-	<-w.slots
-	held = false
 	if out.limited != nil {
 		errs = append(errs, out.limited)
 	}
 	docs := s.GetDocuments()
 	full := out.full
+	var leftOut map[string]bool
 	if len(docs) > 0 {
-		more, err := w.children(ctx, crawl, cs, key, j, docs, full)
+		more, left, err := w.children(ctx, crawl, cs, key, j, docs, full)
 		if err != nil {
 			return err
 		}
-		errs = append(errs, more...)
+		errs, leftOut = append(errs, more...), left
+	}
+	if c.Sitemaps {
+		if err := w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
+			return err
+		}
 	}
 	if err := w.publishErrors(crawl, key, errs, &acks); err != nil {
 		return err
@@ -500,6 +536,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := acks.wait(ctx); err != nil {
 		return err
 	}
+	settle()
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed
@@ -514,144 +551,39 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	return nil
 }
 
+// readingAfter is how long a document is read before its entry says so.
+var readingAfter = time.Second
+
+// markReading writes the entry e of a document ("reading") once it has
+// been read for readingAfter: one read sooner (most) goes from queued to
+// done in one write, and status counts it queued while it is read. settle,
+// called before the entry says what came of the document, and again at
+// will, ends the wait, and waits for the write under way: no "reading"
+// lands after "done".
+func (w *worker) markReading(ctx context.Context, key string, e docEntry) (settle func()) {
+	var mu sync.Mutex
+	settled := false
+	t := time.AfterFunc(readingAfter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !settled {
+			w.putEntry(ctx, key, e) // status alone reads it: an error is no matter
+		}
+	})
+	return func() {
+		t.Stop()
+		mu.Lock()
+		settled = true
+		mu.Unlock()
+	}
+}
+
 func (w *worker) putEntry(ctx context.Context, key string, e docEntry) error {
 	v, _ := json.Marshal(e)
 	if _, err := w.f.docs.Put(ctx, key, v); err != nil {
 		return fmt.Errorf("record %s: %w", e.URL, err)
 	}
 	return nil
-}
-
-// children queues the sitemaps the document lists (docs[0] is the
-// document, the others what it lists), as a call of the library would
-// follow them: within the depth limit and the follow rules, each once per
-// crawl, within the fleet's sitemap limit, none once the URL limit is
-// reached. It returns the errors of the limits. The claims and the
-// publications run claimParallel at a time: an index of thousands of
-// sitemaps is queued in the time of a few round trips each.
-func (w *worker) children(ctx context.Context, crawl string, cs *crawlState, key string, j job, docs []sitemap.Document, urlsFull bool) ([]error, error) {
-	c := &cs.rec.Settings
-	var errs []error
-	final := docs[0].FinalURL
-	if final == "" {
-		final = j.URL
-	}
-	var listed []job
-	for _, d := range docs[1:] {
-		if d.Parent != 0 || d.Status != sitemap.StatusNotFollowed {
-			continue
-		}
-		if len(cs.follow) > 0 && !matchAny(cs.follow, d.URL) {
-			continue
-		}
-		if j.Depth+1 > c.MaxDepth {
-			return []error{&sitemap.ParseError{URL: final, Err: fmt.Errorf("%w: max recursion depth of %d reached", sitemap.ErrMaxDepth, c.MaxDepth)}}, nil
-		}
-		if urlsFull {
-			return nil, nil
-		}
-		listed = append(listed, job{URL: d.URL, Depth: j.Depth + 1})
-	}
-	// Claim each: created (ours), or there already (listed before, by this
-	// document when it is delivered again, or by another).
-	created := make([]bool, len(listed))
-	err := parallel(ctx, len(listed), func(i int) error {
-		ch := listed[i]
-		entry, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateQueued})
-		_, err := w.f.docs.Create(ctx, docKey(crawl, ch.URL), entry)
-		if isConflict(err) {
-			_, err = w.f.queue(ctx, crawl, key, ch, true)
-			return err
-		}
-		if err != nil {
-			return fmt.Errorf("claim %s: %w", ch.URL, err)
-		}
-		created[i] = true
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var ours []job
-	for i, ok := range created {
-		if ok {
-			ours = append(ours, listed[i])
-		}
-	}
-	if c.MaxSitemaps > 0 && len(ours) > 0 {
-		took, first := 0, false
-		_, err := w.f.count(ctx, crawl, func(n *counters) bool {
-			took = int(min(int64(len(ours)), max(int64(c.MaxSitemaps)-n.Sitemaps, 0)))
-			first = took < len(ours) && !n.MapsLimited
-			n.Sitemaps += int64(took)
-			n.MapsLimited = n.MapsLimited || took < len(ours)
-			return took > 0 || first
-		})
-		if err != nil {
-			return nil, err
-		}
-		if first {
-			errs = append(errs, limitError(final, "sitemaps", c.MaxSitemaps, sitemap.ErrMaxSitemaps))
-		}
-		for _, ch := range ours[took:] {
-			v, _ := json.Marshal(docEntry{URL: ch.URL, Parent: key, Depth: ch.Depth, State: stateLimited})
-			if _, err := w.f.docs.Put(ctx, docKey(crawl, ch.URL), v); err != nil {
-				return nil, err
-			}
-		}
-		ours = ours[:took]
-	}
-	err = parallel(ctx, len(ours), func(i int) error {
-		return w.f.publishJob(ctx, crawl, docKey(crawl, ours[i].URL), ours[i])
-	})
-	return errs, err
-}
-
-// claimParallel is how many claims or publications of the children of a
-// document are in flight at once.
-const claimParallel = 32
-
-// parallel runs f for 0 to n-1, claimParallel at a time, and returns the
-// first error.
-func parallel(ctx context.Context, n int, f func(int) error) error {
-	if n == 0 {
-		return nil
-	}
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	next := make(chan int)
-	for range min(n, claimParallel) {
-		wg.Go(func() {
-			for i := range next {
-				if err := f(i); err != nil {
-					mu.Lock()
-					first = cmp.Or(first, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-	}
-	close(next)
-	wg.Wait()
-	return cmp.Or(first, ctx.Err())
-}
-
-func matchAny(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
 }
 
 // publishErrors publishes the errors of a document as one message of the

@@ -50,29 +50,40 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := f.Submit(ctx, crawlOf(crawl, follow, rules, timeout), roots...)
-	if err != nil {
-		return err
-	}
+	// The worker starts first: its request for jobs waits on the server
+	// when the first is queued.
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { f.Work(wctx, fleet.WorkerOptions{Concurrency: *conc, Logf: c.logf}) })
-	err = c.print(ctx, f, name, *format)
+	settings := crawlOf(crawl, follow, rules, timeout)
+	name, err := f.Submit(ctx, settings, roots...)
+	if err != nil {
+		stop()
+		wg.Wait()
+		return err
+	}
+	err = c.print(ctx, f, name, *format, settings.Sitemaps)
 	stop()
 	wg.Wait()
-	if ctx.Err() != nil {
-		// Interrupted: the crawl's jobs would be read by the next run of
-		// this directory; they are dropped.
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		f.Cancel(cctx, name)
+	// The crawl is printed (or interrupted, and its jobs would be read by
+	// the next run of this directory): nothing can read it again, as its
+	// name was never shown, and the next start of the server would read
+	// it back. Only the store of -state and the keys of the hosts stay.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if rerr := f.Remove(rctx, name); rerr != nil && err == nil {
+		c.logf("%v", rerr)
 	}
 	return err
 }
 
-// print writes the URLs of crawl to standard output in format and its
-// errors to standard error, until it is done, then the summary.
-func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) error {
+// print writes the URLs of crawl (its sitemaps when it is a listing) to
+// standard output in format and its errors to standard error, until it is
+// done, then the summary.
+func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string, listing bool) error {
+	if listing {
+		return c.printSitemaps(ctx, f, crawl, format)
+	}
 	w := newURLWriter(c.stdout, format)
 	var urls, errs int
 	stopFlush := make(chan struct{})
@@ -124,8 +135,44 @@ func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) e
 	if err != nil {
 		return err
 	}
+	return c.summary(st, count(urls, "URL"), errs)
+}
+
+// printSitemaps writes the listing of crawl to standard output in format
+// once it is done, as sitemap -sitemaps does, and its errors to standard
+// error as they come, then the summary.
+func (c *cmd) printSitemaps(ctx context.Context, f *fleet.Fleet, crawl, format string) error {
+	var list []fleet.Sitemap
+	errs := 0
+	for sm, err := range f.Sitemaps(ctx, crawl) {
+		if err != nil {
+			var de *fleet.DocError
+			if !errors.As(err, &de) {
+				return err
+			}
+			errs++
+			fmt.Fprintf(c.stderr, "%s: %s\n", de.Type, escape(de.Message))
+			continue
+		}
+		list = append(list, sm)
+	}
+	if err := writeSitemaps(c.stdout, format, list); err != nil {
+		return fmt.Errorf("write the output: %w", err)
+	}
+	// The URLs of a listing are counted by the workers, not published.
+	st, err := f.Status(ctx, crawl)
+	if err != nil {
+		return err
+	}
+	return c.summary(st, count(st.URLs, "URL")+", "+count(len(list), "sitemap")+" listed", errs)
+}
+
+// summary writes the last line, of the status st of the crawl, with urls
+// (how many were printed, or counted) and errs, and returns errFailed for
+// a crawl cancelled or with no document read.
+func (c *cmd) summary(st fleet.Status, urls string, errs int) error {
 	fmt.Fprintf(c.stderr, "Summary: %s read, %s failed, %s, %s, %s delivered again\n",
-		count(st.Done, "document"), count(st.Failed, "document"), count(urls, "URL"), count(errs, "error"), count(st.Redelivered, "job"))
+		count(st.Done, "document"), count(st.Failed, "document"), urls, count(errs, "error"), count(st.Redelivered, "job"))
 	if st.Cancelled || st.Failed > 0 && st.Done == 0 {
 		return errFailed
 	}
@@ -294,7 +341,11 @@ func (c *cmd) urls(ctx context.Context, args []string) error {
 		return err
 	}
 	defer nc.Close()
-	return c.print(ctx, f, names[0], *format)
+	settings, err := f.Settings(ctx, names[0])
+	if err != nil {
+		return err
+	}
+	return c.print(ctx, f, names[0], *format, settings.Sitemaps)
 }
 
 // cancel ends a crawl.

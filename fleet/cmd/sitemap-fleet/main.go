@@ -12,7 +12,9 @@
 //	sitemap-fleet cancel -nats URL CRAWL              ends a crawl
 //
 // The flags of a crawl are those of the sitemap command, under the same
-// names; the URLs are printed in its formats (-format text, jsonl, csv).
+// names; the URLs are printed in its formats (-format text, jsonl, csv),
+// and with -sitemaps the sitemaps the documents list, as sitemap
+// -sitemaps prints them.
 // The exit status is 0 on success, 1 on a failure, 2 for wrong flags.
 package main
 
@@ -92,7 +94,8 @@ const usage = `Usage of sitemap-fleet:
   sitemap-fleet run [flags] URL...
 	read the sitemaps of URL, in one process on an embedded NATS server whose
 	state is in -dir (default ./sitemap-fleet-data), and print the URLs as
-	sitemap does
+	sitemap does (with -sitemaps, the sitemaps the documents list, as
+	sitemap -sitemaps does)
   sitemap-fleet serve -listen HOST:PORT -dir DIR
 	run the embedded NATS server with JetStream alone, for workers to join
   sitemap-fleet worker -nats URL [-concurrency N]
@@ -103,13 +106,14 @@ const usage = `Usage of sitemap-fleet:
 	the documents queued, reading, done and failed, the URLs handed on, the
 	jobs delivered again and the workers alive, of CRAWL or of every crawl
   sitemap-fleet urls -nats URL [-format FORMAT] CRAWL
-	the URLs of CRAWL as they come, until it is done
+	the URLs of CRAWL as they come, until it is done (the sitemaps it
+	lists, once it is done, when it was submitted with -sitemaps)
   sitemap-fleet cancel -nats URL CRAWL
 	end CRAWL
 
 The flags of a crawl are the sitemap command's: -max-urls, -max-sitemaps,
 -max-depth, -max-validation-errors, -max-response-size, -timeout,
 -user-agent, -follow, -rules, -strict, -block-private, -retries, -host-rate,
--max-host-concurrency, -crawl-delay, -since, -trust-index-lastmod, and -state NAME (the
-shared store of conditional fetching). Run 'sitemap-fleet COMMAND -h' for the flags of a command.
+-max-host-concurrency, -crawl-delay, -since, -trust-index-lastmod, -sitemaps, and
+-state NAME (the shared store of conditional fetching). Run 'sitemap-fleet COMMAND -h' for the flags of a command.
 `

@@ -66,6 +66,40 @@ func (uw *urlWriter) write(line []byte) error {
 	return uw.w.WriteByte('\n')
 }
 
+// writeSitemaps writes a listing as sitemap -sitemaps does: a line a
+// sitemap (its URL, and a tab and its date when it has one), its JSON
+// line, or a CSV row under its header.
+func writeSitemaps(out io.Writer, format string, list []fleet.Sitemap) error {
+	w := bufio.NewWriterSize(out, 64<<10)
+	switch format {
+	case "jsonl":
+		for _, sm := range list {
+			w.Write(sm.JSON)
+			w.WriteByte('\n')
+		}
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"loc", "lastmod"})
+		for _, sm := range list {
+			cw.Write([]string{printable.Escape(sm.Loc), printable.Escape(str(sm.LastMod))})
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+	default:
+		for _, sm := range list {
+			w.WriteString(printable.Escape(sm.Loc))
+			if sm.LastMod != nil {
+				w.WriteByte('\t')
+				w.WriteString(*sm.LastMod)
+			}
+			w.WriteByte('\n')
+		}
+	}
+	return w.Flush()
+}
+
 func (uw *urlWriter) flush() error {
 	if uw.cw != nil {
 		uw.cw.Flush()
