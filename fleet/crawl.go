@@ -83,6 +83,9 @@ func docKey(crawl, loc string) string {
 // setting the library rejects is its *sitemap.ConfigError.
 func (f *Fleet) Submit(ctx context.Context, c Crawl, roots ...string) (string, error) {
 	c.Version = Version
+	if !c.changes() {
+		c.Version = minVersion // workers of version 2 read it
+	}
 	if err := c.check(); err != nil {
 		return "", err
 	}
@@ -95,6 +98,11 @@ func (f *Fleet) Submit(ctx context.Context, c Crawl, roots ...string) (string, e
 	rec, _ := json.Marshal(crawlRecord{Settings: c, Roots: roots, Submitted: time.Now().UTC()})
 	if _, err := f.crawls.Create(ctx, name, rec); err != nil {
 		return "", fmt.Errorf("fleet: record crawl %s: %w", name, err)
+	}
+	if c.changes() {
+		if err := f.snapshotLast(ctx, name, c.State, roots); err != nil {
+			return "", err
+		}
 	}
 	for _, root := range roots {
 		if _, err := f.queue(ctx, name, "", job{URL: root}, false); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestVersionRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(st.Refused, "version 2") || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
+	if !strings.Contains(st.Refused, fmt.Sprint("version ", Version+1)) || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
 		t.Errorf("status %+v; want the refusal of worker old, by version, and the document queued", st)
 	}
 }

@@ -107,6 +107,8 @@ type batcher struct {
 	acks  *acks
 	max   int // the URL limit of the crawl; 0 is none
 
+	change string // the change of the URL added, with change detection (changes.go)
+
 	buf     bytes.Buffer
 	inBuf   int
 	batch   int
@@ -119,7 +121,7 @@ func (b *batcher) add(u *sitemap.URL) error {
 	if b.full {
 		return nil
 	}
-	if err := appendLine(&b.buf, u); err != nil {
+	if err := appendLine(&b.buf, u, b.change); err != nil {
 		return err
 	}
 	b.inBuf++
@@ -227,12 +229,14 @@ func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 // them as they are. A line stays valid after the loop goes on.
 func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
-		if _, err := f.record(ctx, crawl); err != nil {
+		rec, err := f.record(ctx, crawl)
+		if err != nil {
 			yield(nil, err)
 			return
 		}
+		settle := f.newSettler(crawl, rec) // changes.go; nil without change detection
 		var cons jetstream.Consumer
-		err := failover(ctx, func() (err error) {
+		err = failover(ctx, func() (err error) {
 			cons, err = f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
 			return err
 		})
@@ -277,6 +281,7 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 				return
 			}
 			if done && read >= total {
+				settle.finish(ctx, yield)
 				return
 			}
 			wait := outputPoll
@@ -287,6 +292,12 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 			if err == nil {
 				failingSince = time.Time{}
 				read++
+				if held, err := settle.take(msg); held {
+					if err != nil && !yield(nil, err) {
+						return
+					}
+					continue
+				}
 				if !yieldMsg(msg, yield) {
 					return
 				}

@@ -283,6 +283,9 @@ type crawlState struct {
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
 
+	oldMu sync.Mutex
+	old   *oldTree // the last tree of change detection (changes.go), once loaded
+
 	roomMu  sync.Mutex
 	pending []*roomReq // changes of the room of documents, for the next compare-and-set (worker.counted)
 	leading bool       // a compare-and-set of them is under way
@@ -326,7 +329,7 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 	}
 	cs = &crawlState{rec: rec, read: time.Now(), cancelled: rec.Cancelled}
 	c := &cs.rec.Settings
-	if c.Version != Version {
+	if c.Version < minVersion || c.Version > Version {
 		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
 	} else if err := c.check(); err != nil {
 		cs.err = fmt.Errorf("crawl %s: worker %s refuses its settings: %w", crawl, w.o.Name, err)
@@ -437,7 +440,11 @@ func (w *worker) refuse(ctx context.Context, crawl string, why error) {
 func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) error {
 	c := &cs.rec.Settings
 	key := docKey(crawl, j.URL)
-	s, err := c.instance(cs.client, cs.store)
+	chg, err := w.docChanges(ctx, crawl, j.URL, cs) // changes.go; nil without Changes
+	if err != nil {
+		return err
+	}
+	s, err := c.instance(cs.client, chg.store(cs.store))
 	if err != nil {
 		return err
 	}
@@ -470,6 +477,12 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 			errs = append(errs, err)
 			continue
 		}
+		if keep, err := chg.url(&u, out); !keep || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if err := out.add(&u); err != nil {
 			return err
 		}
@@ -480,12 +493,16 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := out.flush(); err != nil {
 		return err
 	}
+
 	<-w.slots
 	held = false
 	if out.limited != nil {
 		errs = append(errs, out.limited)
 	}
 	docs := s.GetDocuments()
+	if err := chg.publish(w.f, crawl, key, j.URL, out, docs, &acks); err != nil {
+		return err
+	}
 	full := out.full
 	if len(docs) > 0 {
 		more, err := w.children(ctx, crawl, cs, key, j, docs, full)
@@ -498,6 +515,9 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		return err
 	}
 	if err := acks.wait(ctx); err != nil {
+		return err
+	}
+	if err := chg.put(ctx); err != nil {
 		return err
 	}
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)

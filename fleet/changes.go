@@ -1,0 +1,696 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/changes"
+	"github.com/gositemap/sitemap/store"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// This file is change detection across the fleet (Crawl.Changes): what
+// "sitemap -state FILE" and "-changes" print, over the whole tree of the
+// crawl, though each worker reads one document.
+//
+// A worker reads each document with the library's change detection on, so
+// that the library compares it with its own record: the URLs of its last
+// list are unchanged or lastmod, the others new, and those of its last
+// list it no longer has (or, for an index read whole, of the sitemaps it
+// no longer lists) gone. What one document cannot know is the rest of the
+// tree: a URL new to its sitemap may have been listed by another (moved,
+// or listed twice now), and a URL gone from its sitemap may be listed by
+// another now. So:
+//
+//   - Submit takes a snapshot of the last tree (oldTree): the records of
+//     the store from the crawl's roots, through the Children of each
+//     index, each URL of each list as a 64-bit hash of its location with
+//     the fingerprint of its lastmod, before any worker changes a record.
+//     It is kept beside the crawl's record, in parts: 12 bytes a URL.
+//   - Each worker loads it once per crawl. A URL the library says is new
+//     that the snapshot holds is labelled unchanged or lastmod by its
+//     fingerprint, as the library does in one call; it, and each URL the
+//     snapshot holds in two sitemaps or more, is published as seen.
+//   - The URLs the library says are gone are candidates: published apart,
+//     with the document that gave them, not printed. The reader of the
+//     output holds the candidates and the seen, and once the crawl is done
+//     hands on as gone the candidates not seen anywhere (each once), of a
+//     sitemap that settles them: the document itself, read whole, or a
+//     sitemap an index read whole no longer lists and that the crawl did
+//     not read otherwise. More than MaxGoneShare of the snapshot's URLs
+//     gone at once is the library's error instead, and none is gone.
+//
+// The reader holds what the candidates and the seen take: the URLs gone,
+// moved, or listed by two sitemaps, 8 bytes each and the line of each
+// candidate; the workers hold the snapshot, 16 bytes a URL of the last
+// tree.
+
+// The kinds of the output messages of change detection, held by the
+// reader (hdrKind).
+const (
+	kindGone = "gone" // the JSON lines of URLs a document says are gone
+	kindSeen = "seen" // hashes (8 bytes each) of URLs of the last tree seen again
+)
+
+// hashLoc is the hash of a location that the snapshot and the seen carry:
+// FNV-1a, the same in every process.
+func hashLoc[T string | []byte](s T) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// oldEntry is a URL of the last tree: the hash of its location and the
+// fingerprint of its lastmod.
+type oldEntry struct {
+	h  uint64
+	fp uint32
+}
+
+// oldTree is the snapshot of the last tree of a crawl's State.
+type oldTree struct {
+	entries []oldEntry          // sorted by hash; one per hash and fingerprint
+	dups    map[uint64]struct{} // the hashes listed by two sitemaps or more
+	total   int                 // distinct URLs
+}
+
+// find returns the entries of hash h.
+func (t *oldTree) find(h uint64) []oldEntry {
+	i, _ := slices.BinarySearchFunc(t.entries, h, func(e oldEntry, h uint64) int {
+		switch {
+		case e.h < h:
+			return -1
+		case e.h > h:
+			return 1
+		}
+		return 0
+	})
+	j := i
+	for j < len(t.entries) && t.entries[j].h == h {
+		j++
+	}
+	return t.entries[i:j]
+}
+
+// storeKeyOf is the key of the record of the sitemap at loc, as the library
+// keys it: its request key, a password in it replaced by xxxxx.
+func storeKeyOf(loc string) string {
+	k := store.RequestKey(loc)
+	scheme := strings.Index(k, "://")
+	if scheme < 0 {
+		return k
+	}
+	rest := k[scheme+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 {
+		return k
+	}
+	colon := strings.IndexByte(rest[:at], ':')
+	if colon < 0 {
+		return k
+	}
+	return k[:scheme+3] + rest[:colon+1] + "xxxxx" + rest[at:]
+}
+
+// maxOldDepth bounds the walk of the last tree, as the library's.
+const maxOldDepth = 64
+
+// snapshot reads the last tree of roots from st: the records from each
+// root down, through the Children of each index, level by level, the
+// records of a level read claimParallel at a time.
+func snapshot(ctx context.Context, st sitemap.Store, roots []string) (*oldTree, error) {
+	type listed struct {
+		h  uint64
+		fp uint32
+		sm int
+	}
+	var (
+		mu    sync.Mutex
+		all   []listed
+		seen  = map[string]bool{}
+		level []string
+	)
+	for _, r := range roots {
+		if k := storeKeyOf(r); !seen[k] {
+			seen[k] = true
+			level = append(level, r)
+		}
+	}
+	sm := 0
+	for depth := 0; len(level) > 0 && depth <= maxOldDepth; depth++ {
+		var next [][]sitemap.StoredChild
+		next = make([][]sitemap.StoredChild, len(level))
+		base := sm
+		err := parallel(ctx, len(level), func(i int) error {
+			rec, ok, err := st.Get(ctx, storeKeyOf(level[i]))
+			if err != nil {
+				return fmt.Errorf("fleet: the last crawl's record of %s: %w", level[i], err)
+			}
+			if !ok {
+				return nil
+			}
+			next[i] = rec.Children
+			var mine []listed
+			changes.Decode(rec.URLs, func(loc []byte, fp uint32, f changes.Flag) bool {
+				if f != changes.Removed { // a URL the run before the last removed
+					mine = append(mine, listed{hashLoc(loc), fp, base + i})
+				}
+				return true
+			})
+			mu.Lock()
+			all = append(all, mine...)
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sm += len(level)
+		level = level[:0:0]
+		for _, children := range next {
+			for _, ch := range children {
+				if k := storeKeyOf(ch.Loc); !seen[k] {
+					seen[k] = true
+					level = append(level, ch.Loc)
+				}
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b listed) int {
+		if a.h != b.h {
+			if a.h < b.h {
+				return -1
+			}
+			return 1
+		}
+		if a.fp != b.fp {
+			return int(int64(a.fp) - int64(b.fp))
+		}
+		return a.sm - b.sm
+	})
+	t := &oldTree{dups: map[uint64]struct{}{}}
+	for i, e := range all {
+		if i == 0 || e.h != all[i-1].h {
+			t.total++
+		} else if e.sm != all[i-1].sm {
+			t.dups[e.h] = struct{}{}
+		}
+		if i == 0 || e.h != all[i-1].h || e.fp != all[i-1].fp {
+			t.entries = append(t.entries, oldEntry{e.h, e.fp})
+		}
+	}
+	return t, nil
+}
+
+// encode returns the snapshot as bytes: its total, its entries (hash and
+// fingerprint) and the hashes listed twice.
+func (t *oldTree) encode() []byte {
+	b := make([]byte, 0, 3*binary.MaxVarintLen64+12*len(t.entries)+8*len(t.dups))
+	b = binary.AppendUvarint(b, uint64(t.total))
+	b = binary.AppendUvarint(b, uint64(len(t.entries)))
+	for _, e := range t.entries {
+		b = binary.LittleEndian.AppendUint64(b, e.h)
+		b = binary.LittleEndian.AppendUint32(b, e.fp)
+	}
+	b = binary.AppendUvarint(b, uint64(len(t.dups)))
+	for h := range t.dups {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	return b
+}
+
+var errSnapshot = errors.New("fleet: the snapshot of the last tree does not read")
+
+// decodeOldTree reads what encode wrote.
+func decodeOldTree(b []byte) (*oldTree, error) {
+	t := &oldTree{dups: map[uint64]struct{}{}}
+	next := func() (uint64, bool) {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			return 0, false
+		}
+		b = b[k:]
+		return v, true
+	}
+	total, ok1 := next()
+	n, ok2 := next()
+	if !ok1 || !ok2 || n > uint64(len(b))/12 {
+		return nil, errSnapshot
+	}
+	t.total = int(total)
+	t.entries = make([]oldEntry, n)
+	for i := range t.entries {
+		t.entries[i] = oldEntry{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint32(b[8:])}
+		b = b[12:]
+	}
+	d, ok := next()
+	if !ok || d != uint64(len(b))/8 || len(b)%8 != 0 {
+		return nil, errSnapshot
+	}
+	for range d {
+		t.dups[binary.LittleEndian.Uint64(b)] = struct{}{}
+		b = b[8:]
+	}
+	return t, nil
+}
+
+// The keys of the snapshot of a crawl in the crawls bucket: crawl.old
+// holds the number of its parts and its total, crawl.old.N each part.
+func oldKey(crawl string) string { return crawl + ".old" }
+
+// putSnapshot keeps the snapshot t of crawl, in parts of at most a
+// message each.
+func (f *Fleet) putSnapshot(ctx context.Context, crawl string, t *oldTree) error {
+	data := t.encode()
+	limit := max(f.maxPayload-4096, 1024)
+	n := 0
+	for off := 0; off < len(data) || n == 0; off += limit {
+		if _, err := f.crawls.Put(ctx, oldKey(crawl)+"."+strconv.Itoa(n), data[off:min(off+limit, len(data))]); err != nil {
+			return fmt.Errorf("fleet: keep the last tree of %s: %w", crawl, err)
+		}
+		n++
+	}
+	if _, err := f.crawls.Put(ctx, oldKey(crawl), fmt.Appendf(nil, "%d %d", n, t.total)); err != nil {
+		return fmt.Errorf("fleet: keep the last tree of %s: %w", crawl, err)
+	}
+	return nil
+}
+
+// snapshotSize returns the number of parts of the snapshot of crawl and
+// the URLs of the last tree.
+func (f *Fleet) snapshotSize(ctx context.Context, crawl string) (parts, total int, err error) {
+	e, err := f.crawls.Get(ctx, oldKey(crawl))
+	if err != nil {
+		return 0, 0, fmt.Errorf("fleet: the last tree of %s: %w", crawl, err)
+	}
+	if _, err := fmt.Sscanf(string(e.Value()), "%d %d", &parts, &total); err != nil {
+		return 0, 0, errSnapshot
+	}
+	return parts, total, nil
+}
+
+// loadSnapshot reads the snapshot of crawl.
+func (f *Fleet) loadSnapshot(ctx context.Context, crawl string) (*oldTree, error) {
+	n, _, err := f.snapshotSize(ctx, crawl)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	for i := range n {
+		p, err := f.crawls.Get(ctx, oldKey(crawl)+"."+strconv.Itoa(i))
+		if err != nil {
+			return nil, fmt.Errorf("fleet: the last tree of %s, part %d: %w", crawl, i, err)
+		}
+		data = append(data, p.Value()...)
+	}
+	return decodeOldTree(data)
+}
+
+// oldTree returns the snapshot of the crawl of cs, loaded once.
+func (cs *crawlState) oldTree(ctx context.Context, f *Fleet, crawl string) (*oldTree, error) {
+	cs.oldMu.Lock()
+	defer cs.oldMu.Unlock()
+	if cs.old == nil {
+		t, err := f.loadSnapshot(ctx, crawl)
+		if err != nil {
+			return nil, err
+		}
+		cs.old = t
+	}
+	return cs.old, nil
+}
+
+// docChanges is change detection in the reading of one document by a
+// worker; nil for a crawl without it.
+type docChanges struct {
+	old  *oldTree
+	only bool
+	held *heldStore
+
+	gone  bytes.Buffer // the JSON lines of the URLs the library says are gone
+	seen  []uint64     // the hashes of the URLs of the last tree seen again
+	count changeCounts
+}
+
+// changeCounts are the changes of a document, kept in its entry.
+type changeCounts struct {
+	New       int `json:"new,omitempty"`
+	LastMod   int `json:"lastmod,omitempty"`
+	Unchanged int `json:"unchanged,omitempty"`
+}
+
+// docChanges returns change detection for a document of crawl: nil when
+// the crawl has none.
+func (w *worker) docChanges(ctx context.Context, crawl, loc string, cs *crawlState) (*docChanges, error) {
+	c := &cs.rec.Settings
+	if !c.changes() || cs.store == nil {
+		return nil, nil
+	}
+	t, err := cs.oldTree(ctx, w.f, crawl)
+	if err != nil {
+		return nil, err
+	}
+	return &docChanges{old: t, only: c.OnlyChanges, held: &heldStore{Store: cs.store, rootKey: storeKeyOf(loc)}}, nil
+}
+
+// store is the store the document's instance reads and writes: its Puts
+// held until its output is stored (heldStore).
+func (d *docChanges) store(st sitemap.Store) sitemap.Store {
+	if d == nil || st == nil {
+		return st
+	}
+	return d.held
+}
+
+// url tells what becomes of a URL of the document: whether it is handed
+// on, and with which change (set on out). A URL gone is held as a
+// candidate.
+func (d *docChanges) url(u *sitemap.URL, out *batcher) (bool, error) {
+	if d == nil {
+		return true, nil
+	}
+	chg := u.Source.Change()
+	switch chg {
+	case sitemap.ChangeGone:
+		if out.full {
+			return false, nil
+		}
+		return false, appendLine(&d.gone, u, string(chg))
+	case sitemap.ChangeNew:
+		h := hashLoc(u.Loc)
+		if es := d.old.find(h); len(es) > 0 {
+			// In another sitemap of the last tree: moved, or listed
+			// twice now.
+			d.seen = append(d.seen, h)
+			var t sitemap.LastModTime
+			if u.LastMod != nil {
+				t = *u.LastMod
+			}
+			fp := changes.Fingerprint(t.Time, u.LastMod != nil)
+			chg = sitemap.ChangeLastMod
+			for _, e := range es {
+				if e.fp == fp {
+					chg = sitemap.ChangeUnchanged
+				}
+			}
+		}
+	default:
+		if len(d.old.dups) > 0 {
+			if h := hashLoc(u.Loc); d.isDup(h) {
+				d.seen = append(d.seen, h)
+			}
+		}
+	}
+	switch chg {
+	case sitemap.ChangeNew:
+		d.count.New++
+	case sitemap.ChangeLastMod:
+		d.count.LastMod++
+	default:
+		d.count.Unchanged++
+		if d.only {
+			return false, nil
+		}
+	}
+	out.change = string(chg)
+	return true, nil
+}
+
+// isDup reports whether the last tree holds the URL of hash h in two
+// sitemaps or more.
+func (d *docChanges) isDup(h uint64) bool {
+	_, ok := d.old.dups[h]
+	return ok
+}
+
+// publish publishes the candidates and the seen of the document, apart
+// from its URLs, for the reader to settle once the crawl is done. A
+// sitemap replayed from its record (304 Not Modified) handed on none of
+// its URLs: those of its list the last tree holds twice are seen.
+func (d *docChanges) publish(f *Fleet, crawl, key, loc string, out *batcher, docs []sitemap.Document, a *acks) error {
+	if d == nil || out.full {
+		return nil
+	}
+	if len(d.old.dups) > 0 && len(docs) > 0 && docs[0].Status == sitemap.StatusUnchanged {
+		changes.Decode(d.held.root(), func(loc []byte, _ uint32, fl changes.Flag) bool {
+			if fl != changes.Removed {
+				if h := hashLoc(loc); d.isDup(h) {
+					d.seen = append(d.seen, h)
+				}
+			}
+			return true
+		})
+	}
+	if d.gone.Len() > 0 {
+		// The document that says they are gone, then their lines.
+		data := append([]byte(loc+"\n"), d.gone.Bytes()...)
+		m := &natsMsg{subject: outPrefix + crawl, data: data, kind: kindGone}
+		if err := f.publishOut(m, key+".gone", a); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < len(d.seen); i += seenBatch {
+		part := d.seen[i:min(i+seenBatch, len(d.seen))]
+		b := make([]byte, 0, 8*len(part))
+		for _, h := range part {
+			b = binary.LittleEndian.AppendUint64(b, h)
+		}
+		m := &natsMsg{subject: outPrefix + crawl, data: b, kind: kindSeen}
+		if err := f.publishOut(m, key+".seen."+strconv.Itoa(i/seenBatch), a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seenBatch is how many hashes one message of the seen holds.
+const seenBatch = 64 << 10
+
+// put writes the records the document's instance put, once its output is
+// stored: a worker that dies before leaves the records of the last crawl,
+// and the document read again gives the same lines.
+func (d *docChanges) put(ctx context.Context) error {
+	if d == nil {
+		return nil
+	}
+	return d.held.flush(ctx)
+}
+
+// heldStore is a store whose Puts are held until flush: the records of a
+// document vouch for the URLs handed on, and change detection compares the
+// next reading of the document with them.
+type heldStore struct {
+	sitemap.Store
+	rootKey string // the key of the document's record
+
+	mu       sync.Mutex
+	puts     []heldPut
+	rootURLs []byte // the URLs of the document's record, as got
+}
+
+// Get gets the record of key, and keeps the URLs of the document's.
+func (h *heldStore) Get(ctx context.Context, key string) (sitemap.Record, bool, error) {
+	r, ok, err := h.Store.Get(ctx, key)
+	if key == h.rootKey {
+		h.mu.Lock()
+		h.rootURLs = r.URLs
+		h.mu.Unlock()
+	}
+	return r, ok, err
+}
+
+// root returns the URLs of the document's record.
+func (h *heldStore) root() []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.rootURLs
+}
+
+type heldPut struct {
+	key string
+	rec sitemap.Record
+}
+
+// Put holds the record.
+func (h *heldStore) Put(_ context.Context, key string, r sitemap.Record) error {
+	h.mu.Lock()
+	h.puts = append(h.puts, heldPut{key, r})
+	h.mu.Unlock()
+	return nil
+}
+
+// flush puts the records held, in order, the last of each key.
+func (h *heldStore) flush(ctx context.Context) error {
+	h.mu.Lock()
+	puts := h.puts
+	h.puts = nil
+	h.mu.Unlock()
+	last := map[string]int{}
+	for i, p := range puts {
+		last[p.key] = i
+	}
+	for i, p := range puts {
+		if last[p.key] != i {
+			continue
+		}
+		if err := h.Store.Put(ctx, p.key, p.rec); err != nil {
+			return fmt.Errorf("record %s: %w", p.key, err)
+		}
+	}
+	return nil
+}
+
+// settler is the reader's side of change detection in a crawl: the
+// candidates gone and the URLs seen, settled once the crawl is done.
+type settler struct {
+	f     *Fleet
+	crawl string
+	rec   crawlRecord
+	seen  map[uint64]struct{}
+	cands []candidate
+}
+
+// candidate is a URL a document says is gone.
+type candidate struct {
+	h       uint64
+	line    []byte
+	sitemap string // the sitemap that listed it
+	doc     string // the document that says it is gone: the sitemap, or an index that no longer lists it
+}
+
+// newSettler returns the settler of crawl, nil when it has no change
+// detection.
+func (f *Fleet) newSettler(crawl string, rec crawlRecord) *settler {
+	if !rec.Settings.changes() {
+		return nil
+	}
+	return &settler{f: f, crawl: crawl, rec: rec, seen: map[uint64]struct{}{}}
+}
+
+// take holds msg when it is one of change detection's, and reports
+// whether it was.
+func (s *settler) take(msg jetstream.Msg) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	switch msg.Headers().Get(hdrKind) {
+	case kindSeen:
+		data := msg.Data()
+		for ; len(data) >= 8; data = data[8:] {
+			s.seen[binary.LittleEndian.Uint64(data)] = struct{}{}
+		}
+		return true, nil
+	case kindGone:
+		doc, data, _ := bytes.Cut(msg.Data(), []byte{'\n'})
+		for len(data) > 0 {
+			line, rest, _ := strings.Cut(string(data), "\n")
+			data = data[len(data)-len(rest):]
+			var j struct {
+				Loc     string `json:"loc"`
+				Sitemap string `json:"sitemap"`
+			}
+			if err := json.Unmarshal([]byte(line), &j); err != nil {
+				return true, fmt.Errorf("fleet: a URL gone of the output does not read: %w", err)
+			}
+			s.cands = append(s.cands, candidate{h: hashLoc(j.Loc), line: []byte(line), sitemap: j.Sitemap, doc: string(doc)})
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// finish hands on the URLs gone of the crawl, once it is done, or the
+// error of too many.
+func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bool {
+	if s == nil || len(s.cands) == 0 {
+		return true
+	}
+	if rec, err := s.f.record(ctx, s.crawl); err != nil || rec.Cancelled {
+		return true // a crawl cut short hands on no URL gone
+	}
+	read := map[string]bool{} // the sitemaps an index no longer lists that the crawl read
+	var gone [][]byte
+	done := map[uint64]bool{}
+	for _, c := range s.cands {
+		if _, ok := s.seen[c.h]; ok || done[c.h] {
+			continue
+		}
+		if c.doc != c.sitemap {
+			r, ok := read[c.sitemap]
+			if !ok {
+				_, err := s.f.docs.Get(ctx, docKey(s.crawl, c.sitemap))
+				r = err == nil
+				read[c.sitemap] = r
+			}
+			if r {
+				continue
+			}
+		}
+		done[c.h] = true
+		gone = append(gone, c.line)
+	}
+	_, total, err := s.f.snapshotSize(ctx, s.crawl)
+	if err != nil {
+		return yield(nil, err)
+	}
+	share := s.rec.Settings.MaxGoneShare
+	if share == 0 {
+		share = defaultMaxGoneShare
+	}
+	if len(gone) > 0 && float64(len(gone)) > share*float64(total) {
+		err := &sitemap.ParseError{URL: s.rec.Roots[0], Err: fmt.Errorf("%d of %d URLs (%s%%) gone at once, over the %s%% set",
+			len(gone), total, percent(float64(len(gone))/float64(total)), percent(share))}
+		typ, text, _ := strings.Cut(errorLine(err), ": ")
+		return yield(nil, &DocError{Type: typ, Message: text})
+	}
+	for _, line := range gone {
+		if !yield(line, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// defaultMaxGoneShare is the library's share of the last tree's URLs that
+// may be gone at once when MaxGoneShare is 0.
+const defaultMaxGoneShare = 0.30
+
+// percent writes a share as a percentage, to a tenth when less than one,
+// as the library's message does.
+func percent(f float64) string {
+	p := f * 100
+	if p < 1 && p > 0 {
+		return strconv.FormatFloat(p, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 0, 64)
+}
+
+// snapshotLast keeps the snapshot of the last tree of roots in the store
+// of state, for the crawl to compare with.
+func (f *Fleet) snapshotLast(ctx context.Context, crawl, state string, roots []string) error {
+	st, err := f.Store(state)
+	if err != nil {
+		return err
+	}
+	t, err := snapshot(ctx, st, roots)
+	if err != nil {
+		return err
+	}
+	return f.putSnapshot(ctx, crawl, t)
+}

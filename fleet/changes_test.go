@@ -1,0 +1,291 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
+)
+
+// changingSite is a site whose index and sitemaps a test changes between
+// crawls: each document has an ETag of its body, and is answered 304 when
+// it is sent back.
+type changingSite struct {
+	*httptest.Server
+	mu       sync.Mutex
+	order    []string            // the sitemaps of the index, by name
+	maps     map[string][]string // of each sitemap, its URLs: "path" or "path lastmod"
+	failing  map[string]bool     // sitemaps answered 500
+	bodies   atomic.Int64
+	notMod   atomic.Int64
+	requests atomic.Int64
+}
+
+// newChangingSite makes a site of n sitemaps s0..s(n-1) of m URLs each.
+func newChangingSite(t testing.TB, n, m int) *changingSite {
+	s := &changingSite{maps: map[string][]string{}, failing: map[string]bool{}}
+	for i := range n {
+		name := fmt.Sprintf("s%d", i)
+		s.order = append(s.order, name)
+		for j := range m {
+			s.maps[name] = append(s.maps[name], fmt.Sprintf("/%d/%d 2024-01-%02d", i, j, j%28+1))
+		}
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *changingSite) change(f func(s *changingSite)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s)
+}
+
+func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	s.mu.Lock()
+	var b bytes.Buffer
+	name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".xml")
+	switch {
+	case name == "index":
+		b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for _, sm := range s.order {
+			fmt.Fprintf(&b, "<sitemap><loc>%s/%s.xml</loc></sitemap>", s.URL, sm)
+		}
+		b.WriteString(`</sitemapindex>`)
+	case s.failing[name]:
+		s.mu.Unlock()
+		http.Error(w, "down", http.StatusInternalServerError)
+		return
+	case s.maps[name] != nil:
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for _, u := range s.maps[name] {
+			loc, lastmod, _ := strings.Cut(u, " ")
+			fmt.Fprintf(&b, "<url><loc>https://changes.example%s</loc>", loc)
+			if lastmod != "" {
+				fmt.Fprintf(&b, "<lastmod>%s</lastmod>", lastmod)
+			}
+			b.WriteString("</url>")
+		}
+		b.WriteString(`</urlset>`)
+	default:
+		s.mu.Unlock()
+		http.NotFound(w, r)
+		return
+	}
+	s.mu.Unlock()
+	h := sha256.Sum256(b.Bytes())
+	etag := `"` + hex.EncodeToString(h[:8]) + `"`
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		s.notMod.Add(1)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.bodies.Add(1)
+	w.Write(b.Bytes())
+}
+
+// libraryChanges is what sitemap -state -changes (or without -changes,
+// with -state alone) prints of root: the lines, sorted, with their change,
+// and the errors, read by the library in one process with its own store.
+func libraryChanges(t testing.TB, st sitemap.Store, root string, only bool) (lines []string, errs []string) {
+	t.Helper()
+	s := sitemap.New().SetStore(st).SetIncremental(sitemap.Incremental{Changes: true, OnlyChanges: only})
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			errs = append(errs, errorLine(err))
+			continue
+		}
+		var b bytes.Buffer
+		if err := appendLine(&b, &u, string(u.Source.Change())); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
+	}
+	slices.Sort(lines)
+	return lines, errs
+}
+
+// fleetChanges crawls root with change detection on f and returns what
+// collect does, the errors as their lines.
+func fleetChanges(t testing.TB, ctx context.Context, f *Fleet, state, root string, only bool) (lines []string, errs []string) {
+	t.Helper()
+	c := DefaultCrawl()
+	c.State, c.Changes, c.OnlyChanges = state, true, only
+	crawl, err := f.Submit(ctx, c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, docErrs := collect(t, ctx, f, crawl)
+	for _, e := range docErrs {
+		var de *DocError
+		errors.As(e, &de)
+		errs = append(errs, de.Type+": "+de.Message)
+	}
+	return got, errs
+}
+
+// changesOf counts the lines of each change.
+func changesOf(lines []string) map[string]int {
+	n := map[string]int{}
+	for _, l := range lines {
+		u, err := ParseLine([]byte(l))
+		if err != nil {
+			n["?"]++
+			continue
+		}
+		_, ch, _ := strings.Cut(string(u.JSON), `"change":"`)
+		ch, _, _ = strings.Cut(ch, `"`)
+		n[ch]++
+	}
+	return n
+}
+
+// The scenario of issue 32 across the fleet, crawl by crawl beside the
+// library reading the same site with a store of its own: the first crawl
+// hands on every URL new; a second of the unchanged site gets 304 for
+// every document and prints nothing; then a URL whose lastmod moved, one
+// added, one removed, one moved to another sitemap, one listed by a
+// second sitemap, one listed twice that one sitemap drops, a sitemap
+// dropped by the index whose URLs move to a new one, and one dropped
+// whose URLs are gone: exactly the lines of the library.
+func TestChangesAcrossTheFleet(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 12, 20)
+	site.change(func(s *changingSite) {
+		s.maps["s7"] = append(s.maps["s7"], "/shared 2024-02-01")
+		s.maps["s8"] = append(s.maps["s8"], "/shared 2024-02-01")
+	})
+	startWorkers(t, f, 3, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	lib := store.NewMemory()
+
+	// First crawl: every URL new.
+	want, wantErrs := libraryChanges(t, lib, root, true)
+	got, errs := fleetChanges(t, ctx, f, "changes", root, true)
+	sameLines(t, got, want)
+	if n := changesOf(got); n["new"] != 12*20+2 || len(n) != 1 || len(errs)+len(wantErrs) != 0 {
+		t.Fatalf("first crawl: %v, errors %v and the library's %v; want %d new", n, errs, wantErrs, 12*20+2)
+	}
+
+	// Second crawl of the unchanged site: every document 304, nothing.
+	want, _ = libraryChanges(t, lib, root, true)
+	if len(want) != 0 {
+		t.Fatalf("the library prints %v on an unchanged site", want)
+	}
+	before := site.notMod.Load()
+	bodies := site.bodies.Load()
+	got, errs = fleetChanges(t, ctx, f, "changes", root, true)
+	if len(got) != 0 || len(errs) != 0 || site.notMod.Load()-before != 13 || site.bodies.Load() != bodies {
+		t.Fatalf("second crawl: %d lines %v, errors %v, %d answered 304 and %d bodies; want none, 13 and none",
+			len(got), got, errs, site.notMod.Load()-before, site.bodies.Load()-bodies)
+	}
+
+	site.change(func(s *changingSite) {
+		s.maps["s1"][3] = "/1/3 2025-06-01"                                                          // lastmod moved
+		s.maps["s2"] = append(s.maps["s2"], "/added 2025-06-01")                                     // new
+		s.maps["s3"] = slices.Delete(s.maps["s3"], 5, 6)                                             // gone: /3/5
+		s.maps["s5"] = append(s.maps["s5"], s.maps["s4"][0])                                         // moved, unchanged
+		s.maps["s4"] = s.maps["s4"][1:]                                                              //
+		s.maps["s6"] = append(s.maps["s6"], s.maps["s0"][2])                                         // listed twice now
+		s.maps["s8"] = s.maps["s8"][:len(s.maps["s8"])-1]                                            // still in s7
+		s.maps["s12"] = s.maps["s9"]                                                                 // s9 renamed
+		s.order = slices.DeleteFunc(s.order, func(n string) bool { return n == "s9" || n == "s10" }) // s10 gone whole
+		s.order = append(s.order, "s12")
+	})
+	for _, only := range []bool{true, false} {
+		want, wantErrs = libraryChanges(t, lib, root, only)
+		got, errs = fleetChanges(t, ctx, f, "changes", root, only)
+		sameLines(t, got, want)
+		if !slices.Equal(errs, wantErrs) {
+			t.Errorf("errors %v, want the library's %v", errs, wantErrs)
+		}
+		if only {
+			if n := changesOf(got); n["new"] != 1 || n["lastmod"] != 1 || n["gone"] != 21 || len(got) != 23 {
+				t.Errorf("changes %v; want 1 new, 1 lastmod, 21 gone (s3's one and s10's 20)", n)
+			}
+		}
+		// The next crawl compares with this one: undo nothing, the
+		// second round (everything handed on) finds the site unchanged.
+		if !only {
+			if n := changesOf(got); n["unchanged"] != len(got) {
+				t.Errorf("a crawl of the site unchanged since: %v", n)
+			}
+		}
+	}
+}
+
+// A sitemap that fails leaves its URLs unknown, not gone; one of a site
+// where more than the share of URLs vanish at once is the library's error,
+// and none is gone.
+func TestChangesUnknownAndMassRemoval(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 10, 10)
+	startWorkers(t, f, 2, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	lib := store.NewMemory()
+	libraryChanges(t, lib, root, true)
+	fleetChanges(t, ctx, f, "mass", root, true)
+
+	site.change(func(s *changingSite) { s.failing["s4"] = true })
+	want, wantErrs := libraryChanges(t, lib, root, true)
+	got, errs := fleetChanges(t, ctx, f, "mass", root, true)
+	sameLines(t, got, want)
+	if len(got) != 0 || len(errs) != 1 || !slices.Equal(errs, wantErrs) || !strings.Contains(errs[0], "500") {
+		t.Errorf("a sitemap failing: %v, errors %v (the library's %v); want no line and its error", got, errs, wantErrs)
+	}
+
+	site.change(func(s *changingSite) {
+		delete(s.failing, "s4")
+		for _, n := range []string{"s1", "s2", "s3", "s5"} {
+			s.maps[n] = s.maps[n][:0]
+		}
+	})
+	want, wantErrs = libraryChanges(t, lib, root, true)
+	got, errs = fleetChanges(t, ctx, f, "mass", root, true)
+	sameLines(t, got, want)
+	if len(got) != 0 || len(errs) != 1 || !strings.Contains(errs[0], "40 of 100 URLs (40%) gone at once, over the 30% set") {
+		t.Errorf("mass removal: %v, errors %v; want none gone and the error", got, errs)
+	}
+	if !slices.Equal(errs, wantErrs) {
+		t.Errorf("error %q, want the library's %q", errs, wantErrs)
+	}
+}
+
+// Change detection needs a State, as the library's needs a store: a crawl
+// without one is refused with a *sitemap.ConfigError.
+func TestChangesNeedAState(t *testing.T) {
+	for _, c := range []Crawl{{Changes: true}, {OnlyChanges: true}, {MaxGoneShare: 0.5}} {
+		d := DefaultCrawl()
+		d.Changes, d.OnlyChanges, d.MaxGoneShare = c.Changes, c.OnlyChanges, c.MaxGoneShare
+		var ce *sitemap.ConfigError
+		if err := d.check(); !errors.As(err, &ce) || ce.Field != "incremental.changes" {
+			t.Errorf("%+v without a State: %v", c, err)
+		}
+	}
+	d := DefaultCrawl()
+	d.State, d.Changes, d.MaxGoneShare = "s", true, 1.5
+	var ce *sitemap.ConfigError
+	if err := d.check(); !errors.As(err, &ce) || ce.Field != "incremental.maxGoneShare" {
+		t.Errorf("a share of 1.5: %v", err)
+	}
+}
