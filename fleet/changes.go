@@ -345,7 +345,7 @@ type docChanges struct {
 
 	gone  bytes.Buffer // the JSON lines of the URLs the library says are gone
 	seen  []uint64     // the hashes of the URLs of the last tree seen again
-	count changeCounts
+	moved changeCounts // of the URLs the library says are new, those the last tree holds elsewhere
 }
 
 // changeCounts are the changes of a document, kept in its entry.
@@ -409,6 +409,11 @@ func (d *docChanges) url(u *sitemap.URL, out *batcher) (bool, error) {
 					chg = sitemap.ChangeUnchanged
 				}
 			}
+			if chg == sitemap.ChangeLastMod {
+				d.moved.LastMod++
+			} else {
+				d.moved.Unchanged++
+			}
 		}
 	default:
 		if len(d.old.dups) > 0 {
@@ -417,16 +422,8 @@ func (d *docChanges) url(u *sitemap.URL, out *batcher) (bool, error) {
 			}
 		}
 	}
-	switch chg {
-	case sitemap.ChangeNew:
-		d.count.New++
-	case sitemap.ChangeLastMod:
-		d.count.LastMod++
-	default:
-		d.count.Unchanged++
-		if d.only {
-			return false, nil
-		}
+	if chg == sitemap.ChangeUnchanged && d.only {
+		return false, nil
 	}
 	out.change = string(chg)
 	return true, nil
@@ -618,7 +615,11 @@ func (s *settler) take(msg jetstream.Msg) (bool, error) {
 // finish hands on the URLs gone of the crawl, once it is done, or the
 // error of too many.
 func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bool {
-	if s == nil || len(s.cands) == 0 {
+	if s == nil {
+		return true
+	}
+	if len(s.cands) == 0 {
+		s.f.crawls.Put(ctx, goneKey(s.crawl), []byte("0"))
 		return true
 	}
 	if rec, err := s.f.record(ctx, s.crawl); err != nil || rec.Cancelled {
@@ -656,9 +657,11 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 	if len(gone) > 0 && float64(len(gone)) > share*float64(total) {
 		err := &sitemap.ParseError{URL: s.rec.Roots[0], Err: fmt.Errorf("%d of %d URLs (%s%%) gone at once, over the %s%% set",
 			len(gone), total, percent(float64(len(gone))/float64(total)), percent(share))}
+		s.f.crawls.Put(ctx, goneKey(s.crawl), []byte("0"))
 		typ, text, _ := strings.Cut(errorLine(err), ": ")
 		return yield(nil, &DocError{Type: typ, Message: text})
 	}
+	s.f.crawls.Put(ctx, goneKey(s.crawl), []byte(strconv.Itoa(len(gone))))
 	for _, line := range gone {
 		if !yield(line, nil) {
 			return false
@@ -693,4 +696,54 @@ func (f *Fleet) snapshotLast(ctx context.Context, crawl, state string, roots []s
 		return err
 	}
 	return f.putSnapshot(ctx, crawl, t)
+}
+
+// counts returns the changes of the document: the library's, the URLs it
+// says are new that the last tree holds elsewhere moved to lastmod or
+// unchanged.
+func (d *docChanges) counts(docs []sitemap.Document) *changeCounts {
+	if d == nil || len(docs) == 0 || docs[0].Changes == nil {
+		return nil
+	}
+	n := docs[0].Changes
+	c := &changeCounts{New: n.New - d.moved.LastMod - d.moved.Unchanged, LastMod: n.LastMod + d.moved.LastMod, Unchanged: n.Unchanged + d.moved.Unchanged}
+	if *c == (changeCounts{}) {
+		return nil
+	}
+	return c
+}
+
+// addChanges adds the changes of a document to the status.
+func (st *Status) addChanges(c *changeCounts) {
+	if c == nil {
+		return
+	}
+	if st.Changes == nil {
+		st.Changes = &sitemap.ChangeCounts{}
+	}
+	st.Changes.New += c.New
+	st.Changes.LastMod += c.LastMod
+	st.Changes.Unchanged += c.Unchanged
+}
+
+// goneKey is the key of the number of URLs gone of a crawl in the crawls
+// bucket, put by the reader that settled them.
+func goneKey(crawl string) string { return crawl + ".gone" }
+
+// settledChanges completes the changes of a crawl's status with the URLs
+// gone and unknown, once a reader has settled them.
+func (f *Fleet) settledChanges(ctx context.Context, crawl string, st *Status) {
+	if st.Changes == nil {
+		st.Changes = &sitemap.ChangeCounts{}
+	}
+	e, err := f.crawls.Get(ctx, goneKey(crawl))
+	if err != nil {
+		return
+	}
+	_, total, err := f.snapshotSize(ctx, crawl)
+	if err != nil {
+		return
+	}
+	st.Changes.Gone, _ = strconv.Atoi(string(e.Value()))
+	st.Changes.Unknown = max(total-st.Changes.Unchanged-st.Changes.LastMod-st.Changes.Gone, 0)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -104,6 +105,12 @@ func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
 // with -state alone) prints of root: the lines, sorted, with their change,
 // and the errors, read by the library in one process with its own store.
 func libraryChanges(t testing.TB, st sitemap.Store, root string, only bool) (lines []string, errs []string) {
+	lines, errs, _ = libraryCounts(t, st, root, only)
+	return lines, errs
+}
+
+// libraryCounts is libraryChanges with the counts of the changes.
+func libraryCounts(t testing.TB, st sitemap.Store, root string, only bool) (lines []string, errs []string, n sitemap.ChangeCounts) {
 	t.Helper()
 	s := sitemap.New().SetStore(st).SetIncremental(sitemap.Incremental{Changes: true, OnlyChanges: only})
 	for u, err := range s.Stream(context.Background(), root, nil) {
@@ -118,12 +125,21 @@ func libraryChanges(t testing.TB, st sitemap.Store, root string, only bool) (lin
 		lines = append(lines, string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
 	}
 	slices.Sort(lines)
-	return lines, errs
+	if docs := s.GetDocuments(); len(docs) > 0 && docs[0].Changes != nil {
+		n = *docs[0].Changes
+	}
+	return lines, errs, n
 }
 
 // fleetChanges crawls root with change detection on f and returns what
 // collect does, the errors as their lines.
 func fleetChanges(t testing.TB, ctx context.Context, f *Fleet, state, root string, only bool) (lines []string, errs []string) {
+	lines, errs, _ = fleetCrawl(t, ctx, f, state, root, only)
+	return lines, errs
+}
+
+// fleetCrawl is fleetChanges with the name of the crawl.
+func fleetCrawl(t testing.TB, ctx context.Context, f *Fleet, state, root string, only bool) (lines []string, errs []string, crawl string) {
 	t.Helper()
 	c := DefaultCrawl()
 	c.State, c.Changes, c.OnlyChanges = state, true, only
@@ -137,7 +153,7 @@ func fleetChanges(t testing.TB, ctx context.Context, f *Fleet, state, root strin
 		errors.As(e, &de)
 		errs = append(errs, de.Type+": "+de.Message)
 	}
-	return got, errs
+	return got, errs, crawl
 }
 
 // changesOf counts the lines of each change.
@@ -211,8 +227,18 @@ func TestChangesAcrossTheFleet(t *testing.T) {
 		s.order = append(s.order, "s12")
 	})
 	for _, only := range []bool{true, false} {
-		want, wantErrs = libraryChanges(t, lib, root, only)
-		got, errs = fleetChanges(t, ctx, f, "changes", root, only)
+		want, wantErrs, counts := libraryCounts(t, lib, root, only)
+		got, errs, crawl := fleetCrawl(t, ctx, f, "changes", root, only)
+		st, err := f.Status(ctx, crawl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The fleet counts a URL listed by two sitemaps in each: /0/2
+		// (s0, answered 304, and s6) and /shared (s7) once more.
+		counts.Unchanged += 1
+		if st.Changes == nil || *st.Changes != counts {
+			t.Errorf("status changes %+v, want %+v", st.Changes, counts)
+		}
 		sameLines(t, got, want)
 		if !slices.Equal(errs, wantErrs) {
 			t.Errorf("errors %v, want the library's %v", errs, wantErrs)
@@ -246,10 +272,25 @@ func TestChangesUnknownAndMassRemoval(t *testing.T) {
 	libraryChanges(t, lib, root, true)
 	fleetChanges(t, ctx, f, "mass", root, true)
 
+	sameCounts := func(crawl string, want sitemap.ChangeCounts) {
+		t.Helper()
+		st, err := f.Status(ctx, crawl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Changes == nil || *st.Changes != want {
+			t.Errorf("status changes %+v, want the library's %+v", st.Changes, want)
+		}
+	}
+
 	site.change(func(s *changingSite) { s.failing["s4"] = true })
-	want, wantErrs := libraryChanges(t, lib, root, true)
-	got, errs := fleetChanges(t, ctx, f, "mass", root, true)
+	want, wantErrs, counts := libraryCounts(t, lib, root, true)
+	got, errs, crawl := fleetCrawl(t, ctx, f, "mass", root, true)
 	sameLines(t, got, want)
+	sameCounts(crawl, counts)
+	if counts.Unknown != 10 {
+		t.Errorf("the library counts %d unknown, want s4's 10", counts.Unknown)
+	}
 	if len(got) != 0 || len(errs) != 1 || !slices.Equal(errs, wantErrs) || !strings.Contains(errs[0], "500") {
 		t.Errorf("a sitemap failing: %v, errors %v (the library's %v); want no line and its error", got, errs, wantErrs)
 	}
@@ -260,9 +301,10 @@ func TestChangesUnknownAndMassRemoval(t *testing.T) {
 			s.maps[n] = s.maps[n][:0]
 		}
 	})
-	want, wantErrs = libraryChanges(t, lib, root, true)
-	got, errs = fleetChanges(t, ctx, f, "mass", root, true)
+	want, wantErrs, counts = libraryCounts(t, lib, root, true)
+	got, errs, crawl = fleetCrawl(t, ctx, f, "mass", root, true)
 	sameLines(t, got, want)
+	sameCounts(crawl, counts)
 	if len(got) != 0 || len(errs) != 1 || !strings.Contains(errs[0], "40 of 100 URLs (40%) gone at once, over the 30% set") {
 		t.Errorf("mass removal: %v, errors %v; want none gone and the error", got, errs)
 	}
@@ -287,5 +329,73 @@ func TestChangesNeedAState(t *testing.T) {
 	var ce *sitemap.ConfigError
 	if err := d.check(); !errors.As(err, &ce) || ce.Field != "incremental.maxGoneShare" {
 		t.Errorf("a share of 1.5: %v", err)
+	}
+}
+
+// sitemap-fleet run -state NAME -changes prints what sitemap -state FILE
+// -changes prints: every URL new at first, nothing for the unchanged site
+// (every document answered 304), then exactly the changes, marked in text
+// and with their change in jsonl and csv; -changes needs -state.
+func TestRunCommandChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildCommand(t)
+	site := newChangingSite(t, 6, 10)
+	root := site.URL + "/index.xml"
+	dir := t.TempDir()
+	run := func(args ...string) (stdout, stderr string) {
+		t.Helper()
+		var e bytes.Buffer
+		cmd := exec.Command(bin, append(append([]string{"run", "-dir", dir, "-state", "site"}, args...), root)...)
+		cmd.Stderr = &e
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("run %v: %v\n%s", args, err, e.String())
+		}
+		return string(out), e.String()
+	}
+	lib := store.NewMemory()
+	libraryChanges(t, lib, root, true)
+	out, stderr := run("-changes")
+	if n := strings.Count(out, "\n+ https://changes.example/"); n != 59 || !strings.HasPrefix(out, "+ ") ||
+		!strings.Contains(stderr, "URLs: 60 new, 0 changed, 0 gone, 0 unchanged, 0 unknown") {
+		t.Errorf("first run: %d lines marked new after the first, want 59; stderr %q", n, stderr)
+	}
+
+	libraryChanges(t, lib, root, true)
+	before := site.notMod.Load()
+	out, stderr = run("-changes")
+	if out != "" || site.notMod.Load()-before != 7 || !strings.Contains(stderr, "URLs: 0 new, 0 changed, 0 gone, 60 unchanged, 0 unknown") {
+		t.Errorf("the unchanged site: %q, %d answered 304 (want 7); stderr %q", out, site.notMod.Load()-before, stderr)
+	}
+
+	site.change(func(s *changingSite) {
+		s.maps["s1"][3] = "/1/3 2025-06-01"
+		s.maps["s2"] = append(s.maps["s2"], "/added")
+		s.maps["s3"] = slices.Delete(s.maps["s3"], 5, 6)
+		s.maps["s5"] = append(s.maps["s5"], s.maps["s4"][0])
+		s.maps["s4"] = s.maps["s4"][1:]
+	})
+	want, _ := libraryChanges(t, lib, root, true)
+	out, _ = run("-changes", "-format", "jsonl")
+	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	slices.Sort(got)
+	sameLines(t, got, want)
+	if len(got) != 3 {
+		t.Errorf("%d lines, want the 3 changes: %q", len(got), got)
+	}
+	// Without -changes, the URLs of the sitemaps read are all handed on;
+	// those of the sitemaps answered 304 are counted.
+	site.change(func(s *changingSite) { s.maps["s1"][3] = "/1/3 2025-07-01" })
+	out, _ = run("-format", "csv")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 11 || lines[0] != "loc,lastmod,changefreq,priority,images,news,videos,hreflangs,sitemap,change" ||
+		!strings.HasSuffix(lines[1], ",unchanged") || strings.Count(out, ",lastmod\n") != 1 {
+		t.Errorf("csv with -state: %d lines, %q", len(lines), lines[:min(len(lines), 2)])
+	}
+	o, err := exec.Command(bin, "run", "-dir", dir, "-changes", root).CombinedOutput()
+	if err == nil || !strings.Contains(string(o), "-changes is for a crawl with -state NAME") {
+		t.Errorf("-changes without -state: %v, %s", err, o)
 	}
 }

@@ -61,7 +61,10 @@ type docEntry struct {
 	State  string `json:"state"`
 	URLs   int    `json:"urls,omitempty"`
 	Errors int    `json:"errors,omitempty"`
-	Err    string `json:"err,omitempty"`
+	// Changes are the URLs of the document new, with their lastmod moved,
+	// and unchanged, with change detection (changes.go).
+	Changes *changeCounts `json:"changes,omitempty"`
+	Err     string        `json:"err,omitempty"`
 }
 
 // job is the message of one document on the work queue.

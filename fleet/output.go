@@ -189,6 +189,9 @@ type URL struct {
 	// Images, News, Videos and Hreflangs count its extensions (News is 0
 	// or 1).
 	Images, News, Videos, Hreflangs int
+	// Change is, with change detection, new, lastmod, unchanged or gone
+	// (see [Crawl].Changes).
+	Change string
 	// JSON is its line as "sitemap -format jsonl" prints it, without the
 	// newline.
 	JSON []byte
@@ -380,12 +383,13 @@ func ParseLine(line []byte) (URL, error) {
 		Videos     []json.RawMessage `json:"videos"`
 		Hreflangs  []json.RawMessage `json:"hreflangs"`
 		Sitemap    string            `json:"sitemap"`
+		Change     string            `json:"change"`
 	}
 	if err := json.Unmarshal(line, &j); err != nil {
 		return URL{}, fmt.Errorf("fleet: a line of the output does not read: %w", err)
 	}
 	u := URL{Loc: j.Loc, Sitemap: j.Sitemap, LastMod: j.LastMod, ChangeFreq: j.ChangeFreq, Priority: j.Priority,
-		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), JSON: line}
+		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), Change: j.Change, JSON: line}
 	if len(j.News) > 0 && string(j.News) != "null" {
 		u.News = 1
 	}
@@ -408,8 +412,9 @@ func (f *Fleet) pending(ctx context.Context, crawl string) (uint64, error) {
 // Status is what a crawl has come to.
 type Status struct {
 	Crawl string
-	// Roots are the URLs it started from.
-	Roots []string
+	// Roots are the URLs it started from, and Settings its settings.
+	Roots    []string
+	Settings Crawl
 	// Queued, Reading, Done and Failed count its documents: waiting on
 	// the queue, being read, read (whole or in part), and not read.
 	// Limited counts those not queued because of the sitemap limit.
@@ -427,6 +432,13 @@ type Status struct {
 	Finished, Cancelled bool
 	// Refused says why a worker refused it, when one did.
 	Refused string
+	// Changes, with change detection, count the URLs new, with their
+	// lastmod moved and unchanged (carried over by a sitemap answered 304
+	// among them) as the documents are read; once a reader of its output
+	// has handed on the URLs gone, those too, and the unknown: the URLs
+	// of the last tree neither seen again nor gone (about: a URL two
+	// sitemaps list counts in each). Nil without change detection.
+	Changes *sitemap.ChangeCounts
 }
 
 // Status returns the status of crawl.
@@ -435,7 +447,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Crawl: crawl, Roots: rec.Roots, Cancelled: rec.Cancelled}
+	st := Status{Crawl: crawl, Roots: rec.Roots, Settings: rec.Settings, Cancelled: rec.Cancelled}
 	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		return st, fmt.Errorf("fleet: documents of %s: %w", crawl, err)
@@ -462,6 +474,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 			st.Limited++
 		}
 		st.Errors += int64(d.Errors)
+		st.addChanges(d.Changes) // changes.go
 		st.URLs += int64(d.URLs)
 	}
 	if c, err := f.count(ctx, crawl, func(*counters) bool { return false }); err == nil {
@@ -478,6 +491,9 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 		return st, err
 	}
 	st.Finished = n == 0
+	if rec.Settings.changes() {
+		f.settledChanges(ctx, crawl, &st) // changes.go
+	}
 	return st, nil
 }
 

@@ -521,6 +521,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		return err
 	}
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	entry.Changes = chg.counts(docs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed
 	}

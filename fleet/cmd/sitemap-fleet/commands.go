@@ -32,6 +32,10 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	if len(roots) == 0 {
 		return usageError{errors.New("a URL to read is required")}
 	}
+	settings, err := crawlOf(crawl, follow, rules, timeout)
+	if err != nil {
+		return err
+	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
 		return err
@@ -50,14 +54,14 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := f.Submit(ctx, crawlOf(crawl, follow, rules, timeout), roots...)
+	name, err := f.Submit(ctx, settings, roots...)
 	if err != nil {
 		return err
 	}
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { f.Work(wctx, fleet.WorkerOptions{Concurrency: *conc, Logf: c.logf}) })
-	err = c.print(ctx, f, name, *format)
+	err = c.print(ctx, f, name, *format, settings)
 	stop()
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -72,8 +76,8 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 
 // print writes the URLs of crawl to standard output in format and its
 // errors to standard error, until it is done, then the summary.
-func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) error {
-	w := newURLWriter(c.stdout, format)
+func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string, settings fleet.Crawl) error {
+	w := newURLWriter(c.stdout, format, settings.Changes || settings.OnlyChanges, settings.OnlyChanges)
 	var urls, errs int
 	stopFlush := make(chan struct{})
 	var mu sync.Mutex
@@ -126,6 +130,9 @@ func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string) e
 	}
 	fmt.Fprintf(c.stderr, "Summary: %s read, %s failed, %s, %s, %s delivered again\n",
 		count(st.Done, "document"), count(st.Failed, "document"), count(urls, "URL"), count(errs, "error"), count(st.Redelivered, "job"))
+	if n := st.Changes; n != nil {
+		fmt.Fprintf(c.stderr, "URLs: %d new, %d changed, %d gone, %d unchanged, %d unknown\n", n.New, n.LastMod, n.Gone, n.Unchanged, n.Unknown)
+	}
 	if st.Cancelled || st.Failed > 0 && st.Done == 0 {
 		return errFailed
 	}
@@ -222,7 +229,11 @@ func (c *cmd) submit(ctx context.Context, args []string) error {
 		return err
 	}
 	defer nc.Close()
-	name, err := f.Submit(ctx, crawlOf(crawl, follow, rules, timeout), roots...)
+	settings, err := crawlOf(crawl, follow, rules, timeout)
+	if err != nil {
+		return err
+	}
+	name, err := f.Submit(ctx, settings, roots...)
 	if err != nil {
 		return err
 	}
@@ -294,7 +305,11 @@ func (c *cmd) urls(ctx context.Context, args []string) error {
 		return err
 	}
 	defer nc.Close()
-	return c.print(ctx, f, names[0], *format)
+	st, err := f.Status(ctx, names[0])
+	if err != nil {
+		return err
+	}
+	return c.print(ctx, f, names[0], *format, st.Settings)
 }
 
 // cancel ends a crawl.
