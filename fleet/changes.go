@@ -192,6 +192,20 @@ func snapshot(ctx context.Context, st sitemap.Store, roots []string) (*oldTree, 
 			}
 		}
 	}
+	// The URLs the fleet kept as unknown, in the state of the runs of the
+	// documents that said they were gone (keepUnknown), are of the last
+	// tree too, as the library's own kept.
+	kept, err := keptSections(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	for _, sec := range kept {
+		changes.Decode(sec.List, func(loc []byte, fp uint32, _ changes.Flag) bool {
+			all = append(all, listed{hashLoc(loc), fp, sm})
+			return true
+		})
+		sm++
+	}
 	slices.SortFunc(all, func(a, b listed) int {
 		if a.h != b.h {
 			if a.h < b.h {
@@ -626,7 +640,7 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 		return true // a crawl cut short hands on no URL gone
 	}
 	read := map[string]bool{} // the sitemaps an index no longer lists that the crawl read
-	var gone [][]byte
+	var gone []candidate
 	done := map[uint64]bool{}
 	for _, c := range s.cands {
 		if _, ok := s.seen[c.h]; ok || done[c.h] {
@@ -644,7 +658,7 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 			}
 		}
 		done[c.h] = true
-		gone = append(gone, c.line)
+		gone = append(gone, c)
 	}
 	_, total, err := s.f.snapshotSize(ctx, s.crawl)
 	if err != nil {
@@ -659,11 +673,17 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 			len(gone), total, percent(float64(len(gone))/float64(total)), percent(share))}
 		s.f.crawls.Put(ctx, goneKey(s.crawl), []byte("0"))
 		typ, text, _ := strings.Cut(errorLine(err), ": ")
-		return yield(nil, &DocError{Type: typ, Message: text})
+		if !yield(nil, &DocError{Type: typ, Message: text}) {
+			return false
+		}
+		if err := s.keepUnknown(ctx, gone); err != nil {
+			return yield(nil, fmt.Errorf("fleet: keep the URLs held back for the next crawl: %w", err))
+		}
+		return true
 	}
 	s.f.crawls.Put(ctx, goneKey(s.crawl), []byte(strconv.Itoa(len(gone))))
-	for _, line := range gone {
-		if !yield(line, nil) {
+	for _, c := range gone {
+		if !yield(c.line, nil) {
 			return false
 		}
 	}
@@ -746,4 +766,103 @@ func (f *Fleet) settledChanges(ctx context.Context, crawl string, st *Status) {
 	}
 	st.Changes.Gone, _ = strconv.Atoi(string(e.Value()))
 	st.Changes.Unknown = max(total-st.Changes.Unchanged-st.Changes.LastMod-st.Changes.Gone, 0)
+}
+
+// keptKey is the key, in a State's store, of the record whose Children are
+// the documents in whose run's state the fleet kept URLs as unknown.
+const keptKey = "#fleet kept"
+
+// runKeyOf is the key of the state of the runs from the document at loc,
+// as the library keys it.
+func runKeyOf(loc string) string { return "#run " + storeKeyOf(loc) }
+
+// keptSections returns the URLs the fleet kept as unknown in st, by
+// sitemap.
+func keptSections(ctx context.Context, st sitemap.Store) ([]changes.Section, error) {
+	docs, ok, err := st.Get(ctx, keptKey)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var all []changes.Section
+	for _, d := range docs.Children {
+		rec, ok, err := st.Get(ctx, runKeyOf(d.Loc))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if _, kept, err := changes.DecodeRun(rec.URLs); err == nil {
+			all = append(all, kept...)
+		}
+	}
+	return all, nil
+}
+
+// keepUnknown keeps the URLs gone that the share held back as unknown for
+// the next crawl, as the library keeps them: in the state of the run of
+// the document that said they were gone, by sitemap, where its next
+// reading finds them (gone then, if its sitemap still settles them, or
+// seen again).
+func (s *settler) keepUnknown(ctx context.Context, held []candidate) error {
+	st, err := s.f.Store(s.rec.Settings.State)
+	if err != nil {
+		return err
+	}
+	t, err := s.f.loadSnapshot(ctx, s.crawl)
+	if err != nil {
+		return err
+	}
+	byDoc := map[string]map[string][]changes.Entry{}
+	for _, c := range held {
+		if byDoc[c.doc] == nil {
+			byDoc[c.doc] = map[string][]changes.Entry{}
+		}
+		var fp uint32
+		if es := t.find(c.h); len(es) > 0 {
+			fp = es[0].fp
+		}
+		u, err := ParseLine(c.line)
+		if err != nil {
+			return err
+		}
+		byDoc[c.doc][c.sitemap] = append(byDoc[c.doc][c.sitemap], changes.Entry{Loc: u.Loc, FP: fp})
+	}
+	for doc, sections := range byDoc {
+		key := runKeyOf(doc)
+		rec, _, err := st.Get(ctx, key)
+		if err != nil {
+			return err
+		}
+		complete, kept, err := changes.DecodeRun(rec.URLs)
+		if err != nil {
+			complete, kept = true, nil
+		}
+		for sm, entries := range sections {
+			i := slices.IndexFunc(kept, func(sec changes.Section) bool { return sec.Sitemap == sm })
+			if i < 0 {
+				kept = append(kept, changes.Section{Sitemap: sm})
+				i = len(kept) - 1
+			}
+			changes.Decode(kept[i].List, func(loc []byte, fp uint32, _ changes.Flag) bool {
+				entries = append(entries, changes.Entry{Loc: string(loc), FP: fp})
+				return true
+			})
+			kept[i].List = changes.Encode(entries)
+		}
+		rec.URLs = changes.EncodeRun(complete, kept)
+		if err := st.Put(ctx, key, rec); err != nil {
+			return err
+		}
+	}
+	docs, _, err := st.Get(ctx, keptKey)
+	if err != nil {
+		return err
+	}
+	for doc := range byDoc {
+		if !slices.ContainsFunc(docs.Children, func(c sitemap.StoredChild) bool { return c.Loc == doc }) {
+			docs.Children = append(docs.Children, sitemap.StoredChild{Loc: doc})
+		}
+	}
+	return st.Put(ctx, keptKey, docs)
 }

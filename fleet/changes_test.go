@@ -311,6 +311,31 @@ func TestChangesUnknownAndMassRemoval(t *testing.T) {
 	if !slices.Equal(errs, wantErrs) {
 		t.Errorf("error %q, want the library's %q", errs, wantErrs)
 	}
+
+	// The URLs held back are kept as unknown: a crawl that allows for
+	// 40% finds them gone, each with the sitemap that last listed it.
+	lib40 := sitemap.New().SetStore(lib).SetIncremental(sitemap.Incremental{Changes: true, OnlyChanges: true, MaxGoneShare: 0.5})
+	want = nil
+	for u, err := range lib40.Stream(ctx, root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		appendLine(&b, &u, string(u.Source.Change()))
+		want = append(want, strings.TrimSuffix(b.String(), "\n"))
+	}
+	slices.Sort(want)
+	c := DefaultCrawl()
+	c.State, c.OnlyChanges, c.MaxGoneShare = "mass", true, 0.5
+	crawl, err := f.Submit(ctx, c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, docErrs := collect(t, ctx, f, crawl)
+	sameLines(t, got, want)
+	if n := changesOf(got); n["gone"] != 40 || len(got) != 40 || len(docErrs) != 0 {
+		t.Errorf("a share of 50%%: %v, errors %v; want the 40 gone", n, docErrs)
+	}
 }
 
 // Change detection needs a State, as the library's needs a store: a crawl
