@@ -512,18 +512,71 @@ type heldStore struct {
 
 	mu       sync.Mutex
 	puts     []heldPut
-	rootURLs []byte // the URLs of the document's record, as got
+	rootURLs []byte                    // the URLs of the document's record, as got
+	got      map[string]sitemap.Record // the records of the sitemaps below an index, got ahead
 }
 
-// Get gets the record of key, and keeps the URLs of the document's.
+// Get gets the record of key, and keeps the URLs of the document's. The
+// library walks the last tree from an index one record at a time: the
+// records of what the index's record lists, level by level, are got
+// ahead, claimParallel at a time, when the index's is.
 func (h *heldStore) Get(ctx context.Context, key string) (sitemap.Record, bool, error) {
+	h.mu.Lock()
+	r, ok := h.got[key]
+	h.mu.Unlock()
+	if ok {
+		return r, true, nil
+	}
 	r, ok, err := h.Store.Get(ctx, key)
 	if key == h.rootKey {
 		h.mu.Lock()
 		h.rootURLs = r.URLs
+		ahead := h.got == nil && len(r.Children) > 0
 		h.mu.Unlock()
+		if ahead {
+			h.getAhead(ctx, r.Children)
+		}
 	}
 	return r, ok, err
+}
+
+// getAhead gets the records of the sitemaps below children. One that
+// fails is left to the library's own Get.
+func (h *heldStore) getAhead(ctx context.Context, children []sitemap.StoredChild) {
+	got := map[string]sitemap.Record{}
+	var mu sync.Mutex
+	seen := map[string]bool{h.rootKey: true}
+	var level []string
+	add := func(cs []sitemap.StoredChild) {
+		for _, c := range cs {
+			if k := storeKeyOf(c.Loc); !seen[k] {
+				seen[k] = true
+				level = append(level, k)
+			}
+		}
+	}
+	add(children)
+	for depth := 0; len(level) > 0 && depth < maxOldDepth; depth++ {
+		keys := level
+		level = nil
+		next := make([][]sitemap.StoredChild, len(keys))
+		parallel(ctx, len(keys), func(i int) error {
+			r, ok, err := h.Store.Get(ctx, keys[i])
+			if err == nil && ok {
+				mu.Lock()
+				got[keys[i]] = r
+				mu.Unlock()
+				next[i] = r.Children
+			}
+			return nil
+		})
+		for _, cs := range next {
+			add(cs)
+		}
+	}
+	h.mu.Lock()
+	h.got = got
+	h.mu.Unlock()
 }
 
 // root returns the URLs of the document's record.
