@@ -468,11 +468,15 @@ func (d *docChanges) publish(f *Fleet, crawl, key, loc string, out *batcher, doc
 			return true
 		})
 	}
-	if d.gone.Len() > 0 {
-		// The document that says they are gone, then their lines.
-		data := append([]byte(loc+"\n"), d.gone.Bytes()...)
+	// The lines gone, batchSize a message, each the document that says
+	// they are gone, then their lines.
+	gone := d.gone.Bytes()
+	for n := 0; len(gone) > 0; n++ {
+		part := cutLines(gone, batchSize)
+		gone = gone[len(part):]
+		data := append([]byte(loc+"\n"), part...)
 		m := &natsMsg{subject: outPrefix + crawl, data: data, kind: kindGone}
-		if err := f.publishOut(m, key+".gone", a); err != nil {
+		if err := f.publishOut(m, key+".gone."+strconv.Itoa(n), a); err != nil {
 			return err
 		}
 	}
@@ -495,9 +499,15 @@ const seenBatch = 64 << 10
 
 // put writes the records the document's instance put, once its output is
 // stored: a worker that dies before leaves the records of the last crawl,
-// and the document read again gives the same lines.
-func (d *docChanges) put(ctx context.Context) error {
+// and the document read again gives the same lines. A document the URL
+// limit cut puts none.
+func (d *docChanges) put(ctx context.Context, out *batcher) error {
 	if d == nil {
+		return nil
+	}
+	if out.full {
+		// The URL limit cut the document: its records would vouch for
+		// URLs not handed on. The next crawl compares it with the last.
 		return nil
 	}
 	return d.held.flush(ctx)
@@ -663,16 +673,16 @@ func (s *settler) take(msg jetstream.Msg) (bool, error) {
 	case kindGone:
 		doc, data, _ := bytes.Cut(msg.Data(), []byte{'\n'})
 		for len(data) > 0 {
-			line, rest, _ := strings.Cut(string(data), "\n")
-			data = data[len(data)-len(rest):]
+			var line []byte
+			line, data, _ = bytes.Cut(data, []byte{'\n'})
 			var j struct {
 				Loc     string `json:"loc"`
 				Sitemap string `json:"sitemap"`
 			}
-			if err := json.Unmarshal([]byte(line), &j); err != nil {
+			if err := json.Unmarshal(line, &j); err != nil {
 				return true, fmt.Errorf("fleet: a URL gone of the output does not read: %w", err)
 			}
-			s.cands = append(s.cands, candidate{h: hashLoc(j.Loc), line: []byte(line), sitemap: j.Sitemap, doc: string(doc)})
+			s.cands = append(s.cands, candidate{h: hashLoc(j.Loc), line: slices.Clip(line), sitemap: j.Sitemap, doc: string(doc)})
 		}
 		return true, nil
 	}

@@ -424,3 +424,30 @@ func TestRunCommandChanges(t *testing.T) {
 		t.Errorf("-changes without -state: %v, %s", err, o)
 	}
 }
+
+// More URLs gone in one document than a message of the server holds (1
+// MiB): they are published in batches, and all handed on.
+func TestChangesManyGone(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 2, 9000)
+	startWorkers(t, f, 1, WorkerOptions{Concurrency: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	c := DefaultCrawl()
+	c.State, c.OnlyChanges, c.MaxGoneShare = "many", true, 1
+	for round := range 2 {
+		if round == 1 {
+			site.change(func(s *changingSite) { s.maps["s1"] = s.maps["s1"][:0] })
+		}
+		crawl, err := f.Submit(ctx, c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, crawl)
+		n := changesOf(got)
+		if len(errs) > 0 || round == 0 && n["new"] != 18000 || round == 1 && (n["gone"] != 9000 || len(got) != 9000) {
+			t.Errorf("round %d: %v, errors %v", round, n, errs)
+		}
+	}
+}

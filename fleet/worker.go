@@ -517,7 +517,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := acks.wait(ctx); err != nil {
 		return err
 	}
-	if err := chg.put(ctx); err != nil {
+	if err := chg.put(ctx, out); err != nil {
 		return err
 	}
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
