@@ -436,6 +436,7 @@ func TestChangesManyGone(t *testing.T) {
 	root := site.URL + "/index.xml"
 	c := DefaultCrawl()
 	c.State, c.OnlyChanges, c.MaxGoneShare = "many", true, 1
+	c.Timeout = 60 // a sitemap of 9,000 URLs under the race detector on a loaded machine
 	for round := range 2 {
 		if round == 1 {
 			site.change(func(s *changingSite) { s.maps["s1"] = s.maps["s1"][:0] })

@@ -283,8 +283,7 @@ type crawlState struct {
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
 
-	oldMu sync.Mutex
-	old   *oldTree // the last tree of change detection (changes.go), once loaded
+	old oldTreeOnce // the last tree of change detection (changes.go)
 
 	roomMu  sync.Mutex
 	pending []*roomReq // changes of the room of documents, for the next compare-and-set (worker.counted)
@@ -477,13 +476,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 			errs = append(errs, err)
 			continue
 		}
-		if keep, err := chg.url(&u, out); !keep || err != nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if err := out.add(&u); err != nil {
+		if err := chg.add(&u, out); err != nil { // out.add, with change detection's label (changes.go)
 			return err
 		}
 	}
@@ -493,7 +486,6 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := out.flush(); err != nil {
 		return err
 	}
-
 	<-w.slots
 	held = false
 	if out.limited != nil {
