@@ -176,7 +176,8 @@ func changesOf(lines []string) map[string]int {
 // library reading the same site with a store of its own: the first crawl
 // hands on every URL new; a second of the unchanged site gets 304 for
 // every document and prints nothing; then a URL whose lastmod moved, one
-// added, one removed, one moved to another sitemap, one listed by a
+// added, one removed, one moved to another sitemap (and one moved with
+// its lastmod moved), one listed by a
 // second sitemap, one listed twice that one sitemap drops, a sitemap
 // dropped by the index whose URLs move to a new one, and one dropped
 // whose URLs are gone: exactly the lines of the library.
@@ -215,11 +216,13 @@ func TestChangesAcrossTheFleet(t *testing.T) {
 	}
 
 	site.change(func(s *changingSite) {
-		s.maps["s1"][3] = "/1/3 2025-06-01"                                                          // lastmod moved
-		s.maps["s2"] = append(s.maps["s2"], "/added 2025-06-01")                                     // new
-		s.maps["s3"] = slices.Delete(s.maps["s3"], 5, 6)                                             // gone: /3/5
-		s.maps["s5"] = append(s.maps["s5"], s.maps["s4"][0])                                         // moved, unchanged
-		s.maps["s4"] = s.maps["s4"][1:]                                                              //
+		s.maps["s1"][3] = "/1/3 2025-06-01"                      // lastmod moved
+		s.maps["s2"] = append(s.maps["s2"], "/added 2025-06-01") // new
+		s.maps["s3"] = slices.Delete(s.maps["s3"], 5, 6)         // gone: /3/5
+		s.maps["s5"] = append(s.maps["s5"], s.maps["s4"][0])     // moved, unchanged
+		s.maps["s4"] = s.maps["s4"][1:]                          //
+		s.maps["s5"] = append(s.maps["s5"], "/4/1 2025-06-02")   // moved, its lastmod moved
+		s.maps["s4"] = slices.DeleteFunc(s.maps["s4"], func(u string) bool { return strings.HasPrefix(u, "/4/1 ") })
 		s.maps["s6"] = append(s.maps["s6"], s.maps["s0"][2])                                         // listed twice now
 		s.maps["s8"] = s.maps["s8"][:len(s.maps["s8"])-1]                                            // still in s7
 		s.maps["s12"] = s.maps["s9"]                                                                 // s9 renamed
@@ -244,8 +247,8 @@ func TestChangesAcrossTheFleet(t *testing.T) {
 			t.Errorf("errors %v, want the library's %v", errs, wantErrs)
 		}
 		if only {
-			if n := changesOf(got); n["new"] != 1 || n["lastmod"] != 1 || n["gone"] != 21 || len(got) != 23 {
-				t.Errorf("changes %v; want 1 new, 1 lastmod, 21 gone (s3's one and s10's 20)", n)
+			if n := changesOf(got); n["new"] != 1 || n["lastmod"] != 2 || n["gone"] != 21 || len(got) != 24 {
+				t.Errorf("changes %v; want 1 new, 2 lastmod (one moved), 21 gone (s3's one and s10's 20)", n)
 			}
 		}
 		// The next crawl compares with this one: undo nothing, the
