@@ -30,6 +30,7 @@ type changingSite struct {
 	order    []string            // the sitemaps of the index, by name
 	maps     map[string][]string // of each sitemap, its URLs: "path" or "path lastmod"
 	failing  map[string]bool     // sitemaps answered 500
+	subs     map[string][]string // indexes below the index, by name: the sitemaps they list
 	bodies   atomic.Int64
 	notMod   atomic.Int64
 	requests atomic.Int64
@@ -37,7 +38,7 @@ type changingSite struct {
 
 // newChangingSite makes a site of n sitemaps s0..s(n-1) of m URLs each.
 func newChangingSite(t testing.TB, n, m int) *changingSite {
-	s := &changingSite{maps: map[string][]string{}, failing: map[string]bool{}}
+	s := &changingSite{maps: map[string][]string{}, failing: map[string]bool{}, subs: map[string][]string{}}
 	for i := range n {
 		name := fmt.Sprintf("s%d", i)
 		s.order = append(s.order, name)
@@ -62,9 +63,13 @@ func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".xml")
 	switch {
-	case name == "index":
+	case name == "index" || s.subs[name] != nil:
+		order := s.order
+		if name != "index" {
+			order = s.subs[name]
+		}
 		b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
-		for _, sm := range s.order {
+		for _, sm := range order {
 			fmt.Fprintf(&b, "<sitemap><loc>%s/%s.xml</loc></sitemap>", s.URL, sm)
 		}
 		b.WriteString(`</sitemapindex>`)
@@ -453,5 +458,35 @@ func TestChangesManyGone(t *testing.T) {
 		if len(errs) > 0 || round == 0 && n["new"] != 18000 || round == 1 && (n["gone"] != 9000 || len(got) != 9000) {
 			t.Errorf("round %d: %v, errors %v", round, n, errs)
 		}
+	}
+}
+
+// Indexes below the index: a sitemap that moves from one to the other
+// keeps its URLs (neither gone nor new), and one that an index read whole
+// no longer lists takes its URLs with it, as in the library.
+func TestChangesNestedIndexes(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 4, 5)
+	site.change(func(s *changingSite) {
+		s.order = []string{"i1", "i2"}
+		s.subs["i1"] = []string{"s0", "s1"}
+		s.subs["i2"] = []string{"s2", "s3"}
+	})
+	startWorkers(t, f, 2, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	lib := store.NewMemory()
+	libraryChanges(t, lib, root, true)
+	fleetChanges(t, ctx, f, "nested", root, true)
+	site.change(func(s *changingSite) {
+		s.subs["i1"] = []string{"s0"}
+		s.subs["i2"] = []string{"s2", "s1"}
+	})
+	want, wantErrs := libraryChanges(t, lib, root, true)
+	got, errs := fleetChanges(t, ctx, f, "nested", root, true)
+	sameLines(t, got, want)
+	if n := changesOf(got); n["gone"] != 5 || len(got) != 5 || len(errs)+len(wantErrs) != 0 {
+		t.Errorf("changes %v, errors %v (the library's %v); want s3's 5 gone", n, errs, wantErrs)
 	}
 }
