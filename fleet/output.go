@@ -212,7 +212,10 @@ func (e *DocError) Error() string { return e.Message }
 // URLs returns the output of crawl as it comes, in the order the workers
 // published it: each URL, and each error of a document as a *DocError. It
 // ends once the crawl is done (or cancelled) and all of its output was
-// read, or with the error that stopped it (ctx's among them).
+// read, or with the error that stopped it (ctx's among them). With change
+// detection ([Crawl].Changes), the URLs gone come last, once the crawl is
+// done, settled by the reader over the whole tree (or the error of too
+// many at once).
 func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
 		for line, err := range f.Lines(ctx, crawl) {
