@@ -55,8 +55,9 @@ import (
 // The kinds of the output messages of change detection, held by the
 // reader (hdrKind).
 const (
-	kindGone = "gone" // the JSON lines of URLs a document says are gone
-	kindSeen = "seen" // hashes (8 bytes each) of URLs of the last tree seen again
+	kindGone   = "gone"   // the JSON lines of URLs a document says are gone
+	kindSeen   = "seen"   // hashes (8 bytes each) of URLs of the last tree seen again
+	kindListed = "listed" // hashes of the request keys of the sitemaps a document lists
 )
 
 // hashLoc is the hash of a location that the snapshot and the seen carry:
@@ -494,14 +495,31 @@ func (d *docChanges) publish(f *Fleet, crawl, key, loc string, out *batcher, doc
 			return err
 		}
 	}
-	for i := 0; i < len(d.seen); i += seenBatch {
-		part := d.seen[i:min(i+seenBatch, len(d.seen))]
+	// The sitemaps the document lists are of the crawl's tree, followed or
+	// not: a sitemap an index no longer lists that another lists is not
+	// settled by the index.
+	var listed []uint64
+	for _, doc := range docs[min(len(docs), 1):] {
+		if doc.Parent == 0 {
+			listed = append(listed, hashLoc(store.RequestKey(doc.URL)))
+		}
+	}
+	if err := publishHashes(f, crawl, key, kindSeen, d.seen, a); err != nil {
+		return err
+	}
+	return publishHashes(f, crawl, key, kindListed, listed, a)
+}
+
+// publishHashes publishes hashes as messages of kind, seenBatch a message.
+func publishHashes(f *Fleet, crawl, key, kind string, hashes []uint64, a *acks) error {
+	for i := 0; i < len(hashes); i += seenBatch {
+		part := hashes[i:min(i+seenBatch, len(hashes))]
 		b := make([]byte, 0, 8*len(part))
 		for _, h := range part {
 			b = binary.LittleEndian.AppendUint64(b, h)
 		}
-		m := &natsMsg{subject: outPrefix + crawl, data: b, kind: kindSeen}
-		if err := f.publishOut(m, key+".seen."+strconv.Itoa(i/seenBatch), a); err != nil {
+		m := &natsMsg{subject: outPrefix + crawl, data: b, kind: kind}
+		if err := f.publishOut(m, key+"."+kind+"."+strconv.Itoa(i/seenBatch), a); err != nil {
 			return err
 		}
 	}

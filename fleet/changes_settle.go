@@ -18,17 +18,19 @@ import (
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/changes"
+	"github.com/gositemap/sitemap/store"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // settler is the reader's side of change detection in a crawl: the
 // candidates gone and the URLs seen, settled once the crawl is done.
 type settler struct {
-	f     *Fleet
-	crawl string
-	rec   crawlRecord
-	seen  map[uint64]struct{}
-	cands []candidate
+	f      *Fleet
+	crawl  string
+	rec    crawlRecord
+	seen   map[uint64]struct{} // the URLs of the last tree seen again
+	listed map[uint64]struct{} // the sitemaps of the crawl's tree, by their request keys
+	cands  []candidate
 }
 
 // candidate is a URL a document says is gone.
@@ -45,7 +47,7 @@ func (f *Fleet) newSettler(crawl string, rec crawlRecord) *settler {
 	if !rec.Settings.changes() {
 		return nil
 	}
-	return &settler{f: f, crawl: crawl, rec: rec, seen: map[uint64]struct{}{}}
+	return &settler{f: f, crawl: crawl, rec: rec, seen: map[uint64]struct{}{}, listed: map[uint64]struct{}{}}
 }
 
 // take holds msg when it is one of change detection's, and reports
@@ -55,10 +57,14 @@ func (s *settler) take(msg jetstream.Msg) (bool, error) {
 		return false, nil
 	}
 	switch msg.Headers().Get(hdrKind) {
-	case kindSeen:
+	case kindSeen, kindListed:
+		set := s.seen
+		if msg.Headers().Get(hdrKind) == kindListed {
+			set = s.listed
+		}
 		data := msg.Data()
 		for ; len(data) >= 8; data = data[8:] {
-			s.seen[binary.LittleEndian.Uint64(data)] = struct{}{}
+			set[binary.LittleEndian.Uint64(data)] = struct{}{}
 		}
 		return true, nil
 	case kindGone:
@@ -93,7 +99,9 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 	if rec, err := s.f.record(ctx, s.crawl); err != nil || rec.Cancelled {
 		return true // a crawl cut short hands on no URL gone
 	}
-	read := map[string]bool{} // the sitemaps an index no longer lists that the crawl read
+	for _, r := range s.rec.Roots {
+		s.listed[hashLoc(store.RequestKey(r))] = struct{}{}
+	}
 	var gone []candidate
 	done := map[uint64]bool{}
 	for _, c := range s.cands {
@@ -101,13 +109,9 @@ func (s *settler) finish(ctx context.Context, yield func([]byte, error) bool) bo
 			continue
 		}
 		if c.doc != c.sitemap {
-			r, ok := read[c.sitemap]
-			if !ok {
-				_, err := s.f.docs.Get(ctx, docKey(s.crawl, c.sitemap))
-				r = err == nil
-				read[c.sitemap] = r
-			}
-			if r {
+			// A sitemap an index no longer lists: another document of
+			// the crawl that lists it settles it, or leaves it unknown.
+			if _, ok := s.listed[hashLoc(store.RequestKey(c.sitemap))]; ok {
 				continue
 			}
 		}

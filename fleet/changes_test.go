@@ -490,3 +490,61 @@ func TestChangesNestedIndexes(t *testing.T) {
 		t.Errorf("changes %v, errors %v (the library's %v); want s3's 5 gone", n, errs, wantErrs)
 	}
 }
+
+// A sitemap an index no longer lists that another document of the crawl
+// lists, beyond the depth limit, is of the tree all the same: its URLs are
+// unknown, not gone, as in the library.
+func TestChangesListedBeyondDepth(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 6, 5)
+	site.change(func(s *changingSite) {
+		s.order = []string{"i1", "j"}
+		s.subs["i1"] = []string{"s0", "s2", "s3", "s4", "s5"}
+		s.subs["j"] = []string{"i2"}
+		s.subs["i2"] = []string{"s1"}
+	})
+	startWorkers(t, f, 2, WorkerOptions{Concurrency: 4})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	lib := store.NewMemory()
+	crawlBoth := func() (got, want []string) {
+		t.Helper()
+		s := sitemap.New().SetStore(lib).SetMaxDepth(2).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+		for u, err := range s.Stream(ctx, root, nil) {
+			if err == nil {
+				var b bytes.Buffer
+				appendLine(&b, &u, string(u.Source.Change()))
+				want = append(want, strings.TrimSuffix(b.String(), "\n"))
+			}
+		}
+		slices.Sort(want)
+		c := DefaultCrawl()
+		c.State, c.OnlyChanges, c.MaxDepth = "depth", true, 2
+		crawl, err := f.Submit(ctx, c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := collect(t, ctx, f, crawl)
+		for _, err := range errs {
+			if !strings.Contains(err.Error(), "max recursion depth") {
+				t.Errorf("error %v", err)
+			}
+		}
+		return got, want
+	}
+	got, want := crawlBoth()
+	sameLines(t, got, want)
+	if len(got) != 25 {
+		t.Fatalf("first crawl: %d lines; want the 25 URLs of i1's sitemaps new", len(got))
+	}
+	site.change(func(s *changingSite) {
+		s.subs["i1"] = []string{"s1", "s2", "s3", "s4", "s5"}
+		s.subs["i2"] = []string{"s1", "s0"}
+	})
+	got, want = crawlBoth()
+	sameLines(t, got, want)
+	if n := changesOf(got); n["new"] != 5 || len(got) != 5 {
+		t.Errorf("second crawl: %v; want s1's 5 new, and s0's unknown", n)
+	}
+}
