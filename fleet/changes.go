@@ -43,8 +43,8 @@ import (
 //     output holds the candidates and the seen, and once the crawl is done
 //     hands on as gone the candidates not seen anywhere (each once), of a
 //     sitemap that settles them: the document itself, read whole, or a
-//     sitemap an index read whole no longer lists and that the crawl did
-//     not read otherwise. More than MaxGoneShare of the snapshot's URLs
+//     sitemap an index read whole no longer lists and that no document
+//     of the crawl lists (each publishes what it lists). More than MaxGoneShare of the snapshot's URLs
 //     gone at once is the library's error instead, and none is gone.
 //
 // The reader holds what the candidates and the seen take: the URLs gone,
