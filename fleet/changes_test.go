@@ -31,6 +31,9 @@ type changingSite struct {
 	maps     map[string][]string // of each sitemap, its URLs: "path" or "path lastmod"
 	failing  map[string]bool     // sitemaps answered 500
 	subs     map[string][]string // indexes below the index, by name: the sitemaps they list
+	gate     chan struct{}       // when not nil, the sitemaps in gated wait for it to close
+	gated    map[string]bool
+	atGate   chan struct{} // a request waits at the gate
 	bodies   atomic.Int64
 	notMod   atomic.Int64
 	requests atomic.Int64
@@ -73,11 +76,21 @@ func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(&b, "<sitemap><loc>%s/%s.xml</loc></sitemap>", s.URL, sm)
 		}
 		b.WriteString(`</sitemapindex>`)
-	case s.failing[name]:
+	case s.gated[name] && s.gate != nil:
+		gate := s.gate
 		s.mu.Unlock()
-		http.Error(w, "down", http.StatusInternalServerError)
-		return
-	case s.maps[name] != nil:
+		select {
+		case s.atGate <- struct{}{}:
+		default:
+		}
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+		s.mu.Lock()
+		fallthrough
+	case s.maps[name] != nil && !s.failing[name]:
 		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 		for _, u := range s.maps[name] {
 			loc, lastmod, _ := strings.Cut(u, " ")
@@ -88,6 +101,10 @@ func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
 			b.WriteString("</url>")
 		}
 		b.WriteString(`</urlset>`)
+	case s.failing[name]:
+		s.mu.Unlock()
+		http.Error(w, "down", http.StatusInternalServerError)
+		return
 	default:
 		s.mu.Unlock()
 		http.NotFound(w, r)
@@ -546,5 +563,66 @@ func TestChangesListedBeyondDepth(t *testing.T) {
 	sameLines(t, got, want)
 	if n := changesOf(got); n["new"] != 5 || len(got) != 5 {
 		t.Errorf("second crawl: %v; want s1's 5 new, and s0's unknown", n)
+	}
+}
+
+// A worker that stops in the middle of a crawl with change detection
+// loses nothing and doubles nothing: its documents are delivered again to
+// another, which compares them with the same records (a document's are
+// put only once its output is stored), and the output is the library's.
+func TestChangesWorkerStops(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 8, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/index.xml"
+	lib := store.NewMemory()
+	libraryChanges(t, lib, root, true)
+	work := func(name string) (stop func()) {
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f.Work(wctx, WorkerOptions{Name: name, Concurrency: 4, Logf: t.Logf})
+		}()
+		return func() { cancel(); <-done }
+	}
+	stopFirst := work("first")
+	fleetChanges(t, ctx, f, "stops", root, true)
+	stopFirst()
+
+	site.change(func(s *changingSite) {
+		for i := range 8 {
+			name := fmt.Sprintf("s%d", i)
+			s.maps[name] = append(s.maps[name][1:], fmt.Sprintf("/new/%d", i)) // one gone, one new in each
+		}
+	})
+	want, _ := libraryChanges(t, lib, root, true)
+	site.change(func(s *changingSite) {
+		s.gate, s.atGate = make(chan struct{}), make(chan struct{}, 1)
+		s.gated = map[string]bool{"s4": true, "s5": true, "s6": true, "s7": true}
+	})
+	stop := work("stops")
+	c := DefaultCrawl()
+	c.State, c.OnlyChanges = "stops", true
+	crawl, err := f.Submit(ctx, c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-site.atGate:
+	case <-ctx.Done():
+		t.Fatal("no request came to the gate")
+	}
+	stop() // the worker stops with documents in hand
+	site.change(func(s *changingSite) { close(s.gate) })
+	defer work("second")()
+	got, errs := collect(t, ctx, f, crawl)
+	sameLines(t, got, want)
+	if len(errs) > 0 || len(got) != 16 {
+		t.Errorf("%d lines, errors %v; want 8 new and 8 gone", len(got), errs)
+	}
+	if st, err := f.Status(ctx, crawl); err != nil || st.Redelivered == 0 {
+		t.Errorf("status %+v, %v; want jobs delivered again", st, err)
 	}
 }
