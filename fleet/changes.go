@@ -134,11 +134,6 @@ const maxOldDepth = 64
 // root down, through the Children of each index, level by level, the
 // records of a level read claimParallel at a time.
 func snapshot(ctx context.Context, st sitemap.Store, roots []string) (*oldTree, error) {
-	type listed struct {
-		h  uint64
-		fp uint32
-		sm int
-	}
 	var (
 		mu    sync.Mutex
 		all   []listed
@@ -167,7 +162,7 @@ func snapshot(ctx context.Context, st sitemap.Store, roots []string) (*oldTree, 
 			var mine []listed
 			changes.Decode(rec.URLs, func(loc []byte, fp uint32, f changes.Flag) bool {
 				if f != changes.Removed { // a URL the run before the last removed
-					mine = append(mine, listed{hashLoc(loc), fp, base + i})
+					mine = append(mine, listed{hashLoc(loc), fp, uint32(base + i)})
 				}
 				return true
 			})
@@ -199,35 +194,65 @@ func snapshot(ctx context.Context, st sitemap.Store, roots []string) (*oldTree, 
 	}
 	for _, sec := range kept {
 		changes.Decode(sec.List, func(loc []byte, fp uint32, _ changes.Flag) bool {
-			all = append(all, listed{hashLoc(loc), fp, sm})
+			all = append(all, listed{hashLoc(loc), fp, uint32(sm)})
 			return true
 		})
 		sm++
 	}
-	slices.SortFunc(all, func(a, b listed) int {
-		if a.h != b.h {
-			if a.h < b.h {
-				return -1
-			}
-			return 1
-		}
-		if a.fp != b.fp {
-			return int(int64(a.fp) - int64(b.fp))
-		}
-		return a.sm - b.sm
-	})
+	sortByHash(all)
 	t := &oldTree{dups: map[uint64]struct{}{}}
-	for i, e := range all {
-		if i == 0 || e.h != all[i-1].h {
-			t.total++
-		} else if e.sm != all[i-1].sm {
-			t.dups[e.h] = struct{}{}
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].h == all[i].h {
+			j++
 		}
-		if i == 0 || e.h != all[i-1].h || e.fp != all[i-1].fp {
-			t.entries = append(t.entries, oldEntry{e.h, e.fp})
+		g := all[i:j] // one URL, as each sitemap listed it
+		t.total++
+		for x, e := range g {
+			if e.sm != g[0].sm {
+				t.dups[e.h] = struct{}{}
+			}
+			if !slices.ContainsFunc(g[:x], func(o listed) bool { return o.fp == e.fp }) {
+				t.entries = append(t.entries, oldEntry{e.h, e.fp})
+			}
 		}
+		i = j
 	}
 	return t, nil
+}
+
+// listed is a URL of the last tree as one of its sitemaps listed it: the
+// hash of its location, the fingerprint of its lastmod, its sitemap.
+type listed struct {
+	h  uint64
+	fp uint32
+	sm uint32
+}
+
+// sortByHash sorts a by hash, in four passes of 16 bits, stably: a
+// million URLs in a few milliseconds, where a sort by comparison took a
+// tenth of the CPU of a crawl.
+func sortByHash(a []listed) {
+	tmp := make([]listed, len(a))
+	src, dst := a, tmp
+	count := make([]int, 1<<16)
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count)
+		for _, e := range src {
+			count[uint16(e.h>>shift)]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, e := range src {
+			k := uint16(e.h >> shift)
+			dst[count[k]] = e
+			count[k]++
+		}
+		src, dst = dst, src
+	}
 }
 
 // encode returns the snapshot as bytes: its total, its entries (hash and

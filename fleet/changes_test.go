@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -624,5 +625,21 @@ func TestChangesWorkerStops(t *testing.T) {
 	}
 	if st, err := f.Status(ctx, crawl); err != nil || st.Redelivered == 0 {
 		t.Errorf("status %+v, %v; want jobs delivered again", st, err)
+	}
+}
+
+// sortByHash sorts by hash as a sort by comparison does, keeping the order
+// of equal hashes.
+func TestSortByHash(t *testing.T) {
+	var a []listed
+	for i := range 5000 {
+		h := hashLoc(fmt.Sprint(i % 4000)) // some twice
+		a = append(a, listed{h: h, sm: uint32(i)})
+	}
+	want := slices.Clone(a)
+	slices.SortStableFunc(want, func(x, y listed) int { return cmp.Compare(x.h, y.h) })
+	sortByHash(a)
+	if !slices.Equal(a, want) {
+		t.Error("sortByHash differs from a stable sort")
 	}
 }
