@@ -643,3 +643,30 @@ func TestSortByHash(t *testing.T) {
 		t.Error("sortByHash differs from a stable sort")
 	}
 }
+
+// The key of a record is the library's: the request key, a password
+// replaced by xxxxx.
+func TestStoreKeyOf(t *testing.T) {
+	for loc, want := range map[string]string{
+		"https://Example.com:443/a.xml":         "https://example.com/a.xml",
+		"https://user:secret@example.com/a.xml": "https://user:xxxxx@example.com/a.xml",
+		"https://user@example.com/a@b.xml":      "https://user@example.com/a@b.xml",
+	} {
+		if got := storeKeyOf(loc); got != want {
+			t.Errorf("storeKeyOf(%q) = %q, want %q", loc, got, want)
+		}
+	}
+	// The library's own store keys the records so: a record put by a
+	// call is found under storeKeyOf.
+	st := store.NewMemory()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"x"`)
+		fmt.Fprint(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>`)
+	}))
+	defer srv.Close()
+	loc := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/s.xml"
+	sitemap.New().SetStore(st).Parse(loc, nil)
+	if _, ok, err := st.Get(context.Background(), storeKeyOf(loc)); !ok || err != nil {
+		t.Errorf("no record under %q: %v", storeKeyOf(loc), err)
+	}
+}
