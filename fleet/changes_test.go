@@ -67,6 +67,8 @@ func (s *changingSite) serve(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".xml")
 	switch {
+	case r.URL.Path == "/robots.txt":
+		fmt.Fprintf(&b, "User-agent: *\nSitemap: %s/index.xml\n", s.URL)
 	case name == "index" || s.subs[name] != nil:
 		order := s.order
 		if name != "index" {
@@ -668,5 +670,34 @@ func TestStoreKeyOf(t *testing.T) {
 	sitemap.New().SetStore(st).Parse(loc, nil)
 	if _, ok, err := st.Get(context.Background(), storeKeyOf(loc)); !ok || err != nil {
 		t.Errorf("no record under %q: %v", storeKeyOf(loc), err)
+	}
+}
+
+// From a robots.txt, through the index it names, every URL's change (no
+// OnlyChanges: the unchanged too, those of the sitemaps answered 304
+// counted, not printed) is the library's.
+func TestChangesFromRobots(t *testing.T) {
+	_, f := startNode(t)
+	site := newChangingSite(t, 5, 6)
+	startWorkers(t, f, 2, WorkerOptions{Concurrency: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	root := site.URL + "/robots.txt"
+	lib := store.NewMemory()
+	want, _ := libraryChanges(t, lib, root, false)
+	got, errs := fleetChanges(t, ctx, f, "robots", root, false)
+	sameLines(t, got, want)
+	if len(got) != 30 || len(errs) > 0 {
+		t.Fatalf("first crawl: %d lines, errors %v", len(got), errs)
+	}
+	site.change(func(s *changingSite) {
+		s.maps["s1"][0] = "/1/0 2025-01-01"
+		s.maps["s2"] = s.maps["s2"][1:]
+	})
+	want, _ = libraryChanges(t, lib, root, false)
+	got, errs = fleetChanges(t, ctx, f, "robots", root, false)
+	sameLines(t, got, want)
+	if n := changesOf(got); n["lastmod"] != 1 || n["gone"] != 1 || n["unchanged"] != 10 || len(errs) > 0 {
+		t.Errorf("second crawl: %v, errors %v; want s1's and s2's 10 unchanged, 1 lastmod, 1 gone", n, errs)
 	}
 }
