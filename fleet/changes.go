@@ -317,12 +317,13 @@ func oldKey(crawl string) string { return crawl + ".old" }
 func (f *Fleet) putSnapshot(ctx context.Context, crawl string, t *oldTree) error {
 	data := t.encode()
 	limit := max(f.maxPayload-4096, 1024)
-	n := 0
-	for off := 0; off < len(data) || n == 0; off += limit {
-		if _, err := f.crawls.Put(ctx, oldKey(crawl)+"."+strconv.Itoa(n), data[off:min(off+limit, len(data))]); err != nil {
-			return fmt.Errorf("fleet: keep the last tree of %s: %w", crawl, err)
-		}
-		n++
+	n := max((len(data)+limit-1)/limit, 1)
+	err := parallel(ctx, n, func(i int) error {
+		_, err := f.crawls.Put(ctx, oldKey(crawl)+"."+strconv.Itoa(i), data[min(i*limit, len(data)):min((i+1)*limit, len(data))])
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("fleet: keep the last tree of %s: %w", crawl, err)
 	}
 	if _, err := f.crawls.Put(ctx, oldKey(crawl), fmt.Appendf(nil, "%d %d", n, t.total)); err != nil {
 		return fmt.Errorf("fleet: keep the last tree of %s: %w", crawl, err)
@@ -349,15 +350,19 @@ func (f *Fleet) loadSnapshot(ctx context.Context, crawl string) (*oldTree, error
 	if err != nil {
 		return nil, err
 	}
-	var data []byte
-	for i := range n {
+	parts := make([][]byte, n)
+	err = parallel(ctx, n, func(i int) error {
 		p, err := f.crawls.Get(ctx, oldKey(crawl)+"."+strconv.Itoa(i))
 		if err != nil {
-			return nil, fmt.Errorf("fleet: the last tree of %s, part %d: %w", crawl, i, err)
+			return fmt.Errorf("fleet: the last tree of %s, part %d: %w", crawl, i, err)
 		}
-		data = append(data, p.Value()...)
+		parts[i] = p.Value()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return decodeOldTree(data)
+	return decodeOldTree(bytes.Join(parts, nil))
 }
 
 // oldTreeOnce is the snapshot of the last tree of a crawl in a worker,

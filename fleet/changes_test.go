@@ -701,3 +701,27 @@ func TestChangesFromRobots(t *testing.T) {
 		t.Errorf("second crawl: %v, errors %v; want s1's and s2's 10 unchanged, 1 lastmod, 1 gone", n, errs)
 	}
 }
+
+// A snapshot larger than a message is kept in parts and read back whole.
+func TestSnapshotParts(t *testing.T) {
+	_, f := startNode(t)
+	ctx := context.Background()
+	want := &oldTree{dups: map[uint64]struct{}{7: {}, 9: {}}, total: 200000}
+	for i := range 200000 { // 2.4 MB: three parts
+		want.entries = append(want.entries, oldEntry{h: uint64(i) * 3, fp: uint32(i)})
+	}
+	if err := f.putSnapshot(ctx, "parts", want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.loadSnapshot(ctx, "parts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, total, _ := f.snapshotSize(ctx, "parts"); n < 3 || total != 200000 ||
+		!slices.Equal(got.entries, want.entries) || len(got.dups) != 2 || got.total != want.total {
+		t.Errorf("%d parts, total %d; read back %d entries, %d dups, total %d", n, total, len(got.entries), len(got.dups), got.total)
+	}
+	if es := got.find(3 * 1234); len(es) != 1 || es[0].fp != 1234 {
+		t.Errorf("find: %v", es)
+	}
+}
