@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/changes"
+	"github.com/gositemap/sitemap/internal/jsonline"
 	"github.com/gositemap/sitemap/store"
 )
 
@@ -416,7 +418,7 @@ func (w *worker) docChanges(ctx context.Context, crawl, loc string, cs *crawlSta
 	if err != nil {
 		return nil, err
 	}
-	return &docChanges{old: t, only: c.OnlyChanges, held: &heldStore{Store: cs.store, rootKey: storeKeyOf(loc)}}, nil
+	return &docChanges{old: t, only: c.OnlyChanges, held: &heldStore{Store: cs.store, rootKey: storeKeyOf(loc), runKey: runKeyOf(loc)}}, nil
 }
 
 // store is the store the document's instance reads and writes: its Puts
@@ -489,6 +491,70 @@ func (d *docChanges) url(u *sitemap.URL, out *batcher) (bool, error) {
 	return true, nil
 }
 
+// dropped adds to the URLs gone those of the sitemaps an index (or a
+// robots.txt) read whole no longer lists, and of what they listed, from
+// their records, as the library's change detection does in one call:
+// each is a candidate, which another document of the crawl that lists the
+// sitemap, or lists the URL, cancels.
+func (d *docChanges) dropped(ctx context.Context, loc string, docs []sitemap.Document) error {
+	old := d.held.record().Children
+	if len(old) == 0 || len(docs) == 0 || docs[0].Status != sitemap.StatusParsed ||
+		docs[0].Format != sitemap.FormatIndex && docs[0].Format != sitemap.FormatRobots {
+		return nil
+	}
+	seen := map[string]bool{storeKeyOf(loc): true}
+	for _, doc := range docs[1:] {
+		if doc.Parent == 0 {
+			seen[storeKeyOf(doc.URL)] = true
+		}
+	}
+	var walk func(children []sitemap.StoredChild, depth int) error
+	walk = func(children []sitemap.StoredChild, depth int) error {
+		for _, ch := range children {
+			k := storeKeyOf(ch.Loc)
+			if seen[k] || depth > maxOldDepth {
+				continue
+			}
+			seen[k] = true
+			rec, ok, err := d.held.Store.Get(ctx, k)
+			if err != nil {
+				return fmt.Errorf("the last crawl's record of %s: %w", ch.Loc, err)
+			}
+			if !ok {
+				continue
+			}
+			var lineErr error
+			changes.Decode(rec.URLs, func(u []byte, _ uint32, fl changes.Flag) bool {
+				if fl != changes.Removed {
+					lineErr = appendGone(&d.gone, string(u), ch.Loc)
+				}
+				return lineErr == nil
+			})
+			if lineErr != nil {
+				return lineErr
+			}
+			if err := walk(rec.Children, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(old, 1)
+}
+
+// appendGone appends the line of the URL at loc gone from sitemap, as the
+// library hands it on: no lastmod, the sitemap that last listed it.
+func appendGone(b *bytes.Buffer, loc, sm string) error {
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(jsonline.URL{Loc: loc, Sitemap: sm, Change: string(sitemap.ChangeGone)}); err != nil {
+		return err
+	}
+	escapeControls(b, line.Bytes())
+	return nil
+}
+
 // isDup reports whether the last tree holds the URL of hash h in two
 // sitemaps or more.
 func (d *docChanges) isDup(h uint64) bool {
@@ -500,12 +566,15 @@ func (d *docChanges) isDup(h uint64) bool {
 // from its URLs, for the reader to settle once the crawl is done. A
 // sitemap replayed from its record (304 Not Modified) handed on none of
 // its URLs: those of its list the last tree holds twice are seen.
-func (d *docChanges) publish(f *Fleet, crawl, key, loc string, out *batcher, docs []sitemap.Document, a *acks) error {
+func (d *docChanges) publish(ctx context.Context, f *Fleet, crawl, key, loc string, out *batcher, docs []sitemap.Document, a *acks) error {
 	if d == nil || out.full {
 		return nil
 	}
+	if err := d.dropped(ctx, loc, docs); err != nil {
+		return err
+	}
 	if len(d.old.dups) > 0 && len(docs) > 0 && docs[0].Status == sitemap.StatusUnchanged {
-		changes.Decode(d.held.root(), func(loc []byte, _ uint32, fl changes.Flag) bool {
+		changes.Decode(d.held.record().URLs, func(loc []byte, _ uint32, fl changes.Flag) bool {
 			if fl != changes.Removed {
 				if h := hashLoc(loc); d.isDup(h) {
 					d.seen = append(d.seen, h)

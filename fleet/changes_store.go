@@ -10,90 +10,44 @@ import (
 
 // This file is the store a document's instance reads and writes with
 // change detection (changes.go): the fleet's Store, its Puts held until
-// the document's output is stored, and the records below an index got
-// ahead for the library's walk of the last tree.
+// the document's output is stored, and no record below the document.
 
 // heldStore is a store whose Puts are held until flush: the records of a
 // document vouch for the URLs handed on, and change detection compares the
-// next reading of the document with them.
+// next reading of the document with them. The instance of the document
+// sees its own record and its run's state alone: the library would walk
+// the last tree below an index one record at a time, to find the URLs of
+// the sitemaps it no longer lists, which the fleet finds itself, for
+// those alone (docChanges.dropped).
 type heldStore struct {
 	sitemap.Store
-	rootKey string // the key of the document's record
+	rootKey, runKey string // the keys of the document's record and of its run's state
 
-	mu       sync.Mutex
-	puts     []heldPut
-	rootURLs []byte                    // the URLs of the document's record, as got
-	got      map[string]sitemap.Record // the records of the sitemaps below an index, got ahead
+	mu   sync.Mutex
+	puts []heldPut
+	root sitemap.Record // the document's record, as got
 }
 
-// Get gets the record of key, and keeps the URLs of the document's. The
-// library walks the last tree from an index one record at a time: the
-// records of what the index's record lists, level by level, are got
-// ahead, claimParallel at a time, when the index's is.
+// Get gets the record of key: the document's, which it keeps, or its
+// run's state; of any other, none.
 func (h *heldStore) Get(ctx context.Context, key string) (sitemap.Record, bool, error) {
-	h.mu.Lock()
-	r, ok := h.got[key]
-	h.mu.Unlock()
-	if ok {
-		return r, true, nil
+	if key != h.rootKey && key != h.runKey {
+		return sitemap.Record{}, false, nil
 	}
 	r, ok, err := h.Store.Get(ctx, key)
 	if key == h.rootKey {
 		h.mu.Lock()
-		h.rootURLs = r.URLs
-		ahead := h.got == nil && len(r.Children) > 0
+		h.root = r
 		h.mu.Unlock()
-		if ahead {
-			h.getAhead(ctx, r.Children)
-		}
 	}
 	return r, ok, err
 }
 
-// getAhead gets the records of the sitemaps below children. One that
-// fails is left to the library's own Get.
-func (h *heldStore) getAhead(ctx context.Context, children []sitemap.StoredChild) {
-	got := map[string]sitemap.Record{}
-	var mu sync.Mutex
-	seen := map[string]bool{h.rootKey: true}
-	var level []string
-	add := func(cs []sitemap.StoredChild) {
-		for _, c := range cs {
-			if k := storeKeyOf(c.Loc); !seen[k] {
-				seen[k] = true
-				level = append(level, k)
-			}
-		}
-	}
-	add(children)
-	for depth := 0; len(level) > 0 && depth < maxOldDepth; depth++ {
-		keys := level
-		level = nil
-		next := make([][]sitemap.StoredChild, len(keys))
-		parallel(ctx, len(keys), func(i int) error {
-			r, ok, err := h.Store.Get(ctx, keys[i])
-			if err == nil && ok {
-				mu.Lock()
-				got[keys[i]] = r
-				mu.Unlock()
-				next[i] = r.Children
-			}
-			return nil
-		})
-		for _, cs := range next {
-			add(cs)
-		}
-	}
-	h.mu.Lock()
-	h.got = got
-	h.mu.Unlock()
-}
-
-// root returns the URLs of the document's record.
-func (h *heldStore) root() []byte {
+// record returns the document's record, as got.
+func (h *heldStore) record() sitemap.Record {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.rootURLs
+	return h.root
 }
 
 type heldPut struct {

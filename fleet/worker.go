@@ -492,7 +492,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		errs = append(errs, out.limited)
 	}
 	docs := s.GetDocuments()
-	if err := chg.publish(w.f, crawl, key, j.URL, out, docs, &acks); err != nil {
+	if err := chg.publish(ctx, w.f, crawl, key, j.URL, out, docs, &acks); err != nil {
 		return err
 	}
 	full := out.full
