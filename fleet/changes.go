@@ -23,10 +23,12 @@ import (
 // crawl, though each worker reads one document.
 //
 // A worker reads each document with the library's change detection on, so
-// that the library compares it with its own record: the URLs of its last
-// list are unchanged or lastmod, the others new, and those of its last
-// list it no longer has (or, for an index read whole, of the sitemaps it
-// no longer lists) gone. What one document cannot know is the rest of the
+// that the library compares it with its own record (the only one its
+// instance sees: changes_store.go): the URLs of its last list are
+// unchanged or lastmod, the others new, and those of its last list it no
+// longer has gone; for an index read whole, the worker adds the URLs of
+// the sitemaps it no longer lists, from their records (dropped), as the
+// library would. What one document cannot know is the rest of the
 // tree: a URL new to its sitemap may have been listed by another (moved,
 // or listed twice now), and a URL gone from its sitemap may be listed by
 // another now. So:
