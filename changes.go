@@ -491,9 +491,15 @@ func percent(f float64) string {
 func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Section {
 	var kept []changes.Section
 	var batch []URL
-	// Only the sitemaps with URLs not seen are read again.
+	// Only the sitemaps with URLs not seen, and something to do with
+	// them, are read again: of a sitemap not settled, only what the last
+	// run kept in it is kept (an index read alone, with
+	// Selection.RootOnly, settles none of its sitemaps).
 	unseen := make([]bool, len(k.sms))
 	for i := range k.sms {
+		if !settled[i] && k.sms[i].kept == nil {
+			continue
+		}
 		for x := k.seg[i]; x < k.seg[i+1]; x++ {
 			if !k.isSeen(int(x)) {
 				unseen[i] = true

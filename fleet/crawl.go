@@ -62,7 +62,10 @@ type docEntry struct {
 	State  string `json:"state"`
 	URLs   int    `json:"urls,omitempty"`
 	Errors int    `json:"errors,omitempty"`
-	Err    string `json:"err,omitempty"`
+	// Changes are the URLs of the document new, with their lastmod moved,
+	// and unchanged, with change detection (changes.go).
+	Changes *changeCounts `json:"changes,omitempty"`
+	Err     string        `json:"err,omitempty"`
 }
 
 // job is the message of one document on the work queue.
@@ -84,6 +87,9 @@ func docKey(crawl, loc string) string {
 // setting the library rejects is its *sitemap.ConfigError.
 func (f *Fleet) Submit(ctx context.Context, c Crawl, roots ...string) (string, error) {
 	c.Version = Version
+	if !c.changes() && !c.Sitemaps {
+		c.Version = minVersion // workers of version 2 read it
+	}
 	if err := c.check(); err != nil {
 		return "", err
 	}
@@ -96,6 +102,11 @@ func (f *Fleet) Submit(ctx context.Context, c Crawl, roots ...string) (string, e
 	rec, _ := json.Marshal(crawlRecord{Settings: c, Roots: roots, Submitted: time.Now().UTC()})
 	if _, err := f.crawls.Create(ctx, name, rec); err != nil {
 		return "", fmt.Errorf("fleet: record crawl %s: %w", name, err)
+	}
+	if c.changes() {
+		if err := f.snapshotLast(ctx, name, c.State, roots); err != nil {
+			return "", err
+		}
 	}
 	for _, root := range roots {
 		if _, err := f.queue(ctx, name, "", job{URL: root}, false); err != nil {

@@ -21,6 +21,11 @@
 // by compare-and-set on a counter's revision; the limits per host
 // (requests in flight, requests a second) by leases on slot keys and a
 // key holding the next turn of the host. The library's store of
-// conditional fetching is [Store], on a bucket. Only what NATS 2.9.10 has
-// is used.
+// conditional fetching is [Store], on a bucket. With [Crawl] Changes,
+// each URL says what became of it since the last crawl with the same
+// State, over the whole tree as the library compares it in one call:
+// each worker compares its document with its record through the library,
+// and with a snapshot of the last tree taken at Submit, and the reader of
+// the output hands on the URLs gone once the crawl is done. Only what
+// NATS 2.9.10 has is used.
 package fleet

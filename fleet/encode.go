@@ -17,10 +17,12 @@ import (
 // (internal/jsonline, which the command writes too), so that a reader of a
 // crawl's output writes the lines as they come.
 
-// appendLine appends the JSON line of u to b.
-func appendLine(b *bytes.Buffer, u *sitemap.URL) error {
+// appendLine appends the JSON line of u to b, with its change when not
+// empty.
+func appendLine(b *bytes.Buffer, u *sitemap.URL, change string) error {
 	j := jsonline.Of(u)
 	j.Sitemap = u.Source.URL()
+	j.Change = change
 	return appendURLLine(b, &j)
 }
 

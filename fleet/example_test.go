@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap"
@@ -332,4 +333,59 @@ func ExampleParseLine() {
 	fmt.Println(u.Loc, *u.LastMod, *u.Priority, u.ChangeFreq == nil, u.Sitemap, err)
 	// Output:
 	// https://example.com/a 2024-01-15T00:00:00Z 0.5 true https://example.com/sitemap.xml <nil>
+}
+
+// Change detection across the fleet: with a State and Changes, each URL
+// says what became of it since the last crawl of the same roots under
+// that State, and with OnlyChanges only the changes are handed on; the
+// URLs gone come last, once the crawl is done. Here b.xml drops /b/2 and
+// a.xml gains it: it moved, and nothing is printed of it; a.xml's /a/1 is
+// gone.
+func ExampleCrawl_changes() {
+	var srv *httptest.Server
+	var second atomic.Bool
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		urls := map[string][]string{"/a.xml": {"/a/1", "/a/2"}, "/b.xml": {"/b/1", "/b/2"}}
+		if second.Load() {
+			urls = map[string][]string{"/a.xml": {"/a/2", "/b/2", "/a/3"}, "/b.xml": {"/b/1"}}
+		}
+		if r.URL.Path == "/index.xml" {
+			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%[1]s/a.xml</loc></sitemap><sitemap><loc>%[1]s/b.xml</loc></sitemap></sitemapindex>`, srv.URL)
+			return
+		}
+		fmt.Fprint(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for _, u := range urls[r.URL.Path] {
+			fmt.Fprintf(w, `<url><loc>https://example.com%s</loc></url>`, u)
+		}
+		fmt.Fprint(w, `</urlset>`)
+	}))
+	defer srv.Close()
+	f, stop := exampleFleet()
+	defer stop()
+	ctx := context.Background()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	go f.Work(wctx, fleet.WorkerOptions{})
+
+	c := fleet.DefaultCrawl()
+	c.State, c.Changes, c.OnlyChanges = "example", true, true
+	for _, round := range []string{"first", "second"} {
+		second.Store(round == "second")
+		crawl, err := f.Submit(ctx, c, srv.URL+"/index.xml")
+		if err != nil {
+			log.Fatal(err)
+		}
+		var lines []string
+		for u, err := range f.URLs(ctx, crawl) {
+			if err == nil {
+				lines = append(lines, u.Change+" "+u.Loc)
+			}
+		}
+		slices.Sort(lines)
+		st, _ := f.Status(ctx, crawl)
+		fmt.Println(round, lines, *st.Changes)
+	}
+	// Output:
+	// first [new https://example.com/a/1 new https://example.com/a/2 new https://example.com/b/1 new https://example.com/b/2] {4 0 0 0 0}
+	// second [gone https://example.com/a/1 new https://example.com/a/3] {1 0 1 3 0}
 }

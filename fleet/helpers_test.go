@@ -139,7 +139,7 @@ func reference(t testing.TB, root string) []string {
 			t.Fatalf("reference: %v", err)
 		}
 		var b bytes.Buffer
-		if err := appendLine(&b, &u); err != nil {
+		if err := appendLine(&b, &u, ""); err != nil {
 			t.Fatal(err)
 		}
 		lines = append(lines, string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))

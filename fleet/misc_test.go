@@ -45,7 +45,7 @@ func TestVersionRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(st.Refused, fmt.Sprintf("reads version %d", Version)) || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
+	if !strings.Contains(st.Refused, fmt.Sprint("version ", Version+1)) || !strings.Contains(st.Refused, fmt.Sprintf("reads version %d", Version)) || !strings.Contains(st.Refused, "worker old") || st.Finished || st.Queued != 1 {
 		t.Errorf("status %+v; want the refusal of worker old, by version, and the document queued", st)
 	}
 }

@@ -111,6 +111,7 @@ type batcher struct {
 	// countOnly counts the URLs, each batch taking its room under the
 	// URL limit, and publishes none: the crawl is a listing.
 	countOnly bool
+	change    string // the change of the URL added, with change detection (changes.go)
 
 	buf     bytes.Buffer
 	inBuf   int
@@ -125,7 +126,7 @@ func (b *batcher) add(u *sitemap.URL) error {
 		return nil
 	}
 	if !b.countOnly {
-		if err := appendLine(&b.buf, u); err != nil {
+		if err := appendLine(&b.buf, u, b.change); err != nil {
 			return err
 		}
 	}
@@ -194,6 +195,9 @@ type URL struct {
 	// Images, News, Videos and Hreflangs count its extensions (News is 0
 	// or 1).
 	Images, News, Videos, Hreflangs int
+	// Change is, with change detection, new, lastmod, unchanged or gone
+	// (see [Crawl].Changes).
+	Change string
 	// JSON is its line as "sitemap -format jsonl" prints it, without the
 	// newline.
 	JSON []byte
@@ -214,7 +218,10 @@ func (e *DocError) Error() string { return e.Message }
 // URLs returns the output of crawl as it comes, in the order the workers
 // published it: each URL, and each error of a document as a *DocError. It
 // ends once the crawl is done (or cancelled) and all of its output was
-// read, or with the error that stopped it (ctx's among them).
+// read, or with the error that stopped it (ctx's among them). With change
+// detection ([Crawl].Changes), the URLs gone come last, once the crawl is
+// done, settled by the reader over the whole tree (or the error of too
+// many at once).
 func (f *Fleet) URLs(ctx context.Context, crawl string) iter.Seq2[URL, error] {
 	return func(yield func(URL, error) bool) {
 		for line, err := range f.Lines(ctx, crawl) {
@@ -240,12 +247,17 @@ func (f *Fleet) Lines(ctx context.Context, crawl string) iter.Seq2[[]byte, error
 // kind, and its errors as *DocError.
 func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
-		if _, err := f.record(ctx, crawl); err != nil {
+		rec, err := f.record(ctx, crawl)
+		if err != nil {
 			yield(nil, err)
 			return
 		}
+		var settle *settler // changes_settle.go; nil without change detection
+		if kind == kindURLs {
+			settle = f.newSettler(crawl, rec)
+		}
 		var cons jetstream.Consumer
-		err := failover(ctx, func() (err error) {
+		err = failover(ctx, func() (err error) {
 			cons, err = f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
 			return err
 		})
@@ -291,6 +303,7 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 				return
 			}
 			if done && read >= total {
+				settle.finish(ctx, yield)
 				return
 			}
 			wait := quiet
@@ -302,6 +315,12 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 				failingSince = time.Time{}
 				quiet = firstPoll
 				read++
+				if held, err := settle.take(msg); held {
+					if err != nil && !yield(nil, err) {
+						return
+					}
+					continue
+				}
 				if !yieldMsg(msg, kind, yield) {
 					return
 				}
@@ -403,12 +422,13 @@ func ParseLine(line []byte) (URL, error) {
 		Videos     []json.RawMessage `json:"videos"`
 		Hreflangs  []json.RawMessage `json:"hreflangs"`
 		Sitemap    string            `json:"sitemap"`
+		Change     string            `json:"change"`
 	}
 	if err := json.Unmarshal(line, &j); err != nil {
 		return URL{}, fmt.Errorf("fleet: a line of the output does not read: %w", err)
 	}
 	u := URL{Loc: j.Loc, Sitemap: j.Sitemap, LastMod: j.LastMod, ChangeFreq: j.ChangeFreq, Priority: j.Priority,
-		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), JSON: line}
+		Images: len(j.Images), Videos: len(j.Videos), Hreflangs: len(j.Hreflangs), Change: j.Change, JSON: line}
 	if len(j.News) > 0 && string(j.News) != "null" {
 		u.News = 1
 	}
@@ -431,8 +451,9 @@ func (f *Fleet) pending(ctx context.Context, crawl string) (uint64, error) {
 // Status is what a crawl has come to.
 type Status struct {
 	Crawl string
-	// Roots are the URLs it started from.
-	Roots []string
+	// Roots are the URLs it started from, and Settings its settings.
+	Roots    []string
+	Settings Crawl
 	// Queued, Reading, Done and Failed count its documents: waiting on
 	// the queue (or read for less than a second), being read (for a
 	// second or more), read (whole or in part), and not read.
@@ -451,6 +472,13 @@ type Status struct {
 	Finished, Cancelled bool
 	// Refused says why a worker refused it, when one did.
 	Refused string
+	// Changes, with change detection, count the URLs new, with their
+	// lastmod moved and unchanged (carried over by a sitemap answered 304
+	// among them) as the documents are read; once a reader of its output
+	// has handed on the URLs gone, those too, and the unknown: the URLs
+	// of the last tree neither seen again nor gone (about: a URL two
+	// sitemaps list counts in each). Nil without change detection.
+	Changes *sitemap.ChangeCounts
 }
 
 // Status returns the status of crawl.
@@ -459,7 +487,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Crawl: crawl, Roots: rec.Roots, Cancelled: rec.Cancelled}
+	st := Status{Crawl: crawl, Roots: rec.Roots, Settings: rec.Settings, Cancelled: rec.Cancelled}
 	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		return st, fmt.Errorf("fleet: documents of %s: %w", crawl, err)
@@ -486,6 +514,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 			st.Limited++
 		}
 		st.Errors += int64(d.Errors)
+		st.addChanges(d.Changes) // changes.go
 		st.URLs += int64(d.URLs)
 	}
 	if c, err := f.count(ctx, crawl, func(*counters) bool { return false }); err == nil {
@@ -502,6 +531,9 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 		return st, err
 	}
 	st.Finished = n == 0
+	if rec.Settings.changes() {
+		f.settledChanges(ctx, crawl, &st) // changes.go
+	}
 	return st, nil
 }
 

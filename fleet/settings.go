@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -12,8 +13,13 @@ import (
 // its output, that this package writes and reads. A worker refuses, by
 // name, a crawl submitted with another one, rather than read it under
 // settings it does not know. Version 2 compresses the batches of URLs;
-// version 3 has Sitemaps, the listing.
+// version 3 adds the listing (Sitemaps) and change detection (Changes),
+// and a crawl with neither is submitted as version 2, which workers of
+// version 2 still read.
 const Version = 3
+
+// minVersion is the oldest version of the settings a worker reads.
+const minVersion = 2
 
 // Crawl is what a crawl is asked to do: the settings of the library that
 // cross the wire, each applied to every document of the crawl by whichever
@@ -78,6 +84,22 @@ type Crawl struct {
 	// read as in any crawl, and their URLs counted (under MaxURLs, and in
 	// [Status]) without being published.
 	Sitemaps bool `json:"sitemaps,omitempty"`
+	// Changes, OnlyChanges and MaxGoneShare are the library's
+	// [sitemap.Incremental] change detection, over the whole tree of the
+	// crawl: with a State, each URL handed on carries its change since
+	// the last crawl with the same State and roots (new, lastmod,
+	// unchanged: the "change" of its JSON line), and once the crawl is
+	// done the reader of its output hands on the URLs gone, each with
+	// the sitemap that last listed it, after every other. A URL that
+	// moves from one sitemap to another is neither new nor gone. With
+	// OnlyChanges, the unchanged are left out. More than MaxGoneShare of
+	// the last tree's URLs gone at once (0 is 0.30) is one
+	// *sitemap.ParseError about the first root, and none is handed on
+	// gone. OnlyChanges is Changes too, as in the library. They need a
+	// State: without one, each is a *sitemap.ConfigError.
+	Changes      bool    `json:"changes,omitempty"`
+	OnlyChanges  bool    `json:"onlyChanges,omitempty"`
+	MaxGoneShare float64 `json:"maxGoneShare,omitempty"`
 }
 
 // DefaultCrawl returns the settings of a crawl that match the defaults of
@@ -114,7 +136,7 @@ func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, err
 		SetRules(c.Rules).
 		SetBlockPrivate(c.BlockPrivate).
 		SetPoliteness(sitemap.Politeness{Retry: sitemap.Retry{Max: c.Retries}}).
-		SetIncremental(sitemap.Incremental{Since: c.Since, TrustIndexLastMod: c.TrustIndexLastMod}).
+		SetIncremental(c.incremental()).
 		SetSelection(sitemap.Selection{RootOnly: true})
 	if client != nil {
 		s.SetHTTPClient(client)
@@ -128,12 +150,31 @@ func (c *Crawl) instance(client *http.Client, st sitemap.Store) (*sitemap.S, err
 	return s, nil
 }
 
+// incremental is what the instance of a document is given of
+// sitemap.Incremental. Change detection compares the document with its
+// own record, the fleet the rest of the tree (changes.go): the unchanged
+// come to the worker, which may see them elsewhere in the last tree; the
+// share of URLs gone is the tree's, checked by the reader of the output;
+// and a document read again after its worker died is read whole.
+func (c *Crawl) incremental() sitemap.Incremental {
+	in := sitemap.Incremental{Since: c.Since, TrustIndexLastMod: c.TrustIndexLastMod}
+	if c.changes() {
+		in.Changes, in.NoResume = true, true
+		in.MaxGoneShare = 1
+	}
+	return in
+}
+
+// changes reports whether the crawl compares with the last: Changes or
+// OnlyChanges, with a State.
+func (c *Crawl) changes() bool { return (c.Changes || c.OnlyChanges) && c.State != "" }
+
 // check checks what the library does not: the settings of the fleet's own.
 func (c *Crawl) check() error {
 	if _, err := c.instance(nil, nil); err != nil {
 		return err
 	}
-	if errs := sitemap.New().SetMaxSitemaps(c.MaxSitemaps).GetErrors(); len(errs) > 0 {
+	if errs := sitemap.New().SetMaxSitemaps(c.MaxSitemaps).SetIncremental(sitemap.Incremental{MaxGoneShare: c.MaxGoneShare}).GetErrors(); len(errs) > 0 {
 		return errs[0]
 	}
 	switch {
@@ -143,6 +184,8 @@ func (c *Crawl) check() error {
 		return &sitemap.ConfigError{Field: "politeness.host.rate", Err: fmt.Errorf("host rate must be a number of requests a second from 0 up, got %v", c.HostRate)}
 	case c.MaxHostConcurrency < 0:
 		return &sitemap.ConfigError{Field: "politeness.host.maxConcurrency", Err: fmt.Errorf("max host concurrency must not be negative, got %d", c.MaxHostConcurrency)}
+	case (c.Changes || c.OnlyChanges || c.MaxGoneShare != 0) && c.State == "":
+		return &sitemap.ConfigError{Field: "incremental.changes", Err: errors.New("change detection needs a State: the records of the last crawl it compares with")}
 	case !validToken(c.State, true):
 		return &sitemap.ConfigError{Field: "state", Err: fmt.Errorf("state name %q: letters, digits, - and _ only", c.State)}
 	}

@@ -1,10 +1,13 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -91,5 +94,34 @@ func TestSecondCrawlUnchanged(t *testing.T) {
 	// queued and answered 304 in turn.
 	if urls[0] != 2 || urls[1] != 0 || bodies.Load() != 3 || notModified.Load() != 3 {
 		t.Errorf("URLs %v, %d bodies, %d answered 304; want [2 0], 3 and 3", urls, bodies.Load(), notModified.Load())
+	}
+}
+
+// A record reads back as it was put, its list of URLs cut out of the JSON
+// and decoded on its own, wherever the key falls.
+func TestUnmarshalRecord(t *testing.T) {
+	for _, r := range []sitemap.Record{
+		{URLs: []byte{1, 2, 3, 0, 255}},
+		{ETag: `"x\\"urls\\":\\"y"`, URLs: []byte("list"), Run: 3},
+		{Children: []sitemap.StoredChild{{Loc: `https://example.com/"urls":"a`}}, URLs: []byte{}, Format: sitemap.FormatIndex},
+		{ETag: "e"},
+	} {
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got sitemap.Record
+		if len(r.URLs) == 0 {
+			r.URLs = nil
+		}
+		if err := unmarshalRecord(data, &got); err != nil || !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: %+v, %v", data, got, err)
+		}
+	}
+	for _, data := range []string{`{"urls":"AQID"}`, `{"run":1,"urls":"AQID"}`, `{"urls":"AQID","run":1}`} {
+		var got sitemap.Record
+		if err := unmarshalRecord([]byte(data), &got); err != nil || !bytes.Equal(got.URLs, []byte{1, 2, 3}) {
+			t.Errorf("%s: %+v, %v", data, got, err)
+		}
 	}
 }

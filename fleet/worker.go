@@ -315,6 +315,8 @@ type crawlState struct {
 	read      time.Time // when rec was read, under worker.mu
 	cancelled bool      // the crawl was cancelled, as of read, under worker.mu
 
+	old oldTreeOnce // the last tree of change detection (changes.go)
+
 	roomMu  sync.Mutex
 	pending []*roomReq // changes of the room of documents, for the next compare-and-set (worker.counted)
 	leading bool       // a compare-and-set of them is under way
@@ -358,7 +360,7 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 	}
 	cs = &crawlState{rec: rec, read: time.Now(), cancelled: rec.Cancelled}
 	c := &cs.rec.Settings
-	if c.Version != Version {
+	if c.Version < minVersion || c.Version > Version {
 		cs.err = fmt.Errorf("crawl %s has settings of version %d; worker %s reads version %d: refused", crawl, c.Version, w.o.Name, Version)
 	} else if err := c.check(); err != nil {
 		cs.err = fmt.Errorf("crawl %s: worker %s refuses its settings: %w", crawl, w.o.Name, err)
@@ -469,7 +471,11 @@ func (w *worker) refuse(ctx context.Context, crawl string, why error) {
 func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) error {
 	c := &cs.rec.Settings
 	key := docKey(crawl, j.URL)
-	s, err := c.instance(cs.client, cs.store)
+	chg, err := w.docChanges(ctx, crawl, j.URL, cs) // changes.go; nil without Changes
+	if err != nil {
+		return err
+	}
+	s, err := c.instance(cs.client, chg.store(cs.store))
 	if err != nil {
 		return err
 	}
@@ -498,7 +504,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 			errs = append(errs, err)
 			continue
 		}
-		if err := out.add(&u); err != nil {
+		if err := chg.add(&u, out); err != nil { // out.add, with change detection's label (changes.go)
 			return err
 		}
 	}
@@ -516,6 +522,9 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		errs = append(errs, out.limited)
 	}
 	docs := s.GetDocuments()
+	if err := chg.publish(ctx, w.f, crawl, key, j.URL, out, docs, &acks); err != nil {
+		return err
+	}
 	full := out.full
 	var leftOut map[string]bool
 	if len(docs) > 0 {
@@ -537,7 +546,11 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		return err
 	}
 	settle()
+	if err := chg.put(ctx, out); err != nil {
+		return err
+	}
 	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	entry.Changes = chg.counts(docs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed
 	}

@@ -1,7 +1,7 @@
 // Command site serves a loopback site shaped as W3's for the speed figures
 // of the fleet: an index of -sitemaps sitemaps of -urls URLs each, every
-// response after -latency. It prints the URL of the index and serves until
-// killed.
+// response after -latency, with -etag an ETag, and 304 Not Modified when it
+// is sent back. It prints the URL of the index and serves until killed.
 package main
 
 import (
@@ -18,6 +18,7 @@ func main() {
 	n := flag.Int("sitemaps", 200, "how many sitemaps the index lists")
 	m := flag.Int("urls", 50, "how many URLs each sitemap lists")
 	latency := flag.Duration("latency", 20*time.Millisecond, "the time before each response")
+	etag := flag.Bool("etag", false, "give each document an ETag, and answer 304 Not Modified when it is sent back")
 	flag.Parse()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -27,6 +28,15 @@ func main() {
 	fmt.Println(base + "/index.xml")
 	log.Fatal(http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(*latency)
+		if *etag {
+			// The documents never change: their path is their ETag.
+			tag := `"` + r.URL.Path + `"`
+			w.Header().Set("ETag", tag)
+			if r.Header.Get("If-None-Match") == tag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
 		var b bytes.Buffer
 		if r.URL.Path == "/index.xml" {
 			b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)

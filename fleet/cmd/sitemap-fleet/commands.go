@@ -32,6 +32,10 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	if len(roots) == 0 {
 		return usageError{errors.New("a URL to read is required")}
 	}
+	settings, err := crawlOf(crawl, follow, rules, timeout)
+	if err != nil {
+		return err
+	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
 		return err
@@ -55,14 +59,13 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { f.Work(wctx, fleet.WorkerOptions{Concurrency: *conc, Logf: c.logf}) })
-	settings := crawlOf(crawl, follow, rules, timeout)
 	name, err := f.Submit(ctx, settings, roots...)
 	if err != nil {
 		stop()
 		wg.Wait()
 		return err
 	}
-	err = c.print(ctx, f, name, *format, settings.Sitemaps)
+	err = c.print(ctx, f, name, *format, settings)
 	stop()
 	wg.Wait()
 	// The crawl is printed (or interrupted, and its jobs would be read by
@@ -80,11 +83,11 @@ func (c *cmd) run(ctx context.Context, args []string) error {
 // print writes the URLs of crawl (its sitemaps when it is a listing) to
 // standard output in format and its errors to standard error, until it is
 // done, then the summary.
-func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string, listing bool) error {
-	if listing {
+func (c *cmd) print(ctx context.Context, f *fleet.Fleet, crawl, format string, settings fleet.Crawl) error {
+	if settings.Sitemaps {
 		return c.printSitemaps(ctx, f, crawl, format)
 	}
-	w := newURLWriter(c.stdout, format)
+	w := newURLWriter(c.stdout, format, settings.Changes || settings.OnlyChanges, settings.OnlyChanges)
 	var urls, errs int
 	stopFlush := make(chan struct{})
 	var mu sync.Mutex
@@ -173,6 +176,9 @@ func (c *cmd) printSitemaps(ctx context.Context, f *fleet.Fleet, crawl, format s
 func (c *cmd) summary(st fleet.Status, urls string, errs int) error {
 	fmt.Fprintf(c.stderr, "Summary: %s read, %s failed, %s, %s, %s delivered again\n",
 		count(st.Done, "document"), count(st.Failed, "document"), urls, count(errs, "error"), count(st.Redelivered, "job"))
+	if n := st.Changes; n != nil {
+		fmt.Fprintf(c.stderr, "URLs: %d new, %d changed, %d gone, %d unchanged, %d unknown\n", n.New, n.LastMod, n.Gone, n.Unchanged, n.Unknown)
+	}
 	if st.Cancelled || st.Failed > 0 && st.Done == 0 {
 		return errFailed
 	}
@@ -269,7 +275,11 @@ func (c *cmd) submit(ctx context.Context, args []string) error {
 		return err
 	}
 	defer nc.Close()
-	name, err := f.Submit(ctx, crawlOf(crawl, follow, rules, timeout), roots...)
+	settings, err := crawlOf(crawl, follow, rules, timeout)
+	if err != nil {
+		return err
+	}
+	name, err := f.Submit(ctx, settings, roots...)
 	if err != nil {
 		return err
 	}
@@ -313,6 +323,9 @@ func (c *cmd) status(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(c.stdout, "%s %s: documents %d queued, %d in flight, %d done, %d failed, %d limited; %s out, %s; %s delivered again; %s alive\n",
 			name, state, st.Queued, st.Reading, st.Done, st.Failed, st.Limited, count(st.URLs, "URL"), count(st.Errors, "error"), count(st.Redelivered, "job"), count(st.Workers, "worker"))
+		if n := st.Changes; n != nil {
+			fmt.Fprintf(c.stdout, "%s changes: %d new, %d changed, %d gone, %d unchanged, %d unknown\n", name, n.New, n.LastMod, n.Gone, n.Unchanged, n.Unknown)
+		}
 		if st.Refused != "" {
 			fmt.Fprintf(c.stdout, "%s refused: %s\n", name, escape(st.Refused))
 		}
@@ -345,7 +358,7 @@ func (c *cmd) urls(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return c.print(ctx, f, names[0], *format, settings.Sitemaps)
+	return c.print(ctx, f, names[0], *format, settings)
 }
 
 // cancel ends a crawl.

@@ -69,6 +69,7 @@ func crawlFlags(fs *flag.FlagSet) (*fleet.Crawl, *patterns, *patterns, *seconds)
 	fs.BoolVar(&c.CrawlDelay, "crawl-delay", false, "space the requests to a host by the Crawl-delay of its robots.txt, when the crawl reads it,\nacross the fleet (or by 1/R of -host-rate where that is longer)")
 	fs.IntVar(&c.MaxHostConcurrency, "max-host-concurrency", 0, "have at most `K` requests in flight to each host, across the fleet (0: no limit)")
 	fs.StringVar(&c.State, "state", "", "keep the records of conditional fetching in the shared store `NAME`, and fetch only what\nchanged since the last crawl that used it")
+	fs.BoolVar(&c.OnlyChanges, "changes", false, "with -state, print only what changed since the last crawl that used it, one a line:\n+ URL new, ~ URL lastmod moved, - URL gone (jsonl: the \"change\" field, csv: the change column)")
 	fs.BoolVar(&c.TrustIndexLastMod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last crawl")
 	fs.Func("since", "leave out the URLs, and do not queue the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z)", func(v string) error {
 		t, ok := dates.ParseW3C(strings.TrimSpace(v))
@@ -198,8 +199,14 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 	}
 }
 
-// crawlOf completes the settings of the flags.
-func crawlOf(c *fleet.Crawl, follow, rules *patterns, timeout *seconds) fleet.Crawl {
+// crawlOf completes the settings of the flags. As with sitemap, -state
+// compares each crawl with the last (every URL says its change), and
+// -changes prints only what changed.
+func crawlOf(c *fleet.Crawl, follow, rules *patterns, timeout *seconds) (fleet.Crawl, error) {
 	c.Follow, c.Rules, c.Timeout = *follow, *rules, uint16(*timeout)
-	return *c
+	if c.OnlyChanges && c.State == "" {
+		return *c, usageError{errors.New("-changes is for a crawl with -state NAME")}
+	}
+	c.Changes = c.State != ""
+	return *c, nil
 }

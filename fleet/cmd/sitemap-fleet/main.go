@@ -114,6 +114,8 @@ const usage = `Usage of sitemap-fleet:
 The flags of a crawl are the sitemap command's: -max-urls, -max-sitemaps,
 -max-depth, -max-validation-errors, -max-response-size, -timeout,
 -user-agent, -follow, -rules, -strict, -block-private, -retries, -host-rate,
--max-host-concurrency, -crawl-delay, -since, -trust-index-lastmod, -sitemaps, and
--state NAME (the shared store of conditional fetching). Run 'sitemap-fleet COMMAND -h' for the flags of a command.
+-max-host-concurrency, -crawl-delay, -since, -trust-index-lastmod, -sitemaps,
+-state NAME (the shared store of conditional fetching, and of the changes since the
+last crawl that used it) and -changes (only what changed: + new, ~ lastmod moved,
+- gone). Run 'sitemap-fleet COMMAND -h' for the flags of a command.
 `

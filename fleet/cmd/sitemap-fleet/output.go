@@ -26,19 +26,31 @@ func checkFormat(f string) error {
 // urlWriter writes URLs as the sitemap command does: a line a URL, the
 // JSON line of -format jsonl, or a CSV row under its header.
 type urlWriter struct {
-	w      *bufio.Writer
-	format string
-	cw     *csv.Writer
+	w       *bufio.Writer
+	format  string
+	cw      *csv.Writer
+	changes bool // -state: csv's change column
+	marks   bool // -changes: text lines marked +, ~ or -
 }
 
-func newURLWriter(w io.Writer, format string) *urlWriter {
-	uw := &urlWriter{w: bufio.NewWriterSize(w, 64<<10), format: format}
+// newURLWriter returns a writer of URLs to w; for CSV it writes the
+// header. With changes (-state), csv has the column change; with marks
+// (-changes), a text line is the URL marked, as sitemap writes them.
+func newURLWriter(w io.Writer, format string, changes, marks bool) *urlWriter {
+	uw := &urlWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, changes: changes, marks: marks}
 	if format == "csv" {
 		uw.cw = csv.NewWriter(uw.w)
-		uw.cw.Write([]string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"})
+		header := []string{"loc", "lastmod", "changefreq", "priority", "images", "news", "videos", "hreflangs", "sitemap"}
+		if changes {
+			header = append(header, "change")
+		}
+		uw.cw.Write(header)
 	}
 	return uw
 }
+
+// changeMarks are the marks of -changes in text output.
+var changeMarks = map[string]string{"new": "+ ", "lastmod": "~ ", "gone": "- "}
 
 // write writes the URL of a JSON line of the output.
 func (uw *urlWriter) write(line []byte) error {
@@ -57,10 +69,19 @@ func (uw *urlWriter) write(line []byte) error {
 		if u.Priority != nil {
 			fields[3] = strconv.FormatFloat(float64(*u.Priority), 'g', -1, 32)
 		}
+		if uw.changes {
+			fields = append(fields, u.Change)
+		}
 		for i, f := range fields {
 			fields[i] = printable.Escape(f)
 		}
 		return uw.cw.Write(fields)
+	}
+	switch {
+	case uw.marks:
+		uw.w.WriteString(changeMarks[u.Change])
+	case u.Change == "gone":
+		return nil // a plain list of the URLs a site has: the gone are counted
 	}
 	uw.w.WriteString(printable.Escape(u.Loc))
 	return uw.w.WriteByte('\n')
