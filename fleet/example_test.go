@@ -389,3 +389,57 @@ func ExampleCrawl_changes() {
 	// first [new https://example.com/a/1 new https://example.com/a/2 new https://example.com/b/1 new https://example.com/b/2] {4 0 0 0 0}
 	// second [gone https://example.com/a/1 new https://example.com/a/3] {1 0 1 3 0}
 }
+
+// A listing crawl hands on the sitemaps its documents list, with the
+// dates their indexes give them, and no URL.
+func ExampleFleet_Sitemaps() {
+	site := exampleSite()
+	defer site.Close()
+	f, stop := exampleFleet()
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.Work(ctx, fleet.WorkerOptions{})
+	c := fleet.DefaultCrawl()
+	c.Sitemaps = true
+	crawl, _ := f.Submit(ctx, c, site.URL+"/index.xml")
+	for sm, err := range f.Sitemaps(ctx, crawl) {
+		fmt.Println(sm.Loc[len(site.URL):], err)
+	}
+	st, _ := f.Status(ctx, crawl)
+	fmt.Println(st.URLs, "URLs read")
+	// Output:
+	// /a.xml <nil>
+	// /b.xml <nil>
+	// 4 URLs read
+}
+
+// Settings gives back what a crawl was submitted with: a reader of a
+// crawl it did not submit learns so whether it is a listing.
+func ExampleFleet_Settings() {
+	f, stop := exampleFleet()
+	defer stop()
+	ctx := context.Background()
+	c := fleet.DefaultCrawl()
+	c.Sitemaps, c.MaxURLs = true, 500
+	crawl, _ := f.Submit(ctx, c, "https://example.com/sitemap.xml")
+	got, err := f.Settings(ctx, crawl)
+	fmt.Println(got.Sitemaps, got.MaxURLs, got.Version == fleet.Version, err)
+	// Output:
+	// true 500 true <nil>
+}
+
+// Remove drops a crawl before its retention ends: its name no longer
+// answers.
+func ExampleFleet_Remove() {
+	f, stop := exampleFleet()
+	defer stop()
+	ctx := context.Background()
+	crawl, _ := f.Submit(ctx, fleet.DefaultCrawl(), "https://example.com/sitemap.xml")
+	fmt.Println(f.Remove(ctx, crawl))
+	_, err := f.Status(ctx, crawl)
+	fmt.Println(err != nil)
+	// Output:
+	// <nil>
+	// true
+}
