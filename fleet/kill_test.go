@@ -17,37 +17,64 @@ import (
 	"time"
 )
 
-var (
-	buildOnce sync.Once
-	built     string
-	buildErr  error
-)
+// builds are the commands the tests run, each built once, in one
+// temporary directory that TestMain removes.
+var builds struct {
+	dirOnce sync.Once
+	dir     string
+	dirErr  error
+	mu      sync.Mutex
+	done    map[string]*build
+}
 
-// buildCommand builds sitemap-fleet, once for the tests that run it.
-func buildCommand(t *testing.T) string {
+type build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildOnce builds the command of the package pkg as name, once for the
+// tests that run it, and returns its path.
+func buildOnce(t *testing.T, name, pkg string) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "sitemap-fleet-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "sitemap-fleet")
-		out, err := exec.Command("go", "build", "-o", built, "./cmd/sitemap-fleet").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+	builds.dirOnce.Do(func() { builds.dir, builds.dirErr = os.MkdirTemp("", "sitemap-fleet-test") })
+	if builds.dirErr != nil {
+		t.Fatal(builds.dirErr)
+	}
+	builds.mu.Lock()
+	if builds.done == nil {
+		builds.done = map[string]*build{}
+	}
+	b := builds.done[name]
+	if b == nil {
+		b = &build{}
+		builds.done[name] = b
+	}
+	builds.mu.Unlock()
+	b.once.Do(func() {
+		b.path = filepath.Join(builds.dir, name)
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return built
+	return b.path
+}
+
+// buildCommand builds sitemap-fleet.
+func buildCommand(t *testing.T) string { return buildOnce(t, "sitemap-fleet", "./cmd/sitemap-fleet") }
+
+// buildSitemap builds the sitemap command of the library beside it.
+func buildSitemap(t *testing.T) string {
+	return buildOnce(t, "sitemap", "github.com/gositemap/sitemap/cmd/sitemap")
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built != "" {
-		os.RemoveAll(filepath.Dir(built))
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
 	}
 	os.Exit(code)
 }

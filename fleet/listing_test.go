@@ -7,10 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -145,30 +143,6 @@ func TestListing(t *testing.T) {
 			t.Errorf("max %d: %d URLs counted, the library read %d", max, st.URLs, urls)
 		}
 	}
-}
-
-var (
-	buildSitemapOnce sync.Once
-	builtSitemap     string
-	buildSitemapErr  error
-)
-
-// buildSitemap builds the sitemap command of the library beside
-// sitemap-fleet, once for the tests that run it.
-func buildSitemap(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Dir(buildCommand(t))
-	buildSitemapOnce.Do(func() {
-		builtSitemap = filepath.Join(dir, "sitemap")
-		out, err := exec.Command("go", "build", "-o", builtSitemap, "github.com/gositemap/sitemap/cmd/sitemap").CombinedOutput()
-		if err != nil {
-			buildSitemapErr = fmt.Errorf("build sitemap: %v\n%s", err, out)
-		}
-	})
-	if buildSitemapErr != nil {
-		t.Fatal(buildSitemapErr)
-	}
-	return builtSitemap
 }
 
 // sitemap-fleet run -sitemaps prints what sitemap -sitemaps prints for the
