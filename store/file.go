@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gositemap/sitemap"
 )
@@ -73,14 +74,26 @@ type File struct {
 	path string
 	mem  *Memory
 
-	mu        sync.Mutex
-	dirty     map[string]sitemap.Record // put since the last sync
-	app       *os.File                  // the journal, opened for appends at the first Put
-	journal   bool                      // the file is of stateFormat, no line cut: Put may append to it
-	size      int64                     // its size, appends included
-	compacted int64                     // its size when last written whole (or read)
-	known     os.FileInfo               // the file as last read or written whole, nil when none
+	mu      sync.Mutex
+	dirty   map[string]sitemap.Record // put since the last sync
+	app     *os.File                  // the journal, opened for appends at the first Put
+	journal bool                      // the file is of stateFormat, no line cut: Put may append to it
+	size    int64                     // its size, appends included
+	lines   map[string]int64          // the size of the last line of each key in it
+	live    int64                     // the size of the header and of those lines
+	known   os.FileInfo               // the file as last read or written whole, nil when none
+
+	// The appends are synced in the background as they pile up (Put):
+	// synced is the size of the file when the last of those syncs began.
+	synced   int64
+	bg       sync.WaitGroup
+	bgSyncs  atomic.Bool // a sync in the background has not returned
+	bgFailed bool        // one failed: the next Sync writes the file anew
 }
+
+// bgSyncEvery is how many bytes appended to the journal since the last
+// sync start one in the background.
+const bgSyncEvery = 4 << 20
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
 // zero value.
@@ -112,10 +125,11 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
 	}
-	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}}
+	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}, lines: map[string]int64{}}
 	if err == nil {
 		f.mem.records = records
-		f.journal, f.size, f.compacted, f.known = info.journal, info.size, info.size, info.fi
+		f.journal, f.size, f.known = info.journal, info.size, info.fi
+		f.lines, f.live, f.synced = info.lines, info.live, info.size
 	}
 	// The file can be written: a store that cannot be is told now, not at
 	// the end of a call.
@@ -167,17 +181,33 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	}
 	n, err := f.app.Write(append(line, '\n'))
 	f.size += int64(n)
+	f.live += int64(n) - f.lines[key]
+	f.lines[key] = int64(n)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	if f.size-f.synced >= bgSyncEvery && !f.bgSyncs.Load() {
+		// The disk writes the lines while the call reads on, so that
+		// Sync has the last of them alone to wait for.
+		f.synced = f.size
+		f.bgSyncs.Store(true)
+		app := f.app
+		f.bg.Go(func() {
+			if app.Sync() != nil {
+				f.bgFailed = true // read after bg.Wait
+			}
+			f.bgSyncs.Store(false)
+		})
 	}
 	return nil
 }
 
-// Sync makes the records put since the last sync durable. While the file
-// has grown by no more than a quarter since it was last written whole, and
-// is still the file the records were appended to, that is an fsync of it;
-// otherwise it is written anew, with the records put since the last sync
-// laid over those it holds by then, and synced.
+// Sync makes the records put since the last sync durable. While no more
+// than half the file is of records put again since (at most twice the size
+// of its records when written whole), and it is still the file the records
+// were appended to, that is an fsync of it; otherwise it is written anew,
+// with the records put since the last sync laid over those it holds by
+// then, and synced.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -200,14 +230,21 @@ func (f *File) writeFromMemory() error {
 	f.app.Close()
 	f.app = nil
 	f.mem.mu.Lock()
-	size, err := writeStateFile(f.path, f.mem.records)
+	size, lines, err := writeStateFile(f.path, f.mem.records)
 	f.mem.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	f.journal, f.size, f.compacted = true, size, size
-	f.known, _ = os.Stat(f.path)
+	f.wroteWhole(size, lines)
 	return nil
+}
+
+// wroteWhole notes that the file was written anew, of size bytes and the
+// lines given.
+func (f *File) wroteWhole(size int64, lines map[string]int64) {
+	f.journal, f.size, f.synced, f.lines, f.live = true, size, size, lines, size
+	f.known, _ = os.Stat(f.path)
+	f.bgFailed = false
 }
 
 // appendedHere reports whether the file at the path is the one the records
@@ -228,12 +265,13 @@ func (f *File) syncLocked() error {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	defer unlock()
-	here := f.app != nil && f.appendedHere()
-	if here && f.size <= f.compacted+f.compacted/4 {
+	f.bg.Wait()
+	here := f.app != nil && f.appendedHere() && !f.bgFailed
+	if here && f.size <= 2*f.live {
 		if err := f.app.Sync(); err != nil {
 			return fmt.Errorf("state file %s: %w", f.path, err)
 		}
-		f.dirty = map[string]sitemap.Record{}
+		f.dirty, f.synced = map[string]sitemap.Record{}, f.size
 		return nil
 	}
 	if here && f.appendedAlone() {
@@ -257,18 +295,17 @@ func (f *File) syncLocked() error {
 		return err // the path became something that is no state file at all
 	}
 	maps.Copy(onDisk, f.dirty)
-	size, err := writeStateFile(f.path, onDisk)
+	size, lines, err := writeStateFile(f.path, onDisk)
 	if err != nil {
 		return err
 	}
 	f.dirty = map[string]sitemap.Record{}
-	f.journal, f.size, f.compacted = true, size, size
+	f.wroteWhole(size, lines)
 	// The file holds what it held, this store's records over it: so does
 	// memory from now on, and the next write needs no read.
 	f.mem.mu.Lock()
 	f.mem.records = onDisk
 	f.mem.mu.Unlock()
-	f.known, _ = os.Stat(f.path)
 	return nil
 }
 
@@ -276,6 +313,7 @@ func (f *File) syncLocked() error {
 func (f *File) Close() error {
 	err := f.Sync()
 	f.mu.Lock()
+	f.bg.Wait()
 	if f.app != nil {
 		f.app.Close()
 		f.app = nil
@@ -336,9 +374,11 @@ func fileKind(m os.FileMode) string {
 
 // stateInfo is what reading a state file tells of it.
 type stateInfo struct {
-	journal bool        // of stateFormat, with no line cut: records may be appended
-	size    int64       // its size
-	fi      os.FileInfo // the file read
+	journal bool             // of stateFormat, with no line cut: records may be appended
+	size    int64            // its size
+	lines   map[string]int64 // of a journal, the size of the last line of each key
+	live    int64            // the size of its header and of those lines
+	fi      os.FileInfo      // the file read
 }
 
 // readStateFile reads the records of the state file at path: none when it
@@ -363,6 +403,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 		br.Discard(len(header))
 		records, info, err := readJournal(path, br)
 		info.size += int64(len(header))
+		info.live += int64(len(header))
 		info.fi = fi
 		return records, info, err
 	}
@@ -387,7 +428,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, stateInfo{size: int64(len(data)), fi: fi}, nil
+	return st.Records, stateInfo{size: int64(len(data)), lines: map[string]int64{}, fi: fi}, nil
 }
 
 // readJournal reads the records of a state file of stateFormat from br,
@@ -397,7 +438,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 // the file corrupt.
 func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stateInfo, error) {
 	records := map[string]sitemap.Record{}
-	info := stateInfo{journal: true}
+	info := stateInfo{journal: true, lines: map[string]int64{}}
 	for n := 2; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
@@ -421,13 +462,16 @@ func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stat
 			return nil, info, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
 		}
 		records[jl.Key] = *jl.Record
+		info.live += int64(len(line)) - info.lines[jl.Key]
+		info.lines[jl.Key] = int64(len(line))
 	}
 	return records, info, nil
 }
 
 // writeStateFile writes records to path atomically: to a temporary file in
-// its directory, synced, then renamed over path.
-func writeStateFile(path string, records map[string]sitemap.Record) (size int64, err error) {
+// its directory, synced, then renamed over path. It returns the size of
+// the file and of the line of each record.
+func writeStateFile(path string, records map[string]sitemap.Record) (size int64, lines map[string]int64, err error) {
 	// Room for the lines at once (the lists of URLs, in base64, take the
 	// most), not grown by copies of what is written.
 	room := 64
@@ -439,21 +483,24 @@ func writeStateFile(path string, records map[string]sitemap.Record) (size int64,
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
-		return 0, fmt.Errorf("state file %s: %w", path, err)
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
 	}
+	lines = make(map[string]int64, len(records))
 	for _, key := range slices.Sorted(maps.Keys(records)) {
 		r := records[key]
+		at := buf.Len()
 		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
-			return 0, fmt.Errorf("state file %s: %w", path, err)
+			return 0, nil, fmt.Errorf("state file %s: %w", path, err)
 		}
+		lines[key] = int64(buf.Len() - at)
 	}
 	data := buf.Bytes()
 	if len(data) > MaxFileSize {
-		return 0, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
+		return 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return 0, fmt.Errorf("state file %s: %w", path, err)
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -463,14 +510,14 @@ func writeStateFile(path string, records map[string]sitemap.Record) (size int64,
 	}()
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return 0, err
+		return 0, nil, err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return 0, err
+		return 0, nil, err
 	}
 	if err := tmp.Close(); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return int64(len(data)), os.Rename(tmp.Name(), path)
+	return int64(len(data)), lines, os.Rename(tmp.Name(), path)
 }

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -256,5 +257,50 @@ func TestFileJournal(t *testing.T) {
 	g.Put(ctx, "k2", sitemap.Record{ETag: `"w"`})
 	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), `{"format":"gositemap-state/2"}`) {
 		t.Errorf("format 1 not written anew as a journal: %.60s", data)
+	}
+}
+
+// Sync leaves the file as it is, synced, while no more than half of it is
+// of records put again since it was written whole, and writes it anew past
+// that (issue 32: a run that puts every record again appends them); the
+// appends of megabytes, synced in the background as they pile up, are
+// read back whole.
+func TestFileSyncAppendsOrWritesAnew(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "state")
+	f, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	big := bytes.Repeat([]byte{7}, 1<<20)
+	var sizes []int64
+	for run := range 4 {
+		for i := range 4 {
+			f.Put(ctx, fmt.Sprintf("https://example.com/%d.xml", i), sitemap.Record{ETag: fmt.Sprint(run), URLs: big})
+		}
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fi.Size())
+	}
+	// Four records put four times: appended (the first written whole at
+	// the first Put), appended again, the file twice their size; then
+	// written anew, and appended.
+	if !(sizes[1] > sizes[0]*19/10 && sizes[2] == sizes[0] && sizes[3] == sizes[1]) {
+		t.Errorf("sizes after each sync: %v, want n, about 2n, n, 2n", sizes)
+	}
+	g, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if r, ok, _ := g.Get(ctx, fmt.Sprintf("https://example.com/%d.xml", i)); !ok || r.ETag != "3" || !bytes.Equal(r.URLs, big) {
+			t.Errorf("record %d read back: %v, ETag %q, %d bytes of URLs", i, ok, r.ETag, len(r.URLs))
+		}
 	}
 }
