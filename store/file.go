@@ -79,7 +79,7 @@ type File struct {
 	app     *os.File                  // the journal, opened for appends at the first Put
 	journal bool                      // the file is of stateFormat, no line cut: Put may append to it
 	size    int64                     // its size, appends included
-	lines   map[string]int64          // the size of the last line of each key in it
+	lines   map[string]span           // the last line of each key in it
 	live    int64                     // the size of the header and of those lines
 	known   os.FileInfo               // the file as last read or written whole, nil when none
 
@@ -125,7 +125,7 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
 	}
-	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}, lines: map[string]int64{}}
+	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}, lines: map[string]span{}}
 	if err == nil {
 		f.mem.records = records
 		f.journal, f.size, f.known = info.journal, info.size, info.fi
@@ -180,9 +180,13 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	n, err := f.app.Write(append(line, '\n'))
+	f.live -= f.lines[key].n
+	delete(f.lines, key)
+	if err == nil {
+		f.lines[key] = span{f.size, int64(n)}
+		f.live += int64(n)
+	}
 	f.size += int64(n)
-	f.live += int64(n) - f.lines[key]
-	f.lines[key] = int64(n)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
@@ -224,13 +228,19 @@ func (f *File) appendedAlone() bool {
 	return err == nil && f.known != nil && fi.Size() == f.size
 }
 
-// writeFromMemory writes the file anew from the records in memory, and
-// closes the file open for appends, which it replaces.
+// writeFromMemory writes the file anew with the records in memory, and
+// closes the file open for appends, which it replaces. The file holds the
+// last line of each of them: those lines are copied, not encoded again.
 func (f *File) writeFromMemory() error {
 	f.app.Close()
 	f.app = nil
+	from, err := os.Open(f.path)
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	defer from.Close()
 	f.mem.mu.Lock()
-	size, lines, err := writeStateFile(f.path, f.mem.records)
+	size, lines, err := writeStateFile(f.path, f.mem.records, from, f.lines)
 	f.mem.mu.Unlock()
 	if err != nil {
 		return err
@@ -241,7 +251,7 @@ func (f *File) writeFromMemory() error {
 
 // wroteWhole notes that the file was written anew, of size bytes and the
 // lines given.
-func (f *File) wroteWhole(size int64, lines map[string]int64) {
+func (f *File) wroteWhole(size int64, lines map[string]span) {
 	f.journal, f.size, f.synced, f.lines, f.live = true, size, size, lines, size
 	f.known, _ = os.Stat(f.path)
 	f.bgFailed = false
@@ -295,7 +305,7 @@ func (f *File) syncLocked() error {
 		return err // the path became something that is no state file at all
 	}
 	maps.Copy(onDisk, f.dirty)
-	size, lines, err := writeStateFile(f.path, onDisk)
+	size, lines, err := writeStateFile(f.path, onDisk, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -374,11 +384,11 @@ func fileKind(m os.FileMode) string {
 
 // stateInfo is what reading a state file tells of it.
 type stateInfo struct {
-	journal bool             // of stateFormat, with no line cut: records may be appended
-	size    int64            // its size
-	lines   map[string]int64 // of a journal, the size of the last line of each key
-	live    int64            // the size of its header and of those lines
-	fi      os.FileInfo      // the file read
+	journal bool            // of stateFormat, with no line cut: records may be appended
+	size    int64           // its size
+	lines   map[string]span // of a journal, the last line of each key
+	live    int64           // the size of its header and of those lines
+	fi      os.FileInfo     // the file read
 }
 
 // readStateFile reads the records of the state file at path: none when it
@@ -401,9 +411,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
 	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
 		br.Discard(len(header))
-		records, info, err := readJournal(path, br)
-		info.size += int64(len(header))
-		info.live += int64(len(header))
+		records, info, err := readJournal(path, br, int64(len(header)))
 		info.fi = fi
 		return records, info, err
 	}
@@ -428,7 +436,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, stateInfo{size: int64(len(data)), lines: map[string]int64{}, fi: fi}, nil
+	return st.Records, stateInfo{size: int64(len(data)), lines: map[string]span{}, fi: fi}, nil
 }
 
 // readJournal reads the records of a state file of stateFormat from br,
@@ -436,9 +444,9 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 // earlier one. A last line without its line feed was cut in the middle of
 // its write, and is left out; any other line that is not a record makes
 // the file corrupt.
-func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stateInfo, error) {
+func readJournal(path string, br *bufio.Reader, header int64) (map[string]sitemap.Record, stateInfo, error) {
 	records := map[string]sitemap.Record{}
-	info := stateInfo{journal: true, lines: map[string]int64{}}
+	info := stateInfo{journal: true, size: header, live: header, lines: map[string]span{}}
 	for n := 2; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
@@ -462,41 +470,47 @@ func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stat
 			return nil, info, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
 		}
 		records[jl.Key] = *jl.Record
-		info.live += int64(len(line)) - info.lines[jl.Key]
-		info.lines[jl.Key] = int64(len(line))
+		info.live += int64(len(line)) - info.lines[jl.Key].n
+		info.lines[jl.Key] = span{info.size - int64(len(line)), int64(len(line))}
 	}
 	return records, info, nil
 }
 
+// span is where a line of a record is in a journal: its offset and its
+// size, line feed included.
+type span struct{ off, n int64 }
+
 // writeStateFile writes records to path atomically: to a temporary file in
-// its directory, synced, then renamed over path. It returns the size of
-// the file and of the line of each record.
-func writeStateFile(path string, records map[string]sitemap.Record) (size int64, lines map[string]int64, err error) {
-	// Room for the lines at once (the lists of URLs, in base64, take the
-	// most), not grown by copies of what is written.
-	room := 64
-	for _, r := range records {
-		room += len(r.URLs)*4/3 + 512
-	}
-	var buf bytes.Buffer
-	buf.Grow(room)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
-		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
-	}
-	lines = make(map[string]int64, len(records))
-	for _, key := range slices.Sorted(maps.Keys(records)) {
-		r := records[key]
-		at := buf.Len()
-		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
-			return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+// its directory, synced, then renamed over path. The line of a record
+// that at places in the file from (the journal the records were put in,
+// nil when none) is copied from there, not encoded again. It returns the
+// size of the file and the place of the line of each record in it.
+func writeStateFile(path string, records map[string]sitemap.Record, from *os.File, at map[string]span) (size int64, lines map[string]span, err error) {
+	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
+	// The lines encoded here, and the size of the file, known before a
+	// byte is written.
+	keys := slices.Sorted(maps.Keys(records))
+	encoded := make(map[string][]byte)
+	lines = make(map[string]span, len(records))
+	size = int64(len(header))
+	for _, key := range keys {
+		sp, ok := at[key]
+		if !ok || from == nil {
+			r := records[key]
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
+				return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+			}
+			encoded[key] = buf.Bytes()
+			sp.n = int64(buf.Len())
 		}
-		lines[key] = int64(buf.Len() - at)
+		lines[key] = span{size, sp.n}
+		size += sp.n
 	}
-	data := buf.Bytes()
-	if len(data) > MaxFileSize {
-		return 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
+	if size > MaxFileSize {
+		return 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -508,7 +522,23 @@ func writeStateFile(path string, records map[string]sitemap.Record) (size int64,
 			err = fmt.Errorf("state file %s: %w", path, err)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.Write(header)
+	for _, key := range keys {
+		if line, ok := encoded[key]; ok {
+			w.Write(line)
+			continue
+		}
+		sp := at[key]
+		if n, err := io.Copy(w, io.NewSectionReader(from, sp.off, sp.n)); err != nil || n != sp.n {
+			tmp.Close()
+			if err == nil {
+				err = fmt.Errorf("the line of %q cut short in the journal", key)
+			}
+			return 0, nil, err
+		}
+	}
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return 0, nil, err
 	}
@@ -519,5 +549,5 @@ func writeStateFile(path string, records map[string]sitemap.Record) (size int64,
 	if err := tmp.Close(); err != nil {
 		return 0, nil, err
 	}
-	return int64(len(data)), lines, os.Rename(tmp.Name(), path)
+	return size, lines, os.Rename(tmp.Name(), path)
 }
