@@ -165,6 +165,14 @@ func bigEndian(s string, i int) uint64 {
 	return k
 }
 
+// load8 returns the 8 bytes of s, of 8 at least, as a big-endian number:
+// bigEndian without its tail, small enough to be inlined.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+}
+
 func compareEntries(a, b Entry) int {
 	if c := strings.Compare(a.Loc, b.Loc); c != 0 {
 		return c
@@ -178,7 +186,7 @@ func commonPrefix(a, b string) int {
 	n := min(len(a), len(b), 1<<20)
 	i := 0
 	for i+8 <= n {
-		if x := bigEndian(a, i) ^ bigEndian(b, i); x != 0 {
+		if x := load8(a[i:i+8]) ^ load8(b[i:i+8]); x != 0 {
 			return i + bits.LeadingZeros64(x)/8
 		}
 		i += 8
