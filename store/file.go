@@ -89,6 +89,12 @@ type File struct {
 	bg       sync.WaitGroup
 	bgSyncs  atomic.Bool // a sync in the background has not returned
 	bgFailed bool        // one failed: the next Sync writes the file anew
+
+	// The file written anew in the background (compact.go): putSince
+	// is set by the first Put after a sync, compacting is closed when the
+	// file written anew replaced the journal or was given up.
+	putSince   bool
+	compacting chan struct{}
 }
 
 // bgSyncEvery is how many bytes appended to the journal since the last
@@ -155,6 +161,8 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dirty[key] = cloneRecord(r)
+	first := !f.putSince
+	f.putSince = true
 	if f.app == nil {
 		wrote := false
 		if !f.journal {
@@ -174,6 +182,9 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 		if wrote {
 			return nil // the record is in the file written just now
 		}
+	}
+	if first {
+		f.compactLater()
 	}
 	line, err := json.Marshal(journalLine{Key: key, Record: &r})
 	if err != nil {
@@ -215,10 +226,15 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.waitCompaction()
 	if len(f.dirty) == 0 {
 		return nil
 	}
-	return f.syncLocked()
+	err := f.syncLocked()
+	if err == nil {
+		f.putSince = false
+	}
+	return err
 }
 
 // appendedAlone reports whether the file open for appends is of the size
@@ -323,6 +339,7 @@ func (f *File) syncLocked() error {
 func (f *File) Close() error {
 	err := f.Sync()
 	f.mu.Lock()
+	f.waitCompaction()
 	f.bg.Wait()
 	if f.app != nil {
 		f.app.Close()
@@ -486,12 +503,32 @@ type span struct{ off, n int64 }
 // nil when none) is copied from there, not encoded again. It returns the
 // size of the file and the place of the line of each record in it.
 func writeStateFile(path string, records map[string]sitemap.Record, from *os.File, at map[string]span) (size int64, lines map[string]span, err error) {
+	tmp, size, lines, err := newStateFile(path, slices.Sorted(maps.Keys(records)), records, from, at)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	return size, lines, nil
+}
+
+// newStateFile writes the lines of keys, in their order, to a temporary
+// file in the directory of path, synced, and returns it open: the line of
+// a key that at places in the file from is copied from there, the others
+// encoded from records. It returns the size of the file and the place of
+// each line in it.
+func newStateFile(path string, keys []string, records map[string]sitemap.Record, from *os.File, at map[string]span) (tmp *os.File, size int64, lines map[string]span, err error) {
 	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
 	// The lines encoded here, and the size of the file, known before a
 	// byte is written.
-	keys := slices.Sorted(maps.Keys(records))
 	encoded := make(map[string][]byte)
-	lines = make(map[string]span, len(records))
+	lines = make(map[string]span, len(keys))
 	size = int64(len(header))
 	for _, key := range keys {
 		sp, ok := at[key]
@@ -501,7 +538,7 @@ func writeStateFile(path string, records map[string]sitemap.Record, from *os.Fil
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false)
 			if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
-				return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+				return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
 			}
 			encoded[key] = buf.Bytes()
 			sp.n = int64(buf.Len())
@@ -510,16 +547,17 @@ func writeStateFile(path string, records map[string]sitemap.Record, from *os.Fil
 		size += sp.n
 	}
 	if size > MaxFileSize {
-		return 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
+		return nil, 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	tmp, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+		return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
+			tmp.Close()
 			os.Remove(tmp.Name())
-			err = fmt.Errorf("state file %s: %w", path, err)
+			tmp, err = nil, fmt.Errorf("state file %s: %w", path, err)
 		}
 	}()
 	w := bufio.NewWriterSize(tmp, 1<<20)
@@ -531,23 +569,17 @@ func writeStateFile(path string, records map[string]sitemap.Record, from *os.Fil
 		}
 		sp := at[key]
 		if n, err := io.Copy(w, io.NewSectionReader(from, sp.off, sp.n)); err != nil || n != sp.n {
-			tmp.Close()
 			if err == nil {
 				err = fmt.Errorf("the line of %q cut short in the journal", key)
 			}
-			return 0, nil, err
+			return tmp, 0, nil, err
 		}
 	}
 	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return 0, nil, err
+		return tmp, 0, nil, err
 	}
 	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return 0, nil, err
+		return tmp, 0, nil, err
 	}
-	if err := tmp.Close(); err != nil {
-		return 0, nil, err
-	}
-	return size, lines, os.Rename(tmp.Name(), path)
+	return tmp, size, lines, nil
 }
