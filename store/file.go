@@ -54,15 +54,20 @@ type stateFile struct {
 // line written by one write(2), so that a process killed (SIGKILL
 // included) loses none of the records it put: a run that resumes finds
 // them. The appends are not synced to the disk one by one (a sync per
-// document would cost more than reading it): when the machine itself is
-// lost, the records appended since the last sync may be lost with it, and
-// their documents are read again. A line cut in the middle of its write
-// is left out when the file is read, with nothing after it.
+// document would cost more than reading it), but in the background every
+// few megabytes: when the machine itself is lost, the records appended
+// since the last sync may be lost with it, and their documents are read
+// again. A line cut in the middle of its write is left out when the file
+// is read, with nothing after it.
 //
-// Sync (a call syncs the store when it ends) writes the file anew, one
-// line per record: to a temporary file in the same directory, which is
-// synced and renamed over the file, so a crash mid-write leaves the last
-// good state. Two processes that sync one file do not corrupt it: on Unix
+// The file holds every line appended since it was last written whole, and
+// is written anew, one line per record, once more than half of it is of
+// records put again: by Sync (a call syncs the store when it ends), or, in
+// the background, by the first Put after a sync that finds more than a
+// third of it so (a run that puts every record again), so that the file
+// stays under about twice the size of its records. It is written to a
+// temporary file in the same directory, which is synced and renamed over
+// the file, so a crash mid-write leaves the last good state. Two processes that sync one file do not corrupt it: on Unix
 // a sync holds an exclusive flock on the file path+".lock", reads the file
 // again, lays its own records over what it finds and writes the result, so
 // that records put by the other process are kept; elsewhere the writes are
@@ -218,11 +223,11 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 }
 
 // Sync makes the records put since the last sync durable. While no more
-// than half the file is of records put again since (at most twice the size
-// of its records when written whole), and it is still the file the records
-// were appended to, that is an fsync of it; otherwise it is written anew,
-// with the records put since the last sync laid over those it holds by
-// then, and synced.
+// than half the file is of records put again since it was written whole,
+// and it is still the file the records were appended to, that is an fsync
+// of it (after the file written anew in the background, if one is being
+// written); otherwise it is written anew, with the records put since the
+// last sync laid over those it holds by then, and synced.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
