@@ -1,13 +1,15 @@
 package store
 
 import (
+	"fmt"
 	"io"
 	"maps"
 	"os"
 	"slices"
 )
 
-// This file is the state file written anew in the background: when the
+// This file is the state file written anew before its time: when Close
+// finds more than a third of it put again, and in the background: when the
 // first Put after a sync finds more than a third of the journal made of
 // lines put again since (a run that puts every record again leaves half),
 // the last line of each record is copied to a new file while the call
@@ -122,4 +124,19 @@ func (f *File) endCompaction() {
 	f.mu.Lock()
 	f.compacting = nil
 	f.mu.Unlock()
+}
+
+// compactNow writes the file anew from the lines of the journal, under the
+// lock of the state, when this store alone appended to it since it was
+// read or written whole. f.mu is held.
+func (f *File) compactNow() error {
+	unlock, err := lockState(f.path + ".lock")
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	defer unlock()
+	if !f.appendedHere() || !f.appendedAlone() {
+		return nil
+	}
+	return f.writeFromMemory()
 }

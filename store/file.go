@@ -62,10 +62,10 @@ type stateFile struct {
 //
 // The file holds every line appended since it was last written whole, and
 // is written anew, one line per record, once more than half of it is of
-// records put again: by Sync (a call syncs the store when it ends), or, in
-// the background, by the first Put after a sync that finds more than a
-// third of it so (a run that puts every record again), so that the file
-// stays under about twice the size of its records. It is written to a
+// records put again: by Sync (a call syncs the store when it ends), or
+// once more than a third of it is: by Close, and in the background by the
+// first Put after a sync (a run that puts every record again), so that the
+// file stays under about twice the size of its records. It is written to a
 // temporary file in the same directory, which is synced and renamed over
 // the file, so a crash mid-write leaves the last good state. Two processes that sync one file do not corrupt it: on Unix
 // a sync holds an exclusive flock on the file path+".lock", reads the file
@@ -340,12 +340,17 @@ func (f *File) syncLocked() error {
 	return nil
 }
 
-// Close syncs the store and closes the file.
+// Close syncs the store and closes the file. A file of which more than a
+// third is of records put again is written anew first, so that the next
+// OpenFile reads little more than the records.
 func (f *File) Close() error {
 	err := f.Sync()
 	f.mu.Lock()
 	f.waitCompaction()
 	f.bg.Wait()
+	if err == nil && f.app != nil && f.known != nil && 2*f.size > 3*f.live {
+		err = f.compactNow()
+	}
 	if f.app != nil {
 		f.app.Close()
 		f.app = nil

@@ -266,9 +266,9 @@ func TestFileJournal(t *testing.T) {
 // that, of the lines of the journal; the first Put after a sync that finds
 // more than a third of it put again writes it anew in the background
 // (issue 32: runs that put every record again leave a file twice their
-// size, synced as it is). The appends of megabytes, synced in the
-// background as they pile up, and each file written anew are read back
-// whole.
+// size, synced as it is), and Close past a third. The appends of
+// megabytes, synced in the background as they pile up, and each file
+// written anew are read back whole.
 func TestFileSyncAppendsOrWritesAnew(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "state")
@@ -332,5 +332,12 @@ func TestFileSyncAppendsOrWritesAnew(t *testing.T) {
 	}
 	if !slices.Equal(got, []int64{5, 4, 8, 8}) {
 		t.Errorf("lines after each sync: %v, want 5, 4, 8, 8", got)
+	}
+	// Close writes it anew: the next OpenFile reads the records alone.
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if size := readBack("closed", 4, "3"); size != header+4*line {
+		t.Errorf("closed: %d bytes, want %d, the four records", size, header+4*line)
 	}
 }
