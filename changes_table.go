@@ -47,7 +47,7 @@ func (k *changeState) index() {
 			from, to = half, ns
 		}
 		var tmp []oldEntry
-		for i := from; to > i; i++ {
+		for i := from; i < to; i++ {
 			es := k.old[at[i]:at[i]:at[i+1]]
 			k.eachOld(i, func(e oldEntry) {
 				if len(es) < cap(es) { // more than its length says: left out
