@@ -59,7 +59,7 @@ func (f *File) compact(app *os.File, at map[string]span, upTo int64) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	from, err := os.Open(f.path)
+	from, _, err := openRegular(f.path)
 	if err != nil {
 		f.endCompaction()
 		return

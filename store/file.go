@@ -255,7 +255,7 @@ func (f *File) appendedAlone() bool {
 func (f *File) writeFromMemory() error {
 	f.app.Close()
 	f.app = nil
-	from, err := os.Open(f.path)
+	from, _, err := openRegular(f.path)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
