@@ -95,6 +95,8 @@ type changeState struct {
 
 	old    []oldEntry // by sitemap, then hash: sitemap i's from seg[i] to seg[i+1]
 	seg    []uint32
+	gdir   []uint32 // of each sitemap, from gat[i], the start in its group of each bucket of hashes: lookIn
+	gat    []uint32
 	byHash []uint32 // the indices of old, by hash
 	dir    []uint32 // the start in byHash of each bucket of hashes: index
 	bits   uint     // the top bits of a hash that name its bucket
@@ -124,11 +126,7 @@ func (st *condState) startChanges() {
 		}
 		k.sms[i].kept = sec.List
 	}
-	n := 0
-	for i := range k.sms {
-		n += changes.Len(k.sms[i].list) + changes.Len(k.sms[i].kept)
-	}
-	k.index(n)
+	k.index()
 	k.seen = make([]atomic.Uint64, (len(k.old)+63)/64)
 	k.settled = make([]uint8, len(k.sms))
 	k.dropped = make([]bool, len(k.sms))

@@ -7,10 +7,10 @@ import (
 )
 
 // sortByHash sorts as a sort by hash does, hashes spread or not, the
-// room it is given reused.
+// room it is given reused, and its directory gives the start of each
+// bucket.
 func TestSortByHash(t *testing.T) {
 	var tmp []oldEntry
-	var count []uint32
 	for _, n := range []int{0, 1, 2, 7, 100, 5000} {
 		for _, spread := range []bool{true, false} {
 			es := make([]oldEntry, n)
@@ -29,9 +29,19 @@ func TestSortByHash(t *testing.T) {
 				}
 				return 0
 			})
-			tmp, count = sortByHash(es, tmp, count)
+			b := groupBits(n)
+			dir := make([]uint32, 1<<b+1)
+			tmp = sortByHash(es, tmp, dir)
 			if !slices.Equal(es, want) {
 				t.Errorf("%d entries, spread %v: not sorted by hash", n, spread)
+			}
+			for x, e := range es {
+				if top := e.h >> (64 - b); uint32(x) < dir[top] || uint32(x) >= dir[top+1] {
+					t.Fatalf("%d entries, spread %v: entry %d of bucket %d outside its range %d-%d", n, spread, x, top, dir[top], dir[top+1])
+				}
+			}
+			if dir[len(dir)-1] != uint32(n) {
+				t.Errorf("%d entries: the directory ends at %d", n, dir[len(dir)-1])
 			}
 		}
 	}

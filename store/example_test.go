@@ -115,10 +115,20 @@ func ExampleFile_Sync() {
 	// record put.
 	fmt.Println("lines before Sync:", lines())
 	f.Sync()
-	// Sync writes it anew, a line a record.
+	// While no more than half the file is of records put again since, Sync
+	// syncs it as it is.
+	fmt.Println("lines after Sync:", lines())
+	for i := 3; i <= 6; i++ {
+		f.Put(ctx, "https://example.com/b.xml", sitemap.Record{ETag: fmt.Sprintf(`"b%d"`, i)})
+	}
+	fmt.Println("lines before Sync:", lines())
+	f.Sync()
+	// Past that, Sync writes it anew, a line a record.
 	fmt.Println("lines after Sync:", lines())
 	// Output:
 	// lines before Sync: 4
+	// lines after Sync: 4
+	// lines before Sync: 8
 	// lines after Sync: 3
 }
 

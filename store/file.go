@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gositemap/sitemap"
 )
@@ -53,15 +54,20 @@ type stateFile struct {
 // line written by one write(2), so that a process killed (SIGKILL
 // included) loses none of the records it put: a run that resumes finds
 // them. The appends are not synced to the disk one by one (a sync per
-// document would cost more than reading it): when the machine itself is
-// lost, the records appended since the last sync may be lost with it, and
-// their documents are read again. A line cut in the middle of its write
-// is left out when the file is read, with nothing after it.
+// document would cost more than reading it), but in the background every
+// few megabytes: when the machine itself is lost, the records appended
+// since the last sync may be lost with it, and their documents are read
+// again. A line cut in the middle of its write is left out when the file
+// is read, with nothing after it.
 //
-// Sync (a call syncs the store when it ends) writes the file anew, one
-// line per record: to a temporary file in the same directory, which is
-// synced and renamed over the file, so a crash mid-write leaves the last
-// good state. Two processes that sync one file do not corrupt it: on Unix
+// The file holds every line appended since it was last written whole, and
+// is written anew, one line per record, once more than half of it is of
+// records put again: by Sync (a call syncs the store when it ends), or
+// once more than a third of it is: by Close, and in the background by the
+// first Put after a sync (a run that puts every record again), so that the
+// file stays under about twice the size of its records. It is written to a
+// temporary file in the same directory, which is synced and renamed over
+// the file, so a crash mid-write leaves the last good state. Two processes that sync one file do not corrupt it: on Unix
 // a sync holds an exclusive flock on the file path+".lock", reads the file
 // again, lays its own records over what it finds and writes the result, so
 // that records put by the other process are kept; elsewhere the writes are
@@ -73,14 +79,32 @@ type File struct {
 	path string
 	mem  *Memory
 
-	mu        sync.Mutex
-	dirty     map[string]sitemap.Record // put since the last sync
-	app       *os.File                  // the journal, opened for appends at the first Put
-	journal   bool                      // the file is of stateFormat, no line cut: Put may append to it
-	size      int64                     // its size, appends included
-	compacted int64                     // its size when last written whole (or read)
-	known     os.FileInfo               // the file as last read or written whole, nil when none
+	mu      sync.Mutex
+	dirty   map[string]sitemap.Record // put since the last sync
+	app     *os.File                  // the journal, opened for appends at the first Put
+	journal bool                      // the file is of stateFormat, no line cut: Put may append to it
+	size    int64                     // its size, appends included
+	lines   map[string]span           // the last line of each key in it
+	live    int64                     // the size of the header and of those lines
+	known   os.FileInfo               // the file as last read or written whole, nil when none
+
+	// The appends are synced in the background as they pile up (Put):
+	// synced is the size of the file when the last of those syncs began.
+	synced   int64
+	bg       sync.WaitGroup
+	bgSyncs  atomic.Bool // a sync in the background has not returned
+	bgFailed bool        // one failed: the next Sync writes the file anew
+
+	// The file written anew in the background (compact.go): putSince
+	// is set by the first Put after a sync, compacting is closed when the
+	// file written anew replaced the journal or was given up.
+	putSince   bool
+	compacting chan struct{}
 }
+
+// bgSyncEvery is how many bytes appended to the journal since the last
+// sync start one in the background.
+const bgSyncEvery = 4 << 20
 
 // FileOptions are the options of [OpenFile]. A nil *FileOptions is the
 // zero value.
@@ -112,10 +136,11 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
 	}
-	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}}
+	f := &File{path: path, mem: NewMemory(), dirty: map[string]sitemap.Record{}, lines: map[string]span{}}
 	if err == nil {
 		f.mem.records = records
-		f.journal, f.size, f.compacted, f.known = info.journal, info.size, info.size, info.fi
+		f.journal, f.size, f.known = info.journal, info.size, info.fi
+		f.lines, f.live, f.synced = info.lines, info.live, info.size
 	}
 	// The file can be written: a store that cannot be is told now, not at
 	// the end of a call.
@@ -141,6 +166,8 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dirty[key] = cloneRecord(r)
+	first := !f.putSince
+	f.putSince = true
 	if f.app == nil {
 		wrote := false
 		if !f.journal {
@@ -161,30 +188,58 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 			return nil // the record is in the file written just now
 		}
 	}
+	if first {
+		f.compactLater()
+	}
 	line, err := json.Marshal(journalLine{Key: key, Record: &r})
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	n, err := f.app.Write(append(line, '\n'))
+	f.live -= f.lines[key].n
+	delete(f.lines, key)
+	if err == nil {
+		f.lines[key] = span{f.size, int64(n)}
+		f.live += int64(n)
+	}
 	f.size += int64(n)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
+	if f.size-f.synced >= bgSyncEvery && !f.bgSyncs.Load() {
+		// The disk writes the lines while the call reads on, so that
+		// Sync has the last of them alone to wait for.
+		f.synced = f.size
+		f.bgSyncs.Store(true)
+		app := f.app
+		f.bg.Go(func() {
+			if app.Sync() != nil {
+				f.bgFailed = true // read after bg.Wait
+			}
+			f.bgSyncs.Store(false)
+		})
+	}
 	return nil
 }
 
-// Sync makes the records put since the last sync durable. While the file
-// has grown by no more than a quarter since it was last written whole, and
-// is still the file the records were appended to, that is an fsync of it;
-// otherwise it is written anew, with the records put since the last sync
-// laid over those it holds by then, and synced.
+// Sync makes the records put since the last sync durable. While no more
+// than half the file is of records put again since it was written whole,
+// and it is still the file the records were appended to, that is an fsync
+// of it (after the file written anew in the background, if one is being
+// written); otherwise it is written anew, with the records put since the
+// last sync laid over those it holds by then, and synced.
 func (f *File) Sync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.waitCompaction()
 	if len(f.dirty) == 0 {
 		return nil
 	}
-	return f.syncLocked()
+	err := f.syncLocked()
+	if err == nil {
+		f.putSince = false
+	}
+	return err
 }
 
 // appendedAlone reports whether the file open for appends is of the size
@@ -194,20 +249,33 @@ func (f *File) appendedAlone() bool {
 	return err == nil && f.known != nil && fi.Size() == f.size
 }
 
-// writeFromMemory writes the file anew from the records in memory, and
-// closes the file open for appends, which it replaces.
+// writeFromMemory writes the file anew with the records in memory, and
+// closes the file open for appends, which it replaces. The file holds the
+// last line of each of them: those lines are copied, not encoded again.
 func (f *File) writeFromMemory() error {
 	f.app.Close()
 	f.app = nil
+	from, _, err := openRegular(f.path)
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", f.path, err)
+	}
+	defer from.Close()
 	f.mem.mu.Lock()
-	size, err := writeStateFile(f.path, f.mem.records)
+	size, lines, err := writeStateFile(f.path, f.mem.records, from, f.lines)
 	f.mem.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	f.journal, f.size, f.compacted = true, size, size
-	f.known, _ = os.Stat(f.path)
+	f.wroteWhole(size, lines)
 	return nil
+}
+
+// wroteWhole notes that the file was written anew, of size bytes and the
+// lines given.
+func (f *File) wroteWhole(size int64, lines map[string]span) {
+	f.journal, f.size, f.synced, f.lines, f.live = true, size, size, lines, size
+	f.known, _ = os.Stat(f.path)
+	f.bgFailed = false
 }
 
 // appendedHere reports whether the file at the path is the one the records
@@ -228,12 +296,13 @@ func (f *File) syncLocked() error {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	defer unlock()
-	here := f.app != nil && f.appendedHere()
-	if here && f.size <= f.compacted+f.compacted/4 {
+	f.bg.Wait()
+	here := f.app != nil && f.appendedHere() && !f.bgFailed
+	if here && f.size <= 2*f.live {
 		if err := f.app.Sync(); err != nil {
 			return fmt.Errorf("state file %s: %w", f.path, err)
 		}
-		f.dirty = map[string]sitemap.Record{}
+		f.dirty, f.synced = map[string]sitemap.Record{}, f.size
 		return nil
 	}
 	if here && f.appendedAlone() {
@@ -257,25 +326,31 @@ func (f *File) syncLocked() error {
 		return err // the path became something that is no state file at all
 	}
 	maps.Copy(onDisk, f.dirty)
-	size, err := writeStateFile(f.path, onDisk)
+	size, lines, err := writeStateFile(f.path, onDisk, nil, nil)
 	if err != nil {
 		return err
 	}
 	f.dirty = map[string]sitemap.Record{}
-	f.journal, f.size, f.compacted = true, size, size
+	f.wroteWhole(size, lines)
 	// The file holds what it held, this store's records over it: so does
 	// memory from now on, and the next write needs no read.
 	f.mem.mu.Lock()
 	f.mem.records = onDisk
 	f.mem.mu.Unlock()
-	f.known, _ = os.Stat(f.path)
 	return nil
 }
 
-// Close syncs the store and closes the file.
+// Close syncs the store and closes the file. A file of which more than a
+// third is of records put again is written anew first, so that the next
+// OpenFile reads little more than the records.
 func (f *File) Close() error {
 	err := f.Sync()
 	f.mu.Lock()
+	f.waitCompaction()
+	f.bg.Wait()
+	if err == nil && f.app != nil && f.known != nil && 2*f.size > 3*f.live {
+		err = f.compactNow()
+	}
 	if f.app != nil {
 		f.app.Close()
 		f.app = nil
@@ -336,9 +411,11 @@ func fileKind(m os.FileMode) string {
 
 // stateInfo is what reading a state file tells of it.
 type stateInfo struct {
-	journal bool        // of stateFormat, with no line cut: records may be appended
-	size    int64       // its size
-	fi      os.FileInfo // the file read
+	journal bool            // of stateFormat, with no line cut: records may be appended
+	size    int64           // its size
+	lines   map[string]span // of a journal, the last line of each key
+	live    int64           // the size of its header and of those lines
+	fi      os.FileInfo     // the file read
 }
 
 // readStateFile reads the records of the state file at path: none when it
@@ -361,8 +438,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
 	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
 		br.Discard(len(header))
-		records, info, err := readJournal(path, br)
-		info.size += int64(len(header))
+		records, info, err := readJournal(path, br, int64(len(header)))
 		info.fi = fi
 		return records, info, err
 	}
@@ -387,7 +463,7 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
 	}
-	return st.Records, stateInfo{size: int64(len(data)), fi: fi}, nil
+	return st.Records, stateInfo{size: int64(len(data)), lines: map[string]span{}, fi: fi}, nil
 }
 
 // readJournal reads the records of a state file of stateFormat from br,
@@ -395,9 +471,9 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 // earlier one. A last line without its line feed was cut in the middle of
 // its write, and is left out; any other line that is not a record makes
 // the file corrupt.
-func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stateInfo, error) {
+func readJournal(path string, br *bufio.Reader, header int64) (map[string]sitemap.Record, stateInfo, error) {
 	records := map[string]sitemap.Record{}
-	info := stateInfo{journal: true}
+	info := stateInfo{journal: true, size: header, live: header, lines: map[string]span{}}
 	for n := 2; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
@@ -421,56 +497,99 @@ func readJournal(path string, br *bufio.Reader) (map[string]sitemap.Record, stat
 			return nil, info, fmt.Errorf("state file %s: %w: line %d: %v", path, ErrCorrupt, n, err)
 		}
 		records[jl.Key] = *jl.Record
+		info.live += int64(len(line)) - info.lines[jl.Key].n
+		info.lines[jl.Key] = span{info.size - int64(len(line)), int64(len(line))}
 	}
 	return records, info, nil
 }
 
+// span is where a line of a record is in a journal: its offset and its
+// size, line feed included.
+type span struct{ off, n int64 }
+
 // writeStateFile writes records to path atomically: to a temporary file in
-// its directory, synced, then renamed over path.
-func writeStateFile(path string, records map[string]sitemap.Record) (size int64, err error) {
-	// Room for the lines at once (the lists of URLs, in base64, take the
-	// most), not grown by copies of what is written.
-	room := 64
-	for _, r := range records {
-		room += len(r.URLs)*4/3 + 512
-	}
-	var buf bytes.Buffer
-	buf.Grow(room)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(journalLine{Format: stateFormat}); err != nil {
-		return 0, fmt.Errorf("state file %s: %w", path, err)
-	}
-	for _, key := range slices.Sorted(maps.Keys(records)) {
-		r := records[key]
-		if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
-			return 0, fmt.Errorf("state file %s: %w", path, err)
-		}
-	}
-	data := buf.Bytes()
-	if len(data) > MaxFileSize {
-		return 0, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, len(data), MaxFileSize)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+// its directory, synced, then renamed over path. The line of a record
+// that at places in the file from (the journal the records were put in,
+// nil when none) is copied from there, not encoded again. It returns the
+// size of the file and the place of the line of each record in it.
+func writeStateFile(path string, records map[string]sitemap.Record, from *os.File, at map[string]span) (size int64, lines map[string]span, err error) {
+	tmp, size, lines, err := newStateFile(path, slices.Sorted(maps.Keys(records)), records, from, at)
 	if err != nil {
-		return 0, fmt.Errorf("state file %s: %w", path, err)
+		return 0, nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return 0, nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	return size, lines, nil
+}
+
+// newStateFile writes the lines of keys, in their order, to a temporary
+// file in the directory of path, synced, and returns it open: the line of
+// a key that at places in the file from is copied from there, the others
+// encoded from records. It returns the size of the file and the place of
+// each line in it.
+func newStateFile(path string, keys []string, records map[string]sitemap.Record, from *os.File, at map[string]span) (tmp *os.File, size int64, lines map[string]span, err error) {
+	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
+	// The lines encoded here, and the size of the file, known before a
+	// byte is written.
+	encoded := make(map[string][]byte)
+	lines = make(map[string]span, len(keys))
+	size = int64(len(header))
+	for _, key := range keys {
+		sp, ok := at[key]
+		if !ok || from == nil {
+			r := records[key]
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(journalLine{Key: key, Record: &r}); err != nil {
+				return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
+			}
+			encoded[key] = buf.Bytes()
+			sp.n = int64(buf.Len())
+		}
+		lines[key] = span{size, sp.n}
+		size += sp.n
+	}
+	if size > MaxFileSize {
+		return nil, 0, nil, fmt.Errorf("state file %s: the records take %d bytes, more than the %d a state file may hold", path, size, MaxFileSize)
+	}
+	tmp, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
+			tmp.Close()
 			os.Remove(tmp.Name())
-			err = fmt.Errorf("state file %s: %w", path, err)
+			tmp, err = nil, fmt.Errorf("state file %s: %w", path, err)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return 0, err
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.Write(header)
+	for _, key := range keys {
+		if line, ok := encoded[key]; ok {
+			w.Write(line)
+			continue
+		}
+		sp := at[key]
+		if n, err := io.Copy(w, io.NewSectionReader(from, sp.off, sp.n)); err != nil || n != sp.n {
+			if err == nil {
+				err = fmt.Errorf("the line of %q cut short in the journal", key)
+			}
+			return tmp, 0, nil, err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return tmp, 0, nil, err
 	}
 	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return 0, err
+		return tmp, 0, nil, err
 	}
-	if err := tmp.Close(); err != nil {
-		return 0, err
-	}
-	return int64(len(data)), os.Rename(tmp.Name(), path)
+	return tmp, size, lines, nil
 }

@@ -1,11 +1,13 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -256,5 +258,86 @@ func TestFileJournal(t *testing.T) {
 	g.Put(ctx, "k2", sitemap.Record{ETag: `"w"`})
 	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), `{"format":"gositemap-state/2"}`) {
 		t.Errorf("format 1 not written anew as a journal: %.60s", data)
+	}
+}
+
+// Sync leaves the file as it is, synced, while no more than half of it is
+// of records put again since it was written whole, and writes it anew past
+// that, of the lines of the journal; the first Put after a sync that finds
+// more than a third of it put again writes it anew in the background
+// (issue 32: runs that put every record again leave a file twice their
+// size, synced as it is), and Close past a third. The appends of
+// megabytes, synced in the background as they pile up, and each file
+// written anew are read back whole.
+func TestFileSyncAppendsOrWritesAnew(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "state")
+	f, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	big := bytes.Repeat([]byte{7}, 1<<20)
+	readBack := func(what string, n int, etag string) int64 {
+		t.Helper()
+		g, err := store.OpenFile(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if r, ok, _ := g.Get(ctx, fmt.Sprintf("https://example.com/%d.xml", i)); !ok || r.ETag != etag || !bytes.Equal(r.URLs, big) {
+				t.Errorf("%s, record %d read back: %v, ETag %q, %d bytes of URLs", what, i, ok, r.ETag, len(r.URLs))
+			}
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	// One record put four times, then synced: written anew at Sync.
+	for i := range 4 {
+		f.Put(ctx, "https://example.com/0.xml", sitemap.Record{ETag: fmt.Sprint(i), URLs: big})
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	one := readBack("written anew at Sync", 1, "3")
+	if one > 1<<20*14/10 {
+		t.Errorf("one record of 1 MiB put four times: %d bytes after Sync, want it written anew", one)
+	}
+	// Four records put four times, synced each time.
+	var sizes []int64
+	for run := range 4 {
+		for i := range 4 {
+			f.Put(ctx, fmt.Sprintf("https://example.com/%d.xml", i), sitemap.Record{ETag: fmt.Sprint(run), URLs: big})
+		}
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, readBack(fmt.Sprintf("run %d", run), 4, fmt.Sprint(run)))
+	}
+	// In lines of a record: appended to the file of one (5); past twice
+	// its records at Sync, written anew (4); appended (8); at the first
+	// Put, more than a third of it put again: written anew in the
+	// background, the lines put since after those (8).
+	header := int64(len(`{"format":"gositemap-state/2"}` + "\n"))
+	line := one - header
+	var got []int64
+	for _, size := range sizes {
+		got = append(got, (size-header)/line)
+		if (size-header)%line != 0 {
+			t.Errorf("sizes after each sync: %v, not of whole lines of %d bytes", sizes, line)
+		}
+	}
+	if !slices.Equal(got, []int64{5, 4, 8, 8}) {
+		t.Errorf("lines after each sync: %v, want 5, 4, 8, 8", got)
+	}
+	// Close writes it anew: the next OpenFile reads the records alone.
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if size := readBack("closed", 4, "3"); size != header+4*line {
+		t.Errorf("closed: %d bytes, want %d, the four records", size, header+4*line)
 	}
 }

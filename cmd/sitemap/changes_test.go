@@ -193,3 +193,38 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		})
 	}
 }
+
+// A run with -state that put every record again leaves a file of a line a
+// record (the store closed writes it anew, issue 32), so that the next run
+// reads its records alone.
+func TestStateFileLeftWhole(t *testing.T) {
+	cs := testsite.New(t, 20, 25)
+	state := filepath.Join(t.TempDir(), "state")
+	key := regexp.MustCompile(`^\{"key":"([^"]*)"`)
+	for run := range 3 {
+		cs.Change(func() {
+			for i := range cs.Maps {
+				cs.Maps[i][0].Lastmod = fmt.Sprintf("2026-04-%02d", run+1)
+			}
+		})
+		if r := runCLI(t, "", "-state", state, "-changes", cs.URL+"/index.xml"); r.code != exitOK {
+			t.Fatalf("run %d: exit %d, %s", run, r.code, r.stderr)
+		}
+		if run == 0 {
+			continue // the record of the run, put as it began and as it ended
+		}
+		data, err := os.ReadFile(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]int{}
+		for _, l := range lines(string(data))[1:] {
+			keys[key.FindStringSubmatch(l)[1]]++
+		}
+		for k, n := range keys {
+			if n > 1 {
+				t.Errorf("run %d: the record of %s %d times in the state file", run, k, n)
+			}
+		}
+	}
+}

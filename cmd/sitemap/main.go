@@ -69,6 +69,7 @@ import (
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/urlnorm"
+	"github.com/gositemap/sitemap/store"
 )
 
 // stdinBase is where standard input is located when -base is not given.
@@ -102,6 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c := &command{stdin: stdin, stdout: stdout, stderr: stderr, progress: isTerminal(stderr)}
+	defer c.closeState() // polite.go
 	if len(args) > 0 && args[0] == "lint" {
 		return c.lint(ctx, args[1:]) // lint.go
 	}
@@ -135,7 +137,8 @@ type command struct {
 	urls      atomic.Int64       // URLs written so far
 	extra     atomic.Int64       // errors of the command's own, which the instance does not hold
 
-	discoveredNone bool // the site given has no sitemap that discovery found (discover.go)
+	discoveredNone bool        // the site given has no sitemap that discovery found (discover.go)
+	state          *store.File // the store of -state, nil when none (polite.go)
 }
 
 // options are the flags of the command.

@@ -60,7 +60,18 @@ func (c *command) openState(s *sitemap.S, o *options) error {
 		return &sitemap.ConfigError{Field: "store", Err: err}
 	}
 	s.SetStore(f)
+	c.state = f
 	return nil
+}
+
+// closeState closes the state file, once the run has synced it: Close
+// writes it anew when more than a third of it is of records put again,
+// so that the next run reads little more than its records. A file that
+// cannot be written anew stays as the run left it, its records synced.
+func (c *command) closeState() {
+	if c.state != nil {
+		c.state.Close()
+	}
 }
 
 // sinceFlag is the value of -since: a W3C datetime.

@@ -44,36 +44,65 @@ var ErrCorrupt = errors.New("changes: list cannot be read")
 
 // Encode returns the list of entries, sorted by location; a location given
 // twice is kept once, the entry of the lowest Flag. It sorts entries in
-// place.
+// place when they are not sorted already, which it finds as it encodes
+// them: entries in order are read once.
 func Encode(entries []Entry) []byte {
-	Sort(entries)
 	size := 1 + binary.MaxVarintLen64
 	for _, e := range entries {
 		size += len(e.Loc)/4 + 8 // a guess: front-coding keeps a fraction
 	}
-	b := make([]byte, 0, size)
-	b = append(b, listVersion)
+	// The entries go after room for the header, whose count of entries
+	// is known once they are written.
+	room := 1 + binary.MaxVarintLen64
+	b := make([]byte, room, size)
+	out, n, ok := encodeSorted(b, entries)
+	if !ok {
+		Sort(entries)
+		out, n, _ = encodeSorted(b, entries)
+	}
+	var head [1 + binary.MaxVarintLen64]byte
+	h := binary.AppendUvarint(append(head[:0], listVersion), uint64(n))
+	start := room - len(h)
+	copy(out[start:], h)
+	return out[start:]
+}
+
+// encodeSorted appends the entries to b, each location once, and returns
+// the bytes and the count of entries written, or false as soon as it
+// finds two out of order.
+func encodeSorted(b []byte, entries []Entry) ([]byte, int, bool) {
 	n := 0
+	prev, prevFlag := "", Flag(0)
 	for i, e := range entries {
-		if i > 0 && e.Loc == entries[i-1].Loc {
-			continue
+		shared := commonPrefix(prev, e.Loc)
+		if i > 0 {
+			var c int // e against the entry before
+			switch {
+			case shared == len(e.Loc) && shared == len(prev):
+			case shared == len(e.Loc):
+				c = -1
+			case shared == len(prev):
+				c = 1
+			case e.Loc[shared] != prev[shared]:
+				c = cmp.Compare(e.Loc[shared], prev[shared])
+			default: // past the prefix commonPrefix compares
+				c = strings.Compare(e.Loc, prev)
+			}
+			if c < 0 || c == 0 && e.Flag < prevFlag {
+				return nil, 0, false
+			}
+			if c == 0 {
+				continue // kept once, of the lowest Flag
+			}
 		}
 		n++
-	}
-	b = binary.AppendUvarint(b, uint64(n))
-	prev := ""
-	for i, e := range entries {
-		if i > 0 && e.Loc == entries[i-1].Loc {
-			continue
-		}
-		shared := commonPrefix(prev, e.Loc)
 		b = binary.AppendUvarint(b, uint64(shared)<<2|uint64(e.Flag&3))
 		b = binary.AppendUvarint(b, uint64(len(e.Loc)-shared))
 		b = append(b, e.Loc[shared:]...)
 		b = binary.LittleEndian.AppendUint32(b, e.FP)
-		prev = e.Loc
+		prev, prevFlag = e.Loc, e.Flag
 	}
-	return b
+	return b, n, true
 }
 
 // Sort sorts entries by location, and of one location by Flag. Entries
@@ -136,6 +165,14 @@ func bigEndian(s string, i int) uint64 {
 	return k
 }
 
+// load8 returns the 8 bytes of s, of 8 at least, as a big-endian number:
+// bigEndian without its tail, small enough to be inlined.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+}
+
 func compareEntries(a, b Entry) int {
 	if c := strings.Compare(a.Loc, b.Loc); c != 0 {
 		return c
@@ -149,7 +186,7 @@ func commonPrefix(a, b string) int {
 	n := min(len(a), len(b), 1<<20)
 	i := 0
 	for i+8 <= n {
-		if x := bigEndian(a, i) ^ bigEndian(b, i); x != 0 {
+		if x := load8(a[i:i+8]) ^ load8(b[i:i+8]); x != 0 {
 			return i + bits.LeadingZeros64(x)/8
 		}
 		i += 8

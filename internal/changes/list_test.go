@@ -1,8 +1,11 @@
 package changes
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -107,6 +110,49 @@ func TestCommonPrefix(t *testing.T) {
 		{"abcdefghXjk", "abcdefghijk", 8}, {"abcdefgXijk", "abcdefghijk", 7}, {"abcdefghijk", "abcdefghi", 9}} {
 		if got := commonPrefix(c.a, c.b); got != c.n {
 			t.Errorf("commonPrefix(%q, %q) = %d, want %d", c.a, c.b, got, c.n)
+		}
+	}
+}
+
+// Entries in order are encoded in one pass, the same bytes as the same
+// entries shuffled: locations that are prefixes of others, a location
+// given twice (of two Flags, in order and not), locations alike past the
+// megabyte commonPrefix compares.
+func TestEncodeSortedOrNot(t *testing.T) {
+	long := strings.Repeat("x", 1<<20+5)
+	locs := []string{"https://a.example/", "https://a.example/p", "https://a.example/p/", "https://a.example/p/q", "https://a.example/q",
+		"https://b.example/" + long + "a", "https://b.example/" + long + "b"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 40 {
+		var entries []Entry
+		for i, loc := range locs {
+			// One to three entries, of Flags not the same: which one is
+			// kept is then told.
+			for _, f := range r.Perm(3)[:1+r.IntN(3)] {
+				entries = append(entries, Entry{Loc: loc, FP: uint32(10*i + f), Flag: Flag(f)})
+			}
+		}
+		sorted := slices.Clone(entries)
+		slices.SortStableFunc(sorted, compareEntries)
+		want := Encode(slices.Clone(sorted))
+		// The reference: the sorted entries, each location once (the
+		// first, of the lowest Flag), read back.
+		var ref []Entry
+		for i, e := range sorted {
+			if i == 0 || e.Loc != sorted[i-1].Loc {
+				ref = append(ref, e)
+			}
+		}
+		var got []Entry
+		if err := Decode(want, func(loc []byte, fp uint32, f Flag) bool {
+			got = append(got, Entry{string(loc), fp, f})
+			return true
+		}); err != nil || !slices.Equal(got, ref) {
+			t.Fatalf("round %d: sorted entries read back as %d entries (%v), want %d", round, len(got), err, len(ref))
+		}
+		r.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+		if b := Encode(entries); !bytes.Equal(b, want) {
+			t.Fatalf("round %d: shuffled entries encoded otherwise than sorted", round)
 		}
 	}
 }
