@@ -192,8 +192,12 @@ func (w *worker) room(ctx context.Context, crawl, doc string, upTo, limit int) (
 		return upTo, false, nil
 	}
 	q := &roomReq{doc: doc, upTo: upTo}
-	err = w.counted(ctx, crawl, limit, q)
-	return q.held, q.cut, err
+	if err := w.counted(ctx, crawl, limit, q); err != nil {
+		// q may still be applied by the worker's compare-and-set under
+		// way (counted returns at once when ctx ends): none of it is read.
+		return 0, false, err
+	}
+	return q.held, q.cut, nil
 }
 
 // done drops the room the document doc holds from the crawl's counters,
