@@ -58,7 +58,9 @@ type stateFile struct {
 // few megabytes: when the machine itself is lost, the records appended
 // since the last sync may be lost with it, and their documents are read
 // again. A line cut in the middle of its write is left out when the file
-// is read, with nothing after it.
+// is read, with nothing after it; and a store whose append failed (a disk
+// full in the middle of a line) appends nothing more after it: its next
+// Put or Sync writes the file anew, that record with the others.
 //
 // The file holds every line appended since it was last written whole, and
 // is written anew, one line per record, once more than half of it is of
@@ -204,6 +206,13 @@ func (f *File) Put(ctx context.Context, key string, r sitemap.Record) error {
 	}
 	f.size += int64(n)
 	if err != nil {
+		// The journal may end in a cut line now: it takes no more
+		// appends, so that no record ever follows a cut one (a reader
+		// keeps nothing after it); the next Put or Sync writes the file
+		// anew, this record with the others.
+		f.bg.Wait()
+		f.app.Close()
+		f.app, f.journal = nil, false
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
 	if f.size-f.synced >= bgSyncEvery && !f.bgSyncs.Load() {
