@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"slices"
 	"time"
 
@@ -32,6 +31,14 @@ about a document as a whole. The codes are listed in the documentation of
 sitemap.Code. The exit status is 1 when an error was found, 0 when only
 warnings and notes were (or nothing), 2 when the flags are wrong.
 
+A FILE without -base is read as sitemap reads it: the sitemaps it lists
+by relative locations are read from its directory, and each document is
+named by its path. A file has no site of its own, so the checks of where
+a URL stands (loc-other-host, loc-other-scheme, loc-outside-path) and
+robots.txt are left out for it. The flags that bound the reading
+(-follow, -rules, -since, -max-urls, -max-sitemaps and the others) are
+those of sitemap; every entry read is checked, -rules or not.
+
 With -check-pages N it also requests up to N of the pages the sitemaps
 list, the same ones on every run, taken across the sitemaps, HEAD first:
 at most one request a second to a host unless -host-rate says otherwise,
@@ -41,15 +48,21 @@ A page that could not be checked is a page-unchecked note.
 Flags:
 `
 
-// lintOptions are the flags of sitemap lint.
+// lintOptions are the flags of sitemap lint, which sitemap report shares:
+// those of the findings, and those of sitemap that bound the reading.
 type lintOptions struct {
-	base, format, userAgent string
-	noRobots, noFollow      bool
-	maxPerCode, maxFindings int
-	maxResponseSize         int64
-	timeout                 seconds
-	checkPages              int
-	hostOptions             // polite.go
+	base, format, userAgent    string
+	noRobots, noFollow, robots bool
+	maxPerCode, maxFindings    int
+	maxResponseSize            int64
+	timeout                    seconds
+	checkPages                 int
+	hostOptions                // polite.go
+
+	sequential                                  bool
+	maxURLs, maxSitemaps, maxDepth, concurrency int
+	follow, rules                               patterns
+	since                                       sinceFlag
 }
 
 // lintFlags are the flags of sitemap lint, -format among them when
@@ -72,6 +85,15 @@ func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header, and check robots.txt for it")
 	fs.IntVar(&o.checkPages, "check-pages", 0, "request up to `N` of the pages listed, the same ones on every run, spread across the sitemaps,\nand report their status, redirects, noindex, canonical and Last-Modified (0: none)")
 	hostFlags(fs, &o.hostOptions)
+	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
+	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
+	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
+	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and check, at most `N` sitemaps (0: no limit)")
+	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
+	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
+	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
+	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them):\nevery entry is still checked, but the others are not counted, drawn by sitemap report, or among the pages checked")
+	fs.Var(&o.since, "since", "leave out the URLs, and do not fetch the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z)")
 	return fs
 }
 
@@ -90,65 +112,120 @@ func (c *command) lint(ctx context.Context, args []string) int {
 	if err == nil && o.format != outputPlain && o.format != outputJSONL && o.format != outputSARIF && o.format != outputMarkdown {
 		err = fmt.Errorf("invalid value %q for flag -format: text, jsonl, sarif or markdown expected", o.format)
 	}
-	if err == nil && o.checkPages < 0 {
-		err = fmt.Errorf("invalid value %d for flag -check-pages: a number of pages from 0 up expected", o.checkPages)
+	if err == nil {
+		err = o.check(target)
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
 		return exitUsage
 	}
+	s, in, code := c.lintCall("lint", &o, target, sitemap.Incremental{Since: o.since.t}, nil)
+	defer c.local.close()
+	if code != exitOK {
+		return code
+	}
+	defer in.close()
+	// The command prints no URL: the call keeps none (EachURL), and its
+	// memory stays flat however large the site.
+	findings := func(yield func(sitemap.Finding) bool) {
+		for f := range s.Lint(ctx, in.loc, in.r, o.lintOptions(func(sitemap.URL) {})) {
+			if c.keepLocal(&f) {
+				f.Document = c.local.display(f.Document)
+				if !yield(f) {
+					return
+				}
+			}
+		}
+	}
+	return c.writeFindings(findings, o.format, artifactOf(target, c.local.display(in.loc)))
+}
+
+// check checks what the flags of lint cannot check themselves.
+func (o *lintOptions) check(target string) error {
+	if o.checkPages < 0 {
+		return fmt.Errorf("invalid value %d for flag -check-pages: a number of pages from 0 up expected", o.checkPages)
+	}
+	return checkInput(target, o.base, o.robots)
+}
+
+// lintOptions are the settings of the lint call that o describes, with
+// each URL handed to eachURL when it is not nil.
+func (o *lintOptions) lintOptions(eachURL func(sitemap.URL)) *sitemap.LintOptions {
+	return &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings,
+		CheckPages: o.checkPages, EachURL: eachURL}
+}
+
+// lintCall makes the instance that o describes, for sitemap lint or
+// sitemap report (name), with inc its incremental setting, calls prepare
+// on it when prepare is not nil, and opens the document given. It returns
+// the instance and the input with exitOK, or, having printed why, the
+// status to exit with.
+//
+// The requests go through the library's own client, whose -timeout counts
+// the waits for the server alone, as a streaming call's does, not the
+// reading of a body that the checks of lint slow down. A FILE given
+// without -base is read as sitemap reads one: the sitemaps it lists by
+// relative locations are read from its directory, through the file's
+// transport, whose requests for other hosts wait -timeout at most for the
+// response's header; a file has no site, so no robots.txt is fetched for
+// it (see keepLocal).
+func (c *command) lintCall(name string, o *lintOptions, target string, inc sitemap.Incremental, prepare func(*sitemap.S) error) (*sitemap.S, *input, int) {
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
-		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).
-		SetPoliteness(o.politeness()).SetBlockPrivate(o.blockPrivate)
+		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
+		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
+		SetRules(o.rules).SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).SetPoliteness(o.politeness()).
+		SetIncremental(inc)
 	if s.GetErrorsCount() > 0 {
 		for err := range s.Errors() {
 			c.printError(err)
 		}
-		fmt.Fprintln(c.stderr, "Run 'sitemap lint -h' for usage.")
-		return exitUsage
+		fmt.Fprintf(c.stderr, "Run 'sitemap %s -h' for usage.\n", name)
+		return nil, nil, exitUsage
 	}
-	s.SetHTTPClient(&http.Client{Transport: c.baseTransport(o.blockPrivate), Timeout: time.Duration(o.timeout) * time.Second})
-	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, CheckPages: o.checkPages}
-
-	var findings func(func(sitemap.Finding) bool)
-	loc := target
-	if isHTTPURL(target) {
-		findings = s.Lint(ctx, target, nil, opts)
-	} else {
-		var r io.Reader
-		var closeFn func()
-		loc, r, closeFn, err = c.lintInput(target, o.base)
-		if err != nil {
+	if prepare != nil {
+		if err := prepare(s); err != nil {
 			c.printError(err)
-			return exitFailed
+			return nil, nil, exitFailed
 		}
-		defer closeFn()
-		findings = s.Lint(ctx, loc, r, opts)
 	}
-	return c.writeFindings(findings, o.format, artifactOf(target, loc))
+	var base http.RoundTripper = http.DefaultTransport
+	if t, ok := c.baseTransport(o.blockPrivate).(*http.Transport); ok {
+		t = t.Clone()
+		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
+		base = t
+	}
+	c.transport = &countingTransport{base: base, n: &c.docs}
+	in, err := c.input(target, &options{base: o.base, robots: o.robots})
+	if err != nil {
+		c.printError(err)
+		return nil, nil, exitFailed
+	}
+	if c.local != nil {
+		o.noRobots = true
+		s.SetHTTPClient(&http.Client{Transport: c.transport})
+	}
+	return s, in, exitOK
 }
 
-// lintInput opens the file (or standard input) to lint, and returns the URL
-// it is located at.
-func (c *command) lintInput(target, base string) (loc string, r io.Reader, closeFn func(), err error) {
-	loc, closeFn = base, func() {}
-	if target == "-" {
-		if loc == "" {
-			loc = stdinBase
-		}
-		return loc, c.stdin, closeFn, nil
+// keepLocal reports whether the finding f is kept, and writes the URLs
+// of the directory of a local file in its message as the paths of their
+// files. The checks of where a URL stands make no sense for a file, which
+// has no site of its own (it is located at local.invalid): their findings
+// about a local document are left out.
+func (c *command) keepLocal(f *sitemap.Finding) bool {
+	if c.local == nil {
+		return true
 	}
-	f, err := os.Open(target)
-	if err != nil {
-		return "", nil, nil, err
+	if isLocal(f.Document) && siteCheck[f.Code] {
+		return false
 	}
-	if loc == "" {
-		if loc, err = fileURL(target); err != nil {
-			f.Close()
-			return "", nil, nil, err
-		}
-	}
-	return loc, f, func() { f.Close() }, nil
+	f.Message = c.local.message(f.Message)
+	return true
+}
+
+// siteCheck are the codes of the checks of where a URL stands.
+var siteCheck = map[sitemap.Code]bool{
+	sitemap.CodeLocOtherHost: true, sitemap.CodeLocOtherScheme: true, sitemap.CodeLocOutsidePath: true,
 }
 
 // writeFindings prints the findings in format and their summary, and

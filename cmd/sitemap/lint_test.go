@@ -83,3 +83,79 @@ func TestLintJSONLAndClean(t *testing.T) {
 		t.Errorf("-format csv: status %d, want 2", r.code)
 	}
 }
+
+// Issue 34: sitemap lint FILE reads the sitemaps a saved index lists from
+// its directory, as sitemap, sitemap tree and sitemap report do, and names
+// each document by its path; the checks of where a URL stands are left out
+// for a file, which has no site, and no robots.txt is fetched. lint and
+// report of the same file find the same.
+func TestLintFileReadsItsDirectory(t *testing.T) {
+	index := filepath.Join(testdata, "sitemap-index.xml")
+	r := runCLI(t, "", "lint", index)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (loc-invalid)\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		index + ":5:12: error loc-invalid: URL is not absolute (read as " + filepath.Join(testdata, "sitemap-pages.xml") + ") (sitemap-pages.xml)",
+		filepath.Join(testdata, "sitemap-posts.xml") + ":5:8: warning news-too-old: ",
+		filepath.Join(testdata, "sitemap-pages.xml") + ":13:8: info image-deprecated: ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, not := range []string{"local.invalid", "loc-other-host", "robots", "file://"} {
+		if strings.Contains(r.stdout, not) {
+			t.Errorf("the output holds %s:\n%s", not, r.stdout)
+		}
+	}
+	rep := runCLI(t, "", "report", index)
+	if got, want := lastLine(rep.stderr), "Summary: 3 documents, 5 URLs; 2 errors, 1 warning, 1 note"; got != want || lastLine(r.stderr) != "Summary: 2 errors, 1 warning, 1 note" {
+		t.Errorf("report: %q, want %q; lint: %q", got, want, lastLine(r.stderr))
+	}
+}
+
+// The flags of sitemap that bound the reading reach sitemap lint and
+// sitemap report, and those it checks against the document given are
+// usage errors there too.
+func TestLintReadingFlags(t *testing.T) {
+	index := filepath.Join(testdata, "sitemap-index.xml")
+	for _, c := range []struct {
+		args []string
+		want string // the report's summary
+	}{
+		{nil, "3 documents, 5 URLs"},
+		{[]string{"-rules", "spring"}, "3 documents, 1 URL"},
+		{[]string{"-since", "2024-06-01"}, "3 documents, 0 URLs"}, // the index dates both sitemaps before
+		{[]string{"-follow", "posts"}, "3 documents, 2 URLs"}, // the other one listed, not read
+		{[]string{"-max-sitemaps", "1", "-sequential"}, "2 documents, 3 URLs"},
+		{[]string{"-max-urls", "2", "-sequential"}, "3 documents, 2 URLs"},
+	} {
+		r := runCLI(t, "", append(append([]string{"report"}, c.args...), index)...)
+		if !strings.HasPrefix(lastLine(r.stderr), "Summary: "+c.want+";") {
+			t.Errorf("report %v: %q, want %s", c.args, lastLine(r.stderr), c.want)
+		}
+	}
+	// -since leaves the sitemaps dated before it unread: their findings go.
+	if r := runCLI(t, "", "lint", "-since", "2024-06-01", index); strings.Contains(r.stdout, "news-too-old") || !strings.Contains(r.stdout, "loc-invalid") {
+		t.Errorf("lint -since:\n%s", r.stdout)
+	}
+	// -robots reads a file of another name as a robots.txt.
+	robots := writeLintFile(t, "User-agent: *\nSitemap: {{ site.url }}/sitemap.xml\n")
+	if r := runCLI(t, "", "lint", "-robots", robots); !strings.Contains(r.stdout, "robots-sitemap-value") {
+		t.Errorf("lint -robots:\n%s%s", r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"lint", "-robots", "https://example.com/robots.txt"},
+		{"report", "-base", "https://example.com/", "https://example.com/sitemap.xml"},
+		{"lint", "-base", "relative/", index},
+		{"report", "-no-resume", index},
+		{"report", "-trust-index-lastmod", index},
+		{"lint", "-since", "yesterday", index},
+		{"report", "-max-depth", "0", index},
+	} {
+		if r := runCLI(t, "", args...); r.code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s", args, r.code, exitUsage, r.stderr)
+		}
+	}
+}

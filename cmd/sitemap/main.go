@@ -371,21 +371,26 @@ func (o *options) check(target string) error {
 	if (o.changes || o.noResume) && o.state == "" {
 		return errors.New("-changes and -no-resume are for a run with -state FILE")
 	}
-	if o.robots && isHTTPURL(target) {
+	return checkInput(target, o.base, o.robots)
+}
+
+// checkInput checks -base and -robots against the document given, target.
+func checkInput(target, base string, robots bool) error {
+	if robots && isHTTPURL(target) {
 		return errors.New("-robots is for a FILE or standard input: a URL is read as a robots.txt when its path ends in robots.txt")
 	}
-	if o.base == "" {
+	if base == "" {
 		return nil
 	}
 	if isHTTPURL(target) {
 		return errors.New("-base is for a FILE or standard input: a URL is located where it is fetched from")
 	}
-	u, err := url.Parse(o.base)
+	u, err := url.Parse(base)
 	if err != nil {
-		return fmt.Errorf("invalid value %q for flag -base: %v", o.base, err)
+		return fmt.Errorf("invalid value %q for flag -base: %v", base, err)
 	}
 	if !u.IsAbs() {
-		return fmt.Errorf("invalid value %q for flag -base: an absolute URL expected", o.base)
+		return fmt.Errorf("invalid value %q for flag -base: an absolute URL expected", base)
 	}
 	return nil
 }

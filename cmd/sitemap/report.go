@@ -6,9 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"time"
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/report"
@@ -29,11 +26,11 @@ no image is requested) and reads with JavaScript off and in print.
 The call keeps no URL: memory stays flat however large the site, and the
 page lists no URL one by one beyond the first places of each code.
 
-A FILE without -base is read as sitemap tree reads it: the sitemaps it
-lists by relative locations are read from its directory. A file has no
-site of its own, so the checks of where a URL stands (loc-other-host,
-loc-other-scheme, loc-outside-path) and robots.txt are left out for it,
-as sitemap lint leaves them out for a file.
+It takes the flags of sitemap lint but -format, and reads a FILE as
+sitemap lint does: the sitemaps it lists by relative locations are read
+from its directory, and the checks of where a URL stands and robots.txt
+are left out for it. The URLs -rules leaves out are checked but neither
+counted nor drawn.
 
 With -state FILE, the URLs are compared with those of the last run that
 used FILE (a run of sitemap report, or of sitemap -state), and the page
@@ -51,29 +48,23 @@ Flags:
 `
 
 // reportOptions are the flags of sitemap report: those of sitemap lint
-// but -format, and those of sitemap that bound the reading.
+// but -format, and those of sitemap's change detection.
 type reportOptions struct {
 	lintOptions
-	title                                       string
-	sequential                                  bool
-	maxURLs, maxSitemaps, maxDepth, concurrency int
-	follow                                      patterns
-	state                                       string
-	stateReset                                  bool
+	title                string
+	state                string
+	stateReset, noResume bool
+	trustLastmod         bool
 }
 
 func (c *command) reportFlags(o *reportOptions) *flag.FlagSet {
 	fs := c.lintFlags(&o.lintOptions, false)
 	fs.Init("sitemap report", flag.ContinueOnError)
 	fs.StringVar(&o.title, "title", "", "the `TEXT` that heads the page (default: Sitemap report and the URL)")
-	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
-	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and list, at most `N` sitemaps (0: no limit)")
-	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
-	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
-	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE` (repeatable)")
-	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
 	fs.StringVar(&o.state, "state", "", "compare the URLs with the last run that used the state `FILE`, and show what changed")
 	fs.BoolVar(&o.stateReset, "state-reset", false, "with -state, start afresh from a state file that cannot be read, rather than stop")
+	fs.BoolVar(&o.noResume, "no-resume", false, "with -state, start a full run even when the last one was cut short")
+	fs.BoolVar(&o.trustLastmod, "trust-index-lastmod", false, "with -state, do not fetch a sitemap whose index gives it the lastmod it had at the last run")
 	return fs
 }
 
@@ -88,69 +79,35 @@ func (c *command) report(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 		return exitOK
 	}
+	if err == nil {
+		err = o.check(target)
+	}
+	if err == nil && o.state == "" && (o.stateReset || o.noResume || o.trustLastmod) {
+		err = errors.New("-state-reset, -no-resume and -trust-index-lastmod are for a run with -state FILE")
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "sitemap report: %v\nRun 'sitemap report -h' for usage.\n", err)
 		return exitUsage
 	}
 	c.con = newConsole(c.stdout, c.stderr, false)
-	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
-		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
-		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
-		SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).
-		SetPoliteness(o.politeness())
-	if o.state != "" {
-		s.SetIncremental(sitemap.Incremental{Changes: true})
+	inc := sitemap.Incremental{Since: o.since.t, Changes: o.state != "", NoResume: o.noResume, TrustIndexLastMod: o.trustLastmod}
+	s, in, code := c.lintCall("report", &o.lintOptions, target, inc, func(s *sitemap.S) error {
+		return c.openState(s, &options{state: o.state, stateReset: o.stateReset}) // polite.go
+	})
+	defer c.local.close()
+	if code != exitOK {
+		return code
 	}
-	if s.GetErrorsCount() > 0 {
-		for err := range s.Errors() {
-			c.printError(err)
-		}
-		fmt.Fprintln(c.stderr, "Run 'sitemap report -h' for usage.")
-		return exitUsage
-	}
-	if err := c.openState(s, &options{state: o.state, stateReset: o.stateReset}); err != nil { // polite.go
-		c.printError(err)
-		return exitFailed
-	}
-	// The library's own client charges -timeout to the waits for the
-	// server alone, as a streaming call does, not to the reading of a
-	// body that the checks of lint slow down: a URL is read with it. The
-	// sitemaps of a local file are read through the file's transport,
-	// whose requests for other hosts wait -timeout at most for the
-	// response's header.
-	var base http.RoundTripper = http.DefaultTransport
-	if t, ok := c.baseTransport(o.blockPrivate).(*http.Transport); ok {
-		t = t.Clone()
-		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
-		base = t
-	}
-	c.transport = &countingTransport{base: base, n: &c.docs}
+	defer in.close()
+	defer c.closeState()
 
-	loc, r := target, io.Reader(nil)
-	if !isHTTPURL(target) {
-		in, err := c.input(target, &options{base: o.base})
-		defer c.local.close()
-		if err != nil {
-			c.printError(err)
-			return exitFailed
-		}
-		defer in.close()
-		loc, r = in.loc, in.r
-		if c.local != nil {
-			o.noRobots = true
-			s.SetHTTPClient(&http.Client{Transport: c.transport})
-		}
-	}
 	rep := &report.Report{Title: o.title, Display: c.local.display}
-	opts := &sitemap.LintOptions{NoRobots: o.noRobots, MaxPerCode: o.maxPerCode, MaxFindings: o.maxFindings, CheckPages: o.checkPages, EachURL: rep.AddURL}
 	bySeverity := map[sitemap.Severity]int64{}
-	for f := range s.Lint(ctx, loc, r, opts) {
-		if c.local != nil && isLocal(f.Document) && siteCheck[f.Code] {
-			continue // a file has no site: see reportUsage
+	for f := range s.Lint(ctx, in.loc, in.r, o.lintOptions.lintOptions(rep.AddURL)) {
+		if c.keepLocal(&f) {
+			rep.AddFinding(f)
+			bySeverity[f.Severity] += max(f.More, 1)
 		}
-		f.Message = c.local.message(f.Message)
-		rep.AddFinding(f)
-		bySeverity[f.Severity] += max(f.More, 1)
 	}
 	docs := s.GetDocuments()
 	urls := 0
@@ -173,10 +130,4 @@ func (c *command) report(ctx context.Context, args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// siteCheck are the codes of the checks of where a URL stands, which
-// make no sense for a local file, located at local.invalid.
-var siteCheck = map[sitemap.Code]bool{
-	sitemap.CodeLocOtherHost: true, sitemap.CodeLocOtherScheme: true, sitemap.CodeLocOutsidePath: true,
 }

@@ -149,31 +149,43 @@ func relative(uri string) bool {
 	return err == nil && u.Scheme == "" && !strings.HasPrefix(uri, "/")
 }
 
-// artifactOf returns where the findings of a document are for SARIF: the
-// document given as target, a FILE, is that file, by its path relative to
-// the root of the git repository it is in, or as given when it is in
-// none; every other document (and a URL given) is its URL. loc is the URL
-// the document given is read as.
+// artifactOf returns where the findings of a document are for SARIF: a
+// document read from a file (the FILE given as target, and the sitemaps
+// it lists, read from its directory, which the output names by their
+// paths) is that file, by its path relative to the root of the git
+// repository it is in, or as given when it is in none; every other
+// document (and a URL given) is its URL. loc is how the output names the
+// document given.
 func artifactOf(target, loc string) func(document string) string {
 	if isHTTPURL(target) || target == "-" {
 		return func(d string) string { return d }
 	}
-	file := pathURI(filepath.ToSlash(target))
-	if abs, err := filepath.Abs(target); err == nil {
-		if root := repoRoot(filepath.Dir(abs)); root != "" {
-			if rel, err := filepath.Rel(root, abs); err == nil {
-				file = pathURI(filepath.ToSlash(rel))
-			}
-		} else if filepath.IsAbs(target) {
-			file, _ = fileURL(target)
-		}
-	}
 	return func(d string) string {
 		if d == loc {
-			return file
+			d = target
+		} else if strings.Contains(d, "://") {
+			return d // a URL: the file was read at -base, or lists a sitemap by its URL
 		}
-		return d
+		return fileArtifact(d)
 	}
+}
+
+// fileArtifact returns the URI of the file at the path p for SARIF.
+func fileArtifact(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return pathURI(filepath.ToSlash(p))
+	}
+	if root := repoRoot(filepath.Dir(abs)); root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil {
+			return pathURI(filepath.ToSlash(rel))
+		}
+	}
+	if filepath.IsAbs(p) {
+		u, _ := fileURL(p)
+		return u
+	}
+	return pathURI(filepath.ToSlash(p))
 }
 
 // pathURI writes a relative path as a URI reference.

@@ -285,4 +285,16 @@ func TestLintSARIFOfTestdata(t *testing.T) {
 			t.Errorf("%s:\n%s", name, r.stdout)
 		}
 	}
+	// The sitemaps the index lists are read from its directory, and their
+	// findings (news-too-old, image-deprecated) are named by their paths
+	// in the repository too, whatever the directory the command runs in.
+	r := runCLI(t, "", "lint", "-format", "sarif", testdata+"/sitemap-index.xml")
+	for _, name := range []string{"sitemap-pages.xml", "sitemap-posts.xml"} {
+		if !strings.Contains(r.stdout, `{"uri":"testdata/`+name+`","uriBaseId":"%SRCROOT%"}`) {
+			t.Errorf("no finding of %s by its path in the repository:\n%s", name, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, `"uri":"https://local.invalid`) || strings.Contains(r.stdout, `"uri":"../`) {
+		t.Errorf("a document named otherwise than by its path in the repository:\n%s", r.stdout)
+	}
 }
