@@ -127,7 +127,7 @@ func TestLintReadingFlags(t *testing.T) {
 		{nil, "3 documents, 5 URLs"},
 		{[]string{"-rules", "spring"}, "3 documents, 1 URL"},
 		{[]string{"-since", "2024-06-01"}, "3 documents, 0 URLs"}, // the index dates both sitemaps before
-		{[]string{"-follow", "posts"}, "3 documents, 2 URLs"}, // the other one listed, not read
+		{[]string{"-follow", "posts"}, "3 documents, 2 URLs"},     // the other one listed, not read
 		{[]string{"-max-sitemaps", "1", "-sequential"}, "2 documents, 3 URLs"},
 		{[]string{"-max-urls", "2", "-sequential"}, "3 documents, 2 URLs"},
 	} {
