@@ -423,3 +423,27 @@ func TestReportW3InBrowser(t *testing.T) {
 	t.Logf("W3: %d documents, %d URLs; page %d bytes, rendered in %v; browser: navigation to ready %v, DOMContentLoaded %.0f ms, load %.0f ms",
 		len(c.docs), c.urls, len(c.page), time.Duration(c.renderT), loaded, nav.DOMContentLoaded, nav.Load)
 }
+
+// Issue 34: the report of the shipped sample, testdata/'s index and the
+// two sitemaps it lists, served over loopback: its cards hold the call's
+// figures, a bar a month, nothing requested, and a screenshot.
+func TestTestdataReportInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir("../testdata")))
+	t.Cleanup(srv.Close)
+	c := runReport(t, srv.URL+"/sitemap-index.xml", "")
+	start := time.Now()
+	u := b.open(t, c.page)
+	loaded := time.Since(start)
+	cards := eval[map[string]string](t, b, `Object.fromEntries([...document.querySelectorAll('.card')].map(c => [c.querySelector('.label').textContent, c.querySelector('.value').textContent]))`)
+	if cards["Documents"] != "3" || cards["URLs"] != fmt.Sprint(c.urls) || c.urls != 5 {
+		t.Errorf("cards %v, want 3 documents and %d URLs", cards, c.urls)
+	}
+	if bars := eval[int](t, b, `document.querySelectorAll('svg rect.bar').length`); bars != len(c.months) || bars == 0 {
+		t.Errorf("%d bars for %d months", bars, len(c.months))
+	}
+	b.screenshot(t, "report-testdata.png")
+	b.onlyRequested(t, u)
+	t.Logf("testdata: %d documents, %d URLs; page %d bytes, rendered in %v; browser: navigation to ready %v",
+		len(c.docs), c.urls, len(c.page), time.Duration(c.renderT), loaded)
+}
