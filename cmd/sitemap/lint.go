@@ -191,7 +191,7 @@ func (c *command) lintCall(name string, o *lintOptions, target string, inc sitem
 	var base http.RoundTripper = http.DefaultTransport
 	if t, ok := c.baseTransport(o.blockPrivate).(*http.Transport); ok {
 		t = t.Clone()
-		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
+		t.ResponseHeaderTimeout = time.Duration(o.timeout) * timeoutUnit
 		base = t
 	}
 	c.transport = &countingTransport{base: base, n: &c.docs}

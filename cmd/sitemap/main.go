@@ -78,6 +78,10 @@ const stdinBase = "file:///dev/stdin"
 // progressInterval is how often the progress line is redrawn.
 const progressInterval = 200 * time.Millisecond
 
+// timeoutUnit is what one unit of -timeout is worth: a second, or in the
+// tests a millisecond, so that they wait out no real timeout.
+var timeoutUnit = time.Second
+
 // The exit statuses.
 const (
 	exitOK      = 0 // the document given was read
@@ -423,7 +427,7 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	c.transport = &countingTransport{base: c.baseTransport(o.blockPrivate), n: &c.docs}
 	s.SetHTTPClient(&http.Client{
 		Transport: c.transport,
-		Timeout:   time.Duration(o.timeout) * time.Second,
+		Timeout:   time.Duration(o.timeout) * timeoutUnit,
 	})
 	if s.GetErrorsCount() == 0 && stateErr == nil {
 		return s, true
