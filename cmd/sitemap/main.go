@@ -78,10 +78,6 @@ const stdinBase = "file:///dev/stdin"
 // progressInterval is how often the progress line is redrawn.
 const progressInterval = 200 * time.Millisecond
 
-// timeoutUnit is what one unit of -timeout is worth: a second, or in the
-// tests a millisecond, so that they wait out no real timeout.
-var timeoutUnit = time.Second
-
 // The exit statuses.
 const (
 	exitOK      = 0 // the document given was read
@@ -423,12 +419,10 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	stateErr := c.openState(s, o) // polite.go
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
-	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: c.baseTransport(o.blockPrivate), n: &c.docs}
-	s.SetHTTPClient(&http.Client{
-		Transport: c.transport,
-		Timeout:   time.Duration(o.timeout) * timeoutUnit,
-	})
+	// the client: the transport carries the one of -timeout, which a
+	// client's Timeout would charge with the time the output takes.
+	c.transport = c.newTransport(o.blockPrivate, o.timeout) // timeout.go
+	s.SetHTTPClient(&http.Client{Transport: c.transport})
 	if s.GetErrorsCount() == 0 && stateErr == nil {
 		return s, true
 	}

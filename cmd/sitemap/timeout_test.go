@@ -203,8 +203,36 @@ func TestTimeoutLintLocalFileListsRemote(t *testing.T) {
 	t.Run("report", func(t *testing.T) {
 		var stdout bytes.Buffer
 		code, stderr := runGuarded(t, &stdout, "report", "-timeout", fmt.Sprint(timeout), path)
-		if code != 1 || !strings.HasPrefix(stderr, "Summary: 4 documents, 6 URLs; 3 errors, ") {
+		// The index and the three sitemaps, the URLs of the two cut
+		// mid-body.
+		if code != 1 || !strings.HasPrefix(stderr, "Summary: 4 documents, 6 URLs; ") || !strings.Contains(stdout.String(), "fetch-failed") {
 			t.Errorf("exit status %d, stderr %q; want 1 and the three sitemaps cut", code, stderr)
 		}
 	})
+}
+
+// The requests of a redirect share one timeout: a server that takes
+// three fifths of -timeout to redirect, then as long to answer, is cut,
+// though neither request waited -timeout.
+func TestTimeoutRedirectChain(t *testing.T) {
+	shortTimeouts(t)
+	const timeout = 100
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(timeout * time.Millisecond * 3 / 5):
+		case <-r.Context().Done():
+			return
+		}
+		if r.URL.Path == "/old.xml" {
+			http.Redirect(w, r, "/sitemap.xml", http.StatusMovedPermanently)
+			return
+		}
+		io.WriteString(w, stallHead+"</urlset>")
+	}))
+	t.Cleanup(srv.Close)
+	var stdout bytes.Buffer
+	code, stderr := runGuarded(t, &stdout, "-timeout", fmt.Sprint(timeout), srv.URL+"/old.xml")
+	if want := `NetworkError: fetch "` + srv.URL + `/old.xml": context deadline exceeded` + "\n"; code != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit status %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
 }
