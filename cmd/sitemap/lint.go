@@ -115,8 +115,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 		err = o.check(target)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap lint", err)
 	}
 	s, in, code := c.lintCall("lint", &o, target, sitemap.Incremental{Since: o.since.t}, nil)
 	defer c.local.close()

@@ -214,8 +214,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 		err = o.check(target)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap: %v\nRun 'sitemap -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap", err)
 	}
 
 	c.con = newConsole(c.stdout, c.stderr, c.progress)
