@@ -9,12 +9,12 @@ import (
 	"net/netip"
 	"net/url"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gositemap/sitemap/internal/guard"
 	"github.com/gositemap/sitemap/internal/polite"
 	"github.com/gositemap/sitemap/internal/printable"
+	"github.com/gositemap/sitemap/internal/serverclock"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -183,32 +183,32 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 		// never the sitemap.
 		io.CopyN(io.Discard, resp.Body, polite.Drain)
 		resp.Body.Close()
-		clock.end()
+		clock.End()
 		resp, req, clock, err = f.send(ctx, http.MethodGet, rawURL)
 	}
 	if err != nil {
-		clock.end()
+		clock.End()
 		// A *url.Error of the client repeats the method and the URL,
 		// which the *NetworkError gives already; one of a URL that does
 		// not parse says what in it does not.
 		if ue, ok := err.(*url.Error); ok && ue.Op != "parse" {
 			err = ue.Err
 		}
-		return nil, "", clock.cause(err)
+		return nil, "", timedOut(clock, err)
 	}
 	if resp.StatusCode == http.StatusNotModified && conditional(req.Header) {
 		resp.Body.Close()
-		clock.end()
+		clock.End()
 		return nil, "", notModified(resp, rawURL)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		clock.end()
+		clock.End()
 		return nil, "", newErrStatus(resp)
 	}
 	if resp.ContentLength > f.maxSize {
 		resp.Body.Close()
-		clock.end()
+		clock.End()
 		return nil, "", errSizeLimit(f.maxSize)
 	}
 	final := rawURL
@@ -223,25 +223,25 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 // try is one request of send: a request of rawURL with method with its own server's
 // clock (see chargeServerOnly), so that each try has the whole fetch timeout
 // and a try whose clock runs out is a timeout that may be tried again.
-func (f *fetcher) try(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
-	var clock *serverClock
+func (f *fetcher) try(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverclock.Clock, error) {
+	var clock *serverclock.Clock
 	if f.serverTime > 0 {
-		ctx, clock = newServerClock(ctx, f.serverTime)
+		ctx, clock = serverclock.Start(ctx, f.serverTime)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 	if err != nil {
-		clock.end()
+		clock.End()
 		return nil, nil, nil, err
 	}
 	req.Header.Set("User-Agent", f.userAgent)
 	if f.validators != nil {
 		setValidators(req.Header, f.validators(rawURL))
 	}
-	clock.run()
+	clock.Run()
 	resp, err := f.client.Do(req)
-	clock.pause()
+	clock.Pause()
 	if err != nil {
-		err = clock.cause(err)
+		err = timedOut(clock, err)
 	}
 	return resp, req, clock, err
 }
@@ -251,7 +251,7 @@ func (f *fetcher) try(ctx context.Context, method, rawURL string) (*http.Respons
 // politeness.go) tries it again after a wait that holds no slot of the call
 // (outside), and keeps to the host's limits. It returns the response of the
 // last try, its request and the clock its body is read on.
-func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverClock, error) {
+func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Response, *http.Request, *serverclock.Clock, error) {
 	p := f.polite
 	if p == nil {
 		return f.try(ctx, method, rawURL)
@@ -283,7 +283,7 @@ func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Respon
 			io.CopyN(io.Discard, resp.Body, polite.Drain)
 			resp.Body.Close()
 		}
-		clock.end()
+		clock.End()
 		release()
 		if err := f.outside(rawURL, func() error { return p.clock.Sleep(ctx, wait) }); err != nil {
 			return nil, nil, nil, err
@@ -291,73 +291,13 @@ func (f *fetcher) send(ctx context.Context, method, rawURL string) (*http.Respon
 	}
 }
 
-// serverClock is the fetch timeout of one request of chargeServerOnly: it
-// runs while the request waits for the server, and cancels the request when
-// the time spent so waiting reaches the timeout. A nil *serverClock does
-// nothing: the client's own Timeout applies.
-type serverClock struct {
-	mu      sync.Mutex // the body is closed while a read may be waiting
-	left    time.Duration
-	since   time.Time // when it was last set running
-	timer   *time.Timer
-	cancel  context.CancelFunc
-	expired atomic.Bool
-	timeout time.Duration
-}
-
-func newServerClock(ctx context.Context, timeout time.Duration) (context.Context, *serverClock) {
-	ctx, cancel := context.WithCancel(ctx)
-	k := &serverClock{left: timeout, cancel: cancel, timeout: timeout}
-	k.timer = time.AfterFunc(timeout, func() {
-		k.expired.Store(true)
-		cancel()
-	})
-	k.timer.Stop()
-	return ctx, k
-}
-
-// run sets the clock running: the request waits for the server.
-func (k *serverClock) run() {
-	if k == nil {
-		return
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.since = time.Now()
-	k.timer.Reset(k.left)
-}
-
-// pause stops the clock: the server has answered, and what happens until
-// the next run is not the server's time.
-func (k *serverClock) pause() {
-	if k == nil {
-		return
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.timer.Stop() {
-		k.left -= time.Since(k.since)
-	}
-}
-
-// end stops the clock for good and releases the request's context.
-func (k *serverClock) end() {
-	if k == nil {
-		return
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.timer.Stop()
-	k.cancel()
-}
-
-// cause returns the error a request failed with, or the timeout's when the
-// clock ran out: the request failed because the clock cancelled it.
-func (k *serverClock) cause(err error) error {
-	if k == nil || !k.expired.Load() {
+// timedOut returns the error a request failed with, or the timeout's when
+// its server's clock ran out: the clock cancelled the request.
+func timedOut(clock *serverclock.Clock, err error) error {
+	if !clock.Expired() {
 		return err
 	}
-	return fmt.Errorf("the server took longer than the fetch timeout of %v: %w", k.timeout, context.DeadlineExceeded)
+	return fmt.Errorf("the server took longer than the fetch timeout of %v: %w", clock.Timeout(), context.DeadlineExceeded)
 }
 
 // cappedBody is a response body that fails with an error wrapping
@@ -371,7 +311,7 @@ type cappedBody struct {
 	resp *http.Response // the response, for its headers
 }
 
-func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverClock) *cappedBody {
+func newCappedBody(rc io.ReadCloser, limit, size int64, clock *serverclock.Clock) *cappedBody {
 	body := &clockedBody{rc: rc, clock: clock}
 	return &cappedBody{limitedReader: limitedReader{r: body, left: limit, err: &bodyError{err: errSizeLimit(limit)}}, body: body, size: size}
 }
@@ -385,14 +325,12 @@ func (b *cappedBody) Close() error { return b.body.Close() }
 // breaks off, not the document's.
 type clockedBody struct {
 	rc    io.ReadCloser
-	clock *serverClock
+	clock *serverclock.Clock
 	empty int // reads in a row that gave nothing
 }
 
 func (b *clockedBody) Read(p []byte) (int, error) {
-	b.clock.run()
-	n, err := b.rc.Read(p)
-	b.clock.pause()
+	n, err := b.clock.Read(b.rc, p)
 	switch {
 	case n > 0 || err != nil || len(p) == 0:
 		b.empty = 0
@@ -402,14 +340,14 @@ func (b *clockedBody) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil && err != io.EOF {
-		err = &bodyError{err: b.clock.cause(err)}
+		err = &bodyError{err: timedOut(b.clock, err)}
 	}
 	return n, err
 }
 
 func (b *clockedBody) Close() error {
 	err := b.rc.Close()
-	b.clock.end()
+	b.clock.End()
 	return err
 }
 

@@ -339,13 +339,13 @@ func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string
 	}
 	resp, _, clock, err := f.send(ctx, method, loc)
 	if err != nil {
-		clock.end()
+		clock.End()
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err
 		}
 		return nil, nil, err
 	}
-	return resp, func() { resp.Body.Close(); clock.end() }, nil
+	return resp, func() { resp.Body.Close(); clock.End() }, nil
 }
 
 // ask requests loc with HEAD, and with GET when the server refuses HEAD

@@ -88,8 +88,7 @@ func (c *command) runDiscover(ctx context.Context, args []string) int {
 		err = o.check(target)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap discover: %v\nRun 'sitemap discover -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap discover", err)
 	}
 	c.con = newConsole(c.stdout, c.stderr, c.progress)
 	s, ok := c.configure(&o)

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/gositemap/sitemap"
 	"github.com/gositemap/sitemap/internal/printable"
@@ -116,8 +115,7 @@ func (c *command) lint(ctx context.Context, args []string) int {
 		err = o.check(target)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap lint: %v\nRun 'sitemap lint -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap lint", err)
 	}
 	s, in, code := c.lintCall("lint", &o, target, sitemap.Incremental{Since: o.since.t}, nil)
 	defer c.local.close()
@@ -165,10 +163,10 @@ func (o *lintOptions) lintOptions(eachURL func(sitemap.URL)) *sitemap.LintOption
 // the waits for the server alone, as a streaming call's does, not the
 // reading of a body that the checks of lint slow down. A FILE given
 // without -base is read as sitemap reads one: the sitemaps it lists by
-// relative locations are read from its directory, through the file's
-// transport, whose requests for other hosts wait -timeout at most for the
-// response's header; a file has no site, so no robots.txt is fetched for
-// it (see keepLocal).
+// relative locations are read from its directory, through the command's
+// transport, which charges -timeout to a request for another host as the
+// library's client does; a file has no site, so no robots.txt is fetched
+// for it (see keepLocal).
 func (c *command) lintCall(name string, o *lintOptions, target string, inc sitemap.Incremental, prepare func(*sitemap.S) error) (*sitemap.S, *input, int) {
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
@@ -188,13 +186,7 @@ func (c *command) lintCall(name string, o *lintOptions, target string, inc sitem
 			return nil, nil, exitFailed
 		}
 	}
-	var base http.RoundTripper = http.DefaultTransport
-	if t, ok := c.baseTransport(o.blockPrivate).(*http.Transport); ok {
-		t = t.Clone()
-		t.ResponseHeaderTimeout = time.Duration(o.timeout) * time.Second
-		base = t
-	}
-	c.transport = &countingTransport{base: base, n: &c.docs}
+	c.transport = c.newTransport(o.blockPrivate, o.timeout) // timeout.go
 	in, err := c.input(target, &options{base: o.base, robots: o.robots})
 	if err != nil {
 		c.printError(err)

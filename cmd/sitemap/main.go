@@ -214,8 +214,7 @@ func (c *command) run(ctx context.Context, args []string) int {
 		err = o.check(target)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap: %v\nRun 'sitemap -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap", err)
 	}
 
 	c.con = newConsole(c.stdout, c.stderr, c.progress)
@@ -419,12 +418,10 @@ func (c *command) configure(o *options) (*sitemap.S, bool) {
 	stateErr := c.openState(s, o) // polite.go
 	// The requests go through a transport that counts the documents
 	// fetched. With a client of its own, the library leaves the timeout to
-	// the client, so the client carries the one of -timeout.
-	c.transport = &countingTransport{base: c.baseTransport(o.blockPrivate), n: &c.docs}
-	s.SetHTTPClient(&http.Client{
-		Transport: c.transport,
-		Timeout:   time.Duration(o.timeout) * time.Second,
-	})
+	// the client: the transport carries the one of -timeout, which a
+	// client's Timeout would charge with the time the output takes.
+	c.transport = c.newTransport(o.blockPrivate, o.timeout) // timeout.go
+	s.SetHTTPClient(&http.Client{Transport: c.transport})
 	if s.GetErrorsCount() == 0 && stateErr == nil {
 		return s, true
 	}

@@ -86,8 +86,7 @@ func (c *command) report(ctx context.Context, args []string) int {
 		err = errors.New("-state-reset, -no-resume and -trust-index-lastmod are for a run with -state FILE")
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "sitemap report: %v\nRun 'sitemap report -h' for usage.\n", err)
-		return exitUsage
+		return c.usageError("sitemap report", err)
 	}
 	c.con = newConsole(c.stdout, c.stderr, false)
 	inc := sitemap.Incremental{Since: o.since.t, Changes: o.state != "", NoResume: o.noResume, TrustIndexLastMod: o.trustLastmod}

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 const usageHead = `Usage: sitemap [flags] URL|FILE|-
@@ -163,4 +165,13 @@ func (c *command) usage(fs *flag.FlagSet, w io.Writer) {
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
 	fmt.Fprint(w, usageTail)
+}
+
+// usageError writes the line of a usage error of the command name
+// (sitemap, sitemap lint...), escaped as every line of standard error is:
+// it may quote the user's own argument, an unknown flag as it was given
+// among them. It returns the exit status of a usage error.
+func (c *command) usageError(name string, err error) int {
+	fmt.Fprintf(c.stderr, "%s: %s\nRun '%s -h' for usage.\n", name, printable.Escape(err.Error()), name)
+	return exitUsage
 }
