@@ -627,7 +627,15 @@ func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
 		prefix = 's'
 	}
 	node := ld.d.node
-	switch first := ld.l.seen(ld.l.hash(prefix, urlnorm.Key(loc)), node); {
+	h := ld.l.hash(prefix, urlnorm.Key(loc))
+	first := ld.l.seen(h, node)
+	if first >= 0 && first != node && ld.l.seen(pairKey(h, node), node) == node {
+		// Another document gave it first, and this one gave it before
+		// too: the documents are read at once, in any order, and the
+		// duplicate within this one is the same whatever was read first.
+		first = node
+	}
+	switch {
 	case first < 0:
 	case first == node:
 		ld.entryFinding(CodeDuplicateLoc, raw, "the location is listed before in this document")
@@ -635,6 +643,12 @@ func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
 		ld.l.add(Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
 			URL: raw, Message: "the location is listed in " + ld.l.docURL(first) + " too"})
 	}
+}
+
+// pairKey is the key, in the set of locations, of the location of hash h
+// in the document at node, kept once another document gave it first.
+func pairKey(h uint64, node int) uint64 {
+	return (h ^ uint64(node+1)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
 }
 
 // checkDate checks a date of the entry of loc, and returns it; ok is

@@ -5,9 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -493,5 +496,42 @@ func TestLintSyncsStore(t *testing.T) {
 		if n := st.syncs.Load(); n != 1 {
 			t.Errorf("EachURL set %v: %d syncs, want 1", each != nil, n)
 		}
+	}
+}
+
+// duplicate-loc within one document is a warning whatever the order the
+// documents of the tree are read in: here b.xml, which gives the location
+// once, is read whole before a.xml, which gives it twice. The first of
+// a.xml's is the note of a location another document gave; the second was
+// a note too, as the set of locations kept only the first document.
+func TestLintDuplicateWithinDocumentReadSecond(t *testing.T) {
+	bRead := make(chan struct{})
+	var once sync.Once
+	a := `<urlset ` + lintNS + `><url><loc>https://example.com/x</loc></url><url><loc>https://example.com/x</loc></url></urlset>`
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: `<sitemapindex ` + lintNS + `><sitemap><loc>{base}/a.xml</loc></sitemap><sitemap><loc>{base}/b.xml</loc></sitemap></sitemapindex>`},
+		"/a.xml": {Handler: func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-bRead:
+			case <-r.Context().Done():
+			}
+			io.WriteString(w, a)
+		}},
+		// b.xml's last entry makes a finding, which the loop sees once
+		// b.xml's location has been recorded.
+		"/b.xml": {Body: `<urlset ` + lintNS + `><url><loc>https://example.com/x</loc></url><url><loc>https://example.com/y</loc><changefreq>often</changefreq></url></urlset>`},
+	})
+	var got []string
+	for f := range sitemap.New().Lint(context.Background(), srv.At("/index.xml"), nil, &sitemap.LintOptions{NoRobots: true}) {
+		if f.Code == sitemap.CodeChangefreqInvalid {
+			once.Do(func() { close(bRead) })
+		}
+		if f.Code == sitemap.CodeDuplicateLoc {
+			got = append(got, strings.TrimPrefix(f.Document, srv.At(""))+" "+string(f.Severity))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"/a.xml info", "/a.xml warning"}; !slices.Equal(got, want) {
+		t.Errorf("duplicate-loc findings %q, want %q", got, want)
 	}
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -80,7 +82,7 @@ func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	fs.IntVar(&o.maxFindings, "max-findings", 0, "list at most `N` findings in all, 10,000 when 0 (the rest are counted)")
 	fs.Int64Var(&o.maxResponseSize, "max-response-size", sitemap.DefaultMaxResponseSize, "read documents of at most `BYTES` bytes, decompressed or not")
 	o.timeout = sitemap.DefaultFetchTimeout
-	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`")
+	fs.Var(&o.timeout, "timeout", "the time a request may wait for its server, added up over its response and the reads\nof its body (a slow output costs nothing), in whole `SECONDS`: 10, 10s or 2m (1 to 65535)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header, and check robots.txt for it")
 	fs.IntVar(&o.checkPages, "check-pages", 0, "request up to `N` of the pages listed, the same ones on every run, spread across the sitemaps,\nand report their status, redirects, noindex, canonical and Last-Modified (0: none)")
 	hostFlags(fs, &o.hostOptions)
@@ -236,12 +238,19 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 	default:
 		out = textFindings{bw}
 	}
-	counts := map[sitemap.Code]int64{}
+	// A code's findings are counted by the severity each was given, which
+	// may be another than the code's own (duplicate-loc across documents
+	// is a note).
+	type codeSeverity struct {
+		code     sitemap.Code
+		severity sitemap.Severity
+	}
+	counts := map[codeSeverity]int64{}
 	var errs, warns, infos int64
 	for f := range findings {
 		out.write(f)
 		n := max(f.More, 1)
-		counts[f.Code] += n
+		counts[codeSeverity{f.Code, f.Severity}] += n
 		switch f.Severity {
 		case sitemap.SeverityError:
 			errs += n
@@ -256,13 +265,11 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 		c.printError(fmt.Errorf("write the output: %w", err))
 		return exitFailed
 	}
-	codes := make([]sitemap.Code, 0, len(counts))
-	for code := range counts {
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	for _, code := range codes {
-		fmt.Fprintf(c.stderr, "  %-20s %-8s %d\n", code, code.Severity(), counts[code])
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b codeSeverity) int {
+		return cmp.Or(cmp.Compare(a.code, b.code), cmp.Compare(severityRank[a.severity], severityRank[b.severity]))
+	})
+	for _, k := range keys {
+		fmt.Fprintf(c.stderr, "  %-20s %-8s %d\n", k.code, k.severity, counts[k])
 	}
 	fmt.Fprintf(c.stderr, "Summary: %s, %s, %s\n", count(errs, "error"), count(warns, "warning"), count(infos, "note"))
 	if errs > 0 {
@@ -270,6 +277,9 @@ func (c *command) writeFindings(findings func(func(sitemap.Finding) bool), forma
 	}
 	return exitOK
 }
+
+// severityRank orders the severities, the gravest first.
+var severityRank = map[sitemap.Severity]int{sitemap.SeverityError: 0, sitemap.SeverityWarning: 1, sitemap.SeverityInfo: 2}
 
 // findingWriter writes findings in one of the formats of sitemap lint.
 type findingWriter interface {

@@ -159,3 +159,20 @@ func TestLintReadingFlags(t *testing.T) {
 		}
 	}
 }
+
+// The summary counts a code's findings by the severity each was given:
+// duplicate-loc within a document is a warning, across two a note.
+func TestLintSummaryBySeverity(t *testing.T) {
+	dir := t.TempDir()
+	ns := `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`
+	writeFiles(t, dir, map[string]string{
+		"index.xml": `<sitemapindex ` + ns + `><sitemap><loc>a.xml</loc></sitemap><sitemap><loc>b.xml</loc></sitemap></sitemapindex>`,
+		"a.xml":     `<urlset ` + ns + `><url><loc>https://example.com/x</loc></url><url><loc>https://example.com/x</loc></url></urlset>`,
+		"b.xml":     `<urlset ` + ns + `><url><loc>https://example.com/x</loc></url></urlset>`,
+	})
+	r := runCLI(t, "", "lint", "-sequential", filepath.Join(dir, "index.xml"))
+	want := "  duplicate-loc        warning  1\n  duplicate-loc        info     1\n  loc-invalid          error    2\nSummary: 2 errors, 1 warning, 1 note\n"
+	if r.stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
+	}
+}

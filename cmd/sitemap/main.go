@@ -185,7 +185,7 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.IntVar(&o.maxValidationErrors, "max-validation-errors", sitemap.DefaultMaxValidationErrors, "record at most `N` validation errors (0: no limit)")
 	fs.Int64Var(&o.maxResponseSize, "max-response-size", sitemap.DefaultMaxResponseSize, "read documents of at most `BYTES` bytes, decompressed or not")
 	o.timeout = sitemap.DefaultFetchTimeout
-	fs.Var(&o.timeout, "timeout", "the time a request may take, in whole `SECONDS`: 10, 10s or 2m (1 to 65535 seconds)")
+	fs.Var(&o.timeout, "timeout", "the time a request may wait for its server, added up over its response and the reads\nof its body (a slow output costs nothing), in whole `SECONDS`: 10, 10s or 2m (1 to 65535)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
 	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
 	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")

@@ -34,17 +34,20 @@ func (c *command) newTransport(blockPrivate bool, timeout seconds) *countingTran
 // serverTimeout cuts a request once it has waited timeout in all for its
 // server: for the response, then inside each read of the body (see
 // package serverclock). A redirect goes on with the time its first
-// request has left. A request that runs out fails as net/http's client
-// fails one that passes its Timeout, with the same messages.
+// request has left. A request that runs out fails with the error
+// timedOut makes, as the library's own client fails one.
 type serverTimeout struct {
 	base    http.RoundTripper
 	timeout time.Duration
 }
 
-// errBodyTimeout is the error of a body whose reads waited the timeout:
-// the text net/http gives for a body cut by a client's Timeout, which the
-// command printed before its timeout counted only the waits.
-var errBodyTimeout = fmt.Errorf("%w (Client.Timeout or context cancellation while reading body)", context.DeadlineExceeded)
+// timedOut is the error of a request that waited the timeout for its
+// server, in its response or in the reads of its body: it says so in the
+// words of the library's own client, and is a context.DeadlineExceeded,
+// which -retries takes as a timeout.
+func timedOut(timeout time.Duration) error {
+	return fmt.Errorf("the server took longer than the -timeout of %v: %w", timeout, context.DeadlineExceeded)
+}
 
 func (t *serverTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
 	var ctx context.Context
@@ -64,7 +67,7 @@ func (t *serverTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		clock.End()
 		if clock.Expired() {
-			return nil, context.DeadlineExceeded
+			return nil, timedOut(t.timeout)
 		}
 		return nil, err
 	}
@@ -81,7 +84,7 @@ type timedBody struct {
 func (b *timedBody) Read(p []byte) (int, error) {
 	n, err := b.clock.Read(b.rc, p)
 	if err != nil && err != io.EOF && b.clock.Expired() {
-		err = errBodyTimeout
+		err = timedOut(b.clock.Timeout())
 	}
 	return n, err
 }
