@@ -51,6 +51,12 @@ const (
 	stateDone    = "done"
 	stateFailed  = "failed"
 	stateLimited = "limited" // listed, and not queued because of the sitemap limit
+	// A document redirected to a sitemap of the crawl that another claimed
+	// first (children.go: claimFinal): not read on its own.
+	stateDuplicate = "duplicate"
+	// The claim of the sitemap a document was redirected to, under the
+	// key of that sitemap: not a document of its own.
+	stateRedirected = "redirected"
 )
 
 // docEntry is what the docs bucket keeps of a document of a crawl, under

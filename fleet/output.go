@@ -457,8 +457,11 @@ type Status struct {
 	// Queued, Reading, Done and Failed count its documents: waiting on
 	// the queue (or read for less than a second), being read (for a
 	// second or more), read (whole or in part), and not read.
-	// Limited counts those not queued because of the sitemap limit.
-	Queued, Reading, Done, Failed, Limited int
+	// Limited counts those not queued because of the sitemap limit, and
+	// Duplicate those not read on their own: redirected to a sitemap of
+	// the crawl that another document listed, or was redirected to,
+	// first (the library's StatusDuplicate).
+	Queued, Reading, Done, Failed, Limited, Duplicate int
 	// URLs is how many URLs it handed on, Errors how many errors its
 	// documents recorded.
 	URLs, Errors int64
@@ -512,6 +515,8 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 			st.Failed++
 		case stateLimited:
 			st.Limited++
+		case stateDuplicate:
+			st.Duplicate++
 		}
 		st.Errors += int64(d.Errors)
 		st.addChanges(d.Changes) // changes.go
