@@ -67,6 +67,7 @@ type docEntry struct {
 	Depth  int    `json:"depth"`
 	State  string `json:"state"`
 	URLs   int    `json:"urls,omitempty"`
+	Listed int    `json:"listed,omitempty"` // in a listing, the sitemaps it lists, published
 	Errors int    `json:"errors,omitempty"`
 	// Changes are the URLs of the document new, with their lastmod moved,
 	// and unchanged, with change detection (changes.go).

@@ -463,8 +463,12 @@ type Status struct {
 	// first (the library's StatusDuplicate).
 	Queued, Reading, Done, Failed, Limited, Duplicate int
 	// URLs is how many URLs it handed on, Errors how many errors its
-	// documents recorded.
-	URLs, Errors int64
+	// documents recorded. In a listing ([Crawl] Sitemaps), URLs is how
+	// many its documents read (counted under the URL limit, handed on
+	// none), and Listed how many sitemaps they listed, each document's
+	// counted on its own: one that two documents list counts in each,
+	// where [Fleet.Sitemaps] lists it once.
+	URLs, Errors, Listed int64
 	// Redelivered is how many of its jobs were delivered more than once:
 	// taken over from a worker that died or took too long.
 	Redelivered int64
@@ -521,6 +525,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 		st.Errors += int64(d.Errors)
 		st.addChanges(d.Changes) // changes.go
 		st.URLs += int64(d.URLs)
+		st.Listed += int64(d.Listed)
 	}
 	if c, err := f.count(ctx, crawl, func(*counters) bool { return false }); err == nil {
 		st.Redelivered = c.Redelivered

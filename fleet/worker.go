@@ -565,8 +565,9 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		}
 		errs, leftOut = append(errs, more...), left
 	}
+	listed := 0
 	if c.Sitemaps {
-		if err := w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
+		if listed, err = w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
 			return err
 		}
 	}
@@ -580,7 +581,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := chg.put(ctx, out); err != nil {
 		return err
 	}
-	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	entry.State, entry.URLs, entry.Errors, entry.Listed = stateDone, out.n, len(errs), listed
 	entry.Changes = chg.counts(docs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed
