@@ -451,9 +451,9 @@ func (f *Fleet) pending(ctx context.Context, crawl string) (uint64, error) {
 // Status is what a crawl has come to.
 type Status struct {
 	Crawl string
-	// Roots are the URLs it started from, and Settings its settings.
-	Roots    []string
-	Settings Crawl
+	// Roots are the URLs it started from; [Fleet.Settings] gives the
+	// settings.
+	Roots []string
 	// Queued, Reading, Done and Failed count its documents: waiting on
 	// the queue (or read for less than a second), being read (for a
 	// second or more), read (whole or in part), and not read.
@@ -494,7 +494,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Crawl: crawl, Roots: rec.Roots, Settings: rec.Settings, Cancelled: rec.Cancelled}
+	st := Status{Crawl: crawl, Roots: rec.Roots, Cancelled: rec.Cancelled}
 	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		return st, fmt.Errorf("fleet: documents of %s: %w", crawl, err)
