@@ -256,6 +256,10 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 		if kind == kindURLs {
 			settle = f.newSettler(crawl, rec)
 		}
+		wctx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		allRead := f.watchRead(wctx, crawl, rec.Roots)
+		asked := time.Now() // when the server was last asked whether the crawl is done
 		var cons jetstream.Consumer
 		err = failover(ctx, func() (err error) {
 			cons, err = f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
@@ -332,12 +336,23 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 				}
 				continue
 			}
-			// Nothing came for a while: is the crawl done? The crawl's
-			// last job leaves the queue a round trip or two after its
-			// last message comes, so the question is asked soon after a
-			// message, then less and less often.
+			// Nothing came for a while: is the crawl done? Its last
+			// document is recorded done a round trip or two after its
+			// last message comes, so the look is soon after a message,
+			// then less and less often; the server is asked only now and
+			// then (or without a watch, at each look).
 			quiet = min(2*quiet, outputPoll)
-			n, err := f.pending(ctx, crawl)
+			var n uint64
+			select {
+			case <-allRead:
+				err = nil
+			default:
+				if allRead != nil && time.Since(asked) < slowPoll {
+					continue
+				}
+				asked = time.Now()
+				n, err = f.pending(ctx, crawl)
+			}
 			if err == nil && n == 0 {
 				total, err = f.outputCount(ctx, crawl)
 				done = err == nil
@@ -360,13 +375,83 @@ const (
 	readAheadMessages = 1000
 )
 
-// The reader of a crawl's output asks whether the crawl is done when no
+// The reader of a crawl's output looks whether the crawl is done when no
 // message came for firstPoll after the last one, then after twice as long
-// each time up to outputPoll.
+// each time up to outputPoll: it watches the entries of the documents
+// (watchRead), and asks the server only every slowPoll (or at each look,
+// when it has no watch).
 const (
 	firstPoll  = 4 * time.Millisecond
 	outputPoll = 20 * time.Millisecond
 )
+
+// slowPoll is how often the reader of a crawl's output asks the server
+// whether the crawl's queue is empty, besides its watch: the watch cannot
+// see a crawl cancelled, or a job dropped (its entry stays queued), and
+// may lag behind a server that failed.
+var slowPoll = time.Second
+
+// watchRead returns a channel closed once every document of crawl is
+// read, as the entries of the docs bucket say: every entry is in a state
+// of its end (done, failed, duplicate, limited, or a redirect's claim),
+// the roots among them. A worker records a document done only once its
+// output is stored and the entries of the sitemaps it lists are created
+// (queued), and the watch hands on the entries in the order they were
+// written, so an instant at which none is queued or being read is one at
+// which the crawl's output is all stored: its reader may count it. The
+// first state is looked at once the watch has handed on the last entry
+// of each key as of its start. Nil when the watch cannot start: the
+// reader then asks the server at each look, as before.
+func (f *Fleet) watchRead(ctx context.Context, crawl string, roots []string) <-chan struct{} {
+	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil
+	}
+	read := make(chan struct{})
+	go func() {
+		defer w.Stop()
+		rootKeys := map[string]bool{}
+		for _, r := range roots {
+			rootKeys[docKey(crawl, r)] = true
+		}
+		open := map[string]bool{} // the documents not read yet
+		rootsSeen := map[string]bool{}
+		started := false
+		for {
+			var e jetstream.KeyValueEntry
+			select {
+			case <-ctx.Done():
+				return
+			case u, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				e = u
+			}
+			if e == nil {
+				started = true
+			} else {
+				var d docEntry
+				if json.Unmarshal(e.Value(), &d) != nil {
+					continue
+				}
+				if d.State == stateQueued || d.State == stateReading {
+					open[e.Key()] = true
+				} else {
+					delete(open, e.Key())
+				}
+				if rootKeys[e.Key()] {
+					rootsSeen[e.Key()] = true
+				}
+			}
+			if started && len(open) == 0 && len(rootsSeen) == len(rootKeys) {
+				close(read)
+				return
+			}
+		}
+	}()
+	return read
+}
 
 // outputCount returns how many messages the output of crawl holds.
 func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
