@@ -38,7 +38,8 @@ func redirectSite(t testing.TB) *httptest.Server {
 		return b.String()
 	}
 	redirects := map[string]string{"/a.xml": "/t.xml", "/b.xml": "/t.xml", "/c.xml": "/s.xml", "/d.xml": "/t.xml", "/e.xml": "/s.xml"}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Started once srv is set: its handler reads srv.URL.
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if to, ok := redirects[r.URL.Path]; ok {
 			http.Redirect(w, r, to, http.StatusMovedPermanently)
 			return
@@ -54,6 +55,7 @@ func redirectSite(t testing.TB) *httptest.Server {
 			http.NotFound(w, r)
 		}
 	}))
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
 }
