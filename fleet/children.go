@@ -5,17 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"sync"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/store"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // This file is how a worker queues the sitemaps a document lists: each
 // claimed once per crawl, counted under the sitemap limit, and put on the
-// work queue, the claims and the jobs pipelined.
+// work queue, the claims and the jobs pipelined; and how a document
+// redirected to a sitemap claims that one too (claimFinal).
 
 // children queues the sitemaps the document lists (docs[0] is the
 // document, the others what it lists), as a call of the library would
@@ -146,6 +149,71 @@ func (w *worker) again(ctx context.Context, crawl, parent string, ch job) (limit
 		return false, w.f.publishJob(ctx, crawl, key, ch)
 	}
 	return d.State == stateLimited, nil
+}
+
+// claimFinal claims the sitemap at final, where the request of the
+// document j (under key) of crawl was redirected, as the library does in
+// one call: listed sitemaps that redirect to one sitemap, or to one listed
+// itself (or to a root), are one document, read once. The claim is the key
+// of final in the docs bucket, the one a listing of final creates: a
+// document whose claim finds it made by another (a listing, a root, or
+// another redirect that landed there first) is a duplicate, and hands on
+// nothing. It reports whether j is a duplicate; a document not redirected
+// (final of the same request key) claims nothing.
+func (w *worker) claimFinal(ctx context.Context, crawl, key string, j job, final string) (dup bool, err error) {
+	if final == "" || store.RequestKey(final) == store.RequestKey(j.URL) {
+		return false, nil
+	}
+	fkey := docKey(crawl, final)
+	entry, _ := json.Marshal(docEntry{URL: final, Parent: key, Depth: j.Depth, State: stateRedirected})
+	if _, err := w.f.docs.Create(ctx, fkey, entry); err == nil {
+		return false, nil
+	} else if !isConflict(err) {
+		return false, fmt.Errorf("claim %s: %w", final, err)
+	}
+	e, err := w.f.docs.Get(ctx, fkey)
+	if err != nil {
+		return false, fmt.Errorf("claim %s: %w", final, err)
+	}
+	var d docEntry
+	if json.Unmarshal(e.Value(), &d) != nil {
+		return true, nil
+	}
+	// This document's own claim, when its job comes again.
+	return d.Parent != key || d.State != stateRedirected, nil
+}
+
+// finalTap is the outermost transport of a crawl's client: it notes the
+// URL of each request made under a context of a document's reading (each
+// hop of a redirect in turn), so that the worker knows where the
+// document's body came from before it hands on its first URL.
+type finalTap struct{ base http.RoundTripper }
+
+// finalOf is what finalTap notes for one document: the URL last requested.
+type finalOf struct {
+	mu  sync.Mutex
+	loc string
+}
+
+type finalKey struct{}
+
+func (t finalTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if f, ok := req.Context().Value(finalKey{}).(*finalOf); ok {
+		f.mu.Lock()
+		f.loc = req.URL.String()
+		f.mu.Unlock()
+	}
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return base.RoundTrip(req)
+}
+
+func (f *finalOf) get() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.loc
 }
 
 // pipeWindow is how many claims or jobs of the children of a document are

@@ -51,6 +51,12 @@ const (
 	stateDone    = "done"
 	stateFailed  = "failed"
 	stateLimited = "limited" // listed, and not queued because of the sitemap limit
+	// A document redirected to a sitemap of the crawl that another claimed
+	// first (children.go: claimFinal): not read on its own.
+	stateDuplicate = "duplicate"
+	// The claim of the sitemap a document was redirected to, under the
+	// key of that sitemap: not a document of its own.
+	stateRedirected = "redirected"
 )
 
 // docEntry is what the docs bucket keeps of a document of a crawl, under
@@ -61,6 +67,7 @@ type docEntry struct {
 	Depth  int    `json:"depth"`
 	State  string `json:"state"`
 	URLs   int    `json:"urls,omitempty"`
+	Listed int    `json:"listed,omitempty"` // in a listing, the sitemaps it lists, published
 	Errors int    `json:"errors,omitempty"`
 	// Changes are the URLs of the document new, with their lastmod moved,
 	// and unchanged, with change detection (changes.go).

@@ -13,7 +13,9 @@
 // job is delivered again after the AckWait, and what is published again is
 // dropped by its id. The crawl is done when its subject of the work queue
 // holds no message: a job is removed only once acknowledged, after the
-// jobs of what its document lists are queued. A crawl may be a listing
+// jobs of what its document lists are queued; the reader of its output
+// learns it from the entries of its documents in the docs bucket, which
+// it watches. A crawl may be a listing
 // ([Crawl] Sitemaps, "sitemap -sitemaps"): its output then holds the
 // sitemaps its documents list, which [Fleet.Sitemaps] merges, and no URL.
 //

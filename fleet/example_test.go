@@ -391,7 +391,8 @@ func ExampleCrawl_changes() {
 }
 
 // A listing crawl hands on the sitemaps its documents list, with the
-// dates their indexes give them, and no URL.
+// dates their indexes give them, and no URL; its status counts the URLs
+// its documents read and the sitemaps they list.
 func ExampleFleet_Sitemaps() {
 	site := exampleSite()
 	defer site.Close()
@@ -407,11 +408,11 @@ func ExampleFleet_Sitemaps() {
 		fmt.Println(sm.Loc[len(site.URL):], err)
 	}
 	st, _ := f.Status(ctx, crawl)
-	fmt.Println(st.URLs, "URLs read")
+	fmt.Println(st.URLs, "URLs read,", st.Listed, "sitemaps listed")
 	// Output:
 	// /a.xml <nil>
 	// /b.xml <nil>
-	// 4 URLs read
+	// 4 URLs read, 2 sitemaps listed
 }
 
 // Settings gives back what a crawl was submitted with: a reader of a

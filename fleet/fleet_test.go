@@ -2,10 +2,12 @@ package fleet
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/nats-io/nats.go"
 )
 
 // One node, three workers: the output of a crawl is what the library
@@ -162,5 +164,46 @@ func TestFleetLimits(t *testing.T) {
 		if len(got) != tc.want || len(errs) != 1 {
 			t.Errorf("%s: %d URLs, errors %v; want %d URLs and one error of the limit", tc.name, len(got), errs, tc.want)
 		}
+	}
+}
+
+// The reader of a crawl's output learns that the crawl is done from the
+// documents' entries, which it watches, not by asking the server over
+// and over: on a crawl whose documents take a while (40 sitemaps of 20
+// ms, two at a time), it makes one stream Info request (the count of the
+// output, once done), where it made one each time the output was quiet
+// for a few milliseconds.
+func TestReaderDoesNotPoll(t *testing.T) {
+	srv, f := startNode(t)
+	defer func(p time.Duration) { slowPoll = p }(slowPoll)
+	slowPoll = time.Hour // the safety net out of the way
+	s := newSite(t, 40, 5, false)
+	s.delay = 20 * time.Millisecond
+	startWorkers(t, f, 1, WorkerOptions{Concurrency: 2})
+	nc, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	var infos atomic.Int64
+	sub, err := nc.Subscribe("$JS.API.STREAM.INFO.>", func(*nats.Msg) { infos.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	nc.Flush()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crawl, err := f.Submit(ctx, DefaultCrawl(), s.URL+"/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errs := collect(t, ctx, f, crawl)
+	if len(got) != 40*5 || len(errs) > 0 {
+		t.Fatalf("%d URLs, errors %v", len(got), errs)
+	}
+	nc.Flush()
+	if n := infos.Load(); n != 1 {
+		t.Errorf("%d stream Info requests; want 1", n)
 	}
 }

@@ -53,10 +53,10 @@ func appendSitemapLine(b *bytes.Buffer, sm sitemapLine) error { return appendJSO
 // publishSitemaps publishes the sitemaps a document lists, but those the
 // sitemap limit left out (by their keys), in messages of up to batchSize
 // lines, each with the message id of the document, "sitemaps" and its
-// number.
-func (w *worker) publishSitemaps(crawl, key string, listed []sitemap.Sitemap, leftOut map[string]bool, acks *acks) error {
+// number. It returns how many it published.
+func (w *worker) publishSitemaps(crawl, key string, listed []sitemap.Sitemap, leftOut map[string]bool, acks *acks) (int, error) {
 	var b bytes.Buffer
-	n, batch := 0, 0
+	n, batch, all := 0, 0, 0
 	flush := func() error {
 		if n == 0 {
 			return nil
@@ -72,15 +72,16 @@ func (w *worker) publishSitemaps(crawl, key string, listed []sitemap.Sitemap, le
 			continue
 		}
 		if err := appendSitemapLine(&b, sitemapLine{Loc: sm.Loc, LastMod: jsonline.Date(sm.LastMod)}); err != nil {
-			return err
+			return all, err
 		}
+		all++
 		if n++; n == batchSize {
 			if err := flush(); err != nil {
-				return err
+				return all, err
 			}
 		}
 	}
-	return flush()
+	return all, flush()
 }
 
 // Sitemaps returns the listing of crawl, a crawl submitted with [Crawl]

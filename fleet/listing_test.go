@@ -179,3 +179,45 @@ func TestRunSitemaps(t *testing.T) {
 		}
 	}
 }
+
+// status says what a listing counts: the URLs its documents read (none is
+// handed on) and the sitemaps they list, each document's summed.
+func TestListingStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := buildCommand(t)
+	srv, err := StartServer(ServerOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	f := openFleet(t, srv, Options{AckWait: testAckWait})
+	startWorkers(t, f, 1, WorkerOptions{})
+	site := listingSite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := DefaultCrawl()
+	c.Sitemaps = true
+	crawl, err := f.Submit(ctx, c, site.URL+"/robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range f.Sitemaps(ctx, crawl) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// robots.txt lists 2, a.xml and b.xml 4 each, c.xml 2; 5 sitemaps of
+	// 2 URLs are read.
+	if st, err := f.Status(ctx, crawl); err != nil || st.Listed != 12 || st.URLs != 10 {
+		t.Errorf("status %+v, %v; want 12 listed, 10 URLs", st, err)
+	}
+	out, err := exec.Command(bin, "status", "-nats", srv.ClientURL(), crawl).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "; 10 URLs read, 12 sitemaps listed, 0 errors;") || strings.Contains(string(out), " out") {
+		t.Errorf("status prints %q", out)
+	}
+}

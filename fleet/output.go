@@ -256,6 +256,10 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 		if kind == kindURLs {
 			settle = f.newSettler(crawl, rec)
 		}
+		wctx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		allRead := f.watchRead(wctx, crawl, rec.Roots)
+		asked := time.Now() // when the server was last asked whether the crawl is done
 		var cons jetstream.Consumer
 		err = failover(ctx, func() (err error) {
 			cons, err = f.js.OrderedConsumer(ctx, outStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{outPrefix + crawl}})
@@ -332,12 +336,23 @@ func (f *Fleet) lines(ctx context.Context, crawl, kind string) iter.Seq2[[]byte,
 				}
 				continue
 			}
-			// Nothing came for a while: is the crawl done? The crawl's
-			// last job leaves the queue a round trip or two after its
-			// last message comes, so the question is asked soon after a
-			// message, then less and less often.
+			// Nothing came for a while: is the crawl done? Its last
+			// document is recorded done a round trip or two after its
+			// last message comes, so the look is soon after a message,
+			// then less and less often; the server is asked only now and
+			// then (or without a watch, at each look).
 			quiet = min(2*quiet, outputPoll)
-			n, err := f.pending(ctx, crawl)
+			var n uint64
+			select {
+			case <-allRead:
+				err = nil
+			default:
+				if allRead != nil && time.Since(asked) < slowPoll {
+					continue
+				}
+				asked = time.Now()
+				n, err = f.pending(ctx, crawl)
+			}
 			if err == nil && n == 0 {
 				total, err = f.outputCount(ctx, crawl)
 				done = err == nil
@@ -360,13 +375,83 @@ const (
 	readAheadMessages = 1000
 )
 
-// The reader of a crawl's output asks whether the crawl is done when no
+// The reader of a crawl's output looks whether the crawl is done when no
 // message came for firstPoll after the last one, then after twice as long
-// each time up to outputPoll.
+// each time up to outputPoll: it watches the entries of the documents
+// (watchRead), and asks the server only every slowPoll (or at each look,
+// when it has no watch).
 const (
 	firstPoll  = 4 * time.Millisecond
 	outputPoll = 20 * time.Millisecond
 )
+
+// slowPoll is how often the reader of a crawl's output asks the server
+// whether the crawl's queue is empty, besides its watch: the watch cannot
+// see a crawl cancelled, or a job dropped (its entry stays queued), and
+// may lag behind a server that failed.
+var slowPoll = time.Second
+
+// watchRead returns a channel closed once every document of crawl is
+// read, as the entries of the docs bucket say: every entry is in a state
+// of its end (done, failed, duplicate, limited, or a redirect's claim),
+// the roots among them. A worker records a document done only once its
+// output is stored and the entries of the sitemaps it lists are created
+// (queued), and the watch hands on the entries in the order they were
+// written, so an instant at which none is queued or being read is one at
+// which the crawl's output is all stored: its reader may count it. The
+// first state is looked at once the watch has handed on the last entry
+// of each key as of its start. Nil when the watch cannot start: the
+// reader then asks the server at each look, as before.
+func (f *Fleet) watchRead(ctx context.Context, crawl string, roots []string) <-chan struct{} {
+	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil
+	}
+	read := make(chan struct{})
+	go func() {
+		defer w.Stop()
+		rootKeys := map[string]bool{}
+		for _, r := range roots {
+			rootKeys[docKey(crawl, r)] = true
+		}
+		open := map[string]bool{} // the documents not read yet
+		rootsSeen := map[string]bool{}
+		started := false
+		for {
+			var e jetstream.KeyValueEntry
+			select {
+			case <-ctx.Done():
+				return
+			case u, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				e = u
+			}
+			if e == nil {
+				started = true
+			} else {
+				var d docEntry
+				if json.Unmarshal(e.Value(), &d) != nil {
+					continue
+				}
+				if d.State == stateQueued || d.State == stateReading {
+					open[e.Key()] = true
+				} else {
+					delete(open, e.Key())
+				}
+				if rootKeys[e.Key()] {
+					rootsSeen[e.Key()] = true
+				}
+			}
+			if started && len(open) == 0 && len(rootsSeen) == len(rootKeys) {
+				close(read)
+				return
+			}
+		}
+	}()
+	return read
+}
 
 // outputCount returns how many messages the output of crawl holds.
 func (f *Fleet) outputCount(ctx context.Context, crawl string) (uint64, error) {
@@ -451,17 +536,24 @@ func (f *Fleet) pending(ctx context.Context, crawl string) (uint64, error) {
 // Status is what a crawl has come to.
 type Status struct {
 	Crawl string
-	// Roots are the URLs it started from, and Settings its settings.
-	Roots    []string
-	Settings Crawl
+	// Roots are the URLs it started from; [Fleet.Settings] gives the
+	// settings.
+	Roots []string
 	// Queued, Reading, Done and Failed count its documents: waiting on
 	// the queue (or read for less than a second), being read (for a
 	// second or more), read (whole or in part), and not read.
-	// Limited counts those not queued because of the sitemap limit.
-	Queued, Reading, Done, Failed, Limited int
+	// Limited counts those not queued because of the sitemap limit, and
+	// Duplicate those not read on their own: redirected to a sitemap of
+	// the crawl that another document listed, or was redirected to,
+	// first (the library's StatusDuplicate).
+	Queued, Reading, Done, Failed, Limited, Duplicate int
 	// URLs is how many URLs it handed on, Errors how many errors its
-	// documents recorded.
-	URLs, Errors int64
+	// documents recorded. In a listing ([Crawl] Sitemaps), URLs is how
+	// many its documents read (counted under the URL limit, handed on
+	// none), and Listed how many sitemaps they listed, each document's
+	// counted on its own: one that two documents list counts in each,
+	// where [Fleet.Sitemaps] lists it once.
+	URLs, Errors, Listed int64
 	// Redelivered is how many of its jobs were delivered more than once:
 	// taken over from a worker that died or took too long.
 	Redelivered int64
@@ -487,7 +579,7 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Crawl: crawl, Roots: rec.Roots, Settings: rec.Settings, Cancelled: rec.Cancelled}
+	st := Status{Crawl: crawl, Roots: rec.Roots, Cancelled: rec.Cancelled}
 	w, err := f.docs.Watch(ctx, crawl+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		return st, fmt.Errorf("fleet: documents of %s: %w", crawl, err)
@@ -512,10 +604,13 @@ func (f *Fleet) Status(ctx context.Context, crawl string) (Status, error) {
 			st.Failed++
 		case stateLimited:
 			st.Limited++
+		case stateDuplicate:
+			st.Duplicate++
 		}
 		st.Errors += int64(d.Errors)
 		st.addChanges(d.Changes) // changes.go
 		st.URLs += int64(d.URLs)
+		st.Listed += int64(d.Listed)
 	}
 	if c, err := f.count(ctx, crawl, func(*counters) bool { return false }); err == nil {
 		st.Redelivered = c.Redelivered

@@ -387,6 +387,7 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 	if c.HostRate > 0 || c.MaxHostConcurrency > 0 || c.CrawlDelay {
 		client.Transport = &hostGate{f: w.f, base: base.Transport, crawl: c, name: crawl, owner: w.o.Name}
 	}
+	client.Transport = finalTap{base: client.Transport}
 	cs.client = &client
 	if c.State != "" {
 		cs.store = &Store{kv: w.f.records, prefix: c.State, max: w.f.maxPayload}
@@ -426,7 +427,7 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 		key := docKey(crawl, j.URL)
 		if e, err := w.f.docs.Get(ctx, key); err == nil {
 			var d docEntry
-			if json.Unmarshal(e.Value(), &d) == nil && (d.State == stateDone || d.State == stateFailed) {
+			if json.Unmarshal(e.Value(), &d) == nil && (d.State == stateDone || d.State == stateFailed || d.State == stateDuplicate) {
 				w.done(crawl, key, cs.rec.Settings.MaxURLs)
 				msg.Ack()
 				return
@@ -503,10 +504,22 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	}()
 	var errs []error
 	out := &batcher{w: w, ctx: ctx, crawl: crawl, key: key, loc: j.URL, max: c.MaxURLs, acks: &acks, countOnly: c.Sitemaps}
-	for u, err := range s.Stream(ctx, j.URL, nil) {
+	// Where the document came from (a redirect) is claimed before its
+	// first URL is handed on, or once it is read when it has none.
+	final := &finalOf{}
+	claimed, dup := false, false
+	for u, err := range s.Stream(context.WithValue(ctx, finalKey{}, final), j.URL, nil) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if !claimed {
+			claimed = true
+			if dup, err = w.claimFinal(ctx, crawl, key, j, final.get()); err != nil {
+				return err
+			} else if dup {
+				break
+			}
 		}
 		if err := chg.add(&u, out); err != nil { // out.add, with change detection's label (changes.go)
 			return err
@@ -514,6 +527,21 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	docs := s.GetDocuments()
+	if !claimed && len(docs) > 0 && docs[0].Status != sitemap.StatusFailed {
+		if dup, err = w.claimFinal(ctx, crawl, key, j, docs[0].FinalURL); err != nil {
+			return err
+		}
+	}
+	if dup {
+		settle()
+		entry.State = stateDuplicate
+		if err := w.putEntry(ctx, key, entry); err != nil {
+			return err
+		}
+		w.done(crawl, key, c.MaxURLs)
+		return nil
 	}
 	// The document is read: its last batch takes its room and goes out
 	// without its place, which another document's request takes.
@@ -525,7 +553,6 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if out.limited != nil {
 		errs = append(errs, out.limited)
 	}
-	docs := s.GetDocuments()
 	if err := chg.publish(ctx, w.f, crawl, key, j.URL, out, docs, &acks); err != nil {
 		return err
 	}
@@ -538,8 +565,9 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 		}
 		errs, leftOut = append(errs, more...), left
 	}
+	listed := 0
 	if c.Sitemaps {
-		if err := w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
+		if listed, err = w.publishSitemaps(crawl, key, s.GetSitemaps(), leftOut, &acks); err != nil {
 			return err
 		}
 	}
@@ -553,7 +581,7 @@ func (w *worker) read(ctx context.Context, crawl string, cs *crawlState, j job) 
 	if err := chg.put(ctx, out); err != nil {
 		return err
 	}
-	entry.State, entry.URLs, entry.Errors = stateDone, out.n, len(errs)
+	entry.State, entry.URLs, entry.Errors, entry.Listed = stateDone, out.n, len(errs), listed
 	entry.Changes = chg.counts(docs)
 	if len(docs) == 0 || docs[0].Status == sitemap.StatusFailed {
 		entry.State = stateFailed

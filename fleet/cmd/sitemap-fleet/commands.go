@@ -314,6 +314,10 @@ func (c *cmd) status(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
+		settings, err := f.Settings(ctx, name)
+		if err != nil {
+			return err
+		}
 		state := "running"
 		switch {
 		case st.Cancelled:
@@ -321,8 +325,8 @@ func (c *cmd) status(ctx context.Context, args []string) error {
 		case st.Finished:
 			state = "done"
 		}
-		fmt.Fprintf(c.stdout, "%s %s: documents %d queued, %d in flight, %d done, %d failed, %d limited; %s out, %s; %s delivered again; %s alive\n",
-			name, state, st.Queued, st.Reading, st.Done, st.Failed, st.Limited, count(st.URLs, "URL"), count(st.Errors, "error"), count(st.Redelivered, "job"), count(st.Workers, "worker"))
+		fmt.Fprintf(c.stdout, "%s %s: documents %d queued, %d in flight, %d done, %d failed, %d limited, %d duplicate; %s, %s; %s delivered again; %s alive\n",
+			name, state, st.Queued, st.Reading, st.Done, st.Failed, st.Limited, st.Duplicate, handedOn(st, settings.Sitemaps), count(st.Errors, "error"), count(st.Redelivered, "job"), count(st.Workers, "worker"))
 		if n := st.Changes; n != nil {
 			fmt.Fprintf(c.stdout, "%s changes: %d new, %d changed, %d gone, %d unchanged, %d unknown\n", name, n.New, n.LastMod, n.Gone, n.Unchanged, n.Unknown)
 		}
@@ -331,6 +335,16 @@ func (c *cmd) status(ctx context.Context, args []string) error {
 		}
 	}
 	return nil
+}
+
+// handedOn says what the crawl of st handed on: its URLs; for a listing,
+// the URLs its documents read and the sitemaps they list (each
+// document's, summed).
+func handedOn(st fleet.Status, listing bool) string {
+	if listing {
+		return count(st.URLs, "URL") + " read, " + count(st.Listed, "sitemap") + " listed"
+	}
+	return count(st.URLs, "URL") + " out"
 }
 
 // urls prints the URLs of a crawl until it is done.
