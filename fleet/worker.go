@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/serverclock"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -34,9 +35,13 @@ type WorkerOptions struct {
 	Name string
 	// Concurrency is how many documents the worker reads at once; 0 is 8.
 	Concurrency int
-	// Client is the HTTP client of the requests; nil is the library's
-	// default client (a copy of it, with the crawl's timeout). The fleet
-	// wraps its transport with the host limits of the crawl.
+	// Client is the HTTP client of the requests, used as the library uses
+	// a client set with SetHTTPClient: its Timeout covers the whole body.
+	// nil is a client of the worker's own whose timeout is the crawl's,
+	// charged as the library's own client charges it in a streaming call:
+	// to the waits for the server alone, added up, so that a body read at
+	// the pace of the output's publishing is not cut. The fleet wraps the
+	// transport with the host limits of the crawl.
 	Client *http.Client
 	// Configure, when not nil, is called on the library's instance of each
 	// document after the crawl's settings are applied: what a worker sets
@@ -379,9 +384,7 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 	}
 	base := w.o.Client
 	if base == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = w.o.Concurrency
-		base = &http.Client{Timeout: c.timeout(), Transport: t}
+		base = ownClient(w.o.Concurrency, c.timeout())
 	}
 	client := *base
 	if c.HostRate > 0 || c.MaxHostConcurrency > 0 || c.CrawlDelay {
@@ -394,6 +397,21 @@ func (w *worker) crawl(ctx context.Context, crawl string) (cs *crawlState, cance
 	}
 	w.crawls[crawl] = cs
 	return cs, rec.Cancelled, nil
+}
+
+// ownClient is the client of a worker's own (see WorkerOptions.Client): a
+// copy of net/http's default transport that keeps concurrency idle
+// connections a host, timed by a serverclock.Transport of timeout.
+func ownClient(concurrency int, timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = concurrency
+	return &http.Client{Transport: &serverclock.Transport{Base: t, Timeout: timeout, Expired: timedOut}}
+}
+
+// timedOut is the error of a request of a worker's own client that waited
+// the crawl's timeout for its server: the library's own words.
+func timedOut(timeout time.Duration) error {
+	return fmt.Errorf("the server took longer than the fetch timeout of %v: %w", timeout, context.DeadlineExceeded)
 }
 
 // handle reads the document of one job.

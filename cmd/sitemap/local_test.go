@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gositemap/sitemap/internal/serverclock"
 )
 
 // withoutNotes returns the lines of stderr that are no note.
@@ -148,8 +150,8 @@ func TestURLRootReadsNoFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.local.close()
-			timed, ok := c.transport.base.(*serverTimeout) // over the network's
-			if c.local != nil || !ok || timed.base != http.DefaultTransport || isLocal(in.loc) {
+			timed, ok := c.transport.base.(*serverclock.Transport) // over the network's
+			if c.local != nil || !ok || timed.Base != http.DefaultTransport || isLocal(in.loc) {
 				t.Errorf("local directory %v, transport %T, location %s: want no local reading", c.local, c.transport.base, in.loc)
 			}
 		})

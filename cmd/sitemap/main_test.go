@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/serverclock"
 )
 
 // testdata is the directory of the sample documents, at the root of the
@@ -818,7 +819,7 @@ func fetchTimeout(t *testing.T, s *sitemap.S) time.Duration {
 	if c.Timeout != 0 {
 		t.Errorf("client Timeout %v, want 0", c.Timeout)
 	}
-	return c.Transport.(*countingTransport).base.(*serverTimeout).timeout
+	return c.Transport.(*countingTransport).base.(*serverclock.Transport).Timeout
 }
 
 func TestHelp(t *testing.T) {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"time"
 
 	"github.com/gositemap/sitemap/internal/serverclock"
@@ -27,18 +25,8 @@ var timeoutUnit = time.Second
 // request charged timeout units of -timeout, the documents fetched counted
 // in c.docs.
 func (c *command) newTransport(blockPrivate bool, timeout seconds) *countingTransport {
-	timed := &serverTimeout{base: c.baseTransport(blockPrivate), timeout: time.Duration(timeout) * timeoutUnit}
+	timed := &serverclock.Transport{Base: c.baseTransport(blockPrivate), Timeout: time.Duration(timeout) * timeoutUnit, Expired: timedOut}
 	return &countingTransport{base: timed, n: &c.docs}
-}
-
-// serverTimeout cuts a request once it has waited timeout in all for its
-// server: for the response, then inside each read of the body (see
-// package serverclock). A redirect goes on with the time its first
-// request has left. A request that runs out fails with the error
-// timedOut makes, as the library's own client fails one.
-type serverTimeout struct {
-	base    http.RoundTripper
-	timeout time.Duration
 }
 
 // timedOut is the error of a request that waited the timeout for its
@@ -47,50 +35,4 @@ type serverTimeout struct {
 // which -retries takes as a timeout.
 func timedOut(timeout time.Duration) error {
 	return fmt.Errorf("the server took longer than the -timeout of %v: %w", timeout, context.DeadlineExceeded)
-}
-
-func (t *serverTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
-	var ctx context.Context
-	var clock *serverclock.Clock
-	var prev *timedBody
-	if req.Response != nil {
-		prev, _ = req.Response.Body.(*timedBody) // the response that redirected here
-	}
-	if prev != nil {
-		ctx, clock = prev.clock.Next(req.Context())
-	} else {
-		ctx, clock = serverclock.Start(req.Context(), t.timeout)
-	}
-	clock.Run()
-	resp, err := t.base.RoundTrip(req.WithContext(ctx))
-	clock.Pause()
-	if err != nil {
-		clock.End()
-		if clock.Expired() {
-			return nil, timedOut(t.timeout)
-		}
-		return nil, err
-	}
-	resp.Body = &timedBody{rc: resp.Body, clock: clock}
-	return resp, nil
-}
-
-// timedBody is a response body read on its request's clock.
-type timedBody struct {
-	rc    io.ReadCloser
-	clock *serverclock.Clock
-}
-
-func (b *timedBody) Read(p []byte) (int, error) {
-	n, err := b.clock.Read(b.rc, p)
-	if err != nil && err != io.EOF && b.clock.Expired() {
-		err = timedOut(b.clock.Timeout())
-	}
-	return n, err
-}
-
-func (b *timedBody) Close() error {
-	err := b.rc.Close()
-	b.clock.End()
-	return err
 }
