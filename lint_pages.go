@@ -278,8 +278,17 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	// The fetch timeout runs from the end of the wait for the host to
+	// the end of the body (pacedTransport): the server's clock of a
+	// streaming call (chargeServerOnly) would count the wait, which is
+	// inside the client's Do, and stop at the answer, leaving the head
+	// of a page that drips or stalls to be read without end.
+	timeout := client.Timeout
+	if f.serverTime > 0 {
+		timeout, f.serverTime = f.serverTime, 0
+	}
 	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
-		timeout: client.Timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
+		timeout: timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
 	client.Transport, client.Timeout = paced, 0
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
@@ -332,10 +341,11 @@ func (p *pageChecks) onTree(loc string) bool {
 }
 
 // request sends one request of the page checks, on the budget. done
-// closes the response.
+// closes the response; it is never nil, and does nothing when the
+// request failed.
 func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string) (resp *http.Response, done func(), err error) {
 	if p.left.Add(-1) < 0 {
-		return nil, nil, errPageBudget
+		return nil, func() {}, errPageBudget
 	}
 	resp, _, clock, err := f.send(ctx, method, loc)
 	if err != nil {
@@ -343,7 +353,7 @@ func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err
 		}
-		return nil, nil, err
+		return nil, func() {}, err
 	}
 	return resp, func() { resp.Body.Close(); clock.end() }, nil
 }
@@ -437,56 +447,84 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 
 // content checks the answer 200 of the page e, served at loc: its
 // X-Robots-Tag, Link and Last-Modified headers, and, for HTML, the head of
-// the page, read with a GET of at most maxPageHead bytes.
+// the page, read with a GET of at most maxPageHead bytes. A head that
+// could not be read leaves the page unchecked, but for what its headers
+// said.
 func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc string, resp *http.Response, method string, done *func()) {
 	noindex := ""
 	if pagecheck.RobotsHeader(resp.Header.Values("X-Robots-Tag"), p.agent) {
 		noindex = "its X-Robots-Tag header says noindex"
 	}
-	canonical := pagecheck.LinkCanonical(resp.Header.Values("Link"))
+	canonical, other, base := pagecheck.LinkCanonical(resp.Header.Values("Link")), "", loc
 	canonicalFrom := "its Link header"
-	p.stale(e, resp.Header.Get("Last-Modified"))
+	p.stale(e, resp.Header.Get("Last-Modified"), resp.Header.Get("Date"))
 	if (noindex == "" || canonical == "") && isHTML(resp.Header.Get("Content-Type")) {
+		var err error
 		if method != http.MethodGet {
 			(*done)()
-			var err error
 			resp, *done, err = p.request(ctx, f, http.MethodGet, loc)
-			if err != nil || resp.StatusCode != http.StatusOK {
-				resp = nil
+			if err == nil && resp.StatusCode != http.StatusOK {
+				err, resp = fmt.Errorf("its GET was answered %s", statusText(resp.StatusCode)), nil
 			}
 		}
 		if resp != nil {
 			if noindex == "" && pagecheck.RobotsHeader(resp.Header.Values("X-Robots-Tag"), p.agent) {
 				noindex = "its X-Robots-Tag header says noindex"
 			}
-			head := pagecheck.ReadHead(io.LimitReader(resp.Body, maxPageHead), p.agent)
+			head := pagecheck.ReadHead(io.LimitReader(resp.Body, maxPageHead), resp.Header.Get("Content-Type"), p.agent)
+			err = head.Err
 			if noindex == "" && head.Noindex != "" {
 				noindex = fmt.Sprintf("its <meta name=%q> says noindex", head.Noindex)
 			}
 			if canonical == "" && head.Canonical != "" {
-				canonical, canonicalFrom = head.Canonical, `its <link rel="canonical">`
+				canonical, other, canonicalFrom = head.Canonical, head.Other, `its <link rel="canonical">`
+				if b, err := resolveRef(loc, head.Base); head.Base != "" && err == nil {
+					base = b
+				}
 			}
+		}
+		if err != nil && noindex == "" {
+			if errors.Is(err, ErrBlockedAddress) {
+				err = errors.New("the guard refused the address")
+			}
+			p.unchecked(ctx, e, "the head of the page could not be read: "+err.Error())
 		}
 	}
 	if noindex != "" {
 		p.report(e, CodePageNoindex, "%s: search engines leave the page out", noindex)
 	}
-	if canonical != "" {
-		if to, err := resolveRef(loc, canonical); err == nil && urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {
-			p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, shorten(to))
-		}
+	to, err := resolveRef(base, canonical)
+	if canonical == "" || err != nil {
+		return
+	}
+	if to2, err := resolveRef(base, other); other != "" && err == nil && urlnorm.Key(to2) != urlnorm.Key(to) {
+		// Search engines ignore canonical links that disagree.
+		p.report(e, CodePageCanonicalOther, "%s elements name several URLs, %s and %s: search engines may ignore them all", canonicalFrom, shorten(to), shorten(to2))
+		return
+	}
+	if urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {
+		p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, shorten(to))
 	}
 }
 
 // stale reports a page whose Last-Modified is later than its <lastmod>;
 // a <lastmod> without a time stands for the whole of its day (month,
-// year).
-func (p *pageChecks) stale(e *pageEntry, lastModified string) {
+// year). A Last-Modified that is not before the Date of the answer (or,
+// without one, the time of the call) is no date of the page's content:
+// a page made anew for each request, or a server whose clock is wrong.
+func (p *pageChecks) stale(e *pageEntry, lastModified, date string) {
 	if e.modRaw == "" || lastModified == "" {
 		return
 	}
 	lm, err := http.ParseTime(lastModified)
 	if err != nil {
+		return
+	}
+	now, err := http.ParseTime(date)
+	if err != nil {
+		now = p.l.now
+	}
+	if !lm.Before(now) {
 		return
 	}
 	end := e.lastmod
