@@ -54,13 +54,13 @@ func TestLintCheckPagesHead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv, client := newInProcessServer(t)
 		pages := map[string]string{
-			"/late":      `<html><head><title>x</title></head><meta name="robots" content="noindex"><link rel="canonical" href="/other">`,
-			"/text":      `<html><head><title>x</title>hello<meta name="robots" content="noindex">`,
-			"/span":      `<html><head><span>x</span><meta name="robots" content="noindex">`,
-			"/comment":   `<html><head><!-- <meta name="robots" content="noindex"> --><script>'<meta name="robots" content="noindex">'</script>`,
-			"/two":       `<html><head><link rel="canonical" href="/a"><link rel="canonical" href="/b">`,
-			"/self2":     `<html><head><link rel="canonical" href="/self2"><link rel="canonical" href="http://EXAMPLE.test/self2">`,
-			"/sub/p":    `<html><head><base href="/"><link rel="canonical" href="sub/p">`,
+			"/late":    `<html><head><title>x</title></head><meta name="robots" content="noindex"><link rel="canonical" href="/other">`,
+			"/text":    `<html><head><title>x</title>hello<meta name="robots" content="noindex">`,
+			"/span":    `<html><head><span>x</span><meta name="robots" content="noindex">`,
+			"/comment": `<html><head><!-- <meta name="robots" content="noindex"> --><script>'<meta name="robots" content="noindex">'</script>`,
+			"/two":     `<html><head><link rel="canonical" href="/a"><link rel="canonical" href="/b">`,
+			"/self2":   `<html><head><link rel="canonical" href="/self2"><link rel="canonical" href="http://EXAMPLE.test/self2">`,
+			"/sub/p":   `<html><head><base href="/"><link rel="canonical" href="sub/p">`,
 		}
 		var locs []string
 		for p, body := range pages {
