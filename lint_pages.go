@@ -54,19 +54,22 @@ type pageChecks struct {
 	n     int
 	agent string
 
-	mu   sync.Mutex
-	docs map[int]*pageSample // by node of the tree
+	mu     sync.Mutex
+	docs   map[int]*pageSample // by node of the tree
+	kept   int                 // the entries of the samples
+	trimAt int                 // the count of kept at which the samples are trimmed
 
 	left atomic.Int64 // requests left in the budget
 }
 
 // pageSample is the sample of one document: the pages of the smallest
-// hashes, at most n, and the hosts the document is on.
+// hashes, at most limit, each once, and the hosts the document is on.
 type pageSample struct {
 	doc     string
-	hosts   [2]string // the host keys of the URL requested and of the URL served from
-	entries []*pageEntry
-	top     int // the index of the entry of the largest hash
+	hosts   [2]string       // the host keys of the URL requested and of the URL served from
+	entries pageHeap        // the largest hash first
+	has     map[uint64]bool // the hashes of entries
+	limit   int
 }
 
 // pageEntry is a page of a sample, and what its check found.
@@ -90,7 +93,7 @@ func newPageChecks(l *linter, ctx context.Context, n int) *pageChecks {
 		return nil
 	}
 	n = min(n, maxPageSample)
-	p := &pageChecks{l: l, ctx: ctx, n: n, agent: polite.NewAgent(l.c.cfg.userAgent).Token(), docs: map[int]*pageSample{}}
+	p := &pageChecks{l: l, ctx: ctx, n: n, agent: polite.NewAgent(l.c.cfg.userAgent).Token(), docs: map[int]*pageSample{}, trimAt: 2 * n}
 	p.left.Store(int64(pageRequests * n))
 	return p
 }
@@ -113,7 +116,7 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 	p.mu.Lock()
 	s := p.docs[ld.d.node]
 	if s == nil {
-		s = &pageSample{doc: ld.url()}
+		s = &pageSample{doc: ld.url(), has: map[uint64]bool{}, limit: p.n}
 		if ru, err := url.Parse(ld.url()); err == nil {
 			s.hosts[0] = polite.HostKey(ru)
 		}
@@ -122,8 +125,7 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 		}
 		p.docs[ld.d.node] = s
 	}
-	full := len(s.entries) >= p.n
-	keep := host != "" && (host == s.hosts[0] || host == s.hosts[1]) && (!full || sum < s.entries[s.top].hash)
+	keep := host != "" && (host == s.hosts[0] || host == s.hosts[1]) && s.wants(sum)
 	p.mu.Unlock()
 	if !keep {
 		return
@@ -146,20 +148,7 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 		}
 	}
 
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(s.entries) < p.n {
-		s.entries = append(s.entries, pe)
-	} else if sum < s.entries[s.top].hash {
-		s.entries[s.top] = pe
-	} else {
-		return
-	}
-	for i, x := range s.entries {
-		if x.hash > s.entries[s.top].hash {
-			s.top = i
-		}
-	}
+	p.keep(s, pe)
 }
 
 // pick returns the pages to check: the samples of the documents, in the

@@ -143,3 +143,29 @@ func TestLintCheckPagesStall(t *testing.T) {
 		t.Errorf("findings:%s", lintDump(fs))
 	}
 }
+
+// A page listed many times is one page of the sample: as many pages are
+// checked as asked (the copies filled the sample, and fewer were).
+func TestLintCheckPagesListedTwice(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		var locs []string
+		for range 4 {
+			for i := range 8 {
+				locs = append(locs, srv.At(fmt.Sprintf("/p%d", i)))
+			}
+		}
+		srv.Doc("/sitemap.xml", urlset(locs...))
+		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+		lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 4, NoRobots: true})
+		pages := map[string]bool{}
+		for _, p := range srv.Log() {
+			if p != "/sitemap.xml" {
+				pages[p] = true
+			}
+		}
+		if len(pages) != 4 {
+			t.Errorf("pages asked: %v; want 4", pages)
+		}
+	})
+}
