@@ -278,13 +278,33 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	}
 	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
 		timeout: timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
-	client.Transport, client.Timeout = paced, 0
+	client.Transport, client.Timeout = holdLocation{paced}, 0
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
 	f.validators, f.refused = nil, nil
 	f.outside = func(_ string, wait func() error) error { return wait() }
 	f.polite = newPoliteState(cfg)
 	return &f, paced
+}
+
+// holdLocation hands on the answers of its transport with the Location
+// of a redirect under heldLocation, a key no header read from the wire
+// has: the client then leaves the redirect to check, which reports a
+// Location that is no URL as a redirect of the page (the client fails
+// the request, and the page was unchecked).
+type holdLocation struct{ http.RoundTripper }
+
+const heldLocation = ":location"
+
+func (t holdLocation) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.RoundTripper.RoundTrip(req)
+	if err == nil && resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		if v, ok := resp.Header["Location"]; ok {
+			resp.Header[heldLocation] = v
+			delete(resp.Header, "Location")
+		}
+	}
+	return resp, err
 }
 
 // crawlDelay spaces the requests to the host of e by the Crawl-delay of
@@ -379,6 +399,7 @@ func (p *pageChecks) unchecked(ctx context.Context, e *pageEntry, why string) {
 // tree, and reports what its answer says.
 func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 	loc, hops := e.loc, 0
+	visited := map[string]bool{e.key: true}
 	var resp *http.Response
 	var done func()
 	var method string
@@ -391,14 +412,14 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			case errors.Is(err, ErrBlockedAddress):
 				p.unchecked(ctx, e, "the guard refused the address of "+shorten(loc))
 			default:
-				p.unchecked(ctx, e, err.Error())
+				p.unchecked(ctx, e, shorten(err.Error()))
 			}
 			return
 		}
 		if e.status == 0 {
 			e.status = resp.StatusCode
 		}
-		where := resp.Header.Get("Location")
+		where := resp.Header.Get(heldLocation)
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || where == "" {
 			break
 		}
@@ -409,6 +430,9 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 		case err != nil:
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %q, which is no URL", statusText(resp.StatusCode), shorten(where))
 			return
+		case visited[urlnorm.Key(target)]:
+			p.report(e, CodePageRedirect, "the page redirects in a loop (%s, back to %s)", statusText(resp.StatusCode), shorten(target))
+			return
 		case hops > maxRedirects:
 			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxRedirects, shorten(target))
 			return
@@ -416,7 +440,7 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
 			return
 		}
-		loc = target
+		loc, visited[urlnorm.Key(target)] = target, true
 	}
 	defer func() { done() }()
 	st := resp.StatusCode

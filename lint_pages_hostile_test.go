@@ -169,3 +169,46 @@ func TestLintCheckPagesListedTwice(t *testing.T) {
 		}
 	})
 }
+
+// Redirects that go nowhere: a Location that is no URL (the client
+// failed the request: the page was unchecked, with the whole Location in
+// its message), a loop (found at its first turn, not after ten), and a
+// long chain on the hosts of the tree.
+func TestLintCheckPagesRedirects(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		location := func(loc string) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Location", loc)
+				w.WriteHeader(http.StatusMovedPermanently)
+			}
+		}
+		srv.Handle("/bad", location("http://[::1"+strings.Repeat("x", 100000)))
+		srv.Handle("/loop", location("/loop2"))
+		srv.Handle("/loop2", location("/LOOP/../loop"))
+		srv.Handle("/LOOP/../loop", location("/loop"))
+		for i := range 12 {
+			srv.Handle(fmt.Sprintf("/c%d", i), location(fmt.Sprintf("/c%d", i+1)))
+		}
+		srv.Doc("/sitemap.xml", urlset(srv.At("/bad"), srv.At("/loop"), srv.At("/c0")))
+		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+		fs := lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 20, NoRobots: true})
+		got := pageCodes(fs, srv.URL)
+		want := []string{
+			`page-redirect /bad: the page redirects (301 Moved Permanently) to "http://[::1xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+			`page-redirect /c0: the page redirects more than 10 times (last to http://example.test/c11)`,
+			`page-redirect /loop: the page redirects in a loop (301 Moved Permanently, back to http://example.test/loop)`,
+		}
+		if len(got) != len(want) {
+			t.Fatalf("findings:\n%s", strings.Join(got, "\n"))
+		}
+		for i := range want {
+			if !strings.HasPrefix(got[i], want[i]) || len(got[i]) > 3000 {
+				t.Errorf("finding %.300s (%d bytes)\nwant %s...", got[i], len(got[i]), want[i])
+			}
+		}
+		if n := srv.Hits("/loop"); n != 1 {
+			t.Errorf("/loop asked %d times", n)
+		}
+	})
+}
