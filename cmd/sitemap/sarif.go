@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -87,7 +88,7 @@ func (s *sarifWriter) write(f sitemap.Finding) {
 	if f.URL != "" {
 		msg += " (" + f.URL + ")"
 	}
-	uri := s.artifact(f.Document)
+	uri := uriReference(s.artifact(f.Document))
 	art := sarifArtifact{URI: uri}
 	if relative(uri) {
 		art.URIBaseID = srcRoot
@@ -141,6 +142,41 @@ func sarifLevel(sev sitemap.Severity) string {
 	}
 	return "note"
 }
+
+// uriReference writes s, a URL or a path already written as a URI
+// reference, as one that RFC 3986 allows, which the schema of SARIF asks
+// of an artifact's URI: a document's URL keeps what its sitemap wrote in
+// its query and fragment (a space, <, a second #, a % that begins no
+// escape, a character outside ASCII), each now percent-encoded; what is
+// allowed, a valid escape among it, is left as it is.
+func uriReference(s string) string {
+	var b strings.Builder
+	authority := -1 // the end of the authority, when s has one
+	if i := strings.Index(s, "://"); i > 0 && !strings.ContainsAny(s[:i], "/?#") {
+		authority = i + 3 + strings.IndexAny(s[i+3:]+"/", "/?#")
+	}
+	fragment := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~:/?@!$&'()*+,;=", c) >= 0)
+		switch {
+		case c == '#' && !fragment:
+			ok, fragment = true, true
+		case (c == '[' || c == ']') && i < authority:
+			ok = true
+		case c == '%':
+			ok = i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+		}
+		if ok {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // relative reports whether uri is a relative reference: a path in the
 // repository.
