@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,11 +118,21 @@ type httpStatus struct {
 
 // newErrStatus is the statusError of resp. A reason phrase may hold any
 // byte but CR and LF: an escape sequence in it would reach the terminal of
-// whoever prints the error.
+// whoever prints the error. It may be as long as the header allows (10
+// MiB with net/http's transport), and the error is kept in the tree of the
+// call and written in every output: it is cut to maxStatusLine bytes.
 func newErrStatus(resp *http.Response) error {
-	st := httpStatus{printable.Escape(resp.Status), resp.StatusCode}
+	status := resp.Status
+	if len(status) > maxStatusLine {
+		status = strings.ToValidUTF8(status[:maxStatusLine], "") + "…"
+	}
+	st := httpStatus{printable.Escape(status), resp.StatusCode}
 	return &statusError{err: errors.New("unexpected HTTP status " + st.status), v: st}
 }
+
+// maxStatusLine is the most of a status line an error keeps: the reason
+// phrases of real servers are a few words.
+const maxStatusLine = 200
 
 // bodyError is an error of reading a response body: the connection broke
 // off, the deadline passed, or the body grew past the size limit. It is told
