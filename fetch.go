@@ -130,6 +130,29 @@ func newErrStatus(resp *http.Response) error {
 	return &statusError{err: errors.New("unexpected HTTP status " + st.status), v: st}
 }
 
+// cutError returns err with its message cut to maxErrorText bytes: the
+// client's error of a redirect quotes the whole Location, which a server
+// may make megabytes long, and the error is kept in the tree and written
+// in every output. What err wraps is still what it wraps.
+func cutError(err error) error {
+	if msg := err.Error(); len(msg) > maxErrorText {
+		return &cut{msg: strings.ToValidUTF8(msg[:maxErrorText], "") + "…", err: err}
+	}
+	return err
+}
+
+// maxErrorText is the most of an error of a request that is kept: room
+// for two URLs of the longest the library reads.
+const maxErrorText = 2*maxURLLength + 200
+
+type cut struct {
+	msg string
+	err error
+}
+
+func (c *cut) Error() string { return c.msg }
+func (c *cut) Unwrap() error { return c.err }
+
 // maxStatusLine is the most of a status line an error keeps: the reason
 // phrases of real servers are a few words.
 const maxStatusLine = 200
@@ -205,7 +228,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 		if ue, ok := err.(*url.Error); ok && ue.Op != "parse" {
 			err = ue.Err
 		}
-		return nil, "", clock.cause(err)
+		return nil, "", cutError(clock.cause(err))
 	}
 	if resp.StatusCode == http.StatusNotModified && conditional(req.Header) {
 		resp.Body.Close()

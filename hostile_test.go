@@ -3439,6 +3439,16 @@ func TestHostileStatusLineLong(t *testing.T) {
 	}
 }
 
+// A Location of a megabyte that is no URL: the client's error quoted it
+// twice, and the error was kept and written whole.
+func TestHostileLocationLong(t *testing.T) {
+	base := rawStatusServer(t, "301 Moved\r\nLocation: http://["+strings.Repeat("x", 1<<20))
+	_, err := newParser().Parse(base+"/sitemap.xml", nil)
+	if err == nil || len(err.Error()) > 5000 || !strings.Contains(err.Error(), "Location") {
+		t.Errorf("Parse: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
+	}
+}
+
 // TestHostileBidiOverrideInElementName: issue 31, bug 4's family. The
 // syntax error of an element whose name holds a right-to-left override and
 // a C1 control quotes the name: the *ParseError's message and lint's
