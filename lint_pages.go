@@ -332,6 +332,18 @@ func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
 	}
 }
 
+// allowed reports whether robots.txt lets the page checks request loc, a
+// URL a page redirects to: it is as much a request of the checks as the
+// page's own.
+func (p *pageChecks) allowed(loc string) bool {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return false
+	}
+	data := p.l.robots(loc, nil)
+	return data == nil || data.Allowed(robotsPath(u))
+}
+
 // onTree reports whether loc is on a host of a document of the tree.
 func (p *pageChecks) onTree(loc string) bool {
 	u, err := url.Parse(loc)
@@ -438,6 +450,9 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			return
 		case !p.onTree(target):
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
+			return
+		case !p.allowed(target):
+			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, which robots.txt disallows: not followed", statusText(resp.StatusCode), shorten(target))
 			return
 		}
 		loc, visited[urlnorm.Key(target)] = target, true

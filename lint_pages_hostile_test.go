@@ -212,3 +212,19 @@ func TestLintCheckPagesRedirects(t *testing.T) {
 		}
 	})
 }
+
+// A redirect to a URL robots.txt disallows is not followed: it would be
+// a request of the page checks as much as the page's own.
+func TestLintCheckPagesRedirectDisallowed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		srv.Doc("/robots.txt", "User-agent: *\nDisallow: /private/\n")
+		srv.Doc("/sitemap.xml", urlset(srv.At("/moved")))
+		srv.Redirect("/moved", srv.At("/private/page"))
+		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+		got := pageCodes(lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 5}), srv.URL)
+		if len(got) != 2 || got[1] != "page-redirect /moved: the page redirects (302 Found) to http://example.test/private/page, which robots.txt disallows: not followed" || srv.Hits("/private/page") != 0 {
+			t.Errorf("findings (/private/page asked %d times):\n%s", srv.Hits("/private/page"), strings.Join(got, "\n"))
+		}
+	})
+}

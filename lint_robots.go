@@ -63,7 +63,7 @@ func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 		}
 	}
 	rc.mu.Unlock()
-	if capped {
+	if capped && ld != nil {
 		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", l.opt.MaxRobots))
 	}
 	if e == nil {
