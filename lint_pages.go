@@ -334,13 +334,14 @@ func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
 
 // allowed reports whether robots.txt lets the page checks request loc, a
 // URL a page redirects to: it is as much a request of the checks as the
-// page's own.
-func (p *pageChecks) allowed(loc string) bool {
+// page's own. A robots.txt not read yet (of another scheme) is fetched
+// through f, at the pace of the checks.
+func (p *pageChecks) allowed(ctx context.Context, f *fetcher, loc string) bool {
 	u, err := url.Parse(loc)
 	if err != nil {
 		return false
 	}
-	data := p.l.robots(loc, nil)
+	data := p.l.robotsVia(ctx, f, loc, nil)
 	return data == nil || data.Allowed(robotsPath(u))
 }
 
@@ -451,7 +452,7 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 		case !p.onTree(target):
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
 			return
-		case !p.allowed(target):
+		case !p.allowed(ctx, f, target):
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, which robots.txt disallows: not followed", statusText(resp.StatusCode), shorten(target))
 			return
 		}
