@@ -381,10 +381,13 @@ func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string
 }
 
 // ask requests loc with HEAD, and with GET when the server refuses HEAD
-// (405, 501).
+// (405, 501) or answers it with another error: a server that answers
+// HEAD otherwise than GET (some answer it 404 or 403) must not make a
+// page that works broken. A 429 or a 503 is left to the caller: the page
+// is unchecked.
 func (p *pageChecks) ask(ctx context.Context, f *fetcher, loc string) (*http.Response, func(), string, error) {
 	resp, done, err := p.request(ctx, f, http.MethodHead, loc)
-	if err != nil || resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotImplemented {
+	if err != nil || resp.StatusCode < 400 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		return resp, done, http.MethodHead, err
 	}
 	done()

@@ -228,3 +228,25 @@ func TestLintCheckPagesRedirectDisallowed(t *testing.T) {
 		}
 	})
 }
+
+// A server that answers HEAD with an error and GET with the page: the
+// page is not broken (it was a page-status error on the HEAD's word).
+func TestLintCheckPagesHeadRefused(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		srv.Handle("/page", func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodHead {
+				w.WriteHeader(http.StatusNotFound)
+				return
+			}
+			fmt.Fprint(w, `<html><head><title>a page</title></head>`)
+		})
+		srv.Status("/gone", http.StatusGone)
+		srv.Doc("/sitemap.xml", urlset(srv.At("/page"), srv.At("/gone")))
+		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
+		got := pageCodes(lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 5, NoRobots: true}), srv.URL)
+		if len(got) != 1 || got[0] != "page-status /gone: the page answers 410 Gone" {
+			t.Errorf("findings:\n%s", strings.Join(got, "\n"))
+		}
+	})
+}
