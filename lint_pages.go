@@ -395,6 +395,15 @@ func (p *pageChecks) ask(ctx context.Context, f *fetcher, loc string) (*http.Res
 	return resp, done, http.MethodGet, err
 }
 
+// why says why a request of the page checks failed: the fetch timeout
+// (pacedTransport's deadline) by its name.
+func why(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the fetch timeout passed"
+	}
+	return shorten(err.Error())
+}
+
 // report adds a finding about the page e.
 func (p *pageChecks) report(e *pageEntry, code Code, format string, args ...any) {
 	if p.l.omit(code) {
@@ -428,7 +437,7 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			case errors.Is(err, ErrBlockedAddress):
 				p.unchecked(ctx, e, "the guard refused the address of "+shorten(loc))
 			default:
-				p.unchecked(ctx, e, shorten(err.Error()))
+				p.unchecked(ctx, e, why(err))
 			}
 			return
 		}
@@ -519,7 +528,7 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 			if errors.Is(err, ErrBlockedAddress) {
 				err = errors.New("the guard refused the address")
 			}
-			p.unchecked(ctx, e, "the head of the page could not be read: "+err.Error())
+			p.unchecked(ctx, e, "the head of the page could not be read: "+why(err))
 		}
 	}
 	if noindex != "" {

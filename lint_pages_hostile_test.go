@@ -139,7 +139,7 @@ func TestLintCheckPagesStall(t *testing.T) {
 	for f := range s.Lint(ctx, srv.At("/sitemap.xml"), nil, &sitemap.LintOptions{CheckPages: 1, NoRobots: true, EachURL: func(sitemap.URL) {}}) {
 		fs = append(fs, f)
 	}
-	if len(fs) != 1 || fs[0].Code != sitemap.CodePageUnchecked || !strings.Contains(fs[0].Message, "head of the page could not be read") {
+	if len(fs) != 1 || fs[0].Code != sitemap.CodePageUnchecked || !strings.HasSuffix(fs[0].Message, "the head of the page could not be read: the fetch timeout passed") {
 		t.Errorf("findings:%s", lintDump(fs))
 	}
 }
