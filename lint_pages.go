@@ -625,8 +625,10 @@ func isHTML(ct string) bool {
 	if ct == "" {
 		return true
 	}
+	// A parameter that does not parse leaves the media type read, as
+	// a browser reads it (text/html;;charset=utf-8).
 	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+	return (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) && (mt == "text/html" || mt == "application/xhtml+xml")
 }
 
 // statusText is a status code with its standard reason phrase.

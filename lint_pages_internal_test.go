@@ -51,3 +51,16 @@ func TestPageSamplesTrimmed(t *testing.T) {
 		t.Errorf("picked %x\nwant   %x", got, expect)
 	}
 }
+
+// The Content-Type of a page that is HTML, however its parameters are
+// written.
+func TestIsHTML(t *testing.T) {
+	for ct, want := range map[string]bool{
+		"": true, "text/html": true, "TEXT/HTML; charset=UTF-8": true, "text/html;;charset=utf-8": true,
+		"text/html; charset": true, "application/xhtml+xml": true, "text/plain": false, "image/png": false, "html": false,
+	} {
+		if got := isHTML(ct); got != want {
+			t.Errorf("isHTML(%q) = %v", ct, got)
+		}
+	}
+}
