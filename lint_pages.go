@@ -42,6 +42,11 @@ const (
 	pageRequests  = 3
 	maxPageAlts   = 32
 	maxPageSample = 10000 // the most pages one call checks
+	// maxPageHops is the most redirects of a page followed: a page that
+	// redirects is a page-redirect however long its chain, and a chain
+	// of ten (net/http's bound) took a page ten times its share of the
+	// budget and of the host's pace.
+	maxPageHops = 5
 )
 
 // errPageBudget is why a page was not requested: the budget is spent.
@@ -458,8 +463,8 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 		case visited[urlnorm.Key(target)]:
 			p.report(e, CodePageRedirect, "the page redirects in a loop (%s, back to %s)", statusText(resp.StatusCode), shorten(target))
 			return
-		case hops > maxRedirects:
-			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxRedirects, shorten(target))
+		case hops > maxPageHops:
+			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxPageHops, shorten(target))
 			return
 		case !p.onTree(target):
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
