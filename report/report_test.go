@@ -106,6 +106,24 @@ func TestHostileTextShowsAsText(t *testing.T) {
 	}
 }
 
+// A bidirectional override or a C1 control in a URL, a validator, a
+// message or an error shows as its escape, as in every other output: a
+// reader would see the end of the URL reversed (a.exe shown as exe.a).
+func TestHostileControlsShowEscaped(t *testing.T) {
+	const spoof = "https://example.com/a\u202egpj.exe\u009b"
+	rep := &report.Report{Now: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)}
+	rep.AddFinding(sitemap.Finding{Code: sitemap.CodeLocNotEscaped, Severity: sitemap.SeverityError,
+		Document: spoof, URL: spoof, Message: "m " + spoof})
+	docs := []sitemap.Document{{URL: spoof, Parent: -1, Status: sitemap.StatusFailed, ETag: spoof, LastModified: spoof, Err: errors.New(spoof)}}
+	page := render(t, rep, docs)
+	if strings.ContainsAny(page, "\u202e\u009b") {
+		t.Error("the page holds a control as it is")
+	}
+	if n := strings.Count(checkPage(t, page), `a\u202egpj.exe\u009b`); n < 6 {
+		t.Errorf("the escaped URL shows %d times", n)
+	}
+}
+
 // Issue 34: a sitemap whose locations, dates and messages try the same,
 // read by Lint, shows them as text.
 func TestHostileSitemapReport(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // This file turns a Report and the tree of its call into what the
@@ -147,19 +148,22 @@ func (r *Report) linkOf(u string) link {
 
 // clip cuts s to maxText characters: what a document or a server wrote is
 // shown in part when it is long, so that the page stays small whatever
-// they write (the whole is in the output of sitemap lint).
+// they write (the whole is in the output of sitemap lint). Its controls
+// (bidirectional ones among them, which would show a URL's end reversed)
+// are written as escapes, as every output of the command writes them.
 func clip(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == maxText {
-			return s[:i] + "…"
+	more := ""
+	if len(s) > maxText {
+		n := 0
+		for i := range s {
+			if n == maxText {
+				s, more = s[:i], "…"
+				break
+			}
+			n++
 		}
-		n++
 	}
-	return s
+	return printable.Escape(s) + more
 }
 
 func (r *Report) cards(docs []sitemap.Document) []card {
