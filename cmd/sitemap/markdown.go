@@ -108,10 +108,13 @@ func short(s string) string {
 
 // mdSpecial are the characters that start something inline in GitHub's
 // Markdown: a tag or an entity, a link or an image, emphasis or
-// strikethrough, a code span, a table cell's end, math, a mention. The
-// text escaped never starts a line, so the characters that start a block
-// need nothing.
-const mdSpecial = "\\`*_[]<>|~!&$@"
+// strikethrough, a code span, a table cell's end, math. The text escaped
+// never starts a line, so the characters that start a block need
+// nothing. A mention (@user) or a reference (#12) is no Markdown: GitHub
+// finds it in the text once rendered, where a backslash is gone; mdEscape
+// writes a zero-width space after each @ and #, as bots that quote
+// others' text in comments do.
+const mdSpecial = "\\`*_[]<>|~!&$"
 
 // mdEscape makes s plain text in Markdown (GitHub's, tables included): a
 // backslash before each of mdSpecial, so that nothing in it is a tag, a
@@ -127,6 +130,9 @@ func mdEscape(s string) string {
 			b.WriteByte(' ')
 		case printable.IsControl(r):
 			fmt.Fprintf(&b, `\\u%04x`, r) // the backslash escaped: the text shows \u202e
+		case r == '@' || r == '#':
+			b.WriteRune(r)
+			b.WriteRune('\u200b') // no mention, no reference: nobody is notified, no issue is linked
 		case strings.ContainsRune(mdSpecial, r):
 			b.WriteByte('\\')
 			b.WriteRune(r)

@@ -325,3 +325,13 @@ func TestSARIFURIReference(t *testing.T) {
 		t.Errorf("SARIF:\n%s", b.String())
 	}
 }
+
+// A mention or an issue's number in what a document wrote notifies
+// nobody and links nothing: GitHub finds them in the rendered text, where
+// a backslash before the @ was gone (github/markup#1168).
+func TestMarkdownNoMention(t *testing.T) {
+	got := mdEscape("ask @octocat or @org/team about #12 and x/y#3, mail a@b.example")
+	if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(got, "@\u200b", ""), "#\u200b", ""), "@") || strings.Count(got, "@\u200b") != 3 || strings.Count(got, "#\u200b") != 2 {
+		t.Errorf("mdEscape: %q", got)
+	}
+}
