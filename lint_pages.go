@@ -501,8 +501,9 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 	if pagecheck.RobotsHeader(resp.Header.Values("X-Robots-Tag"), p.agent) {
 		noindex = "its X-Robots-Tag header says noindex"
 	}
-	canonical, other, base := pagecheck.LinkCanonical(resp.Header.Values("Link")), "", loc
-	canonicalFrom := "its Link header"
+	canonical, other := pagecheck.LinkCanonical(resp.Header.Values("Link"))
+	base := loc
+	canonicalFrom, several := "its Link header", "its Link headers"
 	p.stale(e, resp.Header.Get("Last-Modified"), resp.Header.Get("Date"))
 	if (noindex == "" || canonical == "") && isHTML(resp.Header.Get("Content-Type")) {
 		var err error
@@ -523,7 +524,8 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 				noindex = fmt.Sprintf("its <meta name=%q> says noindex", head.Noindex)
 			}
 			if canonical == "" && head.Canonical != "" {
-				canonical, other, canonicalFrom = head.Canonical, head.Other, `its <link rel="canonical">`
+				canonical, other = head.Canonical, head.Other
+				canonicalFrom, several = `its <link rel="canonical">`, `its <link rel="canonical"> elements`
 				if b, err := resolveRef(loc, head.Base); head.Base != "" && err == nil {
 					base = b
 				}
@@ -545,7 +547,7 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 	}
 	if to2, err := resolveRef(base, other); other != "" && err == nil && urlnorm.Key(to2) != urlnorm.Key(to) {
 		// Search engines ignore canonical links that disagree.
-		p.report(e, CodePageCanonicalOther, "%s elements name several URLs, %s and %s: search engines may ignore them all", canonicalFrom, shorten(to), shorten(to2))
+		p.report(e, CodePageCanonicalOther, "%s name several canonical URLs, %s and %s: search engines may ignore them all", several, shorten(to), shorten(to2))
 		return
 	}
 	if urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {

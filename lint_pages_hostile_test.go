@@ -73,11 +73,23 @@ func TestLintCheckPagesHead(t *testing.T) {
 			fmt.Fprint(w, "<html><head><title>")
 		})
 		locs = append(locs, srv.At("/cut"))
+		// Link headers that disagree, and one that names the page.
+		srv.Handle("/links", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("Link", `</links>; rel="canonical"`)
+			w.Header().Add("Link", `<http://example.test/elsewhere>; rel="canonical"`)
+			w.Header().Set("Content-Type", "image/png")
+		})
+		srv.Handle("/selflink", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("Link", `</selflink>; rel="canonical", </selflink>; rel=canonical`)
+			w.Header().Set("Content-Type", "image/png")
+		})
+		locs = append(locs, srv.At("/links"), srv.At("/selflink"))
 		srv.Doc("/sitemap.xml", urlset(locs...))
 		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
 		got := pageCodes(lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 20, NoRobots: true}), srv.URL)
-		if len(got) != 2 || got[0] != `page-canonical-other /two: its <link rel="canonical"> elements name several URLs, http://example.test/a and http://example.test/b: search engines may ignore them all` ||
-			!strings.HasPrefix(got[1], "page-unchecked /cut: the page could not be checked: the head of the page could not be read") {
+		if len(got) != 3 || got[0] != `page-canonical-other /links: its Link headers name several canonical URLs, http://example.test/links and http://example.test/elsewhere: search engines may ignore them all` ||
+			got[1] != `page-canonical-other /two: its <link rel="canonical"> elements name several canonical URLs, http://example.test/a and http://example.test/b: search engines may ignore them all` ||
+			!strings.HasPrefix(got[2], "page-unchecked /cut: the page could not be checked: the head of the page could not be read") {
 			t.Errorf("findings:\n%s", strings.Join(got, "\n"))
 		}
 	})

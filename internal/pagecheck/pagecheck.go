@@ -194,8 +194,10 @@ func isAgentName(s string) bool {
 
 // LinkCanonical returns the target of the first rel="canonical" link of
 // the values of the Link headers of a response, as written, "" when none
-// has one: <https://example.com/a>; rel="canonical".
-func LinkCanonical(values []string) string {
+// has one (<https://example.com/a>; rel="canonical"), and the first
+// target of another such link that is written otherwise, "" when there is
+// none, as Head has them.
+func LinkCanonical(values []string) (canonical, other string) {
 	for _, v := range values {
 		for _, link := range splitLinks(v) {
 			start, end := strings.IndexByte(link, '<'), strings.IndexByte(link, '>')
@@ -204,13 +206,19 @@ func LinkCanonical(values []string) string {
 			}
 			for _, param := range strings.Split(link[end+1:], ";") {
 				k, val, ok := strings.Cut(param, "=")
-				if ok && strings.EqualFold(strings.TrimSpace(k), "rel") && hasToken(strings.Trim(strings.TrimSpace(val), `"`), "canonical") {
-					return strings.TrimSpace(link[start+1 : end])
+				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") || !hasToken(strings.Trim(strings.TrimSpace(val), `"`), "canonical") {
+					continue
+				}
+				switch target := strings.TrimSpace(link[start+1 : end]); {
+				case canonical == "":
+					canonical = target
+				case target != canonical:
+					return canonical, target
 				}
 			}
 		}
 	}
-	return ""
+	return canonical, ""
 }
 
 // splitLinks splits the value of a Link header at the commas between its

@@ -69,21 +69,21 @@ func TestRobotsHeader(t *testing.T) {
 
 func TestLinkCanonical(t *testing.T) {
 	for _, c := range []struct {
-		values []string
-		want   string
+		values      []string
+		want, other string
 	}{
-		{[]string{`<https://example.com/a>; rel="canonical"`}, "https://example.com/a"},
-		{[]string{`<https://example.com/p2>; rel="next", <https://example.com/a,b>; rel=canonical`}, "https://example.com/a,b"},
-		{[]string{`<https://example.com/x>; rel="alternate"; title="a, b"`, `</c>; REL="Canonical"`}, "/c"},
-		{[]string{`<https://example.com/x>; rel="alternate"`}, ""},
-		{[]string{`garbage`}, ""},
+		{[]string{`<https://example.com/a>; rel="canonical"`}, "https://example.com/a", ""},
+		{[]string{`<https://example.com/p2>; rel="next", <https://example.com/a,b>; rel=canonical`}, "https://example.com/a,b", ""},
+		{[]string{`<https://example.com/x>; rel="alternate"; title="a, b"`, `</c>; REL="Canonical"`}, "/c", ""},
+		{[]string{`<https://example.com/x>; rel="alternate"`}, "", ""},
+		{[]string{`garbage`}, "", ""},
+		{[]string{`</a>; rel=canonical, </a>; rel=canonical`, `</b>; rel="canonical"`}, "/a", "/b"},
 	} {
-		if got := LinkCanonical(c.values); got != c.want {
-			t.Errorf("%q: %q, want %q", c.values, got, c.want)
+		if got, other := LinkCanonical(c.values); got != c.want || other != c.other {
+			t.Errorf("%q: %q, %q; want %q, %q", c.values, got, other, c.want, c.other)
 		}
 	}
 }
-
 // A page in UTF-16 is read as the browser reads it; a head cut short says
 // why.
 func TestReadHeadEncoding(t *testing.T) {
