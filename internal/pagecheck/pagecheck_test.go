@@ -84,6 +84,7 @@ func TestLinkCanonical(t *testing.T) {
 		}
 	}
 }
+
 // A page in UTF-16 is read as the browser reads it; a head cut short says
 // why.
 func TestReadHeadEncoding(t *testing.T) {
