@@ -557,7 +557,7 @@ func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc 
 
 // stale reports a page whose Last-Modified is later than its <lastmod>;
 // a <lastmod> without a time stands for the whole of its day (month,
-// year). A Last-Modified that is not before the Date of the answer (or,
+// year) in any zone. A Last-Modified that is not before the Date of the answer (or,
 // without one, the time of the call) is no date of the page's content:
 // a page made anew for each request, or a server whose clock is wrong.
 func (p *pageChecks) stale(e *pageEntry, lastModified, date string) {
@@ -583,6 +583,11 @@ func (p *pageChecks) stale(e *pageEntry, lastModified, date string) {
 		end = end.AddDate(0, 1, 0)
 	case 10:
 		end = end.AddDate(0, 0, 1)
+	}
+	if e.dateOnly != 0 {
+		// A date without a time is the site's: its day ends up to
+		// twelve hours after UTC's (UTC-12).
+		end = end.Add(12 * time.Hour)
 	}
 	if e.dateOnly != 0 && !lm.Before(end) || e.dateOnly == 0 && lm.After(end) {
 		p.report(e, CodeLastmodStale, "the page's Last-Modified, %s, is later than its <lastmod> %s", lm.UTC().Format(time.RFC3339), e.modRaw)

@@ -97,7 +97,8 @@ func TestLintCheckPagesHead(t *testing.T) {
 
 // A Last-Modified that is not before the Date of its answer (a page made
 // for each request), or later than the time of the call without one, is
-// no date of the page's content: no lastmod-stale.
+// no date of the page's content: no lastmod-stale. Nor is one on the day
+// of a <lastmod> without a time, in the site's zone.
 func TestLintCheckPagesLastModifiedNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv, client := newInProcessServer(t)
@@ -114,14 +115,18 @@ func TestLintCheckPagesLastModifiedNow(t *testing.T) {
 		srv.Handle("/future", page("Fri, 01 Jan 2100 00:00:00 GMT", ""))
 		srv.Handle("/garbage", page("yesterday", ""))
 		srv.Handle("/stale", page("Mon, 01 Jun 2025 09:00:00 GMT", "Mon, 01 Jun 2025 10:00:00 GMT"))
+		// The evening of 2020-01-01 in California is 2020-01-02 in UTC:
+		// the same day as the lastmod's, for the site.
+		srv.Handle("/evening", page("Thu, 02 Jan 2020 04:00:00 GMT", "Mon, 01 Jun 2025 10:00:00 GMT"))
+		srv.Handle("/nextday", page("Fri, 03 Jan 2020 04:00:00 GMT", "Mon, 01 Jun 2025 10:00:00 GMT"))
 		var body strings.Builder
-		for _, p := range []string{"/now", "/future", "/garbage", "/stale"} {
+		for _, p := range []string{"/now", "/future", "/garbage", "/stale", "/evening", "/nextday"} {
 			body.WriteString(u(srv.At(p), "<lastmod>2020-01-01</lastmod>"))
 		}
 		srv.Doc("/sitemap.xml", us(body.String()))
 		s := sitemap.New().SetHTTPClient(client).SetPoliteness(sitemap.Politeness{Host: sitemap.HostLimits{Rate: 1000}})
 		got := pageCodes(lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 20, NoRobots: true, Now: lintNow}), srv.URL)
-		if len(got) != 1 || !strings.HasPrefix(got[0], "lastmod-stale /stale") {
+		if len(got) != 2 || !strings.HasPrefix(got[0], "lastmod-stale /nextday") || !strings.HasPrefix(got[1], "lastmod-stale /stale") {
 			t.Errorf("findings:\n%s", strings.Join(got, "\n"))
 		}
 	})
