@@ -30,6 +30,9 @@ type sarifWriter struct {
 	artifact func(document string) string
 	codes    []sitemap.Code // the codes found, in the order found
 	n        int
+	// doc and uri are the last document written and its artifact's URI:
+	// a file's asks the file system where its repository is.
+	doc, uri string
 }
 
 type sarifMessage struct {
@@ -88,7 +91,10 @@ func (s *sarifWriter) write(f sitemap.Finding) {
 	if f.URL != "" {
 		msg += " (" + f.URL + ")"
 	}
-	uri := uriReference(s.artifact(f.Document))
+	if s.uri == "" || f.Document != s.doc {
+		s.doc, s.uri = f.Document, uriReference(s.artifact(f.Document))
+	}
+	uri := s.uri
 	art := sarifArtifact{URI: uri}
 	if relative(uri) {
 		art.URIBaseID = srcRoot
