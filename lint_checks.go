@@ -399,6 +399,9 @@ func (ld *lintDoc) end(st Status, err error) {
 	if err != nil {
 		ld.docError(err)
 	}
+	if ld.l.pages != nil && st != StatusFailed {
+		ld.l.pages.sample(ld) // its hosts are the tree's, whether it lists pages or not
+	}
 	if st == StatusFailed {
 		return
 	}

@@ -72,6 +72,7 @@ type pageChecks struct {
 type pageSample struct {
 	doc     string
 	hosts   [2]string       // the host keys of the URL requested and of the URL served from
+	urls    [2]string       // those URLs
 	entries pageHeap        // the largest hash first
 	has     map[uint64]bool // the hashes of entries
 	limit   int
@@ -119,17 +120,7 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 	host := polite.HostKey(u)
 
 	p.mu.Lock()
-	s := p.docs[ld.d.node]
-	if s == nil {
-		s = &pageSample{doc: ld.url(), has: map[uint64]bool{}, limit: p.n}
-		if ru, err := url.Parse(ld.url()); err == nil {
-			s.hosts[0] = polite.HostKey(ru)
-		}
-		if ld.d.base != nil {
-			s.hosts[1] = polite.HostKey(ld.d.base)
-		}
-		p.docs[ld.d.node] = s
-	}
+	s := p.sampleLocked(ld)
 	keep := host != "" && (host == s.hosts[0] || host == s.hosts[1]) && s.wants(sum)
 	p.mu.Unlock()
 	if !keep {
@@ -154,6 +145,29 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 	}
 
 	p.keep(s, pe)
+}
+
+// sample returns the sample of the document of ld, made on first use:
+// the document is on the hosts of the tree from then on.
+func (p *pageChecks) sample(ld *lintDoc) *pageSample {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sampleLocked(ld)
+}
+
+func (p *pageChecks) sampleLocked(ld *lintDoc) *pageSample {
+	s := p.docs[ld.d.node]
+	if s == nil {
+		s = &pageSample{doc: ld.url(), has: map[uint64]bool{}, limit: p.n}
+		if ru, err := url.Parse(ld.url()); err == nil {
+			s.hosts[0], s.urls[0] = polite.HostKey(ru), ld.url()
+		}
+		if ld.d.base != nil {
+			s.hosts[1], s.urls[1] = polite.HostKey(ld.d.base), ld.d.base.String()
+		}
+		p.docs[ld.d.node] = s
+	}
+	return s
 }
 
 // pick returns the pages to check: the samples of the documents, in the
@@ -216,13 +230,25 @@ func (l *linter) checkPages() {
 	for _, e := range pages {
 		if byHost[e.host] == nil {
 			hosts = append(hosts, e.host)
-			p.crawlDelay(paced, e)
-			// The tree was read from these hosts until now: the
-			// first page waits its turn after the last sitemap.
-			paced.after(e.host)
+			p.crawlDelay(paced, e.host, e.loc)
 		}
 		byHost[e.host] = append(byHost[e.host], e)
 	}
+	// The tree was read from its hosts until now: the first request to
+	// each, of a page or of a redirect to it, waits its turn after the
+	// last sitemap, and keeps to its Crawl-delay.
+	p.mu.Lock()
+	seen := map[string]bool{}
+	for _, s := range p.docs {
+		for i, h := range s.hosts {
+			if h != "" && !seen[h] {
+				seen[h] = true
+				p.crawlDelay(paced, h, s.urls[i])
+				paced.after(h)
+			}
+		}
+	}
+	p.mu.Unlock()
 	slots := len(hosts)
 	if !l.c.cfg.multiThread {
 		slots = 1
@@ -312,10 +338,11 @@ func (t holdLocation) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// crawlDelay spaces the requests to the host of e by the Crawl-delay of
-// its robots.txt, when lint read one, up to polite.MaxCrawlDelay.
-func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
-	origin, err := urlnorm.Origin(e.loc)
+// crawlDelay spaces the requests to host by the Crawl-delay of the
+// robots.txt of the origin of loc, a URL on it, when lint read one, up to
+// polite.MaxCrawlDelay.
+func (p *pageChecks) crawlDelay(t *pacedTransport, host, loc string) {
+	origin, err := urlnorm.Origin(loc)
 	if err != nil {
 		return
 	}
@@ -332,7 +359,7 @@ func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
 	}
 	if _, secs := re.data.CrawlDelay(); secs > 0 {
 		t.mu.Lock()
-		t.gap[e.host] = time.Duration(min(secs, polite.MaxCrawlDelay.Seconds()) * float64(time.Second))
+		t.gap[host] = max(t.gap[host], time.Duration(min(secs, polite.MaxCrawlDelay.Seconds())*float64(time.Second)))
 		t.mu.Unlock()
 	}
 }

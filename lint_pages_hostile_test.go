@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -264,6 +265,38 @@ func TestLintCheckPagesHeadRefused(t *testing.T) {
 		got := pageCodes(lintInProcess2(t, s, srv.At("/sitemap.xml"), &sitemap.LintOptions{CheckPages: 5, NoRobots: true}), srv.URL)
 		if len(got) != 1 || got[0] != "page-status /gone: the page answers 410 Gone" {
 			t.Errorf("findings:\n%s", strings.Join(got, "\n"))
+		}
+	})
+}
+
+// A page that redirects to another host of the tree, one with no page
+// of its own among those checked: the request there keeps to that host's
+// Crawl-delay, after its last sitemap (it was sent at once).
+func TestLintCheckPagesRedirectPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, client := newInProcessServer(t)
+		srv.Handle("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+			if r.Host == "other.test" {
+				fmt.Fprint(w, "User-agent: *\nCrawl-delay: 5\n")
+			}
+		})
+		srv.Doc("/index.xml", index(srv.At("/a.xml"), "http://other.test/b.xml"))
+		srv.Doc("/a.xml", urlset(srv.At("/r")))
+		srv.Doc("/b.xml", urlset())
+		srv.Redirect("/r", "http://other.test/q")
+		var mu sync.Mutex
+		var times []time.Time
+		srv.Handle("/q", func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			times = append(times, time.Now())
+			mu.Unlock()
+			w.Header().Set("Content-Type", "image/png")
+		})
+		start := time.Now()
+		s := sitemap.New().SetHTTPClient(client)
+		fs := lintInProcess2(t, s, srv.At("/index.xml"), &sitemap.LintOptions{CheckPages: 5})
+		if len(times) != 1 || times[0].Sub(start) < 5*time.Second {
+			t.Errorf("/q asked at %v; want once, 5s after the tree was read%s\n%q", times, lintDump(fs), srv.HostLog())
 		}
 	})
 }
