@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,11 +118,44 @@ type httpStatus struct {
 
 // newErrStatus is the statusError of resp. A reason phrase may hold any
 // byte but CR and LF: an escape sequence in it would reach the terminal of
-// whoever prints the error.
+// whoever prints the error. It may be as long as the header allows (10
+// MiB with net/http's transport), and the error is kept in the tree of the
+// call and written in every output: it is cut to maxStatusLine bytes.
 func newErrStatus(resp *http.Response) error {
-	st := httpStatus{printable.Escape(resp.Status), resp.StatusCode}
+	status := resp.Status
+	if len(status) > maxStatusLine {
+		status = strings.ToValidUTF8(status[:maxStatusLine], "") + "…"
+	}
+	st := httpStatus{printable.Escape(status), resp.StatusCode}
 	return &statusError{err: errors.New("unexpected HTTP status " + st.status), v: st}
 }
+
+// cutError returns err with its message cut to maxErrorText bytes: the
+// client's error of a redirect quotes the whole Location, which a server
+// may make megabytes long, and the error is kept in the tree and written
+// in every output. What err wraps is still what it wraps.
+func cutError(err error) error {
+	if msg := err.Error(); len(msg) > maxErrorText {
+		return &cut{msg: strings.ToValidUTF8(msg[:maxErrorText], "") + "…", err: err}
+	}
+	return err
+}
+
+// maxErrorText is the most of an error of a request that is kept: room
+// for two URLs of the longest the library reads.
+const maxErrorText = 2*maxURLLength + 200
+
+type cut struct {
+	msg string
+	err error
+}
+
+func (c *cut) Error() string { return c.msg }
+func (c *cut) Unwrap() error { return c.err }
+
+// maxStatusLine is the most of a status line an error keeps: the reason
+// phrases of real servers are a few words.
+const maxStatusLine = 200
 
 // bodyError is an error of reading a response body: the connection broke
 // off, the deadline passed, or the body grew past the size limit. It is told
@@ -194,7 +228,7 @@ func (f *fetcher) do(ctx context.Context, rawURL string) (*cappedBody, string, e
 		if ue, ok := err.(*url.Error); ok && ue.Op != "parse" {
 			err = ue.Err
 		}
-		return nil, "", timedOut(clock, err)
+		return nil, "", cutError(timedOut(clock, err))
 	}
 	if resp.StatusCode == http.StatusNotModified && conditional(req.Header) {
 		resp.Body.Close()

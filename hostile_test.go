@@ -3421,6 +3421,34 @@ func TestHostileStatusLineWithEscapeSequences(t *testing.T) {
 	}
 }
 
+// A reason phrase of a megabyte is cut in the error, the tree and lint's
+// finding: it was kept and written whole (a report of 50 such sitemaps
+// was 55 MB).
+func TestHostileStatusLineLong(t *testing.T) {
+	base := rawStatusServer(t, "404 <b>"+strings.Repeat("A", 1<<20))
+	loc := base + "/sitemap.xml"
+	s := newParser()
+	_, err := s.Parse(loc, nil)
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "unexpected HTTP status 404 <b>AAAA") {
+		t.Fatalf("Parse: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
+	}
+	for f := range newParser().Lint(context.Background(), loc, nil, &sitemap.LintOptions{NoRobots: true}) {
+		if len(f.Message) > 400 {
+			t.Errorf("lint: %.300s (%d bytes)", f.Message, len(f.Message))
+		}
+	}
+}
+
+// A Location of a megabyte that is no URL: the client's error quoted it
+// twice, and the error was kept and written whole.
+func TestHostileLocationLong(t *testing.T) {
+	base := rawStatusServer(t, "301 Moved\r\nLocation: http://["+strings.Repeat("x", 1<<20))
+	_, err := newParser().Parse(base+"/sitemap.xml", nil)
+	if err == nil || len(err.Error()) > 5000 || !strings.Contains(err.Error(), "Location") {
+		t.Errorf("Parse: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
+	}
+}
+
 // TestHostileBidiOverrideInElementName: issue 31, bug 4's family. The
 // syntax error of an element whose name holds a right-to-left override and
 // a C1 control quotes the name: the *ParseError's message and lint's

@@ -302,7 +302,7 @@ type linter struct {
 // index-lastmod-behind, with where the index gives it.
 type indexMod struct {
 	t               time.Time
-	day             bool // a date without a time, which stands for the whole day
+	span            int // a date without a time, which stands for its year, month or day: its length (4, 7, 10); 0 with a time
 	node, line, col int32
 	loc             string // the sitemap's <loc>, as written
 }
@@ -464,13 +464,13 @@ func (l *linter) finish() {
 }
 
 // indexLastmod keeps the <lastmod> t that the index of ld gives the
-// sitemap loc (written raw), within the cap of MaxLocs: day tells that it
-// is a date without a time.
-func (l *linter) indexLastmod(ld *lintDoc, loc, raw string, t time.Time, day bool) {
+// sitemap loc (written raw), within the cap of MaxLocs: span is the length
+// of a date without a time (4, 7, 10), 0 for one with a time.
+func (l *linter) indexLastmod(ld *lintDoc, loc, raw string, t time.Time, span int) {
 	h := l.hash('s', urlnorm.Key(loc))
 	l.mu.Lock()
 	if len(l.mods) < l.opt.MaxLocs {
-		l.mods[h] = indexMod{t: t, day: day, node: int32(ld.d.node), line: int32(ld.line), col: int32(ld.col), loc: raw}
+		l.mods[h] = indexMod{t: t, span: span, node: int32(ld.d.node), line: int32(ld.line), col: int32(ld.col), loc: raw}
 	}
 	l.mu.Unlock()
 }
@@ -478,14 +478,23 @@ func (l *linter) indexLastmod(ld *lintDoc, loc, raw string, t time.Time, day boo
 // indexBehind reports, on the entry of the index that lists it, a sitemap
 // whose entries are dated later than the <lastmod> the index gives it: a
 // crawler that trusts the index does not read it again, and misses them.
-// A date without a time in the index covers its whole day.
+// A date without a time in the index covers its whole year, month or day,
+// in the site's zone (which ends up to twelve hours after UTC's).
 func (l *linter) indexBehind(ld *lintDoc) {
 	l.mu.Lock()
 	m, ok := l.mods[l.hash('s', urlnorm.Key(ld.url()))]
 	l.mu.Unlock()
 	limit := m.t
-	if m.day {
-		limit = limit.Add(24 * time.Hour)
+	switch m.span {
+	case 4:
+		limit = limit.AddDate(1, 0, 0)
+	case 7:
+		limit = limit.AddDate(0, 1, 0)
+	case 10:
+		limit = limit.AddDate(0, 0, 1)
+	}
+	if m.span != 0 {
+		limit = limit.Add(12 * time.Hour)
 	}
 	if !ok || !ld.newest.After(limit) {
 		return
@@ -494,8 +503,8 @@ func (l *linter) indexBehind(ld *lintDoc) {
 		return
 	}
 	given := m.t.Format(time.RFC3339)
-	if m.day {
-		given = m.t.Format(time.DateOnly)
+	if m.span != 0 {
+		given = m.t.Format(time.DateOnly[:m.span])
 	}
 	l.add(Finding{Code: CodeIndexLastmodBehind, Document: l.docURL(int(m.node)), Line: int(m.line), Column: int(m.col), URL: m.loc,
 		Message: fmt.Sprintf("the sitemap has entries dated %s, later than the <lastmod> %s the index gives it: a crawler that trusts the index skips them",

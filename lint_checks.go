@@ -399,6 +399,9 @@ func (ld *lintDoc) end(st Status, err error) {
 	if err != nil {
 		ld.docError(err)
 	}
+	if ld.l.pages != nil && st != StatusFailed {
+		ld.l.pages.sample(ld) // its hosts are the tree's, whether it lists pages or not
+	}
 	if st == StatusFailed {
 		return
 	}
@@ -509,11 +512,15 @@ func (ld *lintDoc) entry(e *rawEntry) {
 		if schema {
 			ld.lastmodNotXSD(e.lastmod.text(), raw)
 		}
-		if t.After(ld.newest) {
-			ld.newest = t
+		if t.After(ld.newest) && !t.After(ld.l.now) {
+			ld.newest = t // a date in the future is lastmod-future's, not a change the index missed
 		}
 		if e.sitemap && d.format == formatIndex {
-			ld.l.indexLastmod(ld, loc, raw, t, len(e.lastmod.text()) == len("2006-01-02"))
+			span := len(e.lastmod.text())
+			if e.dateRFC822 || span != 4 && span != 7 && span != 10 {
+				span = 0
+			}
+			ld.l.indexLastmod(ld, loc, raw, t, span)
 		}
 	}
 	if d.format == formatURLSet {

@@ -42,6 +42,11 @@ const (
 	pageRequests  = 3
 	maxPageAlts   = 32
 	maxPageSample = 10000 // the most pages one call checks
+	// maxPageHops is the most redirects of a page followed: a page that
+	// redirects is a page-redirect however long its chain, and a chain
+	// of ten (net/http's bound) took a page ten times its share of the
+	// budget and of the host's pace.
+	maxPageHops = 5
 )
 
 // errPageBudget is why a page was not requested: the budget is spent.
@@ -54,19 +59,23 @@ type pageChecks struct {
 	n     int
 	agent string
 
-	mu   sync.Mutex
-	docs map[int]*pageSample // by node of the tree
+	mu     sync.Mutex
+	docs   map[int]*pageSample // by node of the tree
+	kept   int                 // the entries of the samples
+	trimAt int                 // the count of kept at which the samples are trimmed
 
 	left atomic.Int64 // requests left in the budget
 }
 
 // pageSample is the sample of one document: the pages of the smallest
-// hashes, at most n, and the hosts the document is on.
+// hashes, at most limit, each once, and the hosts the document is on.
 type pageSample struct {
 	doc     string
-	hosts   [2]string // the host keys of the URL requested and of the URL served from
-	entries []*pageEntry
-	top     int // the index of the entry of the largest hash
+	hosts   [2]string       // the host keys of the URL requested and of the URL served from
+	urls    [2]string       // those URLs
+	entries pageHeap        // the largest hash first
+	has     map[uint64]bool // the hashes of entries
+	limit   int
 }
 
 // pageEntry is a page of a sample, and what its check found.
@@ -90,7 +99,7 @@ func newPageChecks(l *linter, ctx context.Context, n int) *pageChecks {
 		return nil
 	}
 	n = min(n, maxPageSample)
-	p := &pageChecks{l: l, ctx: ctx, n: n, agent: polite.NewAgent(l.c.cfg.userAgent).Token(), docs: map[int]*pageSample{}}
+	p := &pageChecks{l: l, ctx: ctx, n: n, agent: polite.NewAgent(l.c.cfg.userAgent).Token(), docs: map[int]*pageSample{}, trimAt: 2 * n}
 	p.left.Store(int64(pageRequests * n))
 	return p
 }
@@ -111,19 +120,8 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 	host := polite.HostKey(u)
 
 	p.mu.Lock()
-	s := p.docs[ld.d.node]
-	if s == nil {
-		s = &pageSample{doc: ld.url()}
-		if ru, err := url.Parse(ld.url()); err == nil {
-			s.hosts[0] = polite.HostKey(ru)
-		}
-		if ld.d.base != nil {
-			s.hosts[1] = polite.HostKey(ld.d.base)
-		}
-		p.docs[ld.d.node] = s
-	}
-	full := len(s.entries) >= p.n
-	keep := host != "" && (host == s.hosts[0] || host == s.hosts[1]) && (!full || sum < s.entries[s.top].hash)
+	s := p.sampleLocked(ld)
+	keep := host != "" && (host == s.hosts[0] || host == s.hosts[1]) && s.wants(sum)
 	p.mu.Unlock()
 	if !keep {
 		return
@@ -146,20 +144,30 @@ func (p *pageChecks) offer(ld *lintDoc, e *rawEntry, raw, loc string) {
 		}
 	}
 
+	p.keep(s, pe)
+}
+
+// sample returns the sample of the document of ld, made on first use:
+// the document is on the hosts of the tree from then on.
+func (p *pageChecks) sample(ld *lintDoc) *pageSample {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(s.entries) < p.n {
-		s.entries = append(s.entries, pe)
-	} else if sum < s.entries[s.top].hash {
-		s.entries[s.top] = pe
-	} else {
-		return
-	}
-	for i, x := range s.entries {
-		if x.hash > s.entries[s.top].hash {
-			s.top = i
+	return p.sampleLocked(ld)
+}
+
+func (p *pageChecks) sampleLocked(ld *lintDoc) *pageSample {
+	s := p.docs[ld.d.node]
+	if s == nil {
+		s = &pageSample{doc: ld.url(), has: map[uint64]bool{}, limit: p.n}
+		if ru, err := url.Parse(ld.url()); err == nil {
+			s.hosts[0], s.urls[0] = polite.HostKey(ru), ld.url()
 		}
+		if ld.d.base != nil {
+			s.hosts[1], s.urls[1] = polite.HostKey(ld.d.base), ld.d.base.String()
+		}
+		p.docs[ld.d.node] = s
 	}
+	return s
 }
 
 // pick returns the pages to check: the samples of the documents, in the
@@ -222,13 +230,25 @@ func (l *linter) checkPages() {
 	for _, e := range pages {
 		if byHost[e.host] == nil {
 			hosts = append(hosts, e.host)
-			p.crawlDelay(paced, e)
-			// The tree was read from these hosts until now: the
-			// first page waits its turn after the last sitemap.
-			paced.after(e.host)
+			p.crawlDelay(paced, e.host, e.loc)
 		}
 		byHost[e.host] = append(byHost[e.host], e)
 	}
+	// The tree was read from its hosts until now: the first request to
+	// each, of a page or of a redirect to it, waits its turn after the
+	// last sitemap, and keeps to its Crawl-delay.
+	p.mu.Lock()
+	seen := map[string]bool{}
+	for _, s := range p.docs {
+		for i, h := range s.hosts {
+			if h != "" && !seen[h] {
+				seen[h] = true
+				p.crawlDelay(paced, h, s.urls[i])
+				paced.after(h)
+			}
+		}
+	}
+	p.mu.Unlock()
 	slots := len(hosts)
 	if !l.c.cfg.multiThread {
 		slots = 1
@@ -278,9 +298,18 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	// The fetch timeout runs from the end of the wait for the host to
+	// the end of the body (pacedTransport): the server's clock of a
+	// streaming call (chargeServerOnly) would count the wait, which is
+	// inside the client's Do, and stop at the answer, leaving the head
+	// of a page that drips or stalls to be read without end.
+	timeout := client.Timeout
+	if f.serverTime > 0 {
+		timeout, f.serverTime = f.serverTime, 0
+	}
 	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
-		timeout: client.Timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
-	client.Transport, client.Timeout = paced, 0
+		timeout: timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
+	client.Transport, client.Timeout = holdLocation{paced}, 0
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
 	f.validators, f.refused = nil, nil
@@ -289,10 +318,31 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	return &f, paced
 }
 
-// crawlDelay spaces the requests to the host of e by the Crawl-delay of
-// its robots.txt, when lint read one, up to polite.MaxCrawlDelay.
-func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
-	origin, err := urlnorm.Origin(e.loc)
+// holdLocation hands on the answers of its transport with the Location
+// of a redirect under heldLocation, a key no header read from the wire
+// has: the client then leaves the redirect to check, which reports a
+// Location that is no URL as a redirect of the page (the client fails
+// the request, and the page was unchecked).
+type holdLocation struct{ http.RoundTripper }
+
+const heldLocation = ":location"
+
+func (t holdLocation) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.RoundTripper.RoundTrip(req)
+	if err == nil && resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		if v, ok := resp.Header["Location"]; ok {
+			resp.Header[heldLocation] = v
+			delete(resp.Header, "Location")
+		}
+	}
+	return resp, err
+}
+
+// crawlDelay spaces the requests to host by the Crawl-delay of the
+// robots.txt of the origin of loc, a URL on it, when lint read one, up to
+// polite.MaxCrawlDelay.
+func (p *pageChecks) crawlDelay(t *pacedTransport, host, loc string) {
+	origin, err := urlnorm.Origin(loc)
 	if err != nil {
 		return
 	}
@@ -309,9 +359,22 @@ func (p *pageChecks) crawlDelay(t *pacedTransport, e *pageEntry) {
 	}
 	if _, secs := re.data.CrawlDelay(); secs > 0 {
 		t.mu.Lock()
-		t.gap[e.host] = time.Duration(min(secs, polite.MaxCrawlDelay.Seconds()) * float64(time.Second))
+		t.gap[host] = max(t.gap[host], time.Duration(min(secs, polite.MaxCrawlDelay.Seconds())*float64(time.Second)))
 		t.mu.Unlock()
 	}
+}
+
+// allowed reports whether robots.txt lets the page checks request loc, a
+// URL a page redirects to: it is as much a request of the checks as the
+// page's own. A robots.txt not read yet (of another scheme) is fetched
+// through f, at the pace of the checks.
+func (p *pageChecks) allowed(ctx context.Context, f *fetcher, loc string) bool {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return false
+	}
+	data := p.l.robotsVia(ctx, f, loc, nil)
+	return data == nil || data.Allowed(robotsPath(u))
 }
 
 // onTree reports whether loc is on a host of a document of the tree.
@@ -332,10 +395,11 @@ func (p *pageChecks) onTree(loc string) bool {
 }
 
 // request sends one request of the page checks, on the budget. done
-// closes the response.
+// closes the response; it is never nil, and does nothing when the
+// request failed.
 func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string) (resp *http.Response, done func(), err error) {
 	if p.left.Add(-1) < 0 {
-		return nil, nil, errPageBudget
+		return nil, func() {}, errPageBudget
 	}
 	resp, _, clock, err := f.send(ctx, method, loc)
 	if err != nil {
@@ -343,21 +407,33 @@ func (p *pageChecks) request(ctx context.Context, f *fetcher, method, loc string
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err
 		}
-		return nil, nil, err
+		return nil, func() {}, err
 	}
 	return resp, func() { resp.Body.Close(); clock.End() }, nil
 }
 
 // ask requests loc with HEAD, and with GET when the server refuses HEAD
-// (405, 501).
+// (405, 501) or answers it with another error: a server that answers
+// HEAD otherwise than GET (some answer it 404 or 403) must not make a
+// page that works broken. A 429 or a 503 is left to the caller: the page
+// is unchecked.
 func (p *pageChecks) ask(ctx context.Context, f *fetcher, loc string) (*http.Response, func(), string, error) {
 	resp, done, err := p.request(ctx, f, http.MethodHead, loc)
-	if err != nil || resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotImplemented {
+	if err != nil || resp.StatusCode < 400 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		return resp, done, http.MethodHead, err
 	}
 	done()
 	resp, done, err = p.request(ctx, f, http.MethodGet, loc)
 	return resp, done, http.MethodGet, err
+}
+
+// why says why a request of the page checks failed: the fetch timeout
+// (pacedTransport's deadline) by its name.
+func why(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the fetch timeout passed"
+	}
+	return shorten(err.Error())
 }
 
 // report adds a finding about the page e.
@@ -380,6 +456,7 @@ func (p *pageChecks) unchecked(ctx context.Context, e *pageEntry, why string) {
 // tree, and reports what its answer says.
 func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 	loc, hops := e.loc, 0
+	visited := map[string]bool{e.key: true}
 	var resp *http.Response
 	var done func()
 	var method string
@@ -392,14 +469,14 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 			case errors.Is(err, ErrBlockedAddress):
 				p.unchecked(ctx, e, "the guard refused the address of "+shorten(loc))
 			default:
-				p.unchecked(ctx, e, err.Error())
+				p.unchecked(ctx, e, why(err))
 			}
 			return
 		}
 		if e.status == 0 {
 			e.status = resp.StatusCode
 		}
-		where := resp.Header.Get("Location")
+		where := resp.Header.Get(heldLocation)
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || where == "" {
 			break
 		}
@@ -410,14 +487,20 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 		case err != nil:
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %q, which is no URL", statusText(resp.StatusCode), shorten(where))
 			return
-		case hops > maxRedirects:
-			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxRedirects, shorten(target))
+		case visited[urlnorm.Key(target)]:
+			p.report(e, CodePageRedirect, "the page redirects in a loop (%s, back to %s)", statusText(resp.StatusCode), shorten(target))
+			return
+		case hops > maxPageHops:
+			p.report(e, CodePageRedirect, "the page redirects more than %d times (last to %s)", maxPageHops, shorten(target))
 			return
 		case !p.onTree(target):
 			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, on a host outside the tree: not followed", statusText(resp.StatusCode), shorten(target))
 			return
+		case !p.allowed(ctx, f, target):
+			p.report(e, CodePageRedirect, "the page redirects (%s) to %s, which robots.txt disallows: not followed", statusText(resp.StatusCode), shorten(target))
+			return
 		}
-		loc = target
+		loc, visited[urlnorm.Key(target)] = target, true
 	}
 	defer func() { done() }()
 	st := resp.StatusCode
@@ -437,56 +520,86 @@ func (p *pageChecks) check(ctx context.Context, f *fetcher, e *pageEntry) {
 
 // content checks the answer 200 of the page e, served at loc: its
 // X-Robots-Tag, Link and Last-Modified headers, and, for HTML, the head of
-// the page, read with a GET of at most maxPageHead bytes.
+// the page, read with a GET of at most maxPageHead bytes. A head that
+// could not be read leaves the page unchecked, but for what its headers
+// said.
 func (p *pageChecks) content(ctx context.Context, f *fetcher, e *pageEntry, loc string, resp *http.Response, method string, done *func()) {
 	noindex := ""
 	if pagecheck.RobotsHeader(resp.Header.Values("X-Robots-Tag"), p.agent) {
 		noindex = "its X-Robots-Tag header says noindex"
 	}
-	canonical := pagecheck.LinkCanonical(resp.Header.Values("Link"))
-	canonicalFrom := "its Link header"
-	p.stale(e, resp.Header.Get("Last-Modified"))
+	canonical, other := pagecheck.LinkCanonical(resp.Header.Values("Link"))
+	base := loc
+	canonicalFrom, several := "its Link header", "its Link headers"
+	p.stale(e, resp.Header.Get("Last-Modified"), resp.Header.Get("Date"))
 	if (noindex == "" || canonical == "") && isHTML(resp.Header.Get("Content-Type")) {
+		var err error
 		if method != http.MethodGet {
 			(*done)()
-			var err error
 			resp, *done, err = p.request(ctx, f, http.MethodGet, loc)
-			if err != nil || resp.StatusCode != http.StatusOK {
-				resp = nil
+			if err == nil && resp.StatusCode != http.StatusOK {
+				err, resp = fmt.Errorf("its GET was answered %s", statusText(resp.StatusCode)), nil
 			}
 		}
 		if resp != nil {
 			if noindex == "" && pagecheck.RobotsHeader(resp.Header.Values("X-Robots-Tag"), p.agent) {
 				noindex = "its X-Robots-Tag header says noindex"
 			}
-			head := pagecheck.ReadHead(io.LimitReader(resp.Body, maxPageHead), p.agent)
+			head := pagecheck.ReadHead(io.LimitReader(resp.Body, maxPageHead), resp.Header.Get("Content-Type"), p.agent)
+			err = head.Err
 			if noindex == "" && head.Noindex != "" {
 				noindex = fmt.Sprintf("its <meta name=%q> says noindex", head.Noindex)
 			}
 			if canonical == "" && head.Canonical != "" {
-				canonical, canonicalFrom = head.Canonical, `its <link rel="canonical">`
+				canonical, other = head.Canonical, head.Other
+				canonicalFrom, several = `its <link rel="canonical">`, `its <link rel="canonical"> elements`
+				if b, err := resolveRef(loc, head.Base); head.Base != "" && err == nil {
+					base = b
+				}
 			}
+		}
+		if err != nil && noindex == "" {
+			if errors.Is(err, ErrBlockedAddress) {
+				err = errors.New("the guard refused the address")
+			}
+			p.unchecked(ctx, e, "the head of the page could not be read: "+why(err))
 		}
 	}
 	if noindex != "" {
 		p.report(e, CodePageNoindex, "%s: search engines leave the page out", noindex)
 	}
-	if canonical != "" {
-		if to, err := resolveRef(loc, canonical); err == nil && urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {
-			p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, shorten(to))
-		}
+	to, err := resolveRef(base, canonical)
+	if canonical == "" || err != nil {
+		return
+	}
+	if to2, err := resolveRef(base, other); other != "" && err == nil && urlnorm.Key(to2) != urlnorm.Key(to) {
+		// Search engines ignore canonical links that disagree.
+		p.report(e, CodePageCanonicalOther, "%s name several canonical URLs, %s and %s: search engines may ignore them all", several, shorten(to), shorten(to2))
+		return
+	}
+	if urlnorm.Key(to) != urlnorm.Key(loc) && urlnorm.Key(to) != e.key {
+		p.report(e, CodePageCanonicalOther, "%s names %s as the canonical URL", canonicalFrom, shorten(to))
 	}
 }
 
 // stale reports a page whose Last-Modified is later than its <lastmod>;
 // a <lastmod> without a time stands for the whole of its day (month,
-// year).
-func (p *pageChecks) stale(e *pageEntry, lastModified string) {
+// year) in any zone. A Last-Modified that is not before the Date of the answer (or,
+// without one, the time of the call) is no date of the page's content:
+// a page made anew for each request, or a server whose clock is wrong.
+func (p *pageChecks) stale(e *pageEntry, lastModified, date string) {
 	if e.modRaw == "" || lastModified == "" {
 		return
 	}
 	lm, err := http.ParseTime(lastModified)
 	if err != nil {
+		return
+	}
+	now, err := http.ParseTime(date)
+	if err != nil {
+		now = p.l.now
+	}
+	if !lm.Before(now) {
 		return
 	}
 	end := e.lastmod
@@ -497,6 +610,11 @@ func (p *pageChecks) stale(e *pageEntry, lastModified string) {
 		end = end.AddDate(0, 1, 0)
 	case 10:
 		end = end.AddDate(0, 0, 1)
+	}
+	if e.dateOnly != 0 {
+		// A date without a time is the site's: its day ends up to
+		// twelve hours after UTC's (UTC-12).
+		end = end.Add(12 * time.Hour)
 	}
 	if e.dateOnly != 0 && !lm.Before(end) || e.dateOnly == 0 && lm.After(end) {
 		p.report(e, CodeLastmodStale, "the page's Last-Modified, %s, is later than its <lastmod> %s", lm.UTC().Format(time.RFC3339), e.modRaw)
@@ -546,8 +664,10 @@ func isHTML(ct string) bool {
 	if ct == "" {
 		return true
 	}
+	// A parameter that does not parse leaves the media type read, as
+	// a browser reads it (text/html;;charset=utf-8).
 	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+	return (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) && (mt == "text/html" || mt == "application/xhtml+xml")
 }
 
 // statusText is a status code with its standard reason phrase.

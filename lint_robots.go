@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,12 @@ type robotsEntry struct {
 // to be had: robots.txt is off, loc does not parse, the cap of hosts is
 // reached or the fetch failed.
 func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
+	return l.robotsVia(l.c.ctx, l.c.f, loc, ld)
+}
+
+// robotsVia is robots, with a robots.txt not read yet fetched by f: the
+// page checks fetch it at their pace.
+func (l *linter) robotsVia(ctx context.Context, f *fetcher, loc string, ld *lintDoc) *polite.Robots {
 	if l.opt.NoRobots {
 		return nil
 	}
@@ -63,21 +70,21 @@ func (l *linter) robots(loc string, ld *lintDoc) *polite.Robots {
 		}
 	}
 	rc.mu.Unlock()
-	if capped {
+	if capped && ld != nil {
 		ld.report(CodeLintCapped, ld.line, ld.col, "", fmt.Sprintf("robots.txt was fetched for the first %d hosts: the URLs of others are not checked against theirs", l.opt.MaxRobots))
 	}
 	if e == nil {
 		return nil
 	}
-	e.once.Do(func() { e.data = l.fetchRobots(origin + "/robots.txt") })
+	e.once.Do(func() { e.data = l.fetchRobots(ctx, f, origin+"/robots.txt") })
 	return e.data
 }
 
 // fetchRobots fetches and reads the robots.txt at loc. A status of 4xx
 // is a robots.txt that allows everything, as Google reads it; any other
 // failure leaves it unknown.
-func (l *linter) fetchRobots(loc string) *polite.Robots {
-	rc, _, err := l.c.f.get(l.c.ctx, loc)
+func (l *linter) fetchRobots(ctx context.Context, f *fetcher, loc string) *polite.Robots {
+	rc, _, err := f.get(ctx, loc)
 	var es *statusError
 	switch {
 	case errors.As(err, &es) && es.v.code >= 400 && es.v.code < 500:

@@ -224,7 +224,7 @@ func TestLintSitemapRobots(t *testing.T) {
 
 // index-lastmod-behind, on the entry of the index that gives the sitemap
 // a <lastmod> earlier than its entries; a date without a time covers its
-// day.
+// day (month, year) in any zone, and an entry in the future does not count.
 func TestLintIndexLastmodBehind(t *testing.T) {
 	srv := lintServe(t, map[string]string{
 		"/index.xml": `<sitemapindex ` + lintNS + `>
@@ -232,11 +232,19 @@ func TestLintIndexLastmodBehind(t *testing.T) {
 <sitemap><loc>SRV/ahead.xml</loc><lastmod>2025-03-01T00:00:00Z</lastmod></sitemap>
 <sitemap><loc>SRV/day.xml</loc><lastmod>2025-02-01</lastmod></sitemap>
 <sitemap><loc>SRV/none.xml</loc></sitemap>
+<sitemap><loc>SRV/month.xml</loc><lastmod>2025-02</lastmod></sitemap>
+<sitemap><loc>SRV/west.xml</loc><lastmod>2025-02-01</lastmod></sitemap>
+<sitemap><loc>SRV/future.xml</loc><lastmod>2025-02-01T00:00:00Z</lastmod></sitemap>
 </sitemapindex>`,
 		"/behind.xml": us(u("SRV/a", "<lastmod>2024-12-01</lastmod>") + u("SRV/b", "<lastmod>2025-02-10T08:00:00Z</lastmod>")),
 		"/ahead.xml":  us(u("SRV/c", "<lastmod>2025-02-10T08:00:00Z</lastmod>")),
 		"/day.xml":    us(u("SRV/d", "<lastmod>2025-02-01T18:00:00Z</lastmod>")),
 		"/none.xml":   us(u("SRV/e", "<lastmod>2025-02-01T18:00:00Z</lastmod>")),
+		// A month covers its days; a day is the site's, here California's;
+		// a date in the future is lastmod-future's.
+		"/month.xml":  us(u("SRV/f", "<lastmod>2025-02-20T18:00:00Z</lastmod>")),
+		"/west.xml":   us(u("SRV/g", "<lastmod>2025-02-01T20:00:00-08:00</lastmod>")),
+		"/future.xml": us(u("SRV/h", "<lastmod>2099-01-01</lastmod>")),
 	})
 	fs := lintURL(t, srv.URL+"/index.xml", &sitemap.LintOptions{NoRobots: true, Now: lintNow})
 	if lintCount(fs, sitemap.CodeIndexLastmodBehind) != 1 {

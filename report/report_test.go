@@ -106,6 +106,24 @@ func TestHostileTextShowsAsText(t *testing.T) {
 	}
 }
 
+// A bidirectional override or a C1 control in a URL, a validator, a
+// message or an error shows as its escape, as in every other output: a
+// reader would see the end of the URL reversed (a.exe shown as exe.a).
+func TestHostileControlsShowEscaped(t *testing.T) {
+	const spoof = "https://example.com/a\u202egpj.exe\u009b"
+	rep := &report.Report{Now: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)}
+	rep.AddFinding(sitemap.Finding{Code: sitemap.CodeLocNotEscaped, Severity: sitemap.SeverityError,
+		Document: spoof, URL: spoof, Message: "m " + spoof})
+	docs := []sitemap.Document{{URL: spoof, Parent: -1, Status: sitemap.StatusFailed, ETag: spoof, LastModified: spoof, Err: errors.New(spoof)}}
+	page := render(t, rep, docs)
+	if strings.ContainsAny(page, "\u202e\u009b") {
+		t.Error("the page holds a control as it is")
+	}
+	if n := strings.Count(checkPage(t, page), `a\u202egpj.exe\u009b`); n < 6 {
+		t.Errorf("the escaped URL shows %d times", n)
+	}
+}
+
 // Issue 34: a sitemap whose locations, dates and messages try the same,
 // read by Lint, shows them as text.
 func TestHostileSitemapReport(t *testing.T) {
@@ -190,5 +208,43 @@ func TestHistogramFuture(t *testing.T) {
 	}
 	if !strings.Contains(page, "1 later than this month, in the future, are not drawn") {
 		t.Error("the lastmod in the future is not counted")
+	}
+}
+
+// What a server or a document writes is shown in part when it is long:
+// a reason phrase, an ETag, a message and a URL of a megabyte each made a
+// page of as many megabytes a document. Lastmods at the ends of the
+// calendar, in zones that move them past a year's end, draw a sane
+// histogram.
+func TestReportHostileSizes(t *testing.T) {
+	huge := strings.Repeat("é<", 1<<19)
+	rep := &report.Report{Title: huge, Now: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)}
+	docs := []sitemap.Document{{URL: "https://example.com/index.xml", Parent: -1, Status: sitemap.StatusParsed, Format: sitemap.FormatIndex}}
+	for i := range 50 {
+		docs = append(docs, sitemap.Document{URL: fmt.Sprintf("https://example.com/%d/%s", i, huge), Parent: 0, Depth: 1,
+			Status: sitemap.StatusFailed, Err: errors.New(huge), ETag: huge, LastModified: huge, FinalURL: "https://example.com/f" + huge})
+		rep.AddFinding(sitemap.Finding{Code: sitemap.Code(fmt.Sprint("code-", i%10)), Severity: sitemap.SeverityError,
+			Document: docs[i].URL, URL: huge, Message: huge})
+	}
+	for _, d := range []string{"0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00", "2024-05-31T23:30:00-00:45"} {
+		tm, err := time.Parse(time.RFC3339, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.AddURL(sitemap.URL{LastMod: &sitemap.LastModTime{Time: tm}})
+	}
+	page := render(t, rep, docs)
+	if len(page) > 1<<20 {
+		t.Errorf("the page is %d bytes", len(page))
+	}
+	text := checkPage(t, page)
+	if !strings.Contains(text, "é<é<é<") || !strings.Contains(text, "…") {
+		t.Error("the long texts are not shown in part")
+	}
+	if n := strings.Count(page, `<rect class="bar"`); n != 120 || !strings.Contains(page, `data-month="2024-06" data-count="1"`) {
+		t.Errorf("%d bars; want 120, to June 2024, which has one", n)
+	}
+	if !strings.Contains(page, "1 earlier than 2014-07") || !strings.Contains(page, "1 later than this month") {
+		t.Error("the lastmods at the ends of the calendar are not counted")
 	}
 }

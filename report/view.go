@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // This file turns a Report and the tree of its call into what the
@@ -20,6 +21,8 @@ const (
 	maxRows     = 1000 // documents listed in the tree, in all
 	maxChildren = 300  // documents listed under one document
 	maxMonths   = 120  // bars of the histogram
+	maxText     = 300  // characters shown of a URL, a message, a validator or an error
+	maxHref     = 8192 // bytes of the longest URL that is a link
 )
 
 type view struct {
@@ -105,6 +108,7 @@ func (r *Report) view(docs []sitemap.Document) view {
 			v.Title += ": " + r.display(docs[0].URL)
 		}
 	}
+	v.Title = clip(v.Title)
 	v.Cards = r.cards(docs)
 	if v.Changes = r.changesView(docs); v.Changes != nil {
 		v.Cards = append(v.Cards, changesCard(v.Changes, docs[0].Changes))
@@ -128,13 +132,38 @@ func (r *Report) display(u string) string {
 }
 
 // linkOf is u as the page shows it, a link when it is an absolute HTTP(S)
-// URL that Display shows as it is (a local file's is none).
+// URL that Display shows as it is (a local file's is none), of at most
+// maxHref bytes (a longer one is no URL a server takes, and html/template
+// took a second to escape one of a megabyte).
 func (r *Report) linkOf(u string) link {
 	l := link{Text: r.display(u)}
-	if p, err := url.Parse(u); err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && l.Text == u {
-		l.Href = u
+	if len(u) <= maxHref && l.Text == u {
+		if p, err := url.Parse(u); err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" {
+			l.Href = u
+		}
 	}
+	l.Text = clip(l.Text)
 	return l
+}
+
+// clip cuts s to maxText characters: what a document or a server wrote is
+// shown in part when it is long, so that the page stays small whatever
+// they write (the whole is in the output of sitemap lint). Its controls
+// (bidirectional ones among them, which would show a URL's end reversed)
+// are written as escapes, as every output of the command writes them.
+func clip(s string) string {
+	more := ""
+	if len(s) > maxText {
+		n := 0
+		for i := range s {
+			if n == maxText {
+				s, more = s[:i], "…"
+				break
+			}
+			n++
+		}
+	}
+	return printable.Escape(s) + more
 }
 
 func (r *Report) cards(docs []sitemap.Document) []card {
@@ -274,7 +303,7 @@ func class(d *sitemap.Document) string {
 
 func (r *Report) row(d *sitemap.Document) row {
 	w := row{URL: r.linkOf(d.URL), Found: string(d.Found), Format: string(d.Format), Status: string(d.Status), Class: class(d),
-		URLs: number(int64(d.URLs)), Errors: number(int64(d.Errors)), ETag: d.ETag, LastModified: d.LastModified}
+		URLs: number(int64(d.URLs)), Errors: number(int64(d.Errors)), ETag: clip(d.ETag), LastModified: clip(d.LastModified)}
 	if d.FinalURL != "" && d.FinalURL != d.URL {
 		w.Final = r.linkOf(d.FinalURL)
 	}
@@ -294,7 +323,7 @@ func (r *Report) row(d *sitemap.Document) row {
 		w.LastMod = d.LastMod.UTC().Format("2006-01-02")
 	}
 	if d.Err != nil {
-		w.Err = d.Err.Error()
+		w.Err = clip(d.Err.Error())
 	}
 	return w
 }
@@ -309,7 +338,7 @@ func (r *Report) codeViews() ([]codeView, int64) {
 		cv := codeView{Code: string(code), Severity: string(code.Severity()), What: what, Todo: todo,
 			Count: number(g.count), More: g.count - int64(len(g.places))}
 		for _, f := range g.places {
-			p := placeView{Document: r.linkOf(f.Document), Message: f.Message, Where: "the whole document"}
+			p := placeView{Document: r.linkOf(f.Document), Message: clip(f.Message), Where: "the whole document"}
 			if f.Line > 0 {
 				p.Where = fmt.Sprintf("line %d, column %d", f.Line, f.Column)
 			}

@@ -127,7 +127,9 @@ func ticker(interval time.Duration, tick func()) (stop func()) {
 // leaves as they are, as \u escapes. The value is the same to a JSON reader;
 // a terminal sees no control. They can only be inside a string, where a \u
 // escape means the same character: every byte of JSON's own syntax is
-// printable ASCII.
+// printable ASCII or its white space (the line break after a record, the
+// indentation), which is left as it is, as encoding/json escapes every
+// control below DEL in a string.
 type jsonWriter struct{ w io.Writer }
 
 func (jw jsonWriter) Write(p []byte) (int, error) {
@@ -142,7 +144,7 @@ func (jw jsonWriter) Write(p []byte) (int, error) {
 	out = append(out, p[:i]...)
 	for i < len(p) {
 		r, n := utf8.DecodeRune(p[i:])
-		if r != utf8.RuneError && printable.IsControl(r) {
+		if r >= 0x7f && r != utf8.RuneError && printable.IsControl(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, p[i:i+n]...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,9 @@ func TestHostileTerminalEscapesFromServer(t *testing.T) {
 		{"lint", "-no-robots", base + "/pages.txt"},
 		{"lint", "-no-robots", "-format", "jsonl", base + "/index.xml"},
 		{"lint", "-no-robots", "-format", "jsonl", base + "/pages.txt"},
+		{"lint", "-no-robots", "-format", "markdown", base + "/index.xml"},
+		{"lint", "-no-robots", "-format", "markdown", base + "/pages.txt"},
+		{"lint", "-no-robots", "-format", "sarif", base + "/index.xml"},
 		{"discover", "-v", base},
 		{"discover", "-format", "csv", base},
 		{"discover", "-format", "jsonl", base},
@@ -138,5 +142,41 @@ func TestHostileStatusLineInMessages(t *testing.T) {
 	}
 	if got := *docs[0].Error; got != want {
 		t.Errorf("tree json error %q, want %q", got, want)
+	}
+}
+
+// A record whose text is not all ASCII ends with a line break like any
+// other: jsonWriter escaped it as \u000a (it escaped every control of a
+// write that held a byte from 0x7f up), which glued the records of
+// -format jsonl into one line and broke the SARIF log.
+func TestJSONLinesNonASCII(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/news.xml"
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.example/a</loc><lastmod>2024年</lastmod></url>` +
+		`<url><loc>https://x.example/b</loc><lastmod>é` + "\u202e" + `</lastmod></url></urlset>`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		lines int // the records of JSON lines; 0 for one JSON value
+	}{
+		{[]string{"-format", "jsonl", path}, 2},
+		{[]string{"lint", "-format", "jsonl", path}, 2},
+		{[]string{"lint", "-format", "sarif", path}, 0},
+		{[]string{"tree", "-format", "json", path}, 0},
+	} {
+		r := runCLI(t, "", c.args...)
+		recs := []string{r.stdout}
+		if c.lines > 0 {
+			if recs = lines(r.stdout); len(recs) != c.lines {
+				t.Errorf("sitemap %s: %d lines, want %d:\n%s", strings.Join(c.args, " "), len(recs), c.lines, r.stdout)
+			}
+		}
+		for _, rec := range recs {
+			if !json.Valid([]byte(rec)) || strings.Contains(rec, `\u000a`) {
+				t.Errorf("sitemap %s: no JSON: %s", strings.Join(c.args, " "), rec)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/printable"
 )
 
 // This file is sitemap lint -format markdown: a summary of the findings
@@ -107,21 +108,31 @@ func short(s string) string {
 
 // mdSpecial are the characters that start something inline in GitHub's
 // Markdown: a tag or an entity, a link or an image, emphasis or
-// strikethrough, a code span, a table cell's end, math, a mention. The
-// text escaped never starts a line, so the characters that start a block
-// need nothing.
-const mdSpecial = "\\`*_[]<>|~!&$@"
+// strikethrough, a code span, a table cell's end, math. The text escaped
+// never starts a line, so the characters that start a block need
+// nothing. A mention (@user) or a reference (#12) is no Markdown: GitHub
+// finds it in the text once rendered, where a backslash is gone; mdEscape
+// writes a zero-width space after each @ and #, as bots that quote
+// others' text in comments do.
+const mdSpecial = "\\`*_[]<>|~!&$"
 
 // mdEscape makes s plain text in Markdown (GitHub's, tables included): a
 // backslash before each of mdSpecial, so that nothing in it is a tag, a
-// link, an emphasis or a cell's end, and line breaks and controls as
-// spaces.
+// link, an emphasis or a cell's end, line breaks and tabs as spaces, and
+// the other controls (C0, C1, bidirectional: what a terminal or a
+// reader's eye would obey) as \u escapes, as the command writes them
+// everywhere.
 func mdEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
+		case printable.IsControl(r):
+			fmt.Fprintf(&b, `\\u%04x`, r) // the backslash escaped: the text shows \u202e
+		case r == '@' || r == '#':
+			b.WriteRune(r)
+			b.WriteRune('\u200b') // no mention, no reference: nobody is notified, no issue is linked
 		case strings.ContainsRune(mdSpecial, r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
@@ -132,15 +143,22 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-// mdCode makes s a code span: shown as it is, never a tag or a link. Its
-// delimiters are one backtick more than the longest run of them in s.
+// mdCode makes s a code span: shown as it is, never a tag or a link, but
+// for its controls, as in mdEscape. Its delimiters are one backtick more
+// than the longest run of them in s.
 func mdCode(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
-			return ' '
+	var esc strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			esc.WriteByte(' ')
+		case printable.IsControl(r):
+			fmt.Fprintf(&esc, `\u%04x`, r)
+		default:
+			esc.WriteRune(r)
 		}
-		return r
-	}, s)
+	}
+	s = esc.String()
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {

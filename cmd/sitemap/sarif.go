@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,6 +30,9 @@ type sarifWriter struct {
 	artifact func(document string) string
 	codes    []sitemap.Code // the codes found, in the order found
 	n        int
+	// doc and uri are the last document written and its artifact's URI:
+	// a file's asks the file system where its repository is.
+	doc, uri string
 }
 
 type sarifMessage struct {
@@ -87,7 +91,10 @@ func (s *sarifWriter) write(f sitemap.Finding) {
 	if f.URL != "" {
 		msg += " (" + f.URL + ")"
 	}
-	uri := s.artifact(f.Document)
+	if s.uri == "" || f.Document != s.doc {
+		s.doc, s.uri = f.Document, uriReference(s.artifact(f.Document))
+	}
+	uri := s.uri
 	art := sarifArtifact{URI: uri}
 	if relative(uri) {
 		art.URIBaseID = srcRoot
@@ -141,6 +148,41 @@ func sarifLevel(sev sitemap.Severity) string {
 	}
 	return "note"
 }
+
+// uriReference writes s, a URL or a path already written as a URI
+// reference, as one that RFC 3986 allows, which the schema of SARIF asks
+// of an artifact's URI: a document's URL keeps what its sitemap wrote in
+// its query and fragment (a space, <, a second #, a % that begins no
+// escape, a character outside ASCII), each now percent-encoded; what is
+// allowed, a valid escape among it, is left as it is.
+func uriReference(s string) string {
+	var b strings.Builder
+	authority := -1 // the end of the authority, when s has one
+	if i := strings.Index(s, "://"); i > 0 && !strings.ContainsAny(s[:i], "/?#") {
+		authority = i + 3 + strings.IndexAny(s[i+3:]+"/", "/?#")
+	}
+	fragment := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~:/?@!$&'()*+,;=", c) >= 0)
+		switch {
+		case c == '#' && !fragment:
+			ok, fragment = true, true
+		case (c == '[' || c == ']') && i < authority:
+			ok = true
+		case c == '%':
+			ok = i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+		}
+		if ok {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // relative reports whether uri is a relative reference: a path in the
 // repository.

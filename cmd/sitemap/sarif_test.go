@@ -298,3 +298,40 @@ func TestLintSARIFOfTestdata(t *testing.T) {
 		t.Errorf("a document named otherwise than by its path in the repository:\n%s", r.stdout)
 	}
 }
+
+// An artifact's URI is a URI reference RFC 3986 allows, however the URL
+// of the document was written: the schema of SARIF asks for one, and the
+// URL of a document keeps what its sitemap wrote in its query.
+func TestSARIFURIReference(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://x.example/q.xml?a=1&b=<x> y#f#g", "https://x.example/q.xml?a=1&b=%3Cx%3E%20y#f%23g"},
+		{"https://x.example/%zz%4", "https://x.example/%25zz%254"},
+		{"https://[::1]:8080/ü[1].xml", "https://[::1]:8080/%C3%BC%5B1%5D.xml"},
+		{"https://x.example/a%20b.xml|\\", "https://x.example/a%20b.xml%7C%5C"},
+		{"./C:%5Cwin.xml", "./C:%5Cwin.xml"},
+		{"file:///tmp/a%20b.xml", "file:///tmp/a%20b.xml"},
+	} {
+		if got := uriReference(c.in); got != c.want {
+			t.Errorf("uriReference(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var b strings.Builder
+	w := bufio.NewWriter(&b)
+	s := newSARIFWriter(w, func(d string) string { return d })
+	s.write(sitemap.Finding{Code: sitemap.CodeNotSitemap, Severity: sitemap.SeverityError, Document: "https://x.example/q.xml?b=<x>", Message: "m"})
+	s.end()
+	w.Flush()
+	if !strings.Contains(b.String(), `"uri":"https://x.example/q.xml?b=%3Cx%3E"`) {
+		t.Errorf("SARIF:\n%s", b.String())
+	}
+}
+
+// A mention or an issue's number in what a document wrote notifies
+// nobody and links nothing: GitHub finds them in the rendered text, where
+// a backslash before the @ was gone (github/markup#1168).
+func TestMarkdownNoMention(t *testing.T) {
+	got := mdEscape("ask @octocat or @org/team about #12 and x/y#3, mail a@b.example")
+	if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(got, "@\u200b", ""), "#\u200b", ""), "@") || strings.Count(got, "@\u200b") != 3 || strings.Count(got, "#\u200b") != 2 {
+		t.Errorf("mdEscape: %q", got)
+	}
+}

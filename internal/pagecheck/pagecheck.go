@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
 )
 
 // Head is what the head of an HTML page says about its indexing.
@@ -18,27 +19,60 @@ type Head struct {
 	// noindex (or none): "robots" or the agent's own, "" when none does.
 	Noindex string
 	// Canonical is the href of the first <link rel="canonical">, as
-	// written, "" when there is none.
-	Canonical string
+	// written, "" when there is none; Other is the first href of another
+	// one that is written otherwise, "" when there is none.
+	Canonical, Other string
+	// Base is the href of the first <base>, as written, "" when there
+	// is none: a relative canonical is resolved against it.
+	Base string
+	// Err is the error the reading of the page broke off with before
+	// the end of its head, nil when it did not.
+	Err error
 }
 
-// ReadHead reads the head of the HTML page in r, up to its <body> (or the
-// first element that only a body holds) or the end of r, for the product
-// token agent (such as "gositemap"): a <meta name="robots"> or one named
-// after agent, in any letter case, whose content says noindex. The caller
-// bounds r.
-func ReadHead(r io.Reader, agent string) Head {
+// ReadHead reads the head of the HTML page in r, served with the
+// Content-Type contentType (its charset, or the page's byte order mark or
+// <meta charset>, says how it is encoded), for the product token agent
+// (such as "gositemap"): a <meta name="robots"> or one named after agent,
+// in any letter case, whose content says noindex, and the canonical links.
+// The head ends at </head>, at <body>, at text that is not blank and at
+// the first element a head may not hold, as it does for the search
+// engines (Google stops reading the head at an element that has no place
+// in it): what a comment, a script or the body holds is never read. The
+// caller bounds r.
+func ReadHead(r io.Reader, contentType, agent string) Head {
 	var h Head
-	z := html.NewTokenizer(r)
+	er := &errReader{r: r}
+	in := io.Reader(er)
+	if cr, err := charset.NewReader(er, contentType); err == nil {
+		in = cr
+	}
+	z := html.NewTokenizer(in)
+	raw := false // within an element whose text is raw (title, script, style...)
 	for {
-		switch z.Next() {
+		tt := z.Next()
+		switch tt {
 		case html.ErrorToken:
+			if er.err != nil {
+				h.Err = er.err
+			}
 			return h
+		case html.TextToken:
+			if !raw && strings.TrimLeft(string(z.Text()), " \t\n\f\r\ufeff") != "" {
+				return h // text: the body has begun (a byte order mark is none)
+			}
+		case html.EndTagToken:
+			raw = false
+			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
+				return h
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
+			raw = false
 			switch atom.Lookup(name) {
-			case atom.Body, atom.Div, atom.P, atom.H1, atom.Main, atom.Article:
-				return h
+			case atom.Html, atom.Head:
+			case atom.Title, atom.Script, atom.Style, atom.Noscript, atom.Template:
+				raw = tt == html.StartTagToken
 			case atom.Meta:
 				if hasAttr {
 					attrs := attributes(z)
@@ -50,13 +84,40 @@ func ReadHead(r io.Reader, agent string) Head {
 			case atom.Link:
 				if hasAttr {
 					attrs := attributes(z)
-					if h.Canonical == "" && hasToken(attrs["rel"], "canonical") && strings.TrimSpace(attrs["href"]) != "" {
-						h.Canonical = strings.TrimSpace(attrs["href"])
+					href := strings.TrimSpace(attrs["href"])
+					if !hasToken(attrs["rel"], "canonical") || href == "" {
+						break
+					}
+					if h.Canonical == "" {
+						h.Canonical = href
+					} else if h.Other == "" && href != h.Canonical {
+						h.Other = href
 					}
 				}
+			case atom.Base:
+				if hasAttr && h.Base == "" {
+					h.Base = strings.TrimSpace(attributes(z)["href"])
+				}
+			default:
+				return h // an element of the body
 			}
 		}
 	}
+}
+
+// errReader is a reader that keeps the error other than io.EOF that its
+// reader broke off with.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // attributes returns the attributes of the tag z is at, by lower-case
@@ -133,8 +194,10 @@ func isAgentName(s string) bool {
 
 // LinkCanonical returns the target of the first rel="canonical" link of
 // the values of the Link headers of a response, as written, "" when none
-// has one: <https://example.com/a>; rel="canonical".
-func LinkCanonical(values []string) string {
+// has one (<https://example.com/a>; rel="canonical"), and the first
+// target of another such link that is written otherwise, "" when there is
+// none, as Head has them.
+func LinkCanonical(values []string) (canonical, other string) {
 	for _, v := range values {
 		for _, link := range splitLinks(v) {
 			start, end := strings.IndexByte(link, '<'), strings.IndexByte(link, '>')
@@ -143,13 +206,19 @@ func LinkCanonical(values []string) string {
 			}
 			for _, param := range strings.Split(link[end+1:], ";") {
 				k, val, ok := strings.Cut(param, "=")
-				if ok && strings.EqualFold(strings.TrimSpace(k), "rel") && hasToken(strings.Trim(strings.TrimSpace(val), `"`), "canonical") {
-					return strings.TrimSpace(link[start+1 : end])
+				if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") || !hasToken(strings.Trim(strings.TrimSpace(val), `"`), "canonical") {
+					continue
+				}
+				switch target := strings.TrimSpace(link[start+1 : end]); {
+				case canonical == "":
+					canonical = target
+				case target != canonical:
+					return canonical, target
 				}
 			}
 		}
 	}
-	return ""
+	return canonical, ""
 }
 
 // splitLinks splits the value of a Link header at the commas between its
