@@ -1,12 +1,14 @@
 package sitemap
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
 	"iter"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -284,9 +286,9 @@ type linter struct {
 	out chan<- Finding // to the loop of Lint
 
 	mu        sync.Mutex
-	listed    int            // findings handed to the loop
-	perCode   map[Code]int   // listed, by code
-	omitted   map[Code]int64 // left out, by code
+	listed    int                  // findings handed to the loop
+	perCode   map[Code]int         // listed, by code
+	omitted   map[omittedKey]int64 // left out, by code and severity
 	seed      maphash.Seed
 	locs      map[uint64]int32 // hash of a location's key → node of the first document that gave it
 	locsFull  bool
@@ -330,18 +332,26 @@ func newLinter(o LintOptions, c *call, out chan<- Finding) *linter {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return &linter{c: c, opt: o, now: now, out: out, perCode: map[Code]int{}, omitted: map[Code]int64{},
+	return &linter{c: c, opt: o, now: now, out: out, perCode: map[Code]int{}, omitted: map[omittedKey]int64{},
 		seed: maphash.MakeSeed(), locs: map[uint64]int32{}, links: map[[2]uint64]lintLink{},
 		docFound: map[int]Found{}, mods: map[uint64]indexMod{}}
 }
 
-// omit reports whether a finding of code is past the caps, and counts it
-// then: the caller need not make it.
+// omittedKey is what the findings left out are counted by: a code, and
+// the severity they had, which may be another than the code's own
+// (duplicate-loc across documents is a note).
+type omittedKey struct {
+	code     Code
+	severity Severity
+}
+
+// omit reports whether a finding of code, of the code's own severity, is
+// past the caps, and counts it then: the caller need not make it.
 func (l *linter) omit(code Code) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.perCode[code] >= l.opt.MaxPerCode || l.listed >= l.opt.MaxFindings {
-		l.omitted[code]++
+		l.omitted[omittedKey{code, code.Severity()}]++
 		return true
 	}
 	return false
@@ -359,7 +369,7 @@ func (l *linter) add(f Finding) {
 	f.URL, f.Message = shorten(f.URL), printable.Escape(f.Message)
 	l.mu.Lock()
 	if l.perCode[f.Code] >= l.opt.MaxPerCode || l.listed >= l.opt.MaxFindings {
-		l.omitted[f.Code]++
+		l.omitted[omittedKey{f.Code, f.Severity}]++
 		l.mu.Unlock()
 		return
 	}
@@ -377,20 +387,19 @@ func (l *linter) send(f Finding) {
 	}
 }
 
-// summarize hands on a summary finding for each code that had some left
-// out, in the order of the codes.
+// summarize hands on a summary finding for each code, and severity of
+// its findings, that had some left out, in the order of the codes, the
+// gravest first.
 func (l *linter) summarize() {
 	l.mu.Lock()
-	codes := make([]Code, 0, len(l.omitted))
-	for code := range l.omitted {
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	out := make([]Finding, 0, len(codes))
-	for _, code := range codes {
-		n := l.omitted[code]
-		out = append(out, Finding{Code: code, Severity: code.Severity(), Document: l.c.root,
-			Message: fmt.Sprintf("%d more %s findings were left out (the caps are %d of a code, %d in all)", n, code, l.opt.MaxPerCode, l.opt.MaxFindings),
+	keys := slices.SortedFunc(maps.Keys(l.omitted), func(a, b omittedKey) int {
+		return cmp.Or(cmp.Compare(a.code, b.code), cmp.Compare(a.severity.rank(), b.severity.rank()))
+	})
+	out := make([]Finding, 0, len(keys))
+	for _, k := range keys {
+		n := l.omitted[k]
+		out = append(out, Finding{Code: k.code, Severity: k.severity, Document: l.c.root,
+			Message: fmt.Sprintf("%d more %s findings were left out (the caps are %d of a code, %d in all)", n, k.code, l.opt.MaxPerCode, l.opt.MaxFindings),
 			More:    n})
 	}
 	l.mu.Unlock()
@@ -435,6 +444,44 @@ func (l *linter) seen(h uint64, node int) int {
 	}
 	return int(first)
 }
+
+// duplicate reports a location the document, or another document of the
+// tree, gave before.
+func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
+	prefix := byte('p')
+	if sitemap {
+		prefix = 's'
+	}
+	node := ld.d.node
+	h := ld.l.hash(prefix, urlnorm.Key(loc))
+	first := ld.l.seen(h, node)
+	if first >= 0 && first != node {
+		// Another document gave it first. When this one gave it before
+		// too, the duplicate is within this one, whatever the order the
+		// documents are read in.
+		if _, ok := ld.again[h]; ok {
+			first = node
+		} else if len(ld.again) < lintMaxAgain {
+			if ld.again == nil {
+				ld.again = make(map[uint64]struct{})
+			}
+			ld.again[h] = struct{}{}
+		}
+	}
+	switch {
+	case first < 0:
+	case first == node:
+		ld.entryFinding(CodeDuplicateLoc, raw, "the location is listed before in this document")
+	default:
+		ld.l.add(Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
+			URL: raw, Message: "the location is listed in " + ld.l.docURL(first) + " too"})
+	}
+}
+
+// lintMaxAgain caps the locations a document keeps of those another
+// gave first: the most a sitemap may list. Past it, a duplicate within
+// the document of such a location is told as one across documents.
+const lintMaxAgain = 50000
 
 // docURL is the URL the document at node was requested as.
 func (l *linter) docURL(node int) string {

@@ -60,6 +60,11 @@ type lintDoc struct {
 	sawOther  bool
 	children  uint8
 
+	// duplicate-loc: the locations of this document that another one gave
+	// first, so that a second one here is told as a duplicate within it
+	// (at most lintMaxAgain, dropped with the document).
+	again map[uint64]struct{}
+
 	schema bool // the root is in the sitemaps namespace
 
 	// index-lastmod-behind: the latest date of an entry.
@@ -624,38 +629,6 @@ func belowDir(loc string, base *url.URL) bool {
 		return true
 	}
 	return strings.HasPrefix(u.EscapedPath(), dir)
-}
-
-// duplicate reports a location the document, or another document of the
-// tree, gave before.
-func (ld *lintDoc) duplicate(raw, loc string, sitemap bool) {
-	prefix := byte('p')
-	if sitemap {
-		prefix = 's'
-	}
-	node := ld.d.node
-	h := ld.l.hash(prefix, urlnorm.Key(loc))
-	first := ld.l.seen(h, node)
-	if first >= 0 && first != node && ld.l.seen(pairKey(h, node), node) == node {
-		// Another document gave it first, and this one gave it before
-		// too: the documents are read at once, in any order, and the
-		// duplicate within this one is the same whatever was read first.
-		first = node
-	}
-	switch {
-	case first < 0:
-	case first == node:
-		ld.entryFinding(CodeDuplicateLoc, raw, "the location is listed before in this document")
-	default:
-		ld.l.add(Finding{Code: CodeDuplicateLoc, Severity: SeverityInfo, Document: ld.url(), Line: ld.line, Column: ld.col,
-			URL: raw, Message: "the location is listed in " + ld.l.docURL(first) + " too"})
-	}
-}
-
-// pairKey is the key, in the set of locations, of the location of hash h
-// in the document at node, kept once another document gave it first.
-func pairKey(h uint64, node int) uint64 {
-	return (h ^ uint64(node+1)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
 }
 
 // checkDate checks a date of the entry of loc, and returns it; ok is

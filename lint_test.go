@@ -535,3 +535,25 @@ func TestLintDuplicateWithinDocumentReadSecond(t *testing.T) {
 		t.Errorf("duplicate-loc findings %q, want %q", got, want)
 	}
 }
+
+// The summary of the findings a cap left out gives the severity they had:
+// duplicate-loc across documents is a note, and its summary is one too
+// (it was the code's own, a warning, and the command counted the notes
+// left out as warnings).
+func TestLintCapSummaryKeepsSeverity(t *testing.T) {
+	urls := `<url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url><url><loc>https://example.com/c</loc></url>`
+	srv := serve(t, map[string]route{
+		"/index.xml": {Body: `<sitemapindex ` + lintNS + `><sitemap><loc>{base}/1.xml</loc></sitemap><sitemap><loc>{base}/2.xml</loc></sitemap></sitemapindex>`},
+		"/1.xml":     {Body: `<urlset ` + lintNS + `>` + urls + `</urlset>`},
+		"/2.xml":     {Body: `<urlset ` + lintNS + `>` + urls + `</urlset>`},
+	})
+	var got []string
+	for f := range sitemap.New().Lint(context.Background(), srv.At("/index.xml"), nil, &sitemap.LintOptions{NoRobots: true, MaxPerCode: 1}) {
+		if f.Code == sitemap.CodeDuplicateLoc {
+			got = append(got, fmt.Sprintf("%s more=%d", f.Severity, f.More))
+		}
+	}
+	if want := []string{"info more=0", "info more=2"}; !slices.Equal(got, want) {
+		t.Errorf("duplicate-loc findings %q, want %q", got, want)
+	}
+}

@@ -25,6 +25,17 @@ const (
 	SeverityInfo Severity = "info"
 )
 
+// rank orders the severities, the gravest first.
+func (s Severity) rank() int {
+	switch s {
+	case SeverityError:
+		return 0
+	case SeverityWarning:
+		return 1
+	}
+	return 2
+}
+
 // Code names a rule: what a [Finding] is about and, for the rules strict
 // mode has as well, what a [ValidationError] is about. The codes are part
 // of the API: a code keeps its meaning, and its severity, from one version
