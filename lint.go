@@ -531,18 +531,7 @@ func (l *linter) indexBehind(ld *lintDoc) {
 	l.mu.Lock()
 	m, ok := l.mods[l.hash('s', urlnorm.Key(ld.url()))]
 	l.mu.Unlock()
-	limit := m.t
-	switch m.span {
-	case 4:
-		limit = limit.AddDate(1, 0, 0)
-	case 7:
-		limit = limit.AddDate(0, 1, 0)
-	case 10:
-		limit = limit.AddDate(0, 0, 1)
-	}
-	if m.span != 0 {
-		limit = limit.Add(12 * time.Hour)
-	}
+	limit := dateEnd(m.t, m.span)
 	if !ok || !ld.newest.After(limit) {
 		return
 	}
@@ -556,4 +545,22 @@ func (l *linter) indexBehind(ld *lintDoc) {
 	l.add(Finding{Code: CodeIndexLastmodBehind, Document: l.docURL(int(m.node)), Line: int(m.line), Column: int(m.col), URL: m.loc,
 		Message: fmt.Sprintf("the sitemap has entries dated %s, later than the <lastmod> %s the index gives it: a crawler that trusts the index skips them",
 			ld.newest.Format(time.RFC3339), given)})
+}
+
+// dateEnd returns the end of the period a date without a time names: t
+// its start, span the length it is written in (4 a year, 7 a month, 10 a
+// day), the end taken as the site's, up to twelve hours after UTC's
+// (UTC-12). A date with a time (span 0) ends when it is.
+func dateEnd(t time.Time, span int) time.Time {
+	switch span {
+	case 4:
+		t = t.AddDate(1, 0, 0)
+	case 7:
+		t = t.AddDate(0, 1, 0)
+	case 10:
+		t = t.AddDate(0, 0, 1)
+	default:
+		return t
+	}
+	return t.Add(12 * time.Hour)
 }

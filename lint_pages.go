@@ -602,20 +602,7 @@ func (p *pageChecks) stale(e *pageEntry, lastModified, date string) {
 	if !lm.Before(now) {
 		return
 	}
-	end := e.lastmod
-	switch e.dateOnly {
-	case 4:
-		end = end.AddDate(1, 0, 0)
-	case 7:
-		end = end.AddDate(0, 1, 0)
-	case 10:
-		end = end.AddDate(0, 0, 1)
-	}
-	if e.dateOnly != 0 {
-		// A date without a time is the site's: its day ends up to
-		// twelve hours after UTC's (UTC-12).
-		end = end.Add(12 * time.Hour)
-	}
+	end := dateEnd(e.lastmod, e.dateOnly)
 	if e.dateOnly != 0 && !lm.Before(end) || e.dateOnly == 0 && lm.After(end) {
 		p.report(e, CodeLastmodStale, "the page's Last-Modified, %s, is later than its <lastmod> %s", lm.UTC().Format(time.RFC3339), e.modRaw)
 	}
