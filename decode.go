@@ -524,15 +524,17 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // document is an error, and so is one of white space only. It looks at
 // what has come of the document, and waits for more only while that is
 // white space, so that a short document that stalls is read as far as it
-// has come.
-func isXML(r *bufio.Reader) (bool, error) {
+// has come. The number it returns is that of the lines it dropped before
+// a text document, which the numbers of its lines start after.
+func isXML(r *bufio.Reader) (bool, int, error) {
+	dropped := 0
 	// Two bytes at least the first time, to tell UTF-16 by its zero byte.
 	for have, first := 1, true; ; first = false {
 		// A read that fails after some bytes came is seen by the parse
 		// stage, after them: the bytes at hand tell the format.
 		head, err := peekPast(r, have, peekSize)
 		if err != nil && !isEOF(err) && len(head) == 0 {
-			return false, err
+			return false, dropped, err
 		}
 		// decode told UTF-16 and UTF-32 by their byte order mark, or by
 		// the zero bytes among their first four; what is left is UTF-16
@@ -540,33 +542,38 @@ func isXML(r *bufio.Reader) (bool, error) {
 		if first && len(head) >= 2 {
 			switch {
 			case head[0] == '<' && head[1] == 0:
-				return false, errUnicodeEncoding("UTF-16LE", false)
+				return false, 0, errUnicodeEncoding("UTF-16LE", false)
 			case head[0] == 0 && head[1] == '<':
-				return false, errUnicodeEncoding("UTF-16BE", false)
+				return false, 0, errUnicodeEncoding("UTF-16BE", false)
 			}
 		}
 		ws := len(head) - len(bytes.TrimLeft(head, " \t\r\n"))
 		if ws < len(head) {
 			if head[ws] == '<' {
 				r.Discard(ws)
-				return true, nil
+				return true, 0, nil
 			}
 			// A text document: its first line keeps its indentation, so
 			// that it is read like any other line.
-			r.Discard(bytes.LastIndexByte(head[:ws], '\n') + 1)
-			return false, nil
+			nl := bytes.LastIndexByte(head[:ws], '\n')
+			if nl >= 0 {
+				dropped += bytes.Count(head[:nl], []byte{'\n'}) + 1
+			}
+			r.Discard(nl + 1)
+			return false, dropped, nil
 		}
 		if err != nil && !isEOF(err) {
-			return false, err
+			return false, dropped, err
 		}
 		if err != nil {
-			return false, errEmpty
+			return false, dropped, errEmpty
 		}
 		// White space only so far: drop it, but for the indentation of the
 		// line it ends in (one byte of it is enough to tell).
 		keep := 1
 		if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
 			keep = len(head) - nl - 1
+			dropped += bytes.Count(head[:nl], []byte{'\n'}) + 1
 		}
 		r.Discard(len(head) - keep)
 		have = keep

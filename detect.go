@@ -53,13 +53,17 @@ func (d *doc) parse(body io.Reader, robots bool, size, alone int64) error {
 	if robots {
 		return parseRobots(r, d, d.hooks.robotsLine)
 	}
-	xml, err := isXML(r)
+	xml, dropped, err := isXML(r)
 	if err != nil {
 		return err
 	}
 	if !xml {
 		d.format = formatText
-		if err := parseText(r, d); err != nil {
+		first := 0 // the lines are not numbered
+		if d.hooks.numberLines {
+			first = dropped + 1
+		}
+		if err := parseText(r, d, first); err != nil {
 			return err
 		}
 		if d.lines == 0 {

@@ -279,7 +279,11 @@ func checkVideo(r *rawVideo, fail func(error)) {
 		bad(CodeVideoRestriction, "video <restriction> relationship %q is neither allow nor deny", rel)
 	}
 	if v := textOf(&r.restriction); !eachField(v, isCountry) {
-		bad(CodeVideoRestriction, "video <restriction> value %q is not a list of ISO 3166 country codes", v)
+		if eachField(bytes.ToUpper(v), isCountry) {
+			bad(CodeVideoRestriction, "video <restriction> value %q is not a list of ISO 3166 country codes: write them in capitals", v)
+		} else {
+			bad(CodeVideoRestriction, "video <restriction> value %q is not a list of ISO 3166 country codes", v)
+		}
 	}
 	if rel := string(textOf(&r.platformRel)); r.platform.set && !isAllowDeny(rel) {
 		bad(CodeVideoPlatform, "video <platform> relationship %q is neither allow nor deny", rel)
@@ -308,17 +312,18 @@ func isPlatform(b []byte) bool {
 	return s == "web" || s == "mobile" || s == "tv"
 }
 
-// isCountry reports whether b is a country code of ISO 3166-1, of two
-// letters, in either case.
+// isCountry reports whether b is a country code of ISO 3166-1: two
+// capital letters, as ISO 3166 writes them and the video sitemap schema
+// asks ([A-Z]{2}); "us" is not one.
 func isCountry(b []byte) bool {
-	if len(b) != 2 || !isLetter(b[0]) || !isLetter(b[1]) {
+	if len(b) != 2 || !isUpper(b[0]) || !isUpper(b[1]) {
 		return false
 	}
 	r, err := language.ParseRegion(string(b))
 	return err == nil && r.IsCountry()
 }
 
-func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 // videoNumber is a whole number of a video: its element, and the code of
 // its rule.

@@ -84,6 +84,13 @@ type docHooks struct {
 	// indentation cut, before the line is read for a Sitemap: (robots.go).
 	robotsLine func(line []byte)
 
+	// numberLines asks the parse stage of a text sitemap to number its
+	// lines, so that each raw entry carries its line (rawEntry.line), as
+	// that of a robots.txt always does: lint's, whose findings are placed
+	// at them. Unasked, the lines of a text sitemap are not counted
+	// (parse_text.go).
+	numberLines bool
+
 	// text is given the UTF-8 text the XML parse stage is to read, and
 	// whether it comes out of a transcoder; the parse stage reads what it
 	// returns (detect.go).
@@ -243,6 +250,7 @@ func (a docHooks) join(b docHooks) docHooks {
 	} else if g != nil {
 		j.robotsLine = func(line []byte) { f(line); g(line) }
 	}
+	j.numberLines = a.numberLines || b.numberLines
 	if f, g := a.text, b.text; f == nil {
 		j.text = g
 	} else if g != nil {

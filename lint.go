@@ -32,14 +32,16 @@ type Finding struct {
 	Severity Severity `json:"severity"`
 	// Document is the URL the document was requested as (or given as).
 	Document string `json:"document"`
-	// Line and Column are where the scanner of the XML document was: the
-	// line from 1, and the byte of the line from 1, counted in the
-	// document as the scanner reads it, decompressed, after a byte order
-	// mark and, for a document in another encoding than UTF-8, in the
-	// UTF-8 it was transcoded to. For a finding about an entry it is the
-	// end of the entry's start tag. Both are 0 for a finding about a
-	// document as a whole, and for the formats that are read by line
-	// (text sitemaps, robots.txt).
+	// Line and Column are where in the document the finding is: the line
+	// from 1, and the byte of the line from 1, counted in the document as
+	// it is read, decompressed, after a byte order mark and, for an XML
+	// document in another encoding than UTF-8, in the UTF-8 it was
+	// transcoded to. In an XML document it is where the scanner was, for
+	// a finding about an entry the end of the entry's start tag. In the
+	// formats read by line it is where the value starts: a URL line of a
+	// text sitemap (Column 1), a Sitemap: line of a robots.txt (past the
+	// directive and its colon). Both are 0 for a finding about a document
+	// as a whole.
 	Line   int `json:"line"`
 	Column int `json:"column"`
 	// URL is the location of the entry the finding is about, as the

@@ -76,10 +76,11 @@ type lintDoc struct {
 func (l *linter) document(_ child, _ int, d *doc) docHooks {
 	ld := &lintDoc{l: l, d: d, uniform: true}
 	return docHooks{
-		body:  ld.prolog,
-		text:  ld.checkUTF8,
-		entry: ld.entry,
-		ended: ld.end,
+		body:        ld.prolog,
+		numberLines: true,
+		text:        ld.checkUTF8,
+		entry:       ld.entry,
+		ended:       ld.end,
 		xml: xmlHooks{scanner: ld.watch, root: ld.root, rootChild: ld.rootChild,
 			entryStart: ld.entryStart, child: ld.child},
 	}
@@ -482,6 +483,9 @@ func (ld *lintDoc) docError(err error) {
 // the entry as strict mode would, and reports rather than rejects.
 func (ld *lintDoc) entry(e *rawEntry) {
 	d := ld.d
+	if d.format == formatRobots || d.format == formatText {
+		ld.line, ld.col = e.line, e.col // read by line, with no scanner
+	}
 	if d.format == formatRobots {
 		// A Sitemap: value the call refuses, and does not request, is
 		// listed as the call reads it (tolerant).
@@ -491,9 +495,6 @@ func (ld *lintDoc) entry(e *rawEntry) {
 		return
 	}
 	ld.entries++
-	if d.format == formatText {
-		ld.line, ld.col = 0, 0
-	}
 	ld.lastmodUniform(e)
 	raw := string(e.loc.text())
 	if raw == "" {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,7 +88,10 @@ func lintStaticCases() []lintCase {
 		{sitemap.CodeVideoPlatform, video("</video:title>", `</video:title><video:platform relationship="allowed">web</video:platform>`), video("</video:title>", `</video:title><video:platform relationship="allow">web tv</video:platform>`)},
 		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction>IE GB</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="deny">IE GB</video:restriction>`)},
 		{sitemap.CodeVideoPlatform, video("</video:title>", `</video:title><video:platform relationship="allow">web desktop</video:platform>`), video("</video:title>", `</video:title><video:platform relationship="deny"> tv </video:platform>`)},
-		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="allow">IE UK-GB</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="allow">ie gb US</video:restriction>`)},
+		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="allow">IE UK-GB</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="allow">IE GB US</video:restriction>`)},
+		// ISO 3166 writes its codes in capitals, and the video sitemap
+		// schema's pattern is [A-Z]{2}( +[A-Z]{2})*.
+		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="deny">us ca</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="deny">US CA</video:restriction>`)},
 		{sitemap.CodeVideoRestriction, video("</video:title>", `</video:title><video:restriction relationship="allow">IE EU</video:restriction>`), video("</video:title>", `</video:title><video:restriction relationship="allow"></video:restriction>`)},
 		{sitemap.CodeVideoDateInvalid, video("</video:title>", "</video:title><video:publication_date>15/01/2024</video:publication_date>"), video("</video:title>", "</video:title><video:publication_date>2024-01-15</video:publication_date>")},
 		// An alternate link without href, without hreflang, or not rel="alternate".
@@ -290,5 +294,41 @@ func TestVideoValueListsStrict(t *testing.T) {
 	}
 	if us := s.GetURLs(); len(us) != 1 || len(us[0].Videos) != 1 {
 		t.Errorf("the video is not kept: %+v", us)
+	}
+}
+
+// A restriction of country codes in lower case breaks the rule in strict
+// mode too (VIDEO-10, VIDEO-16): ISO 3166 and the video sitemap schema
+// write them in capitals. The message says so, and the video is kept, its
+// value as written.
+func TestVideoRestrictionCase(t *testing.T) {
+	for _, c := range []struct{ value, msg string }{
+		{"us Ca", `strict mode: video <restriction> value "us Ca" is not a list of ISO 3166 country codes: write them in capitals`},
+		{"us xx", `strict mode: video <restriction> value "us xx" is not a list of ISO 3166 country codes`},
+		{"US  CA", ""},
+	} {
+		doc := video("</video:title>", `</video:title><video:restriction relationship="allow">`+c.value+`</video:restriction>`)
+		s := sitemap.New().SetStrict(true)
+		if _, err := s.ParseReader(context.Background(), lintBase, strings.NewReader(doc)); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, err := range s.GetErrors() {
+			if !errors.Is(err, sitemap.CodeVideoRestriction) {
+				t.Errorf("%q: %v", c.value, err)
+			}
+			got = append(got, err.Error())
+		}
+		want := []string(nil)
+		if c.msg != "" {
+			want = []string{`validate "https://example.com/a": ` + c.msg}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: errors %q, want %q", c.value, got, want)
+		}
+		us := s.GetURLs()
+		if len(us) != 1 || len(us[0].Videos) != 1 || us[0].Videos[0].Restriction == nil || us[0].Videos[0].Restriction.Value != c.value {
+			t.Errorf("%q: the video is not kept as written: %+v", c.value, us)
+		}
 	}
 }

@@ -74,8 +74,11 @@ func trimLineEnd(line []byte) []byte {
 }
 
 // parseText reads a text sitemap: every line that begins with http:// or
-// https:// is the location of a page. Other lines are skipped.
-func parseText(r *bufio.Reader, sink entrySink) error {
+// https:// is the location of a page. Other lines are skipped. first, when
+// above 0, is the number of the first line of r, from which the lines are
+// numbered: each entry carries its line, and column 1, where a URL line's
+// URL starts (rawEntry.line, rawEntry.col). At 0 no line is counted.
+func parseText(r *bufio.Reader, sink entrySink, first int) error {
 	// The entry of a line holds nothing but its loc, and the sink does not
 	// change an entry it is handed: e is reset once, and its loc is the
 	// line itself rather than a copy of it. The line is no longer than
@@ -85,7 +88,7 @@ func parseText(r *bufio.Reader, sink entrySink) error {
 	var e rawEntry
 	e.reset(false, false)
 	e.loc.set = true
-	return eachLine(r, func(line []byte, cut bool) bool {
+	entry := func(line []byte, cut bool) bool {
 		if !hasHTTPPrefix(line) {
 			return true
 		}
@@ -94,6 +97,17 @@ func parseText(r *bufio.Reader, sink entrySink) error {
 		}
 		e.loc.b, e.loc.cut = line[:len(line):len(line)], cut
 		return sink.entry(&e)
+	}
+	if first <= 0 {
+		return eachLine(r, entry)
+	}
+	// Numbered (for lint): the count is kept out of the loop of a call
+	// that needs none, where it would cost every line of every text
+	// sitemap.
+	e.line, e.col = first-1, 1
+	return eachLine(r, func(line []byte, cut bool) bool {
+		e.line++
+		return entry(line, cut)
 	})
 }
 

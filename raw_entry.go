@@ -45,6 +45,13 @@ type rawEntry struct {
 	news       rawNews
 	hasNews    bool
 	forbidden  bool // a character reference names a code point XML forbids
+
+	// line and col are where the location starts in a document read by
+	// line: the line from 1 and the byte of the line from 1, in the
+	// document as the parse stage reads it (decompressed, after a byte
+	// order mark). A robots.txt's entries carry them, a text sitemap's
+	// when its hooks ask (docHooks.numberLines); 0 otherwise.
+	line, col int
 }
 
 type rawImage struct {

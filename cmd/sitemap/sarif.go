@@ -99,8 +99,9 @@ func (s *sarifWriter) write(f sitemap.Finding) {
 	if relative(uri) {
 		art.URIBaseID = srcRoot
 	}
-	// A finding about a document as a whole, or of a format read by line,
-	// has no place: it is at the start of the document.
+	// A finding about a document as a whole has no place (line 0): it is
+	// at the start of the document. Any other, of an XML document or of a
+	// line of a text sitemap or a robots.txt, is at its line and column.
 	line, col := max(f.Line, 1), max(f.Column, 1)
 	if f.Line == 0 {
 		col = 1
