@@ -59,11 +59,8 @@ type lintOptions struct {
 	timeout                    seconds
 	checkPages                 int
 	hostOptions                // polite.go
-
-	sequential                                  bool
-	maxURLs, maxSitemaps, maxDepth, concurrency int
-	follow, rules                               patterns
-	since                                       sinceFlag
+	readOptions                // main.go
+	since                      sinceFlag
 }
 
 // lintFlags are the flags of sitemap lint, -format among them when
@@ -87,13 +84,7 @@ func (c *command) lintFlags(o *lintOptions, withFormat bool) *flag.FlagSet {
 	fs.IntVar(&o.checkPages, "check-pages", 0, "request up to `N` of the pages listed, the same ones on every run, spread across the sitemaps,\nand report their status, redirects, noindex, canonical and Last-Modified (0: none)")
 	hostFlags(fs, &o.hostOptions)
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
-	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
-	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "read at most `N` URLs (0: no limit)")
-	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and check, at most `N` sitemaps (0: no limit)")
-	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
-	fs.IntVar(&o.concurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
-	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
-	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them):\nevery entry is still checked, but the others are not counted, drawn by sitemap report, or among the pages checked")
+	readFlags(fs, &o.readOptions)
 	fs.Var(&o.since, "since", "leave out the URLs, and do not fetch the sitemaps, whose lastmod is older than `DATE`\n(W3C datetime: 2024-01-15 or 2024-01-15T12:00:00Z)")
 	return fs
 }
@@ -172,7 +163,7 @@ func (o *lintOptions) lintOptions(eachURL func(sitemap.URL)) *sitemap.LintOption
 func (c *command) lintCall(name string, o *lintOptions, target string, inc sitemap.Incremental, prepare func(*sitemap.S) error) (*sitemap.S, *input, int) {
 	s := sitemap.New().SetSelection(sitemap.Selection{RootOnly: o.noFollow}).SetMaxResponseSize(o.maxResponseSize).
 		SetFetchTimeout(uint16(o.timeout)).SetUserAgent(o.userAgent).SetMultiThread(!o.sequential).
-		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.concurrency).SetFollow(o.follow).
+		SetMaxSitemaps(o.maxSitemaps).SetMaxDepth(o.maxDepth).SetMaxConcurrency(o.maxConcurrency).SetFollow(o.follow).
 		SetRules(o.rules).SetMaxURLs(o.maxURLs).SetBlockPrivate(o.blockPrivate).SetPoliteness(o.politeness()).
 		SetIncremental(inc)
 	if s.GetErrorsCount() > 0 {

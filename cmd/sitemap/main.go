@@ -143,20 +143,15 @@ type command struct {
 
 // options are the flags of the command.
 type options struct {
-	base                string
-	format              string
-	sitemaps            bool
-	strict              bool
-	sequential          bool
-	maxURLs             int
-	maxSitemaps         int
-	maxDepth            int
-	maxConcurrency      int
+	base     string
+	format   string
+	sitemaps bool
+	strict   bool
+	readOptions
 	maxValidationErrors int
 	maxResponseSize     int64
 	timeout             seconds
 	userAgent           string
-	follow, rules       patterns
 	robots              bool
 	noFollow            bool
 	tree                bool   // sitemap tree: print the documents of the call
@@ -177,23 +172,39 @@ func (c *command) flags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.format, "format", outputPlain, "output `FORMAT`: text (one URL a line), jsonl (one JSON object a line, every field)\nor csv (a header row, then one row a URL); for sitemap tree, text or json")
 	fs.BoolVar(&o.sitemaps, "sitemaps", false, "list the sitemaps the documents list, with their dates, instead of the URLs")
 	fs.BoolVar(&o.strict, "strict", false, "strict mode: validate URLs and values as the sitemaps.org protocol requires")
-	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
-	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "collect at most `N` URLs (0: no limit)")
-	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and list, at most `N` sitemaps (0: no limit)")
-	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
-	fs.IntVar(&o.maxConcurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
+	readFlags(fs, &o.readOptions)
 	fs.IntVar(&o.maxValidationErrors, "max-validation-errors", sitemap.DefaultMaxValidationErrors, "record at most `N` validation errors (0: no limit)")
 	fs.Int64Var(&o.maxResponseSize, "max-response-size", sitemap.DefaultMaxResponseSize, "read documents of at most `BYTES` bytes, decompressed or not")
 	o.timeout = sitemap.DefaultFetchTimeout
 	fs.Var(&o.timeout, "timeout", "the time a request may wait for its server, added up over its response and the reads\nof its body (a slow output costs nothing), in whole `SECONDS`: 10, 10s or 2m (1 to 65535)")
 	fs.StringVar(&o.userAgent, "user-agent", sitemap.DefaultUserAgent, "send `TEXT` as the User-Agent header of the requests")
-	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
 	fs.BoolVar(&o.noFollow, "no-follow", false, "read the document given and list the sitemaps it names, without fetching any of them")
 	fs.BoolVar(&o.robots, "robots", false, "read the FILE or standard input as a robots.txt, whatever its name")
-	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 	politeFlags(fs, o)
 	changeFlags(fs, o)
 	return fs
+}
+
+// readOptions are the flags that bound the reading, which sitemap lint
+// and sitemap report share.
+type readOptions struct {
+	sequential     bool
+	maxURLs        int
+	maxSitemaps    int
+	maxDepth       int
+	maxConcurrency int
+	follow, rules  patterns
+}
+
+// readFlags adds the flags of o to fs.
+func readFlags(fs *flag.FlagSet, o *readOptions) {
+	fs.BoolVar(&o.sequential, "sequential", false, "fetch the sitemaps one at a time, in the order they are listed")
+	fs.IntVar(&o.maxURLs, "max-urls", sitemap.DefaultMaxURLs, "collect at most `N` URLs (0: no limit)")
+	fs.IntVar(&o.maxSitemaps, "max-sitemaps", sitemap.DefaultMaxSitemaps, "fetch, and list, at most `N` sitemaps (0: no limit)")
+	fs.IntVar(&o.maxDepth, "max-depth", sitemap.DefaultMaxDepth, "follow at most `N` levels of sitemap indexes (at least 1)")
+	fs.IntVar(&o.maxConcurrency, "max-concurrency", sitemap.DefaultMaxConcurrency, "work on at most `N` sitemaps at the same time (0: no limit)")
+	fs.Var(&o.follow, "follow", "fetch only the sitemaps whose URL matches the regular expression `RE`\n(repeatable: any of them; the document given is always read)")
+	fs.Var(&o.rules, "rules", "keep only the URLs that match the regular expression `RE` (repeatable: any of them)")
 }
 
 func (c *command) run(ctx context.Context, args []string) int {
