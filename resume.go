@@ -1,6 +1,9 @@
 package sitemap
 
 import (
+	"hash/fnv"
+	"math/rand/v2"
+
 	"github.com/gositemap/sitemap/internal/changes"
 )
 
@@ -12,6 +15,13 @@ import (
 // then: readUnchanged replays them from their records instead of reading
 // them again. Change detection keeps in the state the URLs it holds as
 // unknown (changes.go).
+//
+// The records are shared by the runs of every document given, each with a
+// state of its own: the first run from a document takes a random number,
+// so that a run from one document never takes the records of a run from
+// another for its own. And a run resumes only one that let through the
+// same URLs (selection): a record vouches that its sitemap's URLs were
+// handed on, those the rules, KeepURL and OnlyChanges let through then.
 
 // runState is the run of a call with a store.
 type runState struct {
@@ -35,30 +45,64 @@ func (k *condState) startRun() {
 	if err != nil {
 		ok = false
 	}
-	r := &runState{n: 1}
+	r := &runState{n: firstRun()}
+	sel := k.selection()
 	if ok {
-		complete, kept, derr := changes.DecodeRun(rec.URLs)
-		r.n, r.kept = rec.Run, kept
+		complete, kept, was, derr := changes.DecodeRunOf(rec.URLs)
+		r.n, r.kept = nextRun(rec.Run), kept
 		switch {
 		case derr != nil:
-			r.n, r.kept = rec.Run+1, nil // a state this code did not write: start afresh
-		case complete || k.cfg.noResume || c.emit == nil:
-			r.n++
-		default:
-			r.resumed = true
+			r.kept = nil // a state this code did not write: start afresh
+		case !complete && !k.cfg.noResume && c.emit != nil && was == sel && rec.Run != 0:
+			r.n, r.resumed = rec.Run, true
 		}
 	}
 	k.runs = r
 	if c.emit == nil {
 		return // a call that does not stream leaves no run to resume
 	}
-	k.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRun(false, r.kept)})
+	k.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRunOf(false, r.kept, sel)})
+}
+
+// firstRun is the number of the first run from a document: random, never
+// 0 (the Run of a record put by a call that does not stream), and far
+// from the end.
+func firstRun() uint64 { return rand.Uint64()>>2 | 1 }
+
+// nextRun is the number of the run after n, never 0.
+func nextRun(n uint64) uint64 {
+	if n++; n == 0 {
+		return firstRun()
+	}
+	return n
+}
+
+// selection is the fingerprint of what the call lets through of the
+// documents it reads whole: its URL rules, whether it has a KeepURL (a
+// function the fingerprint takes to be the same from run to run), and
+// whether it hands on only the changes. Never 0.
+func (k *condState) selection() uint64 {
+	cfg := &k.c.cfg
+	h := fnv.New64a()
+	for _, r := range cfg.rules {
+		h.Write([]byte(r))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte{1, boolByte(cfg.selection.KeepURL != nil), boolByte(k.cfg.onlyChanges)})
+	return h.Sum64() | 1
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // endRun puts the state of the run, complete, with the URLs kept as
 // unknown, once what the call hands on is handed on.
 func (k *condState) endRun(kept []changes.Section) {
-	k.putAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: changes.EncodeRun(true, kept)})
+	k.putAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: changes.EncodeRunOf(true, kept, k.selection())})
 }
 
 // resumes reports whether the record rec of a sitemap was put by the run

@@ -1,0 +1,95 @@
+package sitemap_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gositemap/sitemap"
+	"github.com/gositemap/sitemap/internal/testsite"
+	"github.com/gositemap/sitemap/store"
+)
+
+// streamUntil streams root with s, counting each URL handed on in seen,
+// and leaves the loop after the URL that stop names (never when stop is
+// empty). Errors fail the test.
+func streamUntil(t *testing.T, s *sitemap.S, root, stop string, seen map[string]int) {
+	t.Helper()
+	for u, err := range s.Stream(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[u.Loc]++
+		if stop != "" && strings.HasSuffix(u.Loc, stop) {
+			return
+		}
+	}
+}
+
+// A run cut short under one selection of URLs and resumed under another
+// does not trust the records of the first: a sitemap the first handed on
+// whole under its rules (or KeepURL, or with only the changes) handed on
+// only what they let through, and the second run, which lets through
+// more, reads it again. Across the two runs every URL the second hands on
+// is handed on. (The site serves no validators: a sitemap answered 304
+// is not read, whichever selection put its record.)
+func TestResumeUnderAnotherSelection(t *testing.T) {
+	for name, first := range map[string]func(s *sitemap.S){
+		"rules": func(s *sitemap.S) { s.SetRules([]string{`/p/\d+-0$`}) },
+		"KeepURL": func(s *sitemap.S) {
+			s.SetSelection(sitemap.Selection{KeepURL: func(u sitemap.URL) bool { return strings.HasSuffix(u.Loc, "-0") }})
+		},
+		"only changes": func(s *sitemap.S) {
+			s.SetIncremental(sitemap.Incremental{OnlyChanges: true})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cs := testsite.New(t, 10, 5)
+			cs.NoETag = true
+			root := cs.URL + "/index.xml"
+			st := store.NewMemory()
+			s := sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+			streamUntil(t, s, root, "", map[string]int{})
+			cs.Change(func() { cs.Maps[3][0].Lastmod, cs.Maps[7][0].Lastmod = "2026-03-03", "2026-03-03" })
+			first(s)
+			seen := map[string]int{}
+			streamUntil(t, s, root, "/p/7-0", seen)
+			if seen[cs.Maps[7][0].Loc] == 0 {
+				t.Fatal("the first run was not cut in sitemap 7")
+			}
+			s = sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+			streamUntil(t, s, root, "", seen)
+			for _, sm := range cs.Maps {
+				for _, p := range sm {
+					if seen[p.Loc] == 0 {
+						t.Errorf("%s never handed on", p.Loc)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The records of the sitemaps are shared by the runs of every document
+// given, each with a run of its own: a run from a sitemap of an index, cut
+// short and resumed, does not take a record put by a run from the index
+// for one of its own.
+func TestResumeAnotherRoot(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	st := store.NewMemory()
+	s := sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+	seen := map[string]int{}
+	streamUntil(t, s, cs.URL+"/index.xml", "/p/5-2", seen)
+	// Sitemap 2, read whole by the index's run cut short, gains a URL and
+	// is now the document given: cut at its first URL, then resumed.
+	cs.Change(func() { cs.Maps[2] = append(cs.Maps[2], testsite.Page{Loc: cs.URL + "/p/2-late", Lastmod: "2026-01-01"}) })
+	leaf := cs.URL + "/s/2.xml"
+	seen = map[string]int{}
+	streamUntil(t, s, leaf, "/p/2-0", seen)
+	streamUntil(t, s, leaf, "", seen)
+	for _, p := range cs.Maps[2] {
+		if seen[p.Loc] == 0 {
+			t.Errorf("%s never handed on by the runs from %s", p.Loc, leaf)
+		}
+	}
+}
