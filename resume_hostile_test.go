@@ -82,7 +82,9 @@ func TestResumeAnotherRoot(t *testing.T) {
 	streamUntil(t, s, cs.URL+"/index.xml", "/p/5-2", seen)
 	// Sitemap 2, read whole by the index's run cut short, gains a URL and
 	// is now the document given: cut at its first URL, then resumed.
-	cs.Change(func() { cs.Maps[2] = append(cs.Maps[2], testsite.Page{Loc: cs.URL + "/p/2-late", Lastmod: "2026-01-01"}) })
+	cs.Change(func() {
+		cs.Maps[2] = append(cs.Maps[2], testsite.Page{Loc: cs.URL + "/p/2-late", Lastmod: "2026-01-01"})
+	})
 	leaf := cs.URL + "/s/2.xml"
 	seen = map[string]int{}
 	streamUntil(t, s, leaf, "/p/2-0", seen)
