@@ -445,11 +445,17 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	// at most to tell.
 	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
 	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
-	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
+	head, _ := br.Peek(len(header))
+	if bytes.Equal(head, header) {
 		br.Discard(len(header))
 		records, info, err := readJournal(path, br, int64(len(header)))
 		info.fi = fi
 		return records, info, err
+	}
+	if len(head) < len(header) && bytes.HasPrefix(header, head) {
+		// Empty (made by mktemp, or touch), or a journal cut within its
+		// header: no record yet, and the first Put writes the file anew.
+		return map[string]sitemap.Record{}, stateInfo{size: int64(len(head)), lines: map[string]span{}, fi: fi}, nil
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -463,11 +469,13 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if err := dec.Decode(&st); err != nil {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
 	}
-	if dec.More() {
-		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
-	}
+	// The format first: a journal of another version has lines after its
+	// header, and is told by its format.
 	if st.Format != stateFormatV1 {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
+	}
+	if dec.More() {
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
 	}
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
