@@ -102,6 +102,8 @@ type File struct {
 	// file written anew replaced the journal or was given up.
 	putSince   bool
 	compacting chan struct{}
+
+	held func() // releases the lock of a store opened Exclusive, nil for another
 }
 
 // bgSyncEvery is how many bytes appended to the journal since the last
@@ -115,7 +117,19 @@ type FileOptions struct {
 	// another program as an empty store, which the next sync writes anew,
 	// instead of failing with [ErrCorrupt].
 	DiscardCorrupt bool
+	// Exclusive, when true, holds the file for this store alone until
+	// Close (on Unix, an flock on path+".lock"): OpenFile fails with
+	// [ErrInUse] while another store holds it so, and the syncs of a
+	// store that does not wait for its Close. It is the option of the
+	// command, whose run takes a state file whose last run is still going
+	// for one cut short, and would resume it. Elsewhere than on Unix it
+	// does nothing.
+	Exclusive bool
 }
+
+// ErrInUse is wrapped by the error of [OpenFile] for a state file that
+// another store opened with [FileOptions.Exclusive] holds.
+var ErrInUse = errors.New("in use by another run")
 
 // ErrCorrupt is wrapped by the error of [OpenFile] for a state file that
 // is not one this package wrote, or that it cannot make sense of.
@@ -134,6 +148,27 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if o == nil {
 		o = &FileOptions{}
 	}
+	var held func()
+	if o.Exclusive {
+		unlock, err := lockState(path+".lock", false)
+		if err != nil {
+			return nil, fmt.Errorf("state file %s: %w", path, err)
+		}
+		held = unlock
+	}
+	f, err := openFile(path, o)
+	if err != nil {
+		if held != nil {
+			held()
+		}
+		return nil, err
+	}
+	f.held = held
+	return f, nil
+}
+
+// openFile is OpenFile, once the file is held when o.Exclusive.
+func openFile(path string, o *FileOptions) (*File, error) {
 	records, info, err := readStateFile(path)
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
@@ -300,7 +335,7 @@ func (f *File) appendedHere() bool {
 func (f *File) syncLocked() error {
 	// Under the lock, so that no other process writes the file anew
 	// between the check and the fsync.
-	unlock, err := lockState(f.path + ".lock")
+	unlock, err := f.lock()
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
@@ -364,8 +399,22 @@ func (f *File) Close() error {
 		f.app.Close()
 		f.app = nil
 	}
+	if f.held != nil {
+		f.held()
+		f.held = nil
+	}
 	f.mu.Unlock()
 	return err
+}
+
+// lock takes the lock of the state across processes for a sync, and
+// returns what releases it: nothing to take for a store that holds it
+// until its Close.
+func (f *File) lock() (unlock func(), err error) {
+	if f.held != nil {
+		return func() {}, nil
+	}
+	return lockState(f.path+".lock", true)
 }
 
 // checkWritable creates and removes a temporary file in the directory of
