@@ -300,9 +300,13 @@ func (k *condState) storePut(loc, key string, rec Record) error {
 // errStore is the cause of the *ParseError of a store that failed.
 func errStore(err error) error { return fmt.Errorf("state store: %w", err) }
 
-// endStore syncs the store of the call when it is a Syncer. An error is
-// recorded in the results, about the document given.
+// endStore ends the run of the call, and syncs the store of the call when
+// it is a Syncer. An error is recorded in the results, about the document
+// given.
 func (c *call) endStore() {
+	if c.emit != nil && c.cfg.cond.store != nil {
+		live.end(runKey(c.root), c) // resume.go
+	}
 	if sy, ok := c.cfg.cond.store.(Syncer); ok {
 		if err := sy.Sync(); err != nil {
 			c.s.record(&ParseError{URL: c.root, Err: fmt.Errorf("state store: %w", err)})

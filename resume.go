@@ -3,6 +3,7 @@ package sitemap
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/gositemap/sitemap/internal/changes"
 )
@@ -22,6 +23,9 @@ import (
 // another for its own. And a run resumes only one that let through the
 // same URLs (selection): a record vouches that its sitemap's URLs were
 // handed on, those the rules, KeepURL and OnlyChanges let through then.
+// Nor does it resume a run from the same document still going in this
+// process (live): its state says cut short until it ends. (Across
+// processes the command holds its state file: store.FileOptions.Exclusive.)
 
 // runState is the run of a call with a store.
 type runState struct {
@@ -47,13 +51,14 @@ func (k *condState) startRun() {
 	}
 	r := &runState{n: firstRun()}
 	sel := k.selection()
+	going := c.emit != nil && live.start(runKey(c.root), c)
 	if ok {
 		complete, kept, was, derr := changes.DecodeRunOf(rec.URLs)
 		r.n, r.kept = nextRun(rec.Run), kept
 		switch {
 		case derr != nil:
 			r.kept = nil // a state this code did not write: start afresh
-		case !complete && !k.cfg.noResume && c.emit != nil && was == sel && rec.Run != 0:
+		case !complete && !k.cfg.noResume && c.emit != nil && was == sel && rec.Run != 0 && !going:
 			r.n, r.resumed = rec.Run, true
 		}
 	}
@@ -62,6 +67,43 @@ func (k *condState) startRun() {
 		return // a call that does not stream leaves no run to resume
 	}
 	k.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRunOf(false, r.kept, sel)})
+}
+
+// liveRuns are the streaming calls with a store going on in this process,
+// by the key of the state of their runs.
+type liveRuns struct {
+	mu    sync.Mutex
+	calls map[string]map[*call]bool
+}
+
+var live liveRuns
+
+// start notes that c, a run from its document, is going, and reports
+// whether another one from the same document is too.
+func (l *liveRuns) start(key string, c *call) (others bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.calls == nil {
+		l.calls = map[string]map[*call]bool{}
+	}
+	if l.calls[key] == nil {
+		l.calls[key] = map[*call]bool{}
+	}
+	others = len(l.calls[key]) > 0
+	l.calls[key][c] = true
+	return others
+}
+
+// end notes that c has ended (endStore): nothing when it never started.
+func (l *liveRuns) end(key string, c *call) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if cs := l.calls[key]; cs[c] {
+		delete(cs, c)
+		if len(cs) == 0 {
+			delete(l.calls, key)
+		}
+	}
 }
 
 // firstRun is the number of the first run from a document: random, never

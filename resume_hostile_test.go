@@ -2,6 +2,7 @@ package sitemap_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -93,5 +94,50 @@ func TestResumeAnotherRoot(t *testing.T) {
 		if seen[p.Loc] == 0 {
 			t.Errorf("%s never handed on by the runs from %s", p.Loc, leaf)
 		}
+	}
+}
+
+// Two streaming calls from one document with one store at once (two
+// instances of a server sharing a store.Memory): the second does not
+// take the first, still going, for a run cut short, which it would resume,
+// leaving out every sitemap the first has handed on; each hands on every
+// URL.
+func TestResumeNotARunGoingOn(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	cs.NoETag = true
+	root := cs.URL + "/index.xml"
+	st := store.NewMemory()
+	reached, release := make(chan struct{}), make(chan struct{})
+	cs.Change(func() {
+		cs.Gate[7] = func(http.ResponseWriter) {
+			select {
+			case <-reached:
+				return // the second call
+			default:
+			}
+			close(reached)
+			<-release
+		}
+	})
+	newS := func() *sitemap.S {
+		return sitemap.New().SetStore(st).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+	}
+	first := map[string]int{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u, err := range newS().Stream(context.Background(), root, nil) {
+			if err == nil {
+				first[u.Loc]++
+			}
+		}
+	}()
+	<-reached
+	second := map[string]int{}
+	streamUntil(t, newS(), root, "", second)
+	close(release)
+	<-done
+	if len(first) != 50 || len(second) != 50 {
+		t.Errorf("the call going on handed on %d URLs, the one at the same time %d; want 50 each", len(first), len(second))
 	}
 }
