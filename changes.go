@@ -374,7 +374,9 @@ func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
 		switch {
 		case at[place-1] > 0:
 			out = append(out, dc.entries[at[place-1]-1])
-		case !(f == changes.Listed || f == changes.Removed && sm.resumed):
+		case sm.resumed && f == changes.Added || !sm.resumed && f == changes.Removed:
+			// Not a URL of the last run (as eachOld reads the list): an
+			// entry new in the run resumed, or one removed before.
 		case r < len(rest) && rest[r].Loc == string(loc):
 			// Listed now, found elsewhere than its place.
 		default:

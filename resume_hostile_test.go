@@ -3,6 +3,7 @@ package sitemap_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,23 @@ func TestResumeNotARunGoingOn(t *testing.T) {
 	<-done
 	if len(first) != 50 || len(second) != 50 {
 		t.Errorf("the call going on handed on %d URLs, the one at the same time %d; want 50 each", len(first), len(second))
+	}
+}
+
+// A URL new in the last run (its list marks it added) and dropped by its
+// sitemap in a run cut short after that sitemap was handed on is gone in
+// the run that resumes it: the list of the cut run keeps it as removed,
+// as it keeps a URL known for longer.
+func TestResumeGoneOfANewURL(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	root := cs.URL + "/index.xml"
+	s := sitemap.New().SetStore(store.NewMemory()).SetMultiThread(false).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+	streamUntil(t, s, root, "", map[string]int{})
+	dropped := cs.Maps[2][0].Loc
+	cs.Change(func() { cs.Maps[2] = cs.Maps[2][1:]; cs.Maps[5][0].Lastmod = "2027-01-01" })
+	streamUntil(t, s, root, "/p/5-0", map[string]int{})
+	lines, errs, counts := changeRun(t, s, root)
+	if want := "- " + dropped; !slices.Contains(lines, want) || len(errs) != 0 || counts.Gone != 1 {
+		t.Errorf("resumed: %v, errors %v, counts %+v; want %q", lines, errs, counts, want)
 	}
 }
