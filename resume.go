@@ -31,6 +31,7 @@ import (
 type runState struct {
 	n       uint64            // the number of the run, 0 for a call that does not stream
 	resumed bool              // it resumes a run cut short: records of Run n were handed on
+	cut     uint64            // the number of a run cut short that it does not resume, 0 when none
 	kept    []changes.Section // the URLs the last run kept as unknown
 }
 
@@ -60,6 +61,8 @@ func (k *condState) startRun() {
 			r.kept = nil // a state this code did not write: start afresh
 		case !complete && !k.cfg.noResume && c.emit != nil && was == sel && rec.Run != 0 && !going:
 			r.n, r.resumed = rec.Run, true
+		case !complete:
+			r.cut = rec.Run // its lists hold the URLs it found gone and never handed on: changes.go
 		}
 	}
 	k.runs = r

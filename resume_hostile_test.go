@@ -143,20 +143,32 @@ func TestResumeNotARunGoingOn(t *testing.T) {
 	}
 }
 
-// A URL new in the last run (its list marks it added) and dropped by its
-// sitemap in a run cut short after that sitemap was handed on is gone in
-// the run that resumes it: the list of the cut run keeps it as removed,
-// as it keeps a URL known for longer.
-func TestResumeGoneOfANewURL(t *testing.T) {
-	cs := testsite.New(t, 10, 5)
-	root := cs.URL + "/index.xml"
-	s := sitemap.New().SetStore(store.NewMemory()).SetMultiThread(false).SetIncremental(sitemap.Incremental{OnlyChanges: true})
-	streamUntil(t, s, root, "", map[string]int{})
-	dropped := cs.Maps[2][0].Loc
-	cs.Change(func() { cs.Maps[2] = cs.Maps[2][1:]; cs.Maps[5][0].Lastmod = "2027-01-01" })
-	streamUntil(t, s, root, "/p/5-0", map[string]int{})
-	lines, errs, counts := changeRun(t, s, root)
-	if want := "- " + dropped; !slices.Contains(lines, want) || len(errs) != 0 || counts.Gone != 1 {
-		t.Errorf("resumed: %v, errors %v, counts %+v; want %q", lines, errs, counts, want)
+// A URL dropped by its sitemap in a run cut short after that sitemap was
+// handed on (whether it was new in the run before, its list marking it
+// added, or known for longer) is gone in the next run: in the run that
+// resumes the cut one, and in a run that does not (NoResume, or another
+// selection), which reads the list the cut run put, its removed entries
+// included.
+func TestResumeGoneOfACutRun(t *testing.T) {
+	for _, next := range []sitemap.Incremental{{OnlyChanges: true}, {OnlyChanges: true, NoResume: true}} {
+		for _, known := range []bool{false, true} {
+			cs := testsite.New(t, 10, 5)
+			root := cs.URL + "/index.xml"
+			s := sitemap.New().SetStore(store.NewMemory()).SetMultiThread(false).SetIncremental(sitemap.Incremental{OnlyChanges: true})
+			streamUntil(t, s, root, "", map[string]int{})
+			if known {
+				// A second run: the URLs are no longer new in the last.
+				cs.Change(func() { cs.Maps[9][0].Lastmod = "2027-01-01" })
+				streamUntil(t, s, root, "", map[string]int{})
+			}
+			dropped := cs.Maps[2][0].Loc
+			cs.Change(func() { cs.Maps[2] = cs.Maps[2][1:]; cs.Maps[5][0].Lastmod = "2027-01-01" })
+			streamUntil(t, s, root, "/p/5-0", map[string]int{})
+			s.SetIncremental(next)
+			lines, errs, counts := changeRun(t, s, root)
+			if want := "- " + dropped; !slices.Contains(lines, want) || len(errs) != 0 || counts.Gone != 1 {
+				t.Errorf("no resume %v, known before the last run %v: %v, errors %v, counts %+v; want %q", next.NoResume, known, lines, errs, counts, want)
+			}
+		}
 	}
 }
