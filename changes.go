@@ -343,11 +343,13 @@ func (k *changeState) list(ch child, d *doc) []byte {
 			for _, sm := range d.sitemaps {
 				listed[storeKey(sm.Loc)] = true
 			}
+			var newly []int
 			for _, j := range k.sms[i].children {
 				if !listed[k.sms[j].key] {
-					k.drop(j, 0)
+					k.drop(j, 0, &newly)
 				}
 			}
+			k.keepDropped(newly)
 		}
 		return nil
 	}
@@ -405,8 +407,8 @@ func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
 }
 
 // drop marks the sitemap i of the last run, and what it listed, as no
-// longer listed.
-func (k *changeState) drop(i, depth int) {
+// longer listed, and adds to newly those it marks.
+func (k *changeState) drop(i, depth int, newly *[]int) {
 	k.mu.Lock()
 	was := k.dropped[i]
 	k.dropped[i] = true
@@ -414,8 +416,38 @@ func (k *changeState) drop(i, depth int) {
 	if was || depth > maxOldDepth {
 		return
 	}
+	*newly = append(*newly, i)
 	for _, j := range k.sms[i].children {
-		k.drop(j, depth+1)
+		k.drop(j, depth+1, newly)
+	}
+}
+
+// keepDropped keeps the URLs of the sitemaps an index read whole no longer
+// lists (dropped) in the state of the run at once, as unknown: the record
+// of the index, put as soon as it is handed on, no longer leads to them,
+// and a run cut short before finish hands them on gone would lose them.
+// The next run finds them there, and hands them on gone once the document
+// given is read whole or unchanged.
+func (k *changeState) keepDropped(dropped []int) {
+	var secs []changes.Section
+	for _, i := range dropped {
+		sm := &k.sms[i]
+		if sm.list == nil {
+			continue
+		}
+		var es []changes.Entry
+		changes.Decode(sm.list, func(loc []byte, fp uint32, f changes.Flag) bool {
+			if sm.ofLast(f) {
+				es = append(es, changes.Entry{Loc: string(loc), FP: fp})
+			}
+			return true
+		})
+		if len(es) > 0 {
+			secs = append(secs, changes.Section{Sitemap: sm.loc, List: changes.Encode(es)})
+		}
+	}
+	if len(secs) > 0 {
+		k.st.keepNow(secs) // resume.go
 	}
 }
 
@@ -431,8 +463,8 @@ func (k *changeState) finish(complete bool) {
 		settled[i] = k.settled[i] != smUnknown || k.dropped[i] && !c.s.hasDoc(k.sms[i].nkey)
 	}
 	// Of the sitemaps the last run kept URLs in that are not in its
-	// tree, what the document given read whole settles.
-	if root, ok := k.byKey[storeKey(c.root)]; ok && k.settled[root] == smWhole {
+	// tree, what the document given read whole, or replayed, settles.
+	if root, ok := k.byKey[storeKey(c.root)]; ok && k.settled[root] != smUnknown {
 		for i := range k.sms {
 			if k.sms[i].kept != nil && k.sms[i].list == nil && !c.s.hasDoc(k.sms[i].nkey) {
 				settled[i] = true

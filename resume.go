@@ -32,6 +32,7 @@ type runState struct {
 	n       uint64            // the number of the run, 0 for a call that does not stream
 	resumed bool              // it resumes a run cut short: records of Run n were handed on
 	cut     uint64            // the number of a run cut short that it does not resume, 0 when none
+	sel     uint64            // the fingerprint of its selection
 	kept    []changes.Section // the URLs the last run kept as unknown
 }
 
@@ -65,11 +66,22 @@ func (k *condState) startRun() {
 			r.cut = rec.Run // its lists hold the URLs it found gone and never handed on: changes.go
 		}
 	}
+	r.sel = sel
 	k.runs = r
 	if c.emit == nil {
 		return // a call that does not stream leaves no run to resume
 	}
 	k.putNowAt(c.root, runKey(c.root), Record{Run: r.n, URLs: changes.EncodeRunOf(false, r.kept, sel)})
+}
+
+// keepNow adds secs to the URLs the state of the run, not complete yet,
+// keeps as unknown, and puts it now (keepDropped).
+func (k *condState) keepNow(secs []changes.Section) {
+	k.mu.Lock()
+	k.runs.kept = append(k.runs.kept, secs...)
+	state := changes.EncodeRunOf(false, k.runs.kept, k.runs.sel)
+	k.mu.Unlock()
+	k.putNowAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: state})
 }
 
 // liveRuns are the streaming calls with a store going on in this process,
@@ -147,7 +159,7 @@ func boolByte(b bool) byte {
 // endRun puts the state of the run, complete, with the URLs kept as
 // unknown, once what the call hands on is handed on.
 func (k *condState) endRun(kept []changes.Section) {
-	k.putAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: changes.EncodeRunOf(true, kept, k.selection())})
+	k.putAt(k.c.root, runKey(k.c.root), Record{Run: k.runs.n, URLs: changes.EncodeRunOf(true, kept, k.runs.sel)})
 }
 
 // resumes reports whether the record rec of a sitemap was put by the run

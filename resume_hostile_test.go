@@ -172,3 +172,24 @@ func TestResumeGoneOfACutRun(t *testing.T) {
 		}
 	}
 }
+
+// A sitemap that an index read whole no longer lists, in a run cut short
+// after the index was handed on, takes its URLs with it in the next run,
+// resumed or not: the record of the index the cut run put no longer leads
+// to it, and its URLs did not vanish unreported.
+func TestResumeGoneOfADroppedSitemap(t *testing.T) {
+	for _, next := range []sitemap.Incremental{{OnlyChanges: true}, {OnlyChanges: true, NoResume: true}} {
+		cs := testsite.New(t, 10, 5)
+		root := cs.URL + "/index.xml"
+		s := sitemap.New().SetStore(store.NewMemory()).SetMultiThread(false).SetIncremental(sitemap.Incremental{OnlyChanges: true, MaxGoneShare: 1})
+		streamUntil(t, s, root, "", map[string]int{})
+		cs.Change(func() { cs.Maps = cs.Maps[:9]; cs.Maps[5][0].Lastmod = "2027-01-01" })
+		streamUntil(t, s, root, "/p/5-0", map[string]int{})
+		next.MaxGoneShare = 1
+		s.SetIncremental(next)
+		lines, errs, counts := changeRun(t, s, root)
+		if n := countMarks(lines); n["-"] != 5 || len(errs) != 0 || counts.Gone != 5 {
+			t.Errorf("no resume %v: %v, errors %v, counts %+v; want the 5 URLs of sitemap 9 gone", next.NoResume, lines, errs, counts)
+		}
+	}
+}
