@@ -3,6 +3,7 @@ package sitemap
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"sync"
 	"time"
@@ -242,6 +243,9 @@ func (k *condState) remember(ch child, d *doc, resp response) {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})
+	if lastModifiedAhead(resp) {
+		rec.LastModified = ""
+	}
 	if k.runs != nil && k.c.emit != nil {
 		rec.Run = k.runs.n
 	}
@@ -258,6 +262,19 @@ func (k *condState) remember(ch child, d *doc, resp response) {
 		return // nothing a later run could use
 	}
 	k.put(ch.loc, rec)
+}
+
+// lastModifiedAhead reports whether the Last-Modified of resp is later
+// than its Date: a server must not send one (RFC 9110, 8.8.2.1), and one
+// that compares If-Modified-Since as a bound would answer 304 until then,
+// whatever changed; it is not kept.
+func lastModifiedAhead(resp response) bool {
+	if resp.lastModified == "" || resp.date == "" {
+		return false
+	}
+	lm, err1 := http.ParseTime(resp.lastModified)
+	date, err2 := http.ParseTime(resp.date)
+	return err1 == nil && err2 == nil && lm.After(date)
 }
 
 // put puts rec as the record of the sitemap at loc. In a streaming call,
