@@ -193,3 +193,26 @@ func TestResumeGoneOfADroppedSitemap(t *testing.T) {
 		}
 	}
 }
+
+// A loop whose body panics ends its call, run and store included: the
+// next call from the same document resumes it as any run cut short (it
+// was taken for one still going, and read everything again).
+func TestResumeAfterAPanickingLoop(t *testing.T) {
+	cs := testsite.New(t, 10, 5)
+	cs.NoETag = true // nothing answered 304: a run not resumed hands on everything
+	root := cs.URL + "/index.xml"
+	s := sitemap.New().SetStore(store.NewMemory()).SetMultiThread(false).SetIncremental(sitemap.Incremental{Changes: true})
+	func() {
+		defer func() { recover() }()
+		for u := range s.Stream(context.Background(), root, nil) {
+			if strings.Contains(u.Loc, "/p/5-2") {
+				panic("the caller's")
+			}
+		}
+	}()
+	seen := map[string]int{}
+	streamUntil(t, s, root, "", seen)
+	if len(seen) != 25 {
+		t.Errorf("the run after the panic handed on %d URLs, want those of sitemaps 5 to 9", len(seen))
+	}
+}
