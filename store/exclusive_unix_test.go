@@ -4,6 +4,7 @@ package store_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,33 @@ func TestFileExclusive(t *testing.T) {
 	defer b.Close()
 	if r, ok, _ := b.Get(ctx, "k"); !ok || r.Run != 3 {
 		t.Errorf("read back %v %+v", ok, r)
+	}
+}
+
+// A store opened Exclusive removes the temporary files a process killed
+// while it wrote the state file anew left behind, and those alone.
+func TestFileExclusiveRemovesLeftTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state")
+	left := []string{"state.123456789.tmp", "state.42.tmp"}
+	kept := []string{"state.notmine.tmp", "other.123.tmp", "state", "state.123.tmp.bak"}
+	for _, n := range append(left, kept...) {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	os.WriteFile(path, nil, 0o644)
+	f, err := store.OpenFile(path, &store.FileOptions{Exclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, n := range left {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s left behind", n)
+		}
+	}
+	for _, n := range kept {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("%s removed: %v", n, err)
+		}
 	}
 }

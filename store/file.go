@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -163,8 +164,36 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 		}
 		return nil, err
 	}
+	if held != nil {
+		removeLeftTemps(path)
+	}
 	f.held = held
 	return f, nil
+}
+
+// removeLeftTemps removes the temporary files of the state file at path
+// that a process killed while it wrote the file anew left behind (as large
+// as the file, one a kill). It is called with the file held (Exclusive),
+// where the hold is one across processes (locksAcross): no store of this
+// package writes one then but one that does not wait for the hold, which
+// gives up the file it was writing when it is gone.
+func removeLeftTemps(path string) {
+	if !locksAcross {
+		return
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		// os.CreateTemp's name: base, a dot, random digits, ".tmp".
+		mid, ok := strings.CutPrefix(e.Name(), base+".")
+		mid, ok2 := strings.CutSuffix(mid, ".tmp")
+		if ok && ok2 && mid != "" && strings.Trim(mid, "0123456789") == "" && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // openFile is OpenFile, once the file is held when o.Exclusive.

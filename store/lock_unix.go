@@ -53,3 +53,6 @@ func lockState(path string, wait bool) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// locksAcross reports whether lockState locks the file across processes.
+const locksAcross = true
