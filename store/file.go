@@ -658,6 +658,11 @@ func newStateFile(path string, keys []string, records map[string]sitemap.Record,
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		// The file written anew keeps the permissions of the one it
+		// replaces (a temporary file is made for its owner alone).
+		tmp.Chmod(fi.Mode().Perm())
+	}
 	defer func() {
 		if err != nil {
 			tmp.Close()

@@ -74,3 +74,26 @@ func TestFileNewerVersion(t *testing.T) {
 		t.Errorf("error = %v, want ErrCorrupt naming the file and its format", err)
 	}
 }
+
+// A state file written anew keeps the permissions of the one it replaces
+// (the temporary file it is written to is its owner's alone): a file a
+// group shares stays shared.
+func TestFileWrittenAnewKeepsItsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state")
+	// A journal whose last line is cut: the first Put writes it anew.
+	os.WriteFile(path, []byte(`{"format":"gositemap-state/2"}`+"\n"+`{"key":"a","rec`), 0o644)
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	f, err := store.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Put(t.Context(), "k", sitemap.Record{ETag: `"1"`})
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode after it was written anew: %v %v, want -rw-r-----", fi.Mode(), err)
+	}
+}
