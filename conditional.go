@@ -124,12 +124,17 @@ func (k *condState) lookup(ch child) (Record, bool) {
 }
 
 // usableRecord is rec less the validators that are not to be sent
-// (usableETag, usableLastModified).
+// (usableETag, usableLastModified), and less a Last-Modified more than a
+// day ahead of now (kept by an earlier version, or in a store of the
+// caller's; see lastModifiedAhead).
 func usableRecord(rec Record) Record {
 	if !usableETag(rec.ETag) {
 		rec.ETag = ""
 	}
 	if rec.LastModified != "" && !usableLastModified(rec.LastModified) {
+		rec.LastModified = ""
+	}
+	if t, err := http.ParseTime(rec.LastModified); err == nil && t.After(time.Now().Add(24*time.Hour)) {
 		rec.LastModified = ""
 	}
 	return rec
