@@ -77,6 +77,22 @@ type oldSitemap struct {
 	kept           []byte // the URLs the last run kept as unknown in it
 	children       []int  // for an index, its sitemaps
 	resumed        bool   // its list was put by the run this call resumes
+	cut            bool   // its list was put by a run cut short that this call does not resume
+}
+
+// ofLast reports whether an entry of the list of sm with flag f is a URL
+// of the last run: of a list put by the run this call resumes, all but
+// those it added; of one put by a run cut short that this call does not
+// resume, all (those it added were handed on, those it removed never
+// handed on gone); of another, all but those removed before it.
+func (sm *oldSitemap) ofLast(f changes.Flag) bool {
+	switch {
+	case sm.resumed:
+		return f != changes.Added
+	case sm.cut:
+		return true
+	}
+	return f != changes.Removed
 }
 
 // What became of a sitemap of the last run in this one.
@@ -166,20 +182,21 @@ func (k *changeState) add(loc string, rec Record) int {
 	key := storeKey(loc)
 	k.byKey[key] = i
 	resumed := k.st.resumes(rec)
-	k.sms = append(k.sms, oldSitemap{loc: loc, key: key, nkey: urlnorm.Key(loc), list: rec.URLs, resumed: resumed})
+	cut := !resumed && k.st.runs.cut != 0 && rec.Run == k.st.runs.cut
+	k.sms = append(k.sms, oldSitemap{loc: loc, key: key, nkey: urlnorm.Key(loc), list: rec.URLs, resumed: resumed, cut: cut})
 	return i
 }
 
 // eachOld calls f with each URL of the last run in sitemap i: those of
-// its list, and those the last run kept as unknown in it. Of a list put
-// by the run this call resumes, those it added are not the last run's,
-// and those it removed are.
+// its list that are (oldSitemap.ofLast), and those the last run kept as
+// unknown in it.
 func (k *changeState) eachOld(i int, f func(e oldEntry)) {
-	add := func(list []byte, kept, resumed bool) {
+	sm := &k.sms[i]
+	add := func(list []byte, kept bool) {
 		ord := uint32(0)
 		changes.Decode(list, func(loc []byte, fp uint32, fl changes.Flag) bool {
 			ord++
-			if !(resumed && fl == changes.Added || !resumed && fl == changes.Removed) {
+			if kept || sm.ofLast(fl) {
 				e := oldEntry{h: maphash.Bytes(k.seed, loc), fp: fp, ord: ord}
 				if kept {
 					e.ord = 0
@@ -189,11 +206,11 @@ func (k *changeState) eachOld(i int, f func(e oldEntry)) {
 			return true
 		})
 	}
-	if k.sms[i].list != nil {
-		add(k.sms[i].list, false, k.sms[i].resumed)
+	if sm.list != nil {
+		add(sm.list, false)
 	}
-	if k.sms[i].kept != nil {
-		add(k.sms[i].kept, true, false)
+	if sm.kept != nil {
+		add(sm.kept, true)
 	}
 }
 
@@ -326,11 +343,13 @@ func (k *changeState) list(ch child, d *doc) []byte {
 			for _, sm := range d.sitemaps {
 				listed[storeKey(sm.Loc)] = true
 			}
+			var newly []int
 			for _, j := range k.sms[i].children {
 				if !listed[k.sms[j].key] {
-					k.drop(j, 0)
+					k.drop(j, 0, &newly)
 				}
 			}
+			k.keepDropped(newly)
 		}
 		return nil
 	}
@@ -374,7 +393,9 @@ func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
 		switch {
 		case at[place-1] > 0:
 			out = append(out, dc.entries[at[place-1]-1])
-		case !(f == changes.Listed || f == changes.Removed && sm.resumed):
+		case !sm.ofLast(f):
+			// Not a URL of the last run: an entry new in the run
+			// resumed, or one removed before.
 		case r < len(rest) && rest[r].Loc == string(loc):
 			// Listed now, found elsewhere than its place.
 		default:
@@ -386,8 +407,8 @@ func (k *changeState) merge(dc *docChanges, sm *oldSitemap) []changes.Entry {
 }
 
 // drop marks the sitemap i of the last run, and what it listed, as no
-// longer listed.
-func (k *changeState) drop(i, depth int) {
+// longer listed, and adds to newly those it marks.
+func (k *changeState) drop(i, depth int, newly *[]int) {
 	k.mu.Lock()
 	was := k.dropped[i]
 	k.dropped[i] = true
@@ -395,8 +416,38 @@ func (k *changeState) drop(i, depth int) {
 	if was || depth > maxOldDepth {
 		return
 	}
+	*newly = append(*newly, i)
 	for _, j := range k.sms[i].children {
-		k.drop(j, depth+1)
+		k.drop(j, depth+1, newly)
+	}
+}
+
+// keepDropped keeps the URLs of the sitemaps an index read whole no longer
+// lists (dropped) in the state of the run at once, as unknown: the record
+// of the index, put as soon as it is handed on, no longer leads to them,
+// and a run cut short before finish hands them on gone would lose them.
+// The next run finds them there, and hands them on gone once the document
+// given is read whole or unchanged.
+func (k *changeState) keepDropped(dropped []int) {
+	var secs []changes.Section
+	for _, i := range dropped {
+		sm := &k.sms[i]
+		if sm.list == nil {
+			continue
+		}
+		var es []changes.Entry
+		changes.Decode(sm.list, func(loc []byte, fp uint32, f changes.Flag) bool {
+			if sm.ofLast(f) {
+				es = append(es, changes.Entry{Loc: string(loc), FP: fp})
+			}
+			return true
+		})
+		if len(es) > 0 {
+			secs = append(secs, changes.Section{Sitemap: sm.loc, List: changes.Encode(es)})
+		}
+	}
+	if len(secs) > 0 {
+		k.st.keepNow(secs) // resume.go
 	}
 }
 
@@ -412,8 +463,8 @@ func (k *changeState) finish(complete bool) {
 		settled[i] = k.settled[i] != smUnknown || k.dropped[i] && !c.s.hasDoc(k.sms[i].nkey)
 	}
 	// Of the sitemaps the last run kept URLs in that are not in its
-	// tree, what the document given read whole settles.
-	if root, ok := k.byKey[storeKey(c.root)]; ok && k.settled[root] == smWhole {
+	// tree, what the document given read whole, or replayed, settles.
+	if root, ok := k.byKey[storeKey(c.root)]; ok && k.settled[root] != smUnknown {
 		for i := range k.sms {
 			if k.sms[i].kept != nil && k.sms[i].list == nil && !c.s.hasDoc(k.sms[i].nkey) {
 				settled[i] = true
@@ -517,7 +568,7 @@ func (k *changeState) handOnGone(settled []bool, keepGone bool) []changes.Sectio
 		src := Source{&docSource{url: sm.loc, change: ChangeGone}}
 		each := func(list []byte, fromKept bool) {
 			changes.Decode(list, func(loc []byte, fp uint32, f changes.Flag) bool {
-				if !fromKept && (sm.resumed && f == changes.Added || !sm.resumed && f == changes.Removed) {
+				if !fromKept && !sm.ofLast(f) {
 					return true
 				}
 				h := maphash.Bytes(k.seed, loc)

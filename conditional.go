@@ -3,6 +3,7 @@ package sitemap
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"sync"
 	"time"
@@ -123,12 +124,17 @@ func (k *condState) lookup(ch child) (Record, bool) {
 }
 
 // usableRecord is rec less the validators that are not to be sent
-// (usableETag, usableLastModified).
+// (usableETag, usableLastModified), and less a Last-Modified more than a
+// day ahead of now (kept by an earlier version, or in a store of the
+// caller's; see lastModifiedAhead).
 func usableRecord(rec Record) Record {
 	if !usableETag(rec.ETag) {
 		rec.ETag = ""
 	}
 	if rec.LastModified != "" && !usableLastModified(rec.LastModified) {
+		rec.LastModified = ""
+	}
+	if t, err := http.ParseTime(rec.LastModified); err == nil && t.After(time.Now().Add(24*time.Hour)) {
 		rec.LastModified = ""
 	}
 	return rec
@@ -242,6 +248,9 @@ func (k *condState) remember(ch child, d *doc, resp response) {
 		return
 	}
 	rec := usableRecord(Record{ETag: resp.etag, LastModified: resp.lastModified, IndexLastMod: ch.lastmod, Format: formatOf(d.format)})
+	if lastModifiedAhead(resp) {
+		rec.LastModified = ""
+	}
 	if k.runs != nil && k.c.emit != nil {
 		rec.Run = k.runs.n
 	}
@@ -258,6 +267,19 @@ func (k *condState) remember(ch child, d *doc, resp response) {
 		return // nothing a later run could use
 	}
 	k.put(ch.loc, rec)
+}
+
+// lastModifiedAhead reports whether the Last-Modified of resp is later
+// than its Date: a server must not send one (RFC 9110, 8.8.2.1), and one
+// that compares If-Modified-Since as a bound would answer 304 until then,
+// whatever changed; it is not kept.
+func lastModifiedAhead(resp response) bool {
+	if resp.lastModified == "" || resp.date == "" {
+		return false
+	}
+	lm, err1 := http.ParseTime(resp.lastModified)
+	date, err2 := http.ParseTime(resp.date)
+	return err1 == nil && err2 == nil && lm.After(date)
 }
 
 // put puts rec as the record of the sitemap at loc. In a streaming call,
@@ -300,9 +322,13 @@ func (k *condState) storePut(loc, key string, rec Record) error {
 // errStore is the cause of the *ParseError of a store that failed.
 func errStore(err error) error { return fmt.Errorf("state store: %w", err) }
 
-// endStore syncs the store of the call when it is a Syncer. An error is
-// recorded in the results, about the document given.
+// endStore ends the run of the call, and syncs the store of the call when
+// it is a Syncer. An error is recorded in the results, about the document
+// given.
 func (c *call) endStore() {
+	if c.emit != nil && c.cfg.cond.store != nil {
+		live.end(runKey(c.root), c) // resume.go
+	}
 	if sy, ok := c.cfg.cond.store.(Syncer); ok {
 		if err := sy.Sync(); err != nil {
 			c.s.record(&ParseError{URL: c.root, Err: fmt.Errorf("state store: %w", err)})

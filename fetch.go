@@ -169,6 +169,7 @@ type response struct {
 	final                           string // the URL it was served from, after redirects
 	status                          int
 	contentType, etag, lastModified string
+	date                            string // its Date, for the record of the store alone
 }
 
 // get requests rawURL. It returns the body, capped at the size limit, and
@@ -195,7 +196,7 @@ func responseOf(resp *http.Response, final string) response {
 		return ""
 	}
 	return response{final: final, status: resp.StatusCode,
-		contentType: kept("Content-Type"), etag: kept("ETag"), lastModified: kept("Last-Modified")}
+		contentType: kept("Content-Type"), etag: kept("ETag"), lastModified: kept("Last-Modified"), date: kept("Date")}
 }
 
 // maxKeptHeader is the longest header value a response keeps, 1 KiB. RFC

@@ -84,10 +84,14 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader, prep 
 		// However the loop ends (it is left, its body panics, or the call
 		// has handed on everything), the call ends with it, and its
 		// goroutines have ended before the loop returns. A panic of the
-		// body goes on up then, as it is.
+		// body goes on up then, as it is, once the store has ended too.
+		stored := false
 		defer func() {
 			c.halt()
 			for range out {
+			}
+			if !stored {
+				c.endStore()
 			}
 		}()
 	loop:
@@ -117,6 +121,7 @@ func (s *S) stream(ctx context.Context, url string, body func() io.Reader, prep 
 		c.halt()
 		for range out {
 		}
+		stored = true
 		c.endStore()
 		c.raise()
 	}

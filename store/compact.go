@@ -78,7 +78,7 @@ func (f *File) compact(app *os.File, at map[string]span, upTo int64) {
 	if err != nil {
 		return
 	}
-	unlock, err := lockState(f.path + ".lock")
+	unlock, err := f.lock()
 	if err != nil {
 		return
 	}
@@ -130,7 +130,7 @@ func (f *File) endCompaction() {
 // lock of the state, when this store alone appended to it since it was
 // read or written whole. f.mu is held.
 func (f *File) compactNow() error {
-	unlock, err := lockState(f.path + ".lock")
+	unlock, err := f.lock()
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}

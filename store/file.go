@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -102,6 +103,8 @@ type File struct {
 	// file written anew replaced the journal or was given up.
 	putSince   bool
 	compacting chan struct{}
+
+	held func() // releases the lock of a store opened Exclusive, nil for another
 }
 
 // bgSyncEvery is how many bytes appended to the journal since the last
@@ -115,7 +118,19 @@ type FileOptions struct {
 	// another program as an empty store, which the next sync writes anew,
 	// instead of failing with [ErrCorrupt].
 	DiscardCorrupt bool
+	// Exclusive, when true, holds the file for this store alone until
+	// Close (on Unix, an flock on path+".lock"): OpenFile fails with
+	// [ErrInUse] while another store holds it so, and the syncs of a
+	// store that does not wait for its Close. It is the option of the
+	// command, whose run takes a state file whose last run is still going
+	// for one cut short, and would resume it. Elsewhere than on Unix it
+	// does nothing.
+	Exclusive bool
 }
+
+// ErrInUse is wrapped by the error of [OpenFile] for a state file that
+// another store opened with [FileOptions.Exclusive] holds.
+var ErrInUse = errors.New("in use by another run")
 
 // ErrCorrupt is wrapped by the error of [OpenFile] for a state file that
 // is not one this package wrote, or that it cannot make sense of.
@@ -134,6 +149,55 @@ func OpenFile(path string, o *FileOptions) (*File, error) {
 	if o == nil {
 		o = &FileOptions{}
 	}
+	var held func()
+	if o.Exclusive {
+		unlock, err := lockState(path+".lock", false)
+		if err != nil {
+			return nil, fmt.Errorf("state file %s: %w", path, err)
+		}
+		held = unlock
+	}
+	f, err := openFile(path, o)
+	if err != nil {
+		if held != nil {
+			held()
+		}
+		return nil, err
+	}
+	if held != nil {
+		removeLeftTemps(path)
+	}
+	f.held = held
+	return f, nil
+}
+
+// removeLeftTemps removes the temporary files of the state file at path
+// that a process killed while it wrote the file anew left behind (as large
+// as the file, one a kill). It is called with the file held (Exclusive),
+// where the hold is one across processes (locksAcross): no store of this
+// package writes one then but one that does not wait for the hold, which
+// gives up the file it was writing when it is gone.
+func removeLeftTemps(path string) {
+	if !locksAcross {
+		return
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		// os.CreateTemp's name: base, a dot, random digits, ".tmp".
+		mid, ok := strings.CutPrefix(e.Name(), base+".")
+		mid, ok2 := strings.CutSuffix(mid, ".tmp")
+		if ok && ok2 && mid != "" && strings.Trim(mid, "0123456789") == "" && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// openFile is OpenFile, once the file is held when o.Exclusive.
+func openFile(path string, o *FileOptions) (*File, error) {
 	records, info, err := readStateFile(path)
 	if err != nil && !(o.DiscardCorrupt && errors.Is(err, ErrCorrupt)) {
 		return nil, err
@@ -300,7 +364,7 @@ func (f *File) appendedHere() bool {
 func (f *File) syncLocked() error {
 	// Under the lock, so that no other process writes the file anew
 	// between the check and the fsync.
-	unlock, err := lockState(f.path + ".lock")
+	unlock, err := f.lock()
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", f.path, err)
 	}
@@ -364,8 +428,22 @@ func (f *File) Close() error {
 		f.app.Close()
 		f.app = nil
 	}
+	if f.held != nil {
+		f.held()
+		f.held = nil
+	}
 	f.mu.Unlock()
 	return err
+}
+
+// lock takes the lock of the state across processes for a sync, and
+// returns what releases it: nothing to take for a store that holds it
+// until its Close.
+func (f *File) lock() (unlock func(), err error) {
+	if f.held != nil {
+		return func() {}, nil
+	}
+	return lockState(f.path+".lock", true)
 }
 
 // checkWritable creates and removes a temporary file in the directory of
@@ -445,11 +523,17 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	// at most to tell.
 	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
 	header := []byte(`{"format":"` + stateFormat + `"}` + "\n")
-	if head, _ := br.Peek(len(header)); bytes.Equal(head, header) {
+	head, _ := br.Peek(len(header))
+	if bytes.Equal(head, header) {
 		br.Discard(len(header))
 		records, info, err := readJournal(path, br, int64(len(header)))
 		info.fi = fi
 		return records, info, err
+	}
+	if len(head) < len(header) && bytes.HasPrefix(header, head) {
+		// Empty (made by mktemp, or touch), or a journal cut within its
+		// header: no record yet, and the first Put writes the file anew.
+		return map[string]sitemap.Record{}, stateInfo{size: int64(len(head)), lines: map[string]span{}, fi: fi}, nil
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -463,11 +547,13 @@ func readStateFile(path string) (map[string]sitemap.Record, stateInfo, error) {
 	if err := dec.Decode(&st); err != nil {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: %v", path, ErrCorrupt, err)
 	}
-	if dec.More() {
-		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
-	}
+	// The format first: a journal of another version has lines after its
+	// header, and is told by its format.
 	if st.Format != stateFormatV1 {
 		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: format %q, want %q (or %q)", path, ErrCorrupt, st.Format, stateFormat, stateFormatV1)
+	}
+	if dec.More() {
+		return nil, stateInfo{}, fmt.Errorf("state file %s: %w: data after the state", path, ErrCorrupt)
 	}
 	if st.Records == nil {
 		st.Records = map[string]sitemap.Record{}
@@ -571,6 +657,11 @@ func newStateFile(path string, keys []string, records map[string]sitemap.Record,
 	tmp, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		// The file written anew keeps the permissions of the one it
+		// replaces (a temporary file is made for its owner alone).
+		tmp.Chmod(fi.Mode().Perm())
 	}
 	defer func() {
 		if err != nil {

@@ -14,9 +14,11 @@ const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
 
 // lockState takes an exclusive flock on the file at path, made if need be,
 // and returns what releases it: the lock of a state file's sync, held
-// across processes. The lock file must be a regular file: one that is
-// something else (a named pipe, a device) is refused without waiting.
-func lockState(path string) (unlock func(), err error) {
+// across processes, and of a store opened Exclusive, held until it is
+// closed. Unless wait, a lock held elsewhere is ErrInUse at once. The lock
+// file must be a regular file: one that is something else (a named pipe,
+// a device) is refused without waiting.
+func lockState(path string, wait bool) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return nil, err
@@ -29,11 +31,18 @@ func lockState(path string) (unlock func(), err error) {
 		f.Close()
 		return nil, err
 	}
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err = syscall.Flock(int(f.Fd()), how)
 		if err != syscall.EINTR {
 			break
 		}
+	}
+	if err == syscall.EWOULDBLOCK {
+		err = ErrInUse
 	}
 	if err != nil {
 		f.Close()
@@ -44,3 +53,6 @@ func lockState(path string) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// locksAcross reports whether lockState locks the file across processes.
+const locksAcross = true

@@ -87,7 +87,6 @@ func TestFileCorrupt(t *testing.T) {
 		"other format":  `{"format": "gositemap-state/99", "records": {}}`,
 		"trailing data": `{"format": "gositemap-state/1", "records": {}} {}`,
 		"binary":        "\x00\x01\x02\xff",
-		"empty":         "",
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")

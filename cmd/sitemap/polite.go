@@ -48,14 +48,17 @@ func politeFlags(fs *flag.FlagSet, o *options) {
 }
 
 // openState sets the store of -state on s: the state file, opened with
-// -state-reset's leave to start afresh from one that cannot be read. A
+// -state-reset's leave to start afresh from one that cannot be read, and
+// held for this run alone: a second run with the same file while this one
+// goes on would take this one for a run cut short and resume it, leaving
+// out what this one has written out; it is refused (store.ErrInUse). A
 // file that cannot be opened is a *ConfigError of the setting "store",
 // naming the file, which the caller prints; nothing is fetched then.
 func (c *command) openState(s *sitemap.S, o *options) error {
 	if o.state == "" {
 		return nil
 	}
-	f, err := store.OpenFile(o.state, &store.FileOptions{DiscardCorrupt: o.stateReset})
+	f, err := store.OpenFile(o.state, &store.FileOptions{DiscardCorrupt: o.stateReset, Exclusive: true})
 	if err != nil {
 		return &sitemap.ConfigError{Field: "store", Err: err}
 	}

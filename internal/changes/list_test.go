@@ -79,6 +79,28 @@ func TestRunState(t *testing.T) {
 	}
 }
 
+// The fingerprint of the selection goes with the state of a run, and a
+// state without one (of EncodeRun, of a version before it) reads as 0; a
+// state cut anywhere but before the fingerprint is an error, never
+// another fingerprint.
+func TestRunStateSelection(t *testing.T) {
+	kept := []Section{{Sitemap: "https://example.com/a.xml", List: Encode([]Entry{{Loc: "https://example.com/x"}})}}
+	b := EncodeRunOf(false, kept, 0x0123456789abcdef)
+	c, k, sel, err := DecodeRunOf(b)
+	if err != nil || c || len(k) != 1 || sel != 0x0123456789abcdef {
+		t.Fatalf("%v %v %x %v", c, k, sel, err)
+	}
+	if _, _, sel, err := DecodeRunOf(EncodeRun(true, kept)); err != nil || sel != 0 {
+		t.Errorf("a state without a fingerprint: %x %v", sel, err)
+	}
+	for cut := range len(b) {
+		_, _, sel, err := DecodeRunOf(b[:cut])
+		if err == nil && (cut != len(b)-8 || sel != 0) {
+			t.Errorf("cut at %d of %d: fingerprint %x, no error", cut, len(b), sel)
+		}
+	}
+}
+
 // Sort orders by location then Flag, as a plain sort of the strings does,
 // whatever the locations share: a prefix of all, shorter than the 8 bytes
 // compared as a number, one a prefix of another, equal.
