@@ -136,7 +136,7 @@ func newErrStatus(resp *http.Response) error {
 // in every output. What err wraps is still what it wraps.
 func cutError(err error) error {
 	if msg := err.Error(); len(msg) > maxErrorText {
-		return &cut{msg: strings.ToValidUTF8(msg[:maxErrorText], "") + "…", err: err}
+		return &causedError{msg: strings.ToValidUTF8(msg[:maxErrorText], "") + "…", cause: err}
 	}
 	return err
 }
@@ -144,14 +144,6 @@ func cutError(err error) error {
 // maxErrorText is the most of an error of a request that is kept: room
 // for two URLs of the longest the library reads.
 const maxErrorText = 2*maxURLLength + 200
-
-type cut struct {
-	msg string
-	err error
-}
-
-func (c *cut) Error() string { return c.msg }
-func (c *cut) Unwrap() error { return c.err }
 
 // maxStatusLine is the most of a status line an error keeps: the reason
 // phrases of real servers are a few words.
@@ -473,7 +465,8 @@ const maxRedirects = 10
 // longer), measured from the time each is handed to the transport under
 // it and from the time its answer came: a request sent late does not
 // bring the next one nearer, and the server sees two at least the gap
-// apart. Retries, HEAD and GET alike go through it. The fetch timeout of
+// apart. Retries, HEAD and GET alike go through it, and the Location of a
+// redirect is held from the client (holdLocation). The fetch timeout of
 // a request (timeout, which the client it serves leaves at 0) runs from
 // the end of its wait to the end of its body, so that a wait is never a
 // timeout.
@@ -500,6 +493,9 @@ func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.mu.Unlock()
 		if wait <= 0 {
 			resp, err := t.send(req)
+			if err == nil {
+				holdLocation(resp)
+			}
 			// The server has the request by the time its answer
 			// comes: the next one waits from then, so that the
 			// server sees them at least the gap apart.
@@ -512,6 +508,23 @@ func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if err := t.clock.Sleep(req.Context(), wait); err != nil {
 			return nil, err
+		}
+	}
+}
+
+// heldLocation is the key a redirect's Location is moved to by
+// holdLocation: no header read from the wire has it.
+const heldLocation = ":location"
+
+// holdLocation moves the Location of a redirect under heldLocation: the
+// client then leaves the redirect to the page checks, which report a
+// Location that is no URL as a redirect of the page (the client would
+// fail the request, and the page be unchecked).
+func holdLocation(resp *http.Response) {
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		if v, ok := resp.Header["Location"]; ok {
+			resp.Header[heldLocation] = v
+			delete(resp.Header, "Location")
 		}
 	}
 }

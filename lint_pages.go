@@ -309,33 +309,13 @@ func (p *pageChecks) fetcher() (*fetcher, *pacedTransport) {
 	}
 	paced := &pacedTransport{base: base, clock: clock, every: time.Duration(float64(time.Second) / rate),
 		timeout: timeout, gap: map[string]time.Duration{}, next: map[string]time.Time{}}
-	client.Transport, client.Timeout = holdLocation{paced}, 0
+	client.Transport, client.Timeout = paced, 0
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	f.client = &client
 	f.validators, f.refused = nil, nil
 	f.outside = func(_ string, wait func() error) error { return wait() }
 	f.polite = newPoliteState(cfg)
 	return &f, paced
-}
-
-// holdLocation hands on the answers of its transport with the Location
-// of a redirect under heldLocation, a key no header read from the wire
-// has: the client then leaves the redirect to check, which reports a
-// Location that is no URL as a redirect of the page (the client fails
-// the request, and the page was unchecked).
-type holdLocation struct{ http.RoundTripper }
-
-const heldLocation = ":location"
-
-func (t holdLocation) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.RoundTripper.RoundTrip(req)
-	if err == nil && resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		if v, ok := resp.Header["Location"]; ok {
-			resp.Header[heldLocation] = v
-			delete(resp.Header, "Location")
-		}
-	}
-	return resp, err
 }
 
 // crawlDelay spaces the requests to host by the Crawl-delay of the

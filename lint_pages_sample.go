@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 )
 
@@ -14,18 +13,38 @@ import (
 // twice the pages checked and a page per document, whatever CheckPages
 // and the size of the tree.
 
-// pageHeap is a heap of the entries of a sample, the largest hash on top.
+// pageHeap is a heap of the entries of a sample, the largest hash on top
+// (at 0). Its two moves are written here rather than through
+// container/heap, whose interface would give the type exported methods.
 type pageHeap []*pageEntry
 
-func (h pageHeap) Len() int           { return len(h) }
-func (h pageHeap) Less(i, j int) bool { return h[i].hash > h[j].hash }
-func (h pageHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *pageHeap) Push(x any)        { *h = append(*h, x.(*pageEntry)) }
-func (h *pageHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// up moves the entry at i up to its place.
+func (h pageHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if h[parent].hash >= h[i].hash {
+			return
+		}
+		h[parent], h[i] = h[i], h[parent]
+		i = parent
+	}
+}
+
+// down moves the entry at i down to its place.
+func (h pageHeap) down(i int) {
+	for {
+		largest := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(h) && h[c].hash > h[largest].hash {
+				largest = c
+			}
+		}
+		if largest == i {
+			return
+		}
+		h[i], h[largest] = h[largest], h[i]
+		i = largest
+	}
 }
 
 // keep adds pe to the sample s, and trims the samples when they have
@@ -54,12 +73,13 @@ func (s *pageSample) add(pe *pageEntry) bool {
 	}
 	s.has[pe.hash] = true
 	if len(s.entries) < s.limit {
-		heap.Push(&s.entries, pe)
+		s.entries = append(s.entries, pe)
+		s.entries.up(len(s.entries) - 1)
 		return true
 	}
 	delete(s.has, s.entries[0].hash)
 	s.entries[0] = pe
-	heap.Fix(&s.entries, 0)
+	s.entries.down(0)
 	return false
 }
 
