@@ -387,23 +387,30 @@ func (k *condConfig) sinceLeavesOut(t *LastModTime, raw []byte, rfc822 bool) boo
 	if k.since.IsZero() || t == nil {
 		return false
 	}
-	end := t.Time
 	if !rfc822 {
 		// A date without a time stands for the whole of its year, month
 		// or day.
-		switch len(raw) {
-		case 4:
-			end = end.AddDate(1, 0, 0)
-		case 7:
-			end = end.AddDate(0, 1, 0)
-		case 10:
-			end = end.AddDate(0, 0, 1)
-		default:
-			return t.Before(k.since)
+		if end, ok := periodEnd(t.Time, len(raw)); ok {
+			return !end.After(k.since)
 		}
-		return !end.After(k.since)
 	}
 	return t.Before(k.since)
+}
+
+// periodEnd returns the end of the period a W3C date without a time
+// names, in UTC: t its start, span the length it is written in (4 a
+// year, 7 a month, 10 a day); ok is false for any other length, a date
+// with a time.
+func periodEnd(t time.Time, span int) (end time.Time, ok bool) {
+	switch span {
+	case 4:
+		return t.AddDate(1, 0, 0), true
+	case 7:
+		return t.AddDate(0, 1, 0), true
+	case 10:
+		return t.AddDate(0, 0, 1), true
+	}
+	return t, false
 }
 
 // sinceSkips reports whether Since leaves the sitemap ch unfetched: its

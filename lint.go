@@ -554,15 +554,8 @@ func (l *linter) indexBehind(ld *lintDoc) {
 // day), the end taken as the site's, up to twelve hours after UTC's
 // (UTC-12). A date with a time (span 0) ends when it is.
 func dateEnd(t time.Time, span int) time.Time {
-	switch span {
-	case 4:
-		t = t.AddDate(1, 0, 0)
-	case 7:
-		t = t.AddDate(0, 1, 0)
-	case 10:
-		t = t.AddDate(0, 0, 1)
-	default:
-		return t
+	if end, ok := periodEnd(t, span); ok {
+		return end.Add(12 * time.Hour)
 	}
-	return t.Add(12 * time.Hour)
+	return t
 }
